@@ -1,0 +1,59 @@
+// `larder` command line: `larder start [--config FILE] [--port N] [--host H] [--data-dir DIR]
+// [--runtime node|bun] [--log-level L] [--fsync always|everysec]`.
+
+import { ConfigError, loadConfig } from '../config/load.js';
+import { startLarder } from '../larder.js';
+import { envLines } from './env-lines.js';
+
+const USAGE = `usage: larder start [--config FILE] [--port N] [--host H] [--data-dir DIR]
+                    [--runtime auto|node|bun] [--log-level LEVEL] [--fsync always|everysec]
+
+Starts every configured service on one port. Settings: defaults < config file (JSON or
+YAML; also LARDER_CONFIG) < LARDER_* environment variables < flags.`;
+
+const FLAGS = new Set(['config', 'port', 'host', 'data-dir', 'runtime', 'log-level', 'fsync']);
+
+function parseFlags(args: string[]): Record<string, string> {
+  const flags: Record<string, string> = {};
+  for (let i = 0; i < args.length; i++) {
+    const m = /^--([a-z-]+)(?:=(.*))?$/.exec(args[i]);
+    if (m === null || !FLAGS.has(m[1])) throw new ConfigError(`unknown argument '${args[i]}'\n${USAGE}`);
+    const value = m[2] ?? args[++i];
+    if (value === undefined) throw new ConfigError(`--${m[1]} needs a value`);
+    flags[m[1]] = value;
+  }
+  return flags;
+}
+
+async function main(argv: string[]): Promise<void> {
+  const [command, ...rest] = argv;
+  if (command === undefined || command === 'help' || command === '--help' || command === '-h') {
+    console.log(USAGE);
+    return;
+  }
+  if (command !== 'start') throw new ConfigError(`unknown command '${command}'\n${USAGE}`);
+  const config = loadConfig(parseFlags(rest));
+  const larder = await startLarder(config);
+  console.log(`Larder listening on ${larder.url} (${larder.runtime})`);
+  for (const line of envLines(larder)) console.log(line);
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    larder.log.info({ signal }, 'shutting down');
+    larder.close().then(
+      () => process.exit(0),
+      (e) => {
+        larder.log.error({ err: e }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
+}
+
+main(process.argv.slice(2)).catch((e: unknown) => {
+  console.error(e instanceof ConfigError ? `larder: ${e.message}` : e);
+  process.exit(e instanceof ConfigError ? 2 : 1);
+});

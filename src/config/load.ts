@@ -1,0 +1,68 @@
+// Settings come from, in rising priority: defaults (schema.ts), a JSON or YAML file, LARDER_*
+// environment variables, and command-line flags. The result is validated once, with one
+// message per bad value.
+
+import { readFileSync } from 'node:fs';
+import { parse as parseYaml } from 'yaml';
+import { configSchema, type Config } from './schema.js';
+
+/** Flags and env vars that override a top-level or nested setting; value parsers coerce text. */
+const OVERRIDES: readonly { env: string; flag: string; path: readonly string[]; parse: (s: string) => unknown }[] = [
+  { env: 'LARDER_HOST', flag: 'host', path: ['host'], parse: String },
+  { env: 'LARDER_PORT', flag: 'port', path: ['port'], parse: numberOrText },
+  { env: 'LARDER_DATA_DIR', flag: 'data-dir', path: ['dataDir'], parse: String },
+  { env: 'LARDER_RUNTIME', flag: 'runtime', path: ['runtime'], parse: String },
+  { env: 'LARDER_LOG_LEVEL', flag: 'log-level', path: ['logLevel'], parse: String },
+  { env: 'LARDER_FSYNC', flag: 'fsync', path: ['kv', 'fsync'], parse: String },
+];
+
+export const CONFIG_ENV = 'LARDER_CONFIG';
+
+export class ConfigError extends Error {}
+
+function numberOrText(s: string): unknown {
+  return /^\d+$/.test(s) ? Number(s) : s;
+}
+
+export function readConfigFile(path: string): unknown {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (e) {
+    throw new ConfigError(`cannot read config file ${path}: ${(e as Error).message}`);
+  }
+  try {
+    return /\.json$/i.test(path) ? JSON.parse(text) : parseYaml(text);
+  } catch (e) {
+    throw new ConfigError(`config file ${path} is not valid ${/\.json$/i.test(path) ? 'JSON' : 'YAML'}: ${(e as Error).message}`);
+  }
+}
+
+/** Builds the config: `flags` are the command line's `--name value` pairs, by name. */
+export function loadConfig(flags: Readonly<Record<string, string>>, env: NodeJS.ProcessEnv = process.env): Config {
+  const file = flags.config ?? env[CONFIG_ENV];
+  const raw = (file === undefined ? {} : readConfigFile(file)) ?? {};
+  if (typeof raw !== 'object' || Array.isArray(raw)) throw new ConfigError('the config file must hold an object');
+  const merged = raw as Record<string, unknown>;
+  for (const o of OVERRIDES) {
+    const value = flags[o.flag] ?? env[o.env];
+    if (value !== undefined) setPath(merged, o.path, o.parse(value));
+  }
+  return validate(merged);
+}
+
+export function validate(raw: unknown): Config {
+  const parsed = configSchema.safeParse(raw);
+  if (parsed.success) return parsed.data;
+  const lines = parsed.error.issues.map((i) => `  ${i.path.join('.') || '(root)'}: ${i.message}`);
+  throw new ConfigError(`invalid configuration:\n${lines.join('\n')}`);
+}
+
+function setPath(obj: Record<string, unknown>, path: readonly string[], value: unknown): void {
+  let at = obj;
+  for (const key of path.slice(0, -1)) {
+    if (typeof at[key] !== 'object' || at[key] === null) at[key] = {};
+    at = at[key] as Record<string, unknown>;
+  }
+  at[path[path.length - 1]] = value;
+}

@@ -1,0 +1,59 @@
+// The one place settings are declared: names, types, defaults and limits. Loading (file,
+// env, flags) is in load.ts; nothing else reads the environment.
+
+import { z } from 'zod';
+
+const MiB = 1024 * 1024;
+
+const token = z.string().min(8, 'tokens must be at least 8 characters');
+
+const aclUser = z
+  .object({
+    name: z.string().min(1),
+    /** ACL SETUSER rules, e.g. "on >secret ~app:* +@read". */
+    rules: z.string().default('on'),
+  })
+  .strict();
+
+const kvDatabase = z
+  .object({
+    /** Full-access token; generated and kept in the data dir when not given. */
+    token: token.optional(),
+    /** Read-only token; generated likewise. */
+    readOnlyToken: token.optional(),
+    /** Largest single command in bytes (arguments summed); no limit when absent. */
+    maxRequestSize: z.number().int().positive().optional(),
+    /** Commands a UTC day; no limit when absent. */
+    dailyRequestLimit: z.number().int().positive().optional(),
+    /** ACL users created at start (and kept in step with this list). */
+    users: z.array(aclUser).default([]),
+  })
+  .strict();
+
+export const configSchema = z
+  .object({
+    host: z.string().min(1).default('127.0.0.1'),
+    port: z.number().int().min(0).max(65535).default(7700),
+    dataDir: z.string().min(1).default('./.larder'),
+    /** Which HTTP runtime serves: node (node:http) or bun (Bun.serve, when run under Bun). */
+    runtime: z.enum(['auto', 'node', 'bun']).default('auto'),
+    logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    /** Largest request body the server reads, for every service. */
+    maxBodyBytes: z.number().int().positive().default(64 * MiB),
+    kv: z
+      .object({
+        /** always: fsync before answering a write; everysec: fsync once a second. */
+        fsync: z.enum(['always', 'everysec']).default('everysec'),
+        /** The log is compacted into a snapshot once it is this large (and larger than the last snapshot). */
+        compactAfterBytes: z.number().int().positive().default(64 * MiB),
+        databases: z.record(z.string().regex(/^[A-Za-z0-9_-]+$/, 'database names use letters, digits, _ and -'), kvDatabase)
+          .default({ default: kvDatabase.parse({}) }),
+      })
+      .strict()
+      .prefault({}),
+  })
+  .strict();
+
+export type Config = z.infer<typeof configSchema>;
+export type KvDatabaseConfig = z.infer<typeof kvDatabase>;
+export type KvConfig = Config['kv'];

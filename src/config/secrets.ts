@@ -1,0 +1,33 @@
+// Tokens not given in the config are generated once and kept in <dataDir>/secrets.json, so
+// they survive restarts. The file is written atomically.
+
+import { randomBytes } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { writeFileAtomic } from '../storage/atomic-file.js';
+
+export type Secrets = Record<string, string>;
+
+export function newToken(): string {
+  return randomBytes(24).toString('base64url');
+}
+
+/** Holds generated secrets by name; `get` creates and saves one on first use. */
+export class SecretStore {
+  private readonly path: string;
+  private readonly secrets: Secrets;
+
+  constructor(dataDir: string) {
+    this.path = join(dataDir, 'secrets.json');
+    this.secrets = existsSync(this.path) ? (JSON.parse(readFileSync(this.path, 'utf8')) as Secrets) : {};
+  }
+
+  get(name: string): string {
+    let value = this.secrets[name];
+    if (value === undefined) {
+      value = this.secrets[name] = newToken();
+      writeFileAtomic(this.path, JSON.stringify(this.secrets, null, 2) + '\n', 0o600);
+    }
+    return value;
+  }
+}

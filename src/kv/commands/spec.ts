@@ -1,0 +1,111 @@
+// The shape of the command table. Each family file declares its commands as data; table.ts
+// assembles them once. Everything that asks "what kind of command is this" (read-only tokens,
+// ACL categories, transactions, the log, cluster routing) reads the compiled Command.
+
+import type { AclUser } from '../acl/user.js';
+import type { AclRegistry } from '../acl/registry.js';
+import type { Keyspace } from '../engine/keyspace.js';
+import type { Reply } from '../reply.js';
+
+export type Args = readonly string[];
+
+export type Flag =
+  | 'write' //         changes data: logged, refused to read-only tokens, bumps the sync token
+  | 'readonly' //      reads data
+  | 'fast' //          O(1) or O(log n); otherwise @slow
+  | 'admin' //         server administration: @admin and @dangerous
+  | 'dangerous' //     @dangerous without being admin (KEYS, FLUSHALL, ...)
+  | 'wideRead' //      walks the keyspace (KEYS, SCAN, RANDOMKEY): refused to read-only tokens
+  | 'unsupported'; //  known name, refused; discards a multi-exec as a whole
+
+/** Where the keys sit in argv (argv[0] is the name). Read by ACL key patterns and cluster routing. */
+export type KeySpec =
+  | { first: number; last: number; step: number } // last < 0 counts from the end
+  | { countAt: number } //                            argv[countAt] says how many keys follow it
+  | null;
+
+/** Who runs a command. */
+export interface Caller {
+  /** The ACL user the token belongs to; 'default' for the database's own tokens. */
+  readonly user: string;
+  readonly readOnly: boolean;
+  /** null: the standard token, no ACL restrictions. */
+  readonly acl: AclUser | null;
+}
+
+/** What a handler may touch beyond its arguments. */
+export interface Ctx {
+  readonly ks: Keyspace;
+  readonly caller: Caller;
+  readonly acl: AclRegistry;
+  readonly server: ServerStats;
+  /**
+   * Replaces what the log records for this write (Redis's command rewriting): relative times
+   * become absolute, random choices become the elements chosen. An empty call logs nothing.
+   */
+  rewrite(...argvs: Args[]): void;
+}
+
+export interface ServerStats {
+  readonly dbName: string;
+  readonly startedAt: number;
+  readonly commandsProcessed: number;
+  readonly runtime: string;
+}
+
+export type Handler = (ctx: Ctx, argv: Args) => Reply;
+
+export interface CommandSpec {
+  name: string; //              lower case; the table key
+  arity: number; //             Redis rule: N exact, -N at least N, name included
+  flags: readonly Flag[];
+  keys: KeySpec;
+  acl?: readonly string[]; //   categories beyond the family's and those implied by flags
+  deviates?: string; //         where Upstash differs from Redis; the differential tests read this
+  run: Handler;
+}
+
+export interface Family {
+  /** The family's ACL category (without '@'), or null for mixed families. */
+  readonly category: string | null;
+  readonly name: string;
+  readonly commands: readonly CommandSpec[];
+}
+
+export function family(name: string, category: string | null, commands: CommandSpec[]): Family {
+  return { name, category, commands };
+}
+
+// Command flag bits, computed once per command.
+export const WRITE = 1;
+export const READONLY = 2;
+export const FAST = 4;
+export const WIDE_READ = 8;
+export const UNSUPPORTED = 16;
+
+export interface Command extends CommandSpec {
+  readonly bits: number;
+  /** Every ACL category, implied ones included, without '@'. */
+  readonly categories: ReadonlySet<string>;
+}
+
+export const ONE_KEY: KeySpec = { first: 1, last: 1, step: 1 };
+export const ALL_KEYS: KeySpec = { first: 1, last: -1, step: 1 };
+export const NO_KEYS: KeySpec = null;
+
+/** The keys a command touches, by its key spec. */
+export function keysOf(cmd: Command, argv: Args): string[] {
+  const spec = cmd.keys;
+  if (spec === null) return [];
+  if ('countAt' in spec) {
+    const n = Number(argv[spec.countAt]);
+    return Number.isInteger(n) && n > 0 ? argv.slice(spec.countAt + 1, spec.countAt + 1 + n) : [];
+  }
+  const last = spec.last < 0 ? argv.length + spec.last : spec.last;
+  const keys: string[] = [];
+  for (let i = spec.first; i <= last && i < argv.length; i += spec.step) keys.push(argv[i]);
+  return keys;
+}
+
+/** A handler for a command that is declared only so it can be refused by name. */
+export const refused: Handler = () => null;

@@ -1,0 +1,129 @@
+// One embedded database: a keyspace, its log, its ACL users. Runs commands through the table.
+// Every command runs synchronously to completion on the JS thread, so a transaction is atomic
+// by construction.
+
+import type { AclRegistry } from '../acl/registry.js';
+import type { KvBackend } from '../backend.js';
+import { admit } from '../commands/admit.js';
+import { WRITE, type Args, type Caller, type Command, type Ctx, type ServerStats } from '../commands/spec.js';
+import { lookupCommand } from '../commands/table.js';
+import { isError, ReplyError, unknownCommand } from '../errors.js';
+import type { Reply } from '../reply.js';
+import { Keyspace, type Clock } from './keyspace.js';
+
+/** Where writes go to be durable. */
+export interface Journal {
+  /** Adds one command to the frame being built. */
+  record(argv: Args): void;
+  /** Closes the frame: its commands are replayed all or none. */
+  seal(): void;
+  /** Makes sealed frames durable as the fsync policy says; called before answering. */
+  commit(): void;
+}
+
+const NO_JOURNAL: Journal = { record() {}, seal() {}, commit() {} };
+
+export const SYSTEM_CALLER: Caller = { user: 'default', readOnly: false, acl: null };
+
+export class Database implements Ctx, KvBackend, ServerStats {
+  readonly ks: Keyspace;
+  caller: Caller = SYSTEM_CALLER;
+  journal: Journal = NO_JOURNAL;
+  readonly startedAt: number;
+  commandsProcessed = 0;
+  private writes = 0;
+  private rewritten: Args[] | null = null;
+
+  constructor(
+    readonly dbName: string,
+    readonly acl: AclRegistry,
+    readonly runtime: string,
+    clock: Clock = Date.now,
+  ) {
+    this.ks = new Keyspace(clock, (key) => this.journal.record(['del', key]));
+    this.startedAt = clock();
+  }
+
+  get server(): ServerStats {
+    return this;
+  }
+
+  rewrite(...argvs: Args[]): void {
+    this.rewritten = argvs;
+  }
+
+  execute(argv: Args, caller: Caller): Reply {
+    const reply = this.runOne(argv, caller);
+    this.journal.seal();
+    this.journal.commit();
+    return reply;
+  }
+
+  pipeline(commands: readonly Args[], caller: Caller): Reply[] {
+    const replies = commands.map((argv) => {
+      const r = this.runOne(argv, caller);
+      this.journal.seal();
+      return r;
+    });
+    this.journal.commit();
+    return replies;
+  }
+
+  transaction(commands: readonly Args[], caller: Caller): Reply[] | ReplyError {
+    const cmds: Command[] = [];
+    for (const argv of commands) {
+      const cmd = lookupCommand(argv[0]);
+      const refusal = admit(cmd, argv, caller);
+      if (refusal !== null) return refusal;
+      cmds.push(cmd!);
+    }
+    const replies = commands.map((argv, i) => this.run(cmds[i], argv, caller));
+    this.journal.seal();
+    this.journal.commit();
+    return replies;
+  }
+
+  syncToken(): string {
+    return String(this.writes);
+  }
+
+  /**
+   * Re-runs a logged command while loading: no admission, no logging, no expiry. Returns the
+   * error it met, which a deterministic log never produces; the loader counts and reports them.
+   */
+  replay(argv: Args): ReplyError | null {
+    const cmd = lookupCommand(argv[0]);
+    if (cmd === undefined) return unknownCommand(argv);
+    const reply = cmd.run(this, argv);
+    this.rewritten = null;
+    return isError(reply) ? reply : null;
+  }
+
+  /** One round of active expiry; the deletions are logged like any write. */
+  expireCycle(): void {
+    if (this.ks.expireCycle() === 0) return;
+    this.journal.seal();
+    this.journal.commit();
+  }
+
+  async close(): Promise<void> {}
+
+  private runOne(argv: Args, caller: Caller): Reply {
+    const cmd = lookupCommand(argv[0]);
+    return admit(cmd, argv, caller) ?? this.run(cmd!, argv, caller);
+  }
+
+  private run(cmd: Command, argv: Args, caller: Caller): Reply {
+    this.caller = caller;
+    this.commandsProcessed++;
+    const reply = cmd.run(this, argv);
+    if (cmd.bits & WRITE && !(reply instanceof ReplyError)) {
+      const logged = this.rewritten;
+      if (logged === null) this.journal.record(argv);
+      else for (const a of logged) this.journal.record(a);
+      this.writes++;
+    }
+    this.rewritten = null;
+    return reply;
+  }
+}

@@ -1,0 +1,60 @@
+// The key-value service: one embedded database per configured name, mounted at /redis/<db>.
+
+import { join } from 'node:path';
+import type { Config } from '../config/schema.js';
+import type { SecretStore } from '../config/secrets.js';
+import type { Logger } from '../server/log.js';
+import type { Service } from '../server/service.js';
+import { AclRegistry } from './acl/registry.js';
+import { Database } from './engine/database.js';
+import { Persistence } from './engine/persistence.js';
+import { Limits } from './rest/limits.js';
+import { kvRoutes, type KvDatabase } from './rest/routes.js';
+
+const ACTIVE_EXPIRY_MS = 100;
+
+export interface KvCredentials {
+  db: string;
+  token: string;
+  readOnlyToken: string;
+}
+
+export interface KvService extends Service {
+  readonly credentials: readonly KvCredentials[];
+}
+
+export function mountKv(config: Config, secrets: SecretStore, log: Logger, runtime: string): KvService {
+  const databases = new Map<string, KvDatabase>();
+  const embedded: Database[] = [];
+  const persisted: Persistence[] = [];
+  const credentials: KvCredentials[] = [];
+  for (const [name, dbConfig] of Object.entries(config.kv.databases)) {
+    const token = dbConfig.token ?? secrets.get(`kv.${name}.token`);
+    const readOnlyToken = dbConfig.readOnlyToken ?? secrets.get(`kv.${name}.readOnlyToken`);
+    const db = new Database(name, new AclRegistry(token, readOnlyToken), runtime);
+    const persistence = new Persistence(
+      db,
+      { dir: join(config.dataDir, 'kv', name), fsync: config.kv.fsync, compactAfterBytes: config.kv.compactAfterBytes },
+      log,
+    );
+    persistence.open();
+    persisted.push(persistence);
+    embedded.push(db);
+    databases.set(name, { backend: db, limits: new Limits(dbConfig) });
+    credentials.push({ db: name, token, readOnlyToken });
+  }
+  const expiry = setInterval(() => {
+    for (const db of embedded) db.expireCycle();
+  }, ACTIVE_EXPIRY_MS);
+  expiry.unref();
+
+  return {
+    prefix: 'redis',
+    credentials,
+    handle: kvRoutes(databases, config.maxBodyBytes),
+    async close() {
+      clearInterval(expiry);
+      for (const p of persisted) p.close();
+    },
+  };
+}

@@ -1,0 +1,16 @@
+import type { ReplyError } from './errors.js';
+
+/** A RESP simple string ("+OK"), as opposed to a bulk string (a byte string). */
+export class Status {
+  constructor(readonly text: string) {}
+}
+
+/**
+ * What a command answers. Bulk strings are byte strings (see bytes.ts); integers are numbers,
+ * or bigints beyond 2^53; floats are bulk strings, as in RESP2.
+ */
+export type Reply = null | number | bigint | string | Status | ReplyError | readonly Reply[];
+
+export const OK = new Status('OK');
+export const PONG = new Status('PONG');
+export const QUEUED = new Status('QUEUED');

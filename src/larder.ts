@@ -1,0 +1,56 @@
+// The composition root: builds every configured service from a validated config, mounts
+// them on one handler and serves it on the chosen runtime.
+
+import { mkdirSync } from 'node:fs';
+import type { Config } from './config/schema.js';
+import { SecretStore } from './config/secrets.js';
+import { mountKv, type KvCredentials } from './kv/index.js';
+import { createApp } from './server/app.js';
+import type { RunningServer } from './server/http.js';
+import { createLogger, type Logger } from './server/log.js';
+import type { Service } from './server/service.js';
+
+export interface Larder {
+  readonly url: string;
+  readonly port: number;
+  readonly runtime: 'node' | 'bun';
+  readonly kv: readonly KvCredentials[];
+  readonly log: Logger;
+  /** Stops serving, then flushes and closes every service. */
+  close(): Promise<void>;
+}
+
+const isBun = () => typeof (globalThis as { Bun?: unknown }).Bun !== 'undefined';
+
+export async function startLarder(config: Config, log: Logger = createLogger(config.logLevel)): Promise<Larder> {
+  const runtime = config.runtime === 'auto' ? (isBun() ? 'bun' : 'node') : config.runtime;
+  if (runtime === 'bun' && !isBun()) throw new Error('runtime "bun" needs the server to run under Bun (npx bun bin/larder.js start)');
+  mkdirSync(config.dataDir, { recursive: true });
+  const secrets = new SecretStore(config.dataDir);
+  const kv = mountKv(config, secrets, log, runtime);
+  const services: Service[] = [kv];
+  const handler = createApp(services, log);
+  const at = { host: config.host, port: config.port };
+  let server: RunningServer;
+  try {
+    server =
+      runtime === 'bun'
+        ? await (await import('./server/adapters/bun.js')).listenBun(handler, at)
+        : await (await import('./server/adapters/node.js')).listenNode(handler, at);
+  } catch (e) {
+    await Promise.all(services.map((s) => s.close()));
+    throw e;
+  }
+  const host = config.host.includes(':') ? `[${config.host}]` : config.host;
+  return {
+    url: `http://${host}:${server.port}`,
+    port: server.port,
+    runtime,
+    kv: kv.credentials,
+    log,
+    async close() {
+      await server.close();
+      for (const s of services) await s.close();
+    },
+  };
+}

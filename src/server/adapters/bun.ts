@@ -1,0 +1,77 @@
+// Bun.serve adapter: translates only. Loaded solely when running under Bun.
+
+import type { Body, Handler, HttpRequest, HttpResponse, ListenAt, RunningServer } from '../http.js';
+
+/** The slice of Bun's API this adapter uses (Bun's own types are not a dependency). */
+interface BunServer {
+  readonly port: number;
+  stop(closeActiveConnections?: boolean): Promise<void> | void;
+}
+interface BunRuntime {
+  serve(options: {
+    hostname: string;
+    port: number;
+    maxRequestBodySize?: number;
+    fetch(req: Request): Response | Promise<Response>;
+  }): BunServer;
+}
+
+class FetchRequest implements HttpRequest {
+  readonly method: string;
+  readonly path: string;
+  readonly query: string;
+
+  constructor(private readonly req: Request) {
+    this.method = req.method;
+    // Skip "scheme://host" by scanning for the third '/'.
+    const url = req.url;
+    const start = url.indexOf('/', url.indexOf('//') + 2);
+    const q = url.indexOf('?', start);
+    this.path = start === -1 ? '/' : q === -1 ? url.slice(start) : url.slice(start, q);
+    this.query = q === -1 ? '' : url.slice(q + 1);
+  }
+
+  header(name: string): string | undefined {
+    return this.req.headers.get(name) ?? undefined;
+  }
+
+  async body(maxBytes: number): Promise<Uint8Array | null> {
+    const length = Number(this.req.headers.get('content-length') ?? 0);
+    if (length > maxBytes) return null;
+    const bytes = new Uint8Array(await this.req.arrayBuffer());
+    return bytes.byteLength > maxBytes ? null : bytes;
+  }
+}
+
+function toResponse(out: HttpResponse): Response {
+  return new Response(toBody(out.body), { status: out.status, headers: out.headers });
+}
+
+function toBody(body: Body): ConstructorParameters<typeof Response>[0] {
+  if (body === null || typeof body === 'string' || body instanceof Uint8Array) return body as string | Uint8Array<ArrayBuffer> | null;
+  const iterator = body[Symbol.asyncIterator]();
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      const next = await iterator.next();
+      if (next.done) controller.close();
+      else controller.enqueue(next.value);
+    },
+    async cancel() {
+      await iterator.return?.();
+    },
+  });
+}
+
+export async function listenBun(handle: Handler, at: ListenAt): Promise<RunningServer> {
+  const bun = (globalThis as unknown as { Bun: BunRuntime }).Bun;
+  const server = bun.serve({
+    hostname: at.host,
+    port: at.port,
+    maxRequestBodySize: Number.MAX_SAFE_INTEGER,
+    fetch(req) {
+      const out = handle(new FetchRequest(req));
+      return out instanceof Promise ? out.then(toResponse) : toResponse(out);
+    },
+  });
+  return { port: server.port, close: async () => void (await server.stop(true)) };
+}

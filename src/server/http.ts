@@ -1,0 +1,39 @@
+// The runtime-neutral HTTP shapes. Plain objects rather than the Web Request/Response
+// classes, which are costly to build on Node; adapters translate to and from them.
+
+export interface HttpRequest {
+  readonly method: string;
+  /** Raw path, not yet percent-decoded, without the query. */
+  readonly path: string;
+  /** Text after '?', '' if none. */
+  readonly query: string;
+  header(lowerName: string): string | undefined;
+  /** Reads the whole body on demand; null when it is over `maxBytes`. */
+  body(maxBytes: number): Promise<Uint8Array | null>;
+}
+
+/** An async iterable body is streamed (server-sent events). */
+export type Body = string | Uint8Array | AsyncIterable<Uint8Array> | null;
+
+export interface HttpResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: Body;
+}
+
+export type Handler = (req: HttpRequest) => HttpResponse | Promise<HttpResponse>;
+
+export interface ListenAt {
+  host: string;
+  port: number;
+}
+
+/** A running server, whichever runtime serves it. */
+export interface RunningServer {
+  readonly port: number;
+  close(): Promise<void>;
+}
+
+export function jsonResponse(status: number, body: string, headers?: Record<string, string>): HttpResponse {
+  return { status, headers: { 'content-type': 'application/json', ...headers }, body };
+}
