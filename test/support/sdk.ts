@@ -1,0 +1,29 @@
+// The official @upstash/redis client pointed at a test Larder, with auto-pipelining on or off.
+
+import { Redis } from '@upstash/redis';
+import type { TestLarder } from './larder.js';
+
+export interface SdkOptions {
+  autoPipeline?: boolean;
+  readOnly?: boolean;
+  /** base64 (the SDK's default) or json-plain responses. */
+  encoding?: 'base64' | false;
+  token?: string;
+}
+
+export function sdkClient(t: TestLarder, opts: SdkOptions = {}): Redis {
+  return new Redis({
+    url: t.kvUrl,
+    token: opts.token ?? (opts.readOnly ? t.readOnlyToken : t.token),
+    enableAutoPipelining: opts.autoPipeline ?? false,
+    responseEncoding: opts.encoding ?? 'base64',
+    retry: false,
+    enableTelemetry: false,
+  });
+}
+
+/** Both client modes, for tests that should hold with and without auto-pipelining. */
+export const PIPELINE_MODES = [
+  { name: 'direct', autoPipeline: false },
+  { name: 'auto-pipelined', autoPipeline: true },
+] as const;
