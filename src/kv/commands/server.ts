@@ -5,8 +5,8 @@
 import { SYNTAX, unknownSubcommand, wrongArity } from '../errors.js';
 import { globMatch } from '../glob.js';
 import { OK, type Reply } from '../reply.js';
-import { commandCommand } from './server/command.js';
-import { infoText } from './server/info.js';
+import { commandCommand } from './introspection/command.js';
+import { infoText } from './introspection/info.js';
 import { family, NO_KEYS, refused, type Args, type CommandSpec, type Ctx } from './spec.js';
 
 const REFUSED = ['save', 'bgsave', 'bgrewriteaof', 'shutdown', 'debug', 'replicaof', 'slaveof', 'sync', 'psync', 'swapdb', 'failover'];

@@ -9,7 +9,7 @@ import type { Ctx } from '../spec.js';
 
 /** The Redis version Larder answers as: the one whose commands and replies it follows. */
 const REDIS_VERSION = '7.2.0';
-/** From the package (dist/src/kv/commands/server/ is five levels below it). */
+/** From the package (dist/src/kv/commands/introspection/ is five levels below it). */
 const LARDER_VERSION = (
   JSON.parse(readFileSync(new URL('../../../../../package.json', import.meta.url), 'utf8')) as { version: string }
 ).version;
