@@ -23,6 +23,15 @@ export const BUSYKEY = new ReplyError('BUSYKEY Target key name already exists.')
 export const NOPERM_KEY = new ReplyError('NOPERM this user has no permissions to access one of the keys used as arguments');
 export const WRONG_PASS = new ReplyError('WRONGPASS invalid username-password pair or user is disabled.');
 export const EXECABORT = new ReplyError('EXECABORT Transaction discarded because of previous errors.');
+export const EXPIRE_NX_AND_OTHERS = new ReplyError('ERR NX and XX, GT or LT options at the same time are not compatible');
+export const EXPIRE_GT_AND_LT = new ReplyError('ERR GT and LT options at the same time are not compatible');
+export const DB_OUT_OF_RANGE = new ReplyError('ERR DB index is out of range');
+export const INVALID_TTL = new ReplyError('ERR Invalid TTL value, must be >= 0');
+export const INVALID_IDLETIME = new ReplyError('ERR Invalid IDLETIME value, must be >= 0');
+export const INVALID_FREQ = new ReplyError('ERR Invalid FREQ value, must be >= 0 and <= 255');
+export const LFU_NOT_SELECTED = new ReplyError(
+  'ERR An LFU maxmemory policy is not selected, access frequency not tracked. Please note that when switching between policies at runtime LRU and LFU data will take some time to adjust.',
+);
 
 export const wrongArity = (name: string) => new ReplyError(`ERR wrong number of arguments for '${name}' command`);
 export const invalidExpireTime = (name: string) => new ReplyError(`ERR invalid expire time in '${name}' command`);
@@ -30,6 +39,7 @@ export const noPermCommand = (name: string) =>
   new ReplyError(`NOPERM this user has no permissions to run the '${name}' command or its subcommand`);
 export const unsupported = (name: string) =>
   new ReplyError(`ERR Command is not available: '${name}'. See https://upstash.com/docs/redis/overall/rediscompatibility for details`);
+export const unsupportedOption = (option: string) => new ReplyError(`ERR Unsupported option ${option}`);
 export const unknownSubcommand = (sub: string, name: string) =>
   new ReplyError(`ERR unknown subcommand '${sub}'. Try ${name.toUpperCase()} HELP.`);
 export const maxRequestSize = (limit: number, actual: number) =>
