@@ -251,7 +251,10 @@ function findCommand(name: string): Command | undefined {
 
 let every: readonly Command[] | undefined;
 
-/** Every command and subcommand, in table order (built on first use: the table imports this module's users). */
+/**
+ * Every command and subcommand, in table order. Built on first use: the table imports the ACL
+ * command family, which imports this module, so the table is not ready while this one loads.
+ */
 export function everyCommand(): readonly Command[] {
   return (every ??= [...TABLE.values()].flatMap((c) => [c, ...(c.subcommands?.values() ?? [])]));
 }
