@@ -53,3 +53,33 @@ export function unknownCommand(argv: readonly string[]): ReplyError {
   for (let i = 1; i < argv.length && args.length < 128; i++) args += `'${argv[i].slice(0, 128)}' `;
   return new ReplyError(`ERR unknown command '${argv[0].slice(0, 128)}', with args beginning with: ${args}`);
 }
+
+// ACL (Redis acl.c).
+export const ACL_BAD_USERNAME = new ReplyError("ERR Usernames can't contain spaces or null characters");
+export const ACL_DELETE_DEFAULT = new ReplyError("ERR The 'default' user cannot be removed");
+export const ACL_GENPASS_BITS = new ReplyError(
+  'ERR ACL GENPASS argument must be the number of bits for the output password, a positive number up to 4096',
+);
+export const aclNoSuchUser = (name: string) => new ReplyError(`ERR User '${name}' not found`);
+export const aclNoSuchCommand = (name: string) => new ReplyError(`ERR Command '${name}' not found`);
+export const aclUnknownCategory = (name: string) => new ReplyError(`ERR Unknown category '${name}'`);
+export const aclUnmatchedParenthesis = (op: string) =>
+  new ReplyError(`ERR Unmatched parenthesis in acl selector starting at '${op}'.`);
+export const subcommandSyntax = (sub: string, name: string) =>
+  new ReplyError(`ERR unknown subcommand or wrong number of arguments for '${sub}'. Try ${name.toUpperCase()} HELP.`);
+
+/** Why ACL SETUSER refused one rule (Redis ACLSetUserStringError). */
+export const AclRule = {
+  SYNTAX: 'Syntax error',
+  UNKNOWN: 'Unknown command or category name in ACL',
+  KEYS_AFTER_ALL:
+    "Adding a pattern after the * pattern (or the 'allkeys' flag) is not valid and does not have any effect. Try 'resetkeys' to start with an empty list of patterns",
+  CHANNELS_AFTER_ALL:
+    "Adding a pattern after the * pattern (or the 'allchannels' flag) is not valid and does not have any effect. Try 'resetchannels' to start with an empty list of channels",
+  NO_SUCH_PASSWORD: 'The password you are trying to remove from the user does not exist',
+  BAD_HASH: 'The password hash must be exactly 64 characters and contain only lowercase hexadecimal characters',
+  SUBCOMMAND_FIRST_ARG: 'Allowing first-arg of a subcommand is not supported',
+} as const;
+export type AclRuleReason = (typeof AclRule)[keyof typeof AclRule];
+export const aclRuleError = (op: string, reason: AclRuleReason) =>
+  new ReplyError(`ERR Error in ACL SETUSER modifier '${op}': ${reason}`);

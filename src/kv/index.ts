@@ -6,6 +6,7 @@ import type { SecretStore } from '../config/secrets.js';
 import type { Logger } from '../server/log.js';
 import type { Service } from '../server/service.js';
 import { AclRegistry } from './acl/registry.js';
+import { AclStore } from './acl/store.js';
 import { Database } from './engine/database.js';
 import { Persistence } from './engine/persistence.js';
 import { Limits } from './rest/limits.js';
@@ -31,10 +32,13 @@ export function mountKv(config: Config, secrets: SecretStore, log: Logger, runti
   for (const [name, dbConfig] of Object.entries(config.kv.databases)) {
     const token = dbConfig.token ?? secrets.get(`kv.${name}.token`);
     const readOnlyToken = dbConfig.readOnlyToken ?? secrets.get(`kv.${name}.readOnlyToken`);
-    const db = new Database(name, new AclRegistry(token, readOnlyToken), runtime);
+    const dir = join(config.dataDir, 'kv', name);
+    const acl = new AclRegistry(token, readOnlyToken, new AclStore(join(dir, 'acl.json')));
+    acl.load(dbConfig.users);
+    const db = new Database(name, acl, runtime);
     const persistence = new Persistence(
       db,
-      { dir: join(config.dataDir, 'kv', name), fsync: config.kv.fsync, compactAfterBytes: config.kv.compactAfterBytes },
+      { dir, fsync: config.kv.fsync, compactAfterBytes: config.kv.compactAfterBytes },
       log,
     );
     persistence.open();

@@ -1,17 +1,169 @@
-// Every token of one database and the ACL users behind them.
+// Every token of one database and the ACL users behind them. The database's own two tokens
+// are fixed (config or secrets.json) and run as 'default' without ACL checks; ACL RESTTOKEN adds
+// one token per user and password, kept with the users in acl.json (store.ts).
+//
+// Invariant: every ACL token's password is still accepted by its user, so a token dies with its
+// user or its password. Users change in place, so requests already holding a user's caller see
+// the change at once, as Redis connections do. Only commands change this state, one at a time.
 
-import type { Caller } from '../commands/spec.js';
+import { newToken } from '../../config/secrets.js';
+import type { Args, Caller } from '../commands/spec.js';
+import { ACL_BAD_USERNAME, ACL_DELETE_DEFAULT, WRONG_PASS, type ReplyError } from '../errors.js';
+import { applyRules, splitRules } from './rules.js';
+import { hasSpaces } from './selector.js';
+import type { AclState, AclStore } from './store.js';
+import { AclUser, hashPassword } from './user.js';
+
+const DEFAULT_USER = 'default';
+const DEFAULT_RULES = ['on', 'nopass', '~*', '&*', '+@all'];
+
+/** A user declared in the config file: `kv.databases.<db>.users`. */
+export interface ConfiguredUser {
+  readonly name: string;
+  readonly rules: string;
+}
+
+interface Grant {
+  readonly user: string;
+  /** SHA-256 of the password the token was made with. */
+  readonly hash: string;
+}
 
 export class AclRegistry {
-  private readonly tokens = new Map<string, Caller>();
+  private readonly fixed = new Map<string, Caller>();
+  private readonly users = new Map<string, AclUser>();
+  private readonly grants = new Map<string, Grant>();
+  private readonly fromConfig = new Set<string>();
 
-  constructor(standardToken: string, readOnlyToken: string) {
-    this.tokens.set(standardToken, { user: 'default', readOnly: false, acl: null });
-    this.tokens.set(readOnlyToken, { user: 'default', readOnly: true, acl: null });
+  constructor(
+    standardToken: string,
+    readOnlyToken: string,
+    private readonly store: AclStore | null = null,
+  ) {
+    this.fixed.set(standardToken, { user: DEFAULT_USER, readOnly: false, acl: null });
+    this.fixed.set(readOnlyToken, { user: DEFAULT_USER, readOnly: true, acl: null });
+    this.users.set(DEFAULT_USER, build(DEFAULT_USER, DEFAULT_RULES, 'default user'));
   }
 
-  /** The caller a token authenticates, or undefined when it is unknown. */
+  /**
+   * Loads the saved users and tokens, then the users the config declares: those replace saved
+   * ones of the same name, and users a previous config declared but this one does not are
+   * removed. Throws on rules that do not apply, naming the user.
+   */
+  load(configured: readonly ConfiguredUser[]): void {
+    const saved = this.store?.load() ?? null;
+    for (const u of saved?.users ?? []) {
+      this.users.set(u.name, build(u.name, u.rules, `${this.store!.path}: user '${u.name}'`));
+      if (u.config) this.fromConfig.add(u.name);
+    }
+    for (const t of saved?.tokens ?? []) this.grants.set(t.token, { user: t.user, hash: t.hash });
+    for (const name of this.fromConfig) {
+      if (!configured.some((c) => c.name === name)) this.remove(name);
+    }
+    for (const c of configured) {
+      this.users.set(c.name, build(c.name, splitRules(c.rules), `config user '${c.name}'`));
+      this.fromConfig.add(c.name);
+    }
+    this.prune();
+    if (saved !== null || configured.length > 0) this.save();
+  }
+
+  /** The caller a token authenticates, or undefined when it is unknown or revoked. */
   callerFor(token: string): Caller | undefined {
-    return this.tokens.get(token);
+    const fixed = this.fixed.get(token);
+    if (fixed !== undefined) return fixed;
+    const grant = this.grants.get(token);
+    return grant === undefined ? undefined : this.users.get(grant.user)?.caller;
   }
+
+  user(name: string): AclUser | undefined {
+    return this.users.get(name);
+  }
+
+  /** Every user, by name in byte order (as Redis keeps them). */
+  list(): AclUser[] {
+    return [...this.users.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  }
+
+  /** ACL SETUSER: creates or changes a user; all rules apply or none. */
+  setUser(name: string, rules: Args): ReplyError | null {
+    if (hasSpaces(name)) return ACL_BAD_USERNAME;
+    const user = this.users.get(name);
+    const draft = user?.clone() ?? new AclUser(name);
+    const error = applyRules(draft, rules);
+    if (error !== null) return error;
+    if (user === undefined) this.users.set(name, draft);
+    else user.assign(draft);
+    this.prune();
+    this.save();
+    return null;
+  }
+
+  /** ACL DELUSER: how many of `names` existed; their tokens are revoked. */
+  deleteUsers(names: Args): number | ReplyError {
+    if (names.includes(DEFAULT_USER)) return ACL_DELETE_DEFAULT;
+    let deleted = 0;
+    for (const name of names) if (this.remove(name)) deleted++;
+    if (deleted > 0) this.save();
+    return deleted;
+  }
+
+  /**
+   * ACL RESTTOKEN: the token that runs as `name`, given its password. The same user and
+   * password get the same token back.
+   */
+  restToken(name: string, password: string): string | ReplyError {
+    const user = this.users.get(name);
+    const hash = hashPassword(password);
+    if (user === undefined || !user.enabled || !user.acceptsHash(hash)) return WRONG_PASS;
+    for (const [token, grant] of this.grants) {
+      if (grant.user === name && grant.hash === hash) return token;
+    }
+    const token = newToken();
+    this.grants.set(token, { user: name, hash });
+    this.save();
+    return token;
+  }
+
+  /** Deletes a user (the default user is put back as it starts) and revokes its tokens. */
+  private remove(name: string): boolean {
+    const user = this.users.get(name);
+    if (user === undefined) return false;
+    // Requests already running as this user are refused from now on.
+    user.apply('reset');
+    if (name === DEFAULT_USER) this.users.set(name, build(name, DEFAULT_RULES, 'default user'));
+    else this.users.delete(name);
+    this.fromConfig.delete(name);
+    this.prune();
+    return true;
+  }
+
+  /** Revokes the tokens whose user is gone or no longer takes their password. */
+  private prune(): void {
+    for (const [token, grant] of this.grants) {
+      if (!this.users.get(grant.user)?.acceptsHash(grant.hash)) this.grants.delete(token);
+    }
+  }
+
+  private save(): void {
+    if (this.store === null) return;
+    const state: AclState = {
+      users: this.list().map((u) => ({
+        name: u.name,
+        rules: u.describe(),
+        ...(this.fromConfig.has(u.name) ? { config: true as const } : {}),
+      })),
+      tokens: [...this.grants].map(([token, g]) => ({ token, user: g.user, hash: g.hash })),
+    };
+    this.store.save(state);
+  }
+}
+
+/** A user built from rules at start; invalid rules stop the start. */
+function build(name: string, rules: readonly string[], where: string): AclUser {
+  if (hasSpaces(name)) throw new Error(`${where}: ${ACL_BAD_USERNAME.text}`);
+  const user = new AclUser(name);
+  const error = applyRules(user, rules);
+  if (error !== null) throw new Error(`${where}: ${error.text}`);
+  return user;
 }

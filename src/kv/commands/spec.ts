@@ -5,6 +5,7 @@
 import type { AclUser } from '../acl/user.js';
 import type { AclRegistry } from '../acl/registry.js';
 import type { Keyspace } from '../engine/keyspace.js';
+import { unknownSubcommand } from '../errors.js';
 import type { Reply } from '../reply.js';
 
 export type Args = readonly string[];
@@ -64,6 +65,8 @@ export interface CommandSpec {
   keys: KeySpec;
   acl?: readonly string[]; //   categories beyond the family's and those implied by flags
   deviates?: string; //         where Upstash differs from Redis; the differential tests read this
+  /** Set by `container` only: the subcommands argv[1] names. */
+  subcommands?: readonly CommandSpec[];
   run: Handler;
 }
 
@@ -84,11 +87,35 @@ export const READONLY = 2;
 export const FAST = 4;
 export const WIDE_READ = 8;
 export const UNSUPPORTED = 16;
+export const ADMIN = 32;
 
-export interface Command extends CommandSpec {
+export interface Command extends Omit<CommandSpec, 'subcommands'> {
   readonly bits: number;
   /** Every ACL category, implied ones included, without '@'. */
   readonly categories: ReadonlySet<string>;
+  /** A container's subcommands by lower-case name, each compiled as '<container>|<sub>'. */
+  readonly subcommands?: ReadonlyMap<string, Command>;
+}
+
+/**
+ * A command whose first argument names a subcommand (ACL SETUSER, CONFIG GET), as Redis
+ * declares them. Each subcommand has its own arity, flags and categories, and is compiled
+ * into its own Command named '<name>|<sub>': admission resolves argv[1] and checks that one
+ * (read-only tokens, ACL rules such as -acl|setuser), and `run` hands over to its handler.
+ */
+export function container(name: string, subcommands: CommandSpec[]): CommandSpec {
+  const handlers = new Map(subcommands.map((s) => [s.name, s.run]));
+  return {
+    name,
+    arity: -2,
+    flags: [],
+    keys: NO_KEYS,
+    subcommands,
+    run: (ctx, argv) => {
+      const handler = handlers.get(argv[1].toLowerCase());
+      return handler === undefined ? unknownSubcommand(argv[1], name) : handler(ctx, argv);
+    },
+  };
 }
 
 export const ONE_KEY: KeySpec = { first: 1, last: 1, step: 1 };

@@ -8,6 +8,7 @@ import server from './server.js';
 import string from './string.js';
 import transaction from './transaction.js';
 import {
+  ADMIN,
   FAST,
   READONLY,
   UNSUPPORTED,
@@ -27,9 +28,16 @@ const BITS: Partial<Record<Flag, number>> = {
   fast: FAST,
   wideRead: WIDE_READ,
   unsupported: UNSUPPORTED,
+  admin: ADMIN,
 };
 
-function compile(fam: Family, spec: CommandSpec): Command {
+/** Redis's ACL categories, in ACL CAT's order ('all' is implied, not listed). */
+export const CATEGORIES: ReadonlySet<string> = new Set([
+  'keyspace', 'read', 'write', 'set', 'sortedset', 'list', 'hash', 'string', 'bitmap', 'hyperloglog', 'geo',
+  'stream', 'pubsub', 'admin', 'fast', 'slow', 'blocking', 'dangerous', 'connection', 'transaction', 'scripting',
+]);
+
+function compile(fam: Family, spec: CommandSpec, name = spec.name): Command {
   let bits = 0;
   for (const f of spec.flags) bits |= BITS[f] ?? 0;
   const categories = new Set<string>(['all', ...(spec.acl ?? [])]);
@@ -39,7 +47,11 @@ function compile(fam: Family, spec: CommandSpec): Command {
   categories.add(bits & FAST ? 'fast' : 'slow');
   if (spec.flags.includes('admin')) categories.add('admin').add('dangerous');
   if (spec.flags.includes('dangerous')) categories.add('dangerous');
-  return { ...spec, bits, categories };
+  for (const c of categories) {
+    if (c !== 'all' && !CATEGORIES.has(c)) throw new Error(`command '${name}' declares unknown ACL category '${c}'`);
+  }
+  const subcommands = spec.subcommands?.map((sub): [string, Command] => [sub.name, compile(fam, sub, `${name}|${sub.name}`)]);
+  return { ...spec, name, bits, categories, subcommands: subcommands && new Map(subcommands) };
 }
 
 function build(families: readonly Family[]): ReadonlyMap<string, Command> {
@@ -54,9 +66,6 @@ function build(families: readonly Family[]): ReadonlyMap<string, Command> {
 }
 
 export const TABLE: ReadonlyMap<string, Command> = build(FAMILIES);
-
-/** Every ACL category some command belongs to. */
-export const CATEGORIES: ReadonlySet<string> = new Set([...TABLE.values()].flatMap((c) => [...c.categories]));
 
 /** Looks a command up by the name as sent, in any case. */
 export function lookupCommand(name: string): Command | undefined {
