@@ -12,12 +12,13 @@ import {
 } from '../errors.js';
 import { ADMIN, keysOf, UNSUPPORTED, WIDE_READ, WRITE, type Args, type Caller, type Command } from './spec.js';
 
-export function admit(cmd: Command | undefined, argv: Args, caller: Caller): ReplyError | null {
+/** The command to run (a container's resolved subcommand), or why the caller may not run it. */
+export function admit(cmd: Command | undefined, argv: Args, caller: Caller): Command | ReplyError {
   const resolved = resolve(cmd, argv);
   if (resolved instanceof ReplyError) return resolved;
   // Read-only tokens read data: no writes, no keyspace walks, no administration (ACL SETUSER).
   if (caller.readOnly && resolved.bits & (WRITE | WIDE_READ | ADMIN)) return noPermCommand(resolved.name);
-  return caller.acl === null ? null : caller.acl.check(resolved, argv, keysOf(resolved, argv));
+  return (caller.acl === null ? null : caller.acl.check(resolved, argv, keysOf(resolved, argv))) ?? resolved;
 }
 
 /**

@@ -5,7 +5,6 @@
 import type { AclUser } from '../acl/user.js';
 import type { AclRegistry } from '../acl/registry.js';
 import type { Keyspace } from '../engine/keyspace.js';
-import { unknownSubcommand } from '../errors.js';
 import type { Reply } from '../reply.js';
 
 export type Args = readonly string[];
@@ -100,20 +99,18 @@ export interface Command extends Omit<CommandSpec, 'subcommands'> {
 /**
  * A command whose first argument names a subcommand (ACL SETUSER, CONFIG GET), as Redis
  * declares them. Each subcommand has its own arity, flags and categories, and is compiled
- * into its own Command named '<name>|<sub>': admission resolves argv[1] and checks that one
- * (read-only tokens, ACL rules such as -acl|setuser), and `run` hands over to its handler.
+ * into its own Command named '<name>|<sub>': admission resolves argv[1] to that one, checks it
+ * (read-only tokens, ACL rules such as -acl|setuser) and the database runs and logs it.
  */
 export function container(name: string, subcommands: CommandSpec[]): CommandSpec {
-  const handlers = new Map(subcommands.map((s) => [s.name, s.run]));
   return {
     name,
     arity: -2,
     flags: [],
     keys: NO_KEYS,
     subcommands,
-    run: (ctx, argv) => {
-      const handler = handlers.get(argv[1].toLowerCase());
-      return handler === undefined ? unknownSubcommand(argv[1], name) : handler(ctx, argv);
+    run: () => {
+      throw new Error(`'${name}' runs through its resolved subcommand (admit/resolve), never itself`);
     },
   };
 }

@@ -4,10 +4,10 @@
 
 import type { AclRegistry } from '../acl/registry.js';
 import type { KvBackend } from '../backend.js';
-import { admit } from '../commands/admit.js';
+import { admit, resolve } from '../commands/admit.js';
 import { WRITE, type Args, type Caller, type Command, type Ctx, type ServerStats } from '../commands/spec.js';
 import { lookupCommand, TABLE } from '../commands/table.js';
-import { isError, ReplyError, unknownCommand } from '../errors.js';
+import { isError, ReplyError } from '../errors.js';
 import type { Reply } from '../reply.js';
 import { Keyspace, type Clock } from './keyspace.js';
 
@@ -73,10 +73,9 @@ export class Database implements Ctx, KvBackend, ServerStats {
   transaction(commands: readonly Args[], caller: Caller): Reply[] | ReplyError {
     const cmds: Command[] = [];
     for (const argv of commands) {
-      const cmd = lookupCommand(argv[0]);
-      const refusal = admit(cmd, argv, caller);
-      if (refusal !== null) return refusal;
-      cmds.push(cmd!);
+      const admitted = admit(lookupCommand(argv[0]), argv, caller);
+      if (admitted instanceof ReplyError) return admitted;
+      cmds.push(admitted);
     }
     const replies = commands.map((argv, i) => this.run(cmds[i], argv, caller));
     this.journal.seal();
@@ -93,8 +92,8 @@ export class Database implements Ctx, KvBackend, ServerStats {
    * error it met, which a deterministic log never produces; the loader counts and reports them.
    */
   replay(argv: Args): ReplyError | null {
-    const cmd = lookupCommand(argv[0]);
-    if (cmd === undefined) return unknownCommand(argv);
+    const cmd = resolve(lookupCommand(argv[0]), argv);
+    if (cmd instanceof ReplyError) return cmd;
     const reply = cmd.run(this, argv);
     this.rewritten = null;
     return isError(reply) ? reply : null;
@@ -110,8 +109,8 @@ export class Database implements Ctx, KvBackend, ServerStats {
   async close(): Promise<void> {}
 
   private runOne(argv: Args, caller: Caller): Reply {
-    const cmd = lookupCommand(argv[0]);
-    return admit(cmd, argv, caller) ?? this.run(cmd!, argv, caller);
+    const admitted = admit(lookupCommand(argv[0]), argv, caller);
+    return admitted instanceof ReplyError ? admitted : this.run(admitted, argv, caller);
   }
 
   private run(cmd: Command, argv: Args, caller: Caller): Reply {
