@@ -22,18 +22,18 @@ const DOT = 0x2e;
 /** Parses `["name", "arg", 1, ...]`. */
 export function parseCommand(body: Uint8Array): Args | ReplyError {
   const p = new Parser(body);
-  const argv = p.command(NOT_A_COMMAND);
+  const argv = p.command();
   return argv instanceof ReplyError ? argv : p.end(argv);
 }
 
 /** Parses `[["name", ...], ...]`: one or more commands. */
 export function parseBatch(body: Uint8Array): Args[] | ReplyError {
   const p = new Parser(body);
-  if (!p.open()) return p.notAn(NOT_A_BATCH);
+  if (!p.open()) return p.wrongShape(NOT_A_BATCH);
   if (p.close()) return NOT_A_BATCH;
   const batch: Args[] = [];
   for (;;) {
-    const argv = p.command(NOT_A_COMMAND);
+    const argv = p.command();
     if (argv instanceof ReplyError) return argv;
     batch.push(argv);
     if (p.close()) return p.end(batch);
@@ -49,10 +49,10 @@ class Parser {
     this.buf = Buffer.isBuffer(body) ? body : Buffer.from(body.buffer, body.byteOffset, body.byteLength);
   }
 
-  /** `[arg, ...]`, non-empty; `shape` is the error when something else stands here. */
-  command(shape: ReplyError): string[] | ReplyError {
-    if (!this.open()) return this.notAn(shape);
-    if (this.close()) return shape;
+  /** `[arg, ...]`, non-empty. */
+  command(): string[] | ReplyError {
+    if (!this.open()) return this.wrongShape(NOT_A_COMMAND);
+    if (this.close()) return NOT_A_COMMAND;
     const argv: string[] = [];
     for (;;) {
       const arg = this.arg();
@@ -86,7 +86,7 @@ class Parser {
   }
 
   /** `shape` when a JSON value of another kind starts here, a syntax error otherwise. */
-  notAn(shape: ReplyError): ReplyError {
+  wrongShape(shape: ReplyError): ReplyError {
     const c = this.buf[this.at];
     return c === QUOTE || c === 0x7b /* { */ || c === MINUS || isDigit(c) || c === 0x6e || c === 0x74 || c === 0x66
       ? shape

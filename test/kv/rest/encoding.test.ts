@@ -2,6 +2,7 @@
 
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { TABLE } from '../../../src/kv/commands/table.js';
 import { startTestLarder, type TestLarder } from '../../support/larder.js';
 
 const ALL_BYTES = Uint8Array.from({ length: 256 }, (_, i) => i);
@@ -77,6 +78,13 @@ describe('kv rest: encodings and response formats', () => {
     it('turns invalid UTF-8 into U+FFFD', async () => {
       assert.deepEqual(await call('/get/broken', {}), { status: 200, body: { result: 'a\ufffdb\ufffd' } });
     });
+  });
+
+  // INCRBY comes with the string family; the JSON writer itself is covered in reply-json.test.ts.
+  it('prints integers beyond 2^53 exactly, as JSON numbers', { skip: !TABLE.has('incrby') && 'needs INCRBY' }, async () => {
+    await t.command(['set', 'max', '9223372036854775800']);
+    const res = await t.request('', { method: 'POST', body: '["incrby","max",7]' });
+    assert.equal(await res.text(), '{"result":9223372036854775807}');
   });
 
   it('refuses an unknown encoding', async () => {
