@@ -8,6 +8,24 @@ export class ReplyError {
 
 export const isError = (r: unknown): r is ReplyError => r instanceof ReplyError;
 
+// The REST surface's own refusals, before any command runs (status codes in rest/routes.ts).
+export const UNAUTHORIZED = new ReplyError('Unauthorized');
+export const NO_COMMAND = new ReplyError('ERR no command: put one in the path, or POST it as a JSON array');
+export const NOT_A_COMMAND = new ReplyError('ERR a command must be a non-empty JSON array of strings and numbers');
+export const NOT_A_BATCH = new ReplyError('ERR a pipeline or transaction body must be a non-empty JSON array of commands');
+export const RESP2_WITH_BASE64 = new ReplyError('ERR resp2 response format cannot be combined with base64 encoding');
+export const RESP2_MULTI_EXEC = new ReplyError('ERR resp2 response format is not supported with multi-exec');
+export const badJson = (at: number) => new ReplyError(`ERR failed to parse the request body as JSON at byte ${at}`);
+export const badArgument = (kind: string) => new ReplyError(`ERR command arguments must be strings or numbers, got ${kind}`);
+export const bodyTooLarge = (limit: number) => new ReplyError(`ERR request body exceeds the limit of ${limit} bytes`);
+export const unknownDatabase = (name: string) => new ReplyError(`ERR database '${name}' not found`);
+export const methodNotAllowed = (method: string) =>
+  new ReplyError(`ERR method ${method} is not allowed; use GET, HEAD, POST or PUT`);
+export const unsupportedEncoding = (value: string) =>
+  new ReplyError(`ERR unsupported encoding '${value}'; the only encoding is base64`);
+export const unsupportedFormat = (value: string) =>
+  new ReplyError(`ERR unsupported response format '${value}'; use json or resp2`);
+
 export const WRONGTYPE = new ReplyError('WRONGTYPE Operation against a key holding the wrong kind of value');
 export const NOT_INTEGER = new ReplyError('ERR value is not an integer or out of range');
 export const NOT_FLOAT = new ReplyError('ERR value is not a valid float');

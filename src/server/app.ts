@@ -29,7 +29,7 @@ export function createApp(services: readonly Service[], log: Logger): Handler {
 
   function finish(req: HttpRequest, res: HttpResponse, started: number): HttpResponse {
     res.headers['access-control-allow-origin'] = '*';
-    if (req.method === 'HEAD') res.body = null;
+    if (req.method === 'HEAD') withoutBody(res);
     if (debug) log.debug({ method: req.method, path: req.path, status: res.status, ms: Date.now() - started }, 'request');
     return res;
   }
@@ -55,6 +55,14 @@ export function createApp(services: readonly Service[], log: Logger): Handler {
     }
     return finish(req, out, started);
   };
+}
+
+/** HEAD is GET without the body: the headers, content-length included, stay as GET's. */
+function withoutBody(res: HttpResponse): void {
+  const body = res.body;
+  if (typeof body === 'string') res.headers['content-length'] = String(Buffer.byteLength(body));
+  else if (body instanceof Uint8Array) res.headers['content-length'] = String(body.byteLength);
+  res.body = null;
 }
 
 function notFound(path: string): HttpResponse {

@@ -33,23 +33,25 @@ export function pathSegments(path: string, from = 0): string[] {
   return out;
 }
 
-/** The query's name/value pairs in order, percent-decoded to byte strings. */
-export function queryPairs(query: string): [string, string][] {
-  const out: [string, string][] = [];
+/**
+ * The query's name/value pairs in order, percent-decoded to byte strings. A name without '='
+ * (`?NX`) has no value: undefined, where `?NX=` has the empty one.
+ */
+export function queryPairs(query: string): [string, string | undefined][] {
+  const out: [string, string | undefined][] = [];
   if (query === '') return out;
   for (const part of query.split('&')) {
     if (part === '') continue;
     const eq = part.indexOf('=');
-    const name = eq === -1 ? part : part.slice(0, eq);
-    const value = eq === -1 ? '' : part.slice(eq + 1);
-    out.push([percentDecode(name, true), percentDecode(value, true)]);
+    if (eq === -1) out.push([percentDecode(part, true), undefined]);
+    else out.push([percentDecode(part.slice(0, eq), true), percentDecode(part.slice(eq + 1), true)]);
   }
   return out;
 }
 
-/** One query parameter's decoded value, without splitting the rest. */
+/** One query parameter's decoded value ('' when it has none). */
 export function queryParam(query: string, name: string): string | undefined {
   if (query === '' || query.indexOf(name) === -1) return undefined;
-  for (const [k, v] of queryPairs(query)) if (k === name) return v;
+  for (const [k, v] of queryPairs(query)) if (k === name) return v ?? '';
   return undefined;
 }

@@ -1,12 +1,17 @@
 // Replies as the REST API's JSON: integers as JSON numbers (bigints printed exactly), bulk
 // strings as JSON strings, decoded as UTF-8 (U+FFFD for invalid bytes) or, with base64
-// encoding, base64 of their bytes. "OK" stays "OK" in both, as the SDK expects.
+// encoding, base64 of their bytes. The status "OK" stays "OK" in both, as the SDK expects.
+// Error texts are byte strings too (they may quote arguments) and are never base64.
 
 import { base64, utf8Text } from '../bytes.js';
 import { ReplyError } from '../errors.js';
-import { Status, type Reply } from '../reply.js';
+import { OK, Status, type Reply } from '../reply.js';
 
 export type Encoding = 'text' | 'base64';
+
+// The commonest answers, the same in both encodings.
+const OK_ENVELOPE = '{"result":"OK"}';
+const NULL_ENVELOPE = '{"result":null}';
 
 export function jsonValue(r: Reply, enc: Encoding): string {
   switch (typeof r) {
@@ -19,7 +24,7 @@ export function jsonValue(r: Reply, enc: Encoding): string {
     case 'object':
       if (r === null) return 'null';
       if (r instanceof Status) return JSON.stringify(enc === 'base64' && r.text !== 'OK' ? base64(r.text) : r.text);
-      if (r instanceof ReplyError) return JSON.stringify(r.text);
+      if (r instanceof ReplyError) return JSON.stringify(utf8Text(r.text));
       return jsonArray(r, enc);
   }
 }
@@ -30,13 +35,15 @@ function jsonArray(items: readonly Reply[], enc: Encoding): string {
   return out + ']';
 }
 
-/** `{"result":...}` or `{"error":"..."}`; error texts are never base64. */
+/** `{"result":...}` or `{"error":"..."}`. */
 export function jsonEnvelope(r: Reply, enc: Encoding): string {
-  return r instanceof ReplyError ? errorEnvelope(r.text) : `{"result":${jsonValue(r, enc)}}`;
+  if (r === OK) return OK_ENVELOPE;
+  if (r === null) return NULL_ENVELOPE;
+  return r instanceof ReplyError ? errorEnvelope(r) : `{"result":${jsonValue(r, enc)}}`;
 }
 
-export function errorEnvelope(text: string): string {
-  return `{"error":${JSON.stringify(utf8Text(text))}}`;
+export function errorEnvelope(e: ReplyError): string {
+  return `{"error":${JSON.stringify(utf8Text(e.text))}}`;
 }
 
 export function jsonEnvelopes(replies: readonly Reply[], enc: Encoding): string {

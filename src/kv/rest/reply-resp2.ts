@@ -12,8 +12,8 @@ export function resp2(r: Reply): string {
       return `:${r}\r\n`;
     case 'object':
       if (r === null) return '$-1\r\n';
-      if (r instanceof Status) return `+${r.text}\r\n`;
-      if (r instanceof ReplyError) return `-${r.text}\r\n`;
+      if (r instanceof Status) return `+${oneLine(r.text)}\r\n`;
+      if (r instanceof ReplyError) return `-${oneLine(r.text)}\r\n`;
       return resp2Array(r);
   }
 }
@@ -22,4 +22,9 @@ function resp2Array(items: readonly Reply[]): string {
   let out = `*${items.length}\r\n`;
   for (const item of items) out += resp2(item);
   return out;
+}
+
+/** A simple string or error cannot hold CR or LF; like Redis, turn them into spaces. */
+function oneLine(text: string): string {
+  return text.indexOf('\r') === -1 && text.indexOf('\n') === -1 ? text : text.replace(/[\r\n]/g, ' ');
 }

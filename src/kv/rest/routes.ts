@@ -1,6 +1,9 @@
 // The Upstash Redis REST surface under /redis/<db>: auth, the command forms, pipeline and
 // multi-exec, encodings and response formats. It runs commands through KvBackend only.
 //
+// Order of checks, each answered in the error envelope: method (405), database (404), token
+// (401), encoding and format headers (400), body size (413), then the body's shape (400).
+//
 // Hot path: a path-form GET is answered synchronously, with no body read, no JSON parse and no
 // closure; everything per-database is looked up in one Map.
 
@@ -8,12 +11,24 @@ import type { HttpRequest, HttpResponse } from '../../server/http.js';
 import { pathSegments, queryParam } from '../../server/url.js';
 import type { KvBackend } from '../backend.js';
 import type { Args, Caller } from '../commands/spec.js';
-import { ReplyError } from '../errors.js';
+import {
+  bodyTooLarge,
+  methodNotAllowed,
+  NO_COMMAND,
+  ReplyError,
+  RESP2_MULTI_EXEC,
+  RESP2_WITH_BASE64,
+  UNAUTHORIZED,
+  unknownDatabase,
+  unsupportedEncoding,
+  unsupportedFormat,
+} from '../errors.js';
 import type { Reply } from '../reply.js';
+import { parseBatch, parseCommand } from './json-args.js';
 import type { Limits } from './limits.js';
 import { errorEnvelope, jsonEnvelope, jsonEnvelopes, type Encoding } from './reply-json.js';
 import { resp2 } from './reply-resp2.js';
-import { FormError, jsonBatch, jsonCommand, pathCommand } from './request-forms.js';
+import { pathCommand } from './request-forms.js';
 
 export interface KvDatabase {
   readonly backend: KvBackend;
@@ -29,64 +44,66 @@ interface Options {
 const JSON_TYPE = 'application/json';
 const RESP_TYPE = 'application/octet-stream';
 const ALLOWED_METHODS = 'GET, HEAD, POST, PUT';
+const PIPELINE = 'pipeline';
+const MULTI_EXEC = 'multi-exec';
 
-const fail = (status: number, text: string): HttpResponse => ({
-  status,
-  headers: { 'content-type': JSON_TYPE },
-  body: errorEnvelope(text),
-});
-const UNAUTHORIZED = () => fail(401, 'Unauthorized');
+function fail(status: number, e: ReplyError): HttpResponse {
+  return { status, headers: { 'content-type': JSON_TYPE }, body: errorEnvelope(e) };
+}
 
 export function kvRoutes(databases: ReadonlyMap<string, KvDatabase>, maxBodyBytes: number) {
   return function handle(req: HttpRequest, rest: string): HttpResponse | Promise<HttpResponse> {
     const method = req.method;
     const isRead = method === 'GET' || method === 'HEAD';
     if (!isRead && method !== 'POST' && method !== 'PUT') {
-      const res = fail(405, `ERR method ${method} is not allowed; use ${ALLOWED_METHODS}`);
+      const res = fail(405, methodNotAllowed(method));
       res.headers.allow = ALLOWED_METHODS;
       return res;
     }
     const segments = pathSegments(rest);
     const db = segments.length > 0 ? databases.get(segments[0]) : undefined;
-    if (db === undefined) return fail(404, `ERR database '${segments[0] ?? ''}' not found`);
+    if (db === undefined) return fail(404, unknownDatabase(segments[0] ?? ''));
     const caller = authenticate(req, db.backend);
-    if (caller === undefined) return UNAUTHORIZED();
+    if (caller === undefined) return fail(401, UNAUTHORIZED);
     const opts = readOptions(req);
-    if (typeof opts === 'string') return fail(400, opts);
-
-    if (segments.length === 1) {
-      if (isRead) return fail(400, 'ERR send a command in the path, or POST it as a JSON array');
-      return withBody(req, maxBodyBytes, (body) => {
-        const argv = jsonCommand(body);
-        return argv instanceof FormError ? fail(400, argv.text) : single(db, argv, caller, opts);
-      });
-    }
-    const batch = segments.length === 2 && !isRead ? batchKind(segments[1]) : undefined;
-    if (batch !== undefined) {
-      if (batch === 'multi-exec' && opts.format === 'resp2') {
-        return fail(400, 'ERR resp2 response format is not supported with multi-exec');
-      }
-      return withBody(req, maxBodyBytes, (body) => {
-        const commands = jsonBatch(body);
-        if (commands instanceof FormError) return fail(400, commands.text);
-        return batch === 'pipeline' ? pipeline(db, commands, caller, opts) : transaction(db, commands, caller, opts);
-      });
-    }
-    if (isRead) return single(db, pathCommand(segments, 1, req.query, null), caller, opts);
-    return withBody(req, maxBodyBytes, (body) => single(db, pathCommand(segments, 1, req.query, body), caller, opts));
+    if (opts instanceof ReplyError) return fail(400, opts);
+    if (!isRead) return withBody(req, segments, db, caller, opts, maxBodyBytes);
+    if (segments.length === 1) return fail(400, NO_COMMAND);
+    return single(db, pathCommand(segments, 1, req.query, null), caller, opts);
   };
 }
 
-function batchKind(segment: string): 'pipeline' | 'multi-exec' | undefined {
-  return segment === 'pipeline' || segment === 'multi-exec' ? segment : undefined;
+/** POST and PUT: form 2 or 3, or a batch; all of them read the body. */
+async function withBody(
+  req: HttpRequest,
+  segments: readonly string[],
+  db: KvDatabase,
+  caller: Caller,
+  opts: Options,
+  maxBodyBytes: number,
+): Promise<HttpResponse> {
+  const batch = segments.length === 2 && (segments[1] === PIPELINE || segments[1] === MULTI_EXEC) ? segments[1] : null;
+  if (batch === MULTI_EXEC && opts.format === 'resp2') return fail(400, RESP2_MULTI_EXEC);
+  const body = await req.body(maxBodyBytes);
+  if (body === null) return fail(413, bodyTooLarge(maxBodyBytes));
+  if (batch !== null) {
+    const commands = parseBatch(body);
+    if (commands instanceof ReplyError) return fail(400, commands);
+    return batch === PIPELINE ? pipeline(db, commands, caller, opts) : transaction(db, commands, caller, opts);
+  }
+  if (segments.length > 1) return single(db, pathCommand(segments, 1, req.query, body), caller, opts);
+  const argv = parseCommand(body);
+  return argv instanceof ReplyError ? fail(400, argv) : single(db, argv, caller, opts);
 }
+
+const BEARER = 'bearer ';
 
 function authenticate(req: HttpRequest, backend: KvBackend): Caller | undefined {
   const auth = req.header('authorization');
   let token: string | undefined;
-  if (auth !== undefined) {
-    const space = auth.indexOf(' ');
-    if (space !== -1 && auth.slice(0, space).toLowerCase() === 'bearer') token = auth.slice(space + 1).trim();
+  if (auth !== undefined && auth.length > BEARER.length) {
+    const scheme = auth.slice(0, BEARER.length);
+    if (scheme === 'Bearer ' || scheme.toLowerCase() === BEARER) token = auth.slice(BEARER.length).trim();
   }
   token ??= queryParam(req.query, '_token');
   return token === undefined ? undefined : backend.acl.callerFor(token);
@@ -96,26 +113,16 @@ const DEFAULT_OPTIONS: Options = { encoding: 'text', format: 'json' };
 const BASE64_OPTIONS: Options = { encoding: 'base64', format: 'json' };
 const RESP2_OPTIONS: Options = { encoding: 'text', format: 'resp2' };
 
-/** The encoding and format headers, in their Upstash-* and Service-* spellings; a string is an error. */
-function readOptions(req: HttpRequest): Options | string {
+/** The encoding and response-format headers, in their Upstash-* and Service-* spellings. */
+function readOptions(req: HttpRequest): Options | ReplyError {
   const enc = req.header('upstash-encoding') ?? req.header('service-encoding');
   const fmt = req.header('upstash-response-format') ?? req.header('service-response-format');
   if (enc === undefined && fmt === undefined) return DEFAULT_OPTIONS;
-  if (enc !== undefined && enc.toLowerCase() !== 'base64') return `ERR unsupported encoding '${enc}'; the only encoding is base64`;
+  if (enc !== undefined && enc.toLowerCase() !== 'base64') return unsupportedEncoding(enc);
   const format = fmt === undefined ? 'json' : fmt.toLowerCase();
-  if (format !== 'json' && format !== 'resp2') return `ERR unsupported response format '${fmt}'; use json or resp2`;
-  if (format === 'resp2') return enc === undefined ? RESP2_OPTIONS : 'ERR resp2 response format cannot be combined with base64 encoding';
-  return enc === undefined ? DEFAULT_OPTIONS : BASE64_OPTIONS;
-}
-
-function withBody(
-  req: HttpRequest,
-  maxBodyBytes: number,
-  then: (body: Uint8Array) => HttpResponse | Promise<HttpResponse>,
-): Promise<HttpResponse> {
-  return req.body(maxBodyBytes).then((body) =>
-    body === null ? fail(413, `ERR request body exceeds the limit of ${maxBodyBytes} bytes`) : then(body),
-  );
+  if (format === 'json') return enc === undefined ? DEFAULT_OPTIONS : BASE64_OPTIONS;
+  if (format !== 'resp2') return unsupportedFormat(fmt!);
+  return enc === undefined ? RESP2_OPTIONS : RESP2_WITH_BASE64;
 }
 
 function single(db: KvDatabase, argv: Args, caller: Caller, opts: Options): HttpResponse | Promise<HttpResponse> {
@@ -125,37 +132,43 @@ function single(db: KvDatabase, argv: Args, caller: Caller, opts: Options): Http
   return reply instanceof Promise ? reply.then((r) => answer(db, r, opts)) : answer(db, reply, opts);
 }
 
+/** One command's reply: 200, or 400 when it is an error. */
 function answer(db: KvDatabase, reply: Reply, opts: Options): HttpResponse {
   const status = reply instanceof ReplyError ? 400 : 200;
   if (opts.format === 'resp2') {
-    return { status, headers: respHeaders(db, RESP_TYPE), body: Buffer.from(resp2(reply), 'latin1') };
+    return { status, headers: headersOf(db, RESP_TYPE), body: Buffer.from(resp2(reply), 'latin1') };
   }
-  return { status, headers: respHeaders(db, JSON_TYPE), body: jsonEnvelope(reply, opts.encoding) };
+  return { status, headers: headersOf(db, JSON_TYPE), body: jsonEnvelope(reply, opts.encoding) };
 }
 
 async function pipeline(db: KvDatabase, commands: Args[], caller: Caller, opts: Options): Promise<HttpResponse> {
   // Commands refused by the limits keep their position; the rest run as one pipeline.
-  const refusals = commands.map((argv) => db.limits.admit(argv));
-  const runnable = commands.filter((_, i) => refusals[i] === null);
-  const ran = await db.backend.pipeline(runnable, caller);
-  let next = 0;
-  const replies: Reply[] = refusals.map((r) => r ?? ran[next++]);
-  if (opts.format === 'resp2') {
-    return { status: 200, headers: respHeaders(db, RESP_TYPE), body: Buffer.from(replies.map(resp2).join(''), 'latin1') };
+  const replies: Reply[] = new Array(commands.length);
+  const runnable: Args[] = [];
+  for (let i = 0; i < commands.length; i++) {
+    const refusal = db.limits.admit(commands[i]);
+    if (refusal === null) runnable.push(commands[i]);
+    else replies[i] = refusal;
   }
-  return { status: 200, headers: respHeaders(db, JSON_TYPE), body: jsonEnvelopes(replies, opts.encoding) };
+  const ran = await db.backend.pipeline(runnable, caller);
+  for (let i = 0, next = 0; i < replies.length; i++) if (replies[i] === undefined) replies[i] = ran[next++];
+  if (opts.format === 'resp2') {
+    let out = '';
+    for (const r of replies) out += resp2(r);
+    return { status: 200, headers: headersOf(db, RESP_TYPE), body: Buffer.from(out, 'latin1') };
+  }
+  return { status: 200, headers: headersOf(db, JSON_TYPE), body: jsonEnvelopes(replies, opts.encoding) };
 }
 
+/** 200 with one reply per command, or 400 with one error when the transaction is discarded. */
 async function transaction(db: KvDatabase, commands: Args[], caller: Caller, opts: Options): Promise<HttpResponse> {
-  for (const argv of commands) {
-    const refusal: ReplyError | null = db.limits.admit(argv);
-    if (refusal !== null) return answer(db, refusal, opts);
-  }
+  const refusal = db.limits.admitAll(commands);
+  if (refusal !== null) return answer(db, refusal, opts);
   const result = await db.backend.transaction(commands, caller);
   if (!Array.isArray(result)) return answer(db, result, opts);
-  return { status: 200, headers: respHeaders(db, JSON_TYPE), body: jsonEnvelopes(result, opts.encoding) };
+  return { status: 200, headers: headersOf(db, JSON_TYPE), body: jsonEnvelopes(result, opts.encoding) };
 }
 
-function respHeaders(db: KvDatabase, contentType: string): Record<string, string> {
+function headersOf(db: KvDatabase, contentType: string): Record<string, string> {
   return { 'content-type': contentType, 'upstash-sync-token': db.backend.syncToken() };
 }

@@ -24,28 +24,41 @@ class NodeRequest implements HttpRequest {
     return Array.isArray(v) ? v.join(', ') : v;
   }
 
+  /**
+   * Over the limit it answers null at once, without buffering; Node discards the rest of the
+   * upload once the response is sent, so the connection stays usable. When the body breaks off
+   * (the client hung up, or sent broken chunks) no answer can reach the client any more: the
+   * promise is left unsettled and is collected with the request.
+   */
   body(maxBytes: number): Promise<Uint8Array | null> {
     const req = this.req;
-    return new Promise((resolve, reject) => {
+    const declared = req.headers['content-length'];
+    if (declared !== undefined && Number(declared) > maxBytes) return Promise.resolve(null);
+    return new Promise((resolve) => {
       const chunks: Buffer[] = [];
       let size = 0;
-      let over = false;
       req.on('data', (chunk: Buffer) => {
+        if (size > maxBytes) return;
         size += chunk.length;
-        if (size > maxBytes) over = true;
-        else chunks.push(chunk);
+        if (size <= maxBytes) chunks.push(chunk);
+        else {
+          chunks.length = 0;
+          resolve(null);
+        }
       });
-      req.on('end', () => resolve(over ? null : chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)));
-      req.on('error', reject);
+      req.on('end', () => resolve(size > maxBytes ? null : chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)));
+      req.on('error', ignore);
     });
   }
 }
+
+const ignore = () => {};
 
 function send(res: ServerResponse, out: HttpResponse): void {
   const body = out.body;
   if (body !== null && typeof body === 'object' && Symbol.asyncIterator in body) {
     res.writeHead(out.status, out.headers);
-    void stream(res, body);
+    stream(res, body).catch((err: unknown) => crash(res, err));
     return;
   }
   const headers = out.headers;
@@ -62,11 +75,34 @@ async function stream(res: ServerResponse, body: AsyncIterable<Uint8Array>): Pro
   res.end();
 }
 
+/**
+ * Last resort when a response cannot be written (say, a header value Node refuses); the
+ * handler's own boundary has already turned thrown bugs into 500s. The process must live on.
+ */
+function crash(res: ServerResponse, err: unknown): void {
+  process.emitWarning(`larder: could not answer a request: ${err instanceof Error ? err.message : String(err)}`);
+  if (res.headersSent) res.destroy();
+  else {
+    res.writeHead(500, { 'content-type': 'application/json', 'content-length': String(CRASH_BODY.length) });
+    res.end(CRASH_BODY);
+  }
+}
+
+const CRASH_BODY = '{"error":"ERR internal server error"}';
+
+function answer(res: ServerResponse, out: HttpResponse): void {
+  try {
+    send(res, out);
+  } catch (err) {
+    crash(res, err);
+  }
+}
+
 export function listenNode(handle: Handler, at: ListenAt): Promise<RunningServer> {
   const server = createServer((req, res) => {
-    const out = handle(new NodeRequest(req));
-    if (out instanceof Promise) out.then((o) => send(res, o));
-    else send(res, out);
+    const out = handle(new NodeRequest(req)); // a path GET never awaits
+    if (out instanceof Promise) out.then((o) => answer(res, o), (err) => crash(res, err));
+    else answer(res, out);
   });
   server.keepAliveTimeout = 65_000;
   return new Promise((resolve, reject) => {

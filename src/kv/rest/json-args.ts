@@ -1,0 +1,248 @@
+// The only JSON the key-value API reads: a command (an array of strings and numbers) or a
+// batch (an array of commands). It is parsed straight from the body bytes into byte strings
+// (see kv/bytes.ts), so:
+//   - a string's UTF-8 bytes are kept as sent: no decode and re-encode pass, and bytes that are
+//     not valid UTF-8 survive (JSON.parse would turn them into U+FFFD);
+//   - an integer keeps its exact digits, also beyond 2^53 where JSON.parse would round it;
+//     other numbers are written as JavaScript writes them (1.50 -> "1.5", 1e3 -> "1000").
+// Nothing else (objects, null, booleans, deeper nesting) is an argument.
+
+import { utf8Bytes } from '../bytes.js';
+import type { Args } from '../commands/spec.js';
+import { badArgument, badJson, NOT_A_BATCH, NOT_A_COMMAND, ReplyError } from '../errors.js';
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const OPEN = 0x5b; //  [
+const CLOSE = 0x5d; // ]
+const COMMA = 0x2c;
+const MINUS = 0x2d;
+const DOT = 0x2e;
+
+/** Parses `["name", "arg", 1, ...]`. */
+export function parseCommand(body: Uint8Array): Args | ReplyError {
+  const p = new Parser(body);
+  const argv = p.command();
+  return argv instanceof ReplyError ? argv : p.end(argv);
+}
+
+/** Parses `[["name", ...], ...]`: one or more commands. */
+export function parseBatch(body: Uint8Array): Args[] | ReplyError {
+  const p = new Parser(body);
+  if (!p.open()) return p.wrongShape(NOT_A_BATCH);
+  if (p.close()) return NOT_A_BATCH;
+  const batch: Args[] = [];
+  for (;;) {
+    const argv = p.command();
+    if (argv instanceof ReplyError) return argv;
+    batch.push(argv);
+    if (p.close()) return p.end(batch);
+    if (!p.comma()) return p.syntax();
+  }
+}
+
+class Parser {
+  private at = 0;
+  private readonly buf: Buffer;
+
+  constructor(body: Uint8Array) {
+    this.buf = Buffer.isBuffer(body) ? body : Buffer.from(body.buffer, body.byteOffset, body.byteLength);
+  }
+
+  /** `[arg, ...]`, non-empty. */
+  command(): string[] | ReplyError {
+    if (!this.open()) return this.wrongShape(NOT_A_COMMAND);
+    if (this.close()) return NOT_A_COMMAND;
+    const argv: string[] = [];
+    for (;;) {
+      const arg = this.arg();
+      if (arg instanceof ReplyError) return arg;
+      argv.push(arg);
+      if (this.close()) return argv;
+      if (!this.comma()) return this.syntax();
+    }
+  }
+
+  /** The parsed value, when only white space follows it. */
+  end<T>(value: T): T | ReplyError {
+    this.space();
+    return this.at === this.buf.length ? value : this.syntax();
+  }
+
+  open(): boolean {
+    return this.punct(OPEN);
+  }
+
+  close(): boolean {
+    return this.punct(CLOSE);
+  }
+
+  comma(): boolean {
+    return this.punct(COMMA);
+  }
+
+  syntax(): ReplyError {
+    return badJson(this.at);
+  }
+
+  /** `shape` when a JSON value of another kind starts here, a syntax error otherwise. */
+  wrongShape(shape: ReplyError): ReplyError {
+    const c = this.buf[this.at];
+    return c === QUOTE || c === 0x7b /* { */ || c === MINUS || isDigit(c) || c === 0x6e || c === 0x74 || c === 0x66
+      ? shape
+      : this.syntax();
+  }
+
+  private punct(c: number): boolean {
+    this.space();
+    if (this.buf[this.at] !== c) return false;
+    this.at++;
+    return true;
+  }
+
+  private space(): void {
+    const b = this.buf;
+    let c = b[this.at];
+    while (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) c = b[++this.at];
+  }
+
+  private arg(): string | ReplyError {
+    this.space();
+    const c = this.buf[this.at];
+    if (c === QUOTE) return this.string();
+    if (c === MINUS || isDigit(c)) return this.number();
+    switch (c) {
+      case OPEN:
+        return badArgument('an array');
+      case 0x7b: // {
+        return badArgument('an object');
+      case 0x6e: // n
+        return badArgument('null');
+      case 0x74: // t
+      case 0x66: // f
+        return badArgument('a boolean');
+      default:
+        return this.syntax();
+    }
+  }
+
+  private string(): string | ReplyError {
+    const b = this.buf;
+    let i = this.at + 1;
+    let start = i;
+    let out = '';
+    for (;;) {
+      const c = b[i];
+      if (c === QUOTE) break;
+      if (c === BACKSLASH) {
+        out += b.toString('latin1', start, i);
+        this.at = i;
+        const unescaped = this.escape();
+        if (unescaped instanceof ReplyError) return unescaped;
+        out += unescaped;
+        i = start = this.at;
+      } else if (c === undefined || c < 0x20) {
+        this.at = i;
+        return this.syntax();
+      } else i++;
+    }
+    this.at = i + 1;
+    return out + b.toString('latin1', start, i);
+  }
+
+  /** One escape at `at` (the backslash); leaves `at` after it. UTF-16 escapes become UTF-8. */
+  private escape(): string | ReplyError {
+    const b = this.buf;
+    const backslash = this.at;
+    const c = b[this.at + 1];
+    this.at += 2;
+    switch (c) {
+      case QUOTE:
+        return '"';
+      case BACKSLASH:
+        return '\\';
+      case 0x2f:
+        return '/';
+      case 0x62:
+        return '\b';
+      case 0x66:
+        return '\f';
+      case 0x6e:
+        return '\n';
+      case 0x72:
+        return '\r';
+      case 0x74:
+        return '\t';
+      case 0x75: {
+        const unit = this.hex4(this.at);
+        if (unit < 0) return this.syntaxAt(backslash);
+        this.at += 4;
+        // A surrogate pair is one code point; a lone surrogate becomes U+FFFD, as in Buffer.
+        if (unit >= 0xd800 && unit < 0xdc00 && b[this.at] === BACKSLASH && b[this.at + 1] === 0x75) {
+          const low = this.hex4(this.at + 2);
+          if (low >= 0xdc00 && low < 0xe000) {
+            this.at += 6;
+            return utf8Bytes(String.fromCharCode(unit, low));
+          }
+        }
+        return utf8Bytes(String.fromCharCode(unit));
+      }
+      default:
+        return this.syntaxAt(backslash);
+    }
+  }
+
+  private hex4(from: number): number {
+    let n = 0;
+    for (let i = from; i < from + 4; i++) {
+      const d = hexValue(this.buf[i]);
+      if (d < 0) return -1;
+      n = n * 16 + d;
+    }
+    return n;
+  }
+
+  private number(): string | ReplyError {
+    const b = this.buf;
+    const start = this.at;
+    let i = start;
+    if (b[i] === MINUS) i++;
+    if (b[i] === 0x30) i++;
+    else if (isDigit(b[i])) while (isDigit(b[i])) i++;
+    else return this.syntaxAt(i);
+    let integer = true;
+    if (b[i] === DOT) {
+      integer = false;
+      if (!isDigit(b[++i])) return this.syntaxAt(i);
+      while (isDigit(b[i])) i++;
+    }
+    if (b[i] === 0x65 || b[i] === 0x45) {
+      integer = false;
+      i++;
+      if (b[i] === 0x2b || b[i] === MINUS) i++;
+      if (!isDigit(b[i])) return this.syntaxAt(i);
+      while (isDigit(b[i])) i++;
+    }
+    this.at = i;
+    const text = b.toString('latin1', start, i);
+    // "-0" is no integer to Redis; as a JSON number it is 0.
+    return integer && text !== '-0' ? text : String(Number(text));
+  }
+
+  private syntaxAt(i: number): ReplyError {
+    this.at = i;
+    return this.syntax();
+  }
+}
+
+function isDigit(c: number | undefined): boolean {
+  return c !== undefined && c >= 0x30 && c <= 0x39;
+}
+
+function hexValue(c: number | undefined): number {
+  if (c === undefined) return -1;
+  if (c >= 0x30 && c <= 0x39) return c - 0x30;
+  if (c >= 0x61 && c <= 0x66) return c - 0x57;
+  if (c >= 0x41 && c <= 0x46) return c - 0x37;
+  return -1;
+}

@@ -1,0 +1,86 @@
+// Per-database limits from the config: max request size (per command) and the daily request
+// limit, on single commands, pipelines and transactions.
+
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { startTestLarder, type TestLarder } from '../../support/larder.js';
+
+describe('kv rest: request limits', () => {
+  let t: TestLarder;
+  let dailyUrl: string;
+  let dailyToken: string;
+  before(async () => {
+    t = await startTestLarder({
+      kv: { databases: { default: { maxRequestSize: 64 }, daily: { dailyRequestLimit: 6 } } },
+    });
+    const daily = t.larder.kv.find((c) => c.db === 'daily')!;
+    dailyUrl = `${t.url}/redis/daily`;
+    dailyToken = daily.token;
+  });
+  after(() => t.close());
+
+  async function call(base: string, token: string, path: string, body?: string): Promise<{ status: number; body: any }> {
+    const res = await fetch(base + path, {
+      method: body === undefined ? 'GET' : 'POST',
+      headers: { authorization: `Bearer ${token}` },
+      body,
+    });
+    return { status: res.status, body: await res.json() };
+  }
+  const big = 'v'.repeat(60); // "set" + "big" + 60 bytes = 66 > 64
+  const TOO_BIG = 'ERR max request size exceeded. Limit: 64 bytes, Actual: 66 bytes';
+
+  describe('maxRequestSize', () => {
+    const kv = (path: string, body?: string) => call(t.kvUrl, t.token, path, body);
+
+    it('refuses a single command over the size, in every form', async () => {
+      assert.deepEqual(await kv(`/set/big/${big}`), { status: 400, body: { error: TOO_BIG } });
+      assert.deepEqual(await kv('/set/big', big), { status: 400, body: { error: TOO_BIG } });
+      assert.deepEqual(await kv('', JSON.stringify(['set', 'big', big])), { status: 400, body: { error: TOO_BIG } });
+      assert.deepEqual(await kv('/get/big'), { status: 200, body: { result: null } });
+    });
+
+    it('lets a command at the size through', async () => {
+      assert.deepEqual(await kv(`/set/big/${big.slice(2)}`), { status: 200, body: { result: 'OK' } });
+      await kv('/del/big');
+    });
+
+    it('refuses only that command in a pipeline', async () => {
+      const res = await kv('/pipeline', JSON.stringify([['set', 'small', '1'], ['set', 'big', big], ['get', 'small']]));
+      assert.deepEqual(res, { status: 200, body: [{ result: 'OK' }, { error: TOO_BIG }, { result: '1' }] });
+    });
+
+    it('discards a transaction with a command over the size', async () => {
+      const res = await kv('/multi-exec', JSON.stringify([['set', 'tx', '1'], ['set', 'big', big]]));
+      assert.deepEqual(res, { status: 400, body: { error: TOO_BIG } });
+      assert.deepEqual(await kv('/get/tx'), { status: 200, body: { result: null } });
+    });
+  });
+
+  describe('dailyRequestLimit', () => {
+    const daily = (path: string, body?: string) => call(dailyUrl, dailyToken, path, body);
+    const OVER = 'ERR max daily request limit exceeded. Limit: 6, Usage: 6';
+
+    it('counts commands, refuses those over the limit, and discards a transaction that would pass it', async () => {
+      // 6 a day: 3 in a pipeline, 2 singles, then a 2-command transaction would make 7.
+      assert.deepEqual(await daily('/pipeline', '[["set","a","1"],["get","a"],["echo","x"]]'), {
+        status: 200,
+        body: [{ result: 'OK' }, { result: '1' }, { result: 'x' }],
+      });
+      assert.deepEqual(await daily('/get/a'), { status: 200, body: { result: '1' } });
+      assert.deepEqual(await daily('/get/a'), { status: 200, body: { result: '1' } });
+      assert.deepEqual(await daily('/multi-exec', '[["set","a","2"],["get","a"]]'), { status: 400, body: { error: OVER } });
+      // The discarded transaction counted nothing: one command is left.
+      assert.deepEqual(await daily('/get/a'), { status: 200, body: { result: '1' } });
+      assert.deepEqual(await daily('/get/a'), { status: 400, body: { error: OVER } });
+      assert.deepEqual(await daily('/pipeline', '[["get","a"],["ping"]]'), {
+        status: 200,
+        body: [{ error: OVER }, { error: OVER }],
+      });
+    });
+
+    it('is per database', async () => {
+      assert.deepEqual(await call(t.kvUrl, t.token, '/echo/other'), { status: 200, body: { result: 'other' } });
+    });
+  });
+});
