@@ -44,6 +44,8 @@ export interface LarderProcess {
   readonly exited: Promise<Exit>;
   /** Everything the process wrote to stderr so far (its log lines, or its error). */
   stderr(): string;
+  /** The lines it printed on stdout so far (the listening line and the env lines). */
+  stdout(): readonly string[];
   /** Sends `signal` without waiting; `exited` then keeps this process alive until the child is gone. */
   kill(signal: NodeJS.Signals): void;
   /** Sends `signal` and waits for the exit; a process that outlives the timeout is killed and the call throws. */
@@ -77,6 +79,7 @@ export function launchLarder(opts: LaunchOptions): LarderProcess {
   });
   live.add(child);
   let stderr = '';
+  const stdout: string[] = [];
   child.stderr!.setEncoding('utf8').on('data', (s: string) => (stderr += s));
   const exited = new Promise<Exit>((resolve) => {
     child.on('close', (code, signal) => {
@@ -97,19 +100,22 @@ export function launchLarder(opts: LaunchOptions): LarderProcess {
     let url: string | undefined;
     let serving: Runtime | undefined;
     let db: string | undefined;
+    const printed = new Set<string>();
     createInterface({ input: child.stdout! }).on('line', (line) => {
+      stdout.push(line);
       const listening = /^Larder listening on (http:\/\/\S+) \((node|bun)\)$/.exec(line);
       const section = /^# key-value database '(.+)'$/.exec(line);
       const env = /^UPSTASH_REDIS_REST_(URL|TOKEN|READ_ONLY_TOKEN)(?:_[A-Z0-9_]+)?=(.*)$/.exec(line);
-      if (listening !== null) [, url, serving] = listening as unknown as [string, string, Runtime];
-      else if (section !== null) found.set((db = section[1]), {});
+      if (listening !== null) {
+        url = listening[1];
+        serving = listening[2] as Runtime;
+      } else if (section !== null) found.set((db = section[1]), {});
       else if (env !== null && db !== undefined) {
         found.get(db)![env[1] === 'URL' ? 'url' : env[1] === 'TOKEN' ? 'token' : 'readOnlyToken'] = env[2];
       }
-      const complete = names.every((n) => {
-        const c = found.get(n);
-        return c?.url !== undefined && c.token !== undefined && c.readOnlyToken !== undefined;
-      });
+      // KV_REST_API_READ_ONLY_TOKEN is the last line of a database's section (cli/env-lines.ts).
+      if (db !== undefined && line.startsWith('KV_REST_API_READ_ONLY_TOKEN')) printed.add(db);
+      const complete = names.every((n) => printed.has(n));
       if (url === undefined || serving === undefined || !complete) return;
       clearTimeout(timer);
       // A test that forgets to stop its server must not keep the runner alive; `exit` kills it.
@@ -127,6 +133,7 @@ export function launchLarder(opts: LaunchOptions): LarderProcess {
     ready,
     exited,
     stderr: () => stderr,
+    stdout: () => stdout,
     kill,
     async stop(signal = 'SIGTERM') {
       if (child.exitCode !== null || child.signalCode !== null) return exited;
