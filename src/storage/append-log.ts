@@ -24,8 +24,9 @@ export interface Recovered {
   frames: Buffer[];
   /** Bytes of invalid tail that were cut. */
   cutBytes: number;
-  /** Where the valid prefix ended, and why (set when bytes were cut). */
+  /** Length of the valid prefix: the file's size now. */
   validBytes: number;
+  /** Why the valid prefix ended, when bytes were cut. */
   stop?: StopReason;
 }
 
@@ -91,8 +92,8 @@ export class AppendLog {
 
   /** Writes what was appended; under `always` also waits for the disk. Throws once the log failed. */
   flush(): void {
-    if (this.failure !== null) throw this.failure;
     if (this.pending.length === 0) return;
+    if (this.failure !== null) throw this.failure;
     const data = this.pending.length === 1 ? this.pending[0] : Buffer.concat(this.pending);
     this.pending = [];
     try {

@@ -42,6 +42,8 @@ export class Persistence implements Journal {
   private gen = 0;
   private frameCommands: Args[] = [];
   private snapshotBytes = 0;
+  /** After a failed compaction, the log size at which to try again. */
+  private retryCompactionAt = 0;
 
   constructor(
     private readonly db: Database,
@@ -79,7 +81,15 @@ export class Persistence implements Journal {
 
   commit(): void {
     this.log.flush();
-    if (this.log.size > this.settings.compactAfterBytes && this.log.size > this.snapshotBytes) this.compact();
+    const size = this.log.size;
+    if (size <= this.settings.compactAfterBytes || size <= this.snapshotBytes || size < this.retryCompactionAt) return;
+    // The writes are durable already; a compaction that fails (a full disk) must not fail them.
+    try {
+      this.compact();
+    } catch (err) {
+      this.retryCompactionAt = size + this.settings.compactAfterBytes;
+      this.logger.error({ err, db: this.db.dbName, retryAtBytes: this.retryCompactionAt }, 'kv log compaction failed');
+    }
   }
 
   /** Writes a snapshot of the whole keyspace and starts a new, empty log. */
@@ -93,6 +103,7 @@ export class Persistence implements Journal {
     this.gen = next;
     this.log = AppendLog.open(join(this.settings.dir, genName('log', next)), this.settings.fsync).log;
     this.removeOlderGenerations();
+    this.retryCompactionAt = 0;
     this.logger.info({ db: this.db.dbName, generation: next, snapshotBytes: this.snapshotBytes }, 'kv log compacted');
   }
 

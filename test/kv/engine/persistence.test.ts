@@ -3,7 +3,7 @@
 // compaction's steps (simulated by putting back the files a crash would have left).
 
 import assert from 'node:assert/strict';
-import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
@@ -86,6 +86,24 @@ describe('kv persistence', () => {
     assertMany(second, 'k', 399);
     assert.equal(second.get('k399'), undefined);
     assert.equal(second.db.ks.size, 399);
+    second.close();
+  });
+
+  it('answers writes while compaction fails, and compacts once it can', () => {
+    const dir = newDir();
+    const first = new Opened(dir, Date.now, 1024);
+    // A directory where the snapshot's temp file goes makes writing the snapshot fail.
+    const blocker = join(dir, `${SNAPSHOT1}.tmp`);
+    mkdirSync(blocker);
+    setMany(first, 'a', 100);
+    assert.deepEqual(readdirSync(dir).sort(), [LOG0, `${SNAPSHOT1}.tmp`]);
+    rmSync(blocker, { recursive: true });
+    setMany(first, 'b', 100);
+    assert.ok(readdirSync(dir).includes(SNAPSHOT1), readdirSync(dir).join(' '));
+    first.close();
+    const second = new Opened(dir);
+    assertMany(second, 'a', 100);
+    assertMany(second, 'b', 100);
     second.close();
   });
 
