@@ -28,6 +28,8 @@ export interface TestLarder extends KvClient {
   readonly runtime: Runtime;
   readonly url: string;
   readonly dataDir: string;
+  /** Another configured database of the same server. */
+  database(name: string): KvClient;
   /** Stops the server; the data dir is removed unless `keepData` (or it was passed in). */
   close(keepData?: boolean): Promise<void>;
 }
@@ -47,6 +49,11 @@ export async function startTestLarder(config: Record<string, unknown> = {}, data
       runtime: p.info.runtime,
       url: p.info.url,
       dataDir: dir,
+      database(db) {
+        const c = p.info.databases.get(db);
+        if (c === undefined) throw new Error(`no database '${db}'`);
+        return kvClient(`${p.info.url}/redis/${db}`, c.token, c.readOnlyToken);
+      },
       async close(keepData = false) {
         const exit = await p.stop('SIGTERM');
         removeData(keepData);
@@ -61,6 +68,11 @@ export async function startTestLarder(config: Record<string, unknown> = {}, data
     runtime: larder.runtime,
     url: larder.url,
     dataDir: dir,
+    database(db) {
+      const c = larder.kv.find((k) => k.db === db);
+      if (c === undefined) throw new Error(`no database '${db}'`);
+      return kvClient(`${larder.url}/redis/${db}`, c.token, c.readOnlyToken);
+    },
     async close(keepData = false) {
       await larder.close();
       removeData(keepData);
