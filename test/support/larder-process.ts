@@ -16,7 +16,7 @@ export type Runtime = 'node' | 'bun';
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const LAUNCHER = join(ROOT, 'bin', 'larder.js');
 const EXECUTABLE: Record<Runtime, string> = { node: process.execPath, bun: join(ROOT, 'node_modules', '.bin', 'bun') };
-const READY_TIMEOUT_MS = 30_000;
+const READY_TIMEOUT_MS = 90_000;
 const STOP_TIMEOUT_MS = 15_000;
 
 export interface DatabaseCredentials {
