@@ -7,7 +7,7 @@ import type { TestLarder } from '../../support/larder.js';
 import { larderCall } from './larder-resp2.js';
 import type { Rng } from './prng.js';
 import { isRespError, parseResp, type RespClient, type RespValue } from './resp-client.js';
-import type { Times } from './alphabet.js';
+import { KEYS, type Times } from './alphabet.js';
 
 export type Check =
   | 'exact' //     the same bytes
@@ -104,6 +104,15 @@ export async function runSequence(sides: Sides, opts: RunOptions): Promise<RunRe
       await resync(sides);
       history.length = 0;
     } else history.push(argv);
+  }
+  // The final state, key by key, catches differences no random read happened to look at.
+  for (const key of KEYS) {
+    for (const [argv, check] of [[['GET', key], 'exact'], [['PEXPIRETIME', key], 'time']] as const) {
+      const result = await compare(sides, argv, check);
+      if (result.why !== undefined) {
+        mismatches.push({ step: opts.steps, argv, redis: result.redis, larder: result.larder, why: `final state: ${result.why}`, before: [] });
+      }
+    }
   }
   return { mismatches, skipped, counts };
 }
