@@ -4,8 +4,8 @@
 import { NOT_FLOAT, NOT_INTEGER, SYNTAX, type ReplyError } from '../errors.js';
 import type { Args } from './spec.js';
 
-const INT64_MAX = 9223372036854775807n;
-const INT64_MIN = -9223372036854775808n;
+export const INT64_MAX = 9223372036854775807n;
+export const INT64_MIN = -9223372036854775808n;
 
 /** Redis's string2ll as a bigint: optional '-', digits, no '+', spaces or leading zeros. */
 export function parseInt64(s: string): bigint | undefined {
@@ -22,6 +22,12 @@ export function parseInteger(s: string): number | undefined {
   if (s.length < 16) return isIntegerText(s) ? Number(s) : undefined;
   const n = parseInt64(s);
   return n === undefined ? undefined : Number(n);
+}
+
+/** Redis's string2ll, exact: a number while it is a safe integer, a bigint beyond. */
+export function parseExactInteger(s: string): number | bigint | undefined {
+  const n = parseInteger(s);
+  return n === undefined || Number.isSafeInteger(n) ? n : parseInt64(s);
 }
 
 function isIntegerText(s: string): boolean {

@@ -1,6 +1,7 @@
 // Connection commands. Over REST there is no connection, so only PING and ECHO make sense;
 // the rest are declared so they are refused by name.
 
+import { wrongArity } from '../errors.js';
 import { PONG, type Reply } from '../reply.js';
 import { family, NO_KEYS, refused, type Args, type Ctx } from './spec.js';
 
@@ -18,7 +19,8 @@ export default family('connection', 'connection', [
 
 // PING [message]
 function pingCommand(_ctx: Ctx, argv: Args): Reply {
-  return argv.length > 1 ? argv[1] : PONG;
+  if (argv.length > 2) return wrongArity('ping');
+  return argv.length === 2 ? argv[1] : PONG;
 }
 
 // ECHO message

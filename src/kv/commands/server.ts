@@ -1,12 +1,27 @@
-// Server commands (Redis server.c, db.c).
+// Server commands (Redis server.c, db.c, config.c). Larder answers what can be answered for a
+// REST database; administration that acts on a Redis process (saving, replication,
+// shutdown, debugging) is declared so it is refused by name.
 
+import { SYNTAX, unknownSubcommand, wrongArity } from '../errors.js';
+import { globMatch } from '../glob.js';
 import { OK, type Reply } from '../reply.js';
-import { family, NO_KEYS, type Args, type Ctx } from './spec.js';
+import { commandCommand } from './introspection/command.js';
+import { infoText } from './introspection/info.js';
+import { family, NO_KEYS, refused, type Args, type CommandSpec, type Ctx } from './spec.js';
+
+const REFUSED = ['save', 'bgsave', 'bgrewriteaof', 'shutdown', 'debug', 'replicaof', 'slaveof', 'sync', 'psync', 'swapdb', 'failover'];
 
 export default family('server', null, [
   { name: 'dbsize', arity: 1, flags: ['readonly', 'fast'], keys: NO_KEYS, acl: ['keyspace'], run: dbsizeCommand },
   { name: 'flushdb', arity: -1, flags: ['write', 'dangerous'], keys: NO_KEYS, acl: ['keyspace'], run: flushCommand },
   { name: 'flushall', arity: -1, flags: ['write', 'dangerous'], keys: NO_KEYS, acl: ['keyspace'], run: flushCommand },
+  { name: 'time', arity: 1, flags: ['fast'], keys: NO_KEYS, run: timeCommand },
+  { name: 'info', arity: -1, flags: ['dangerous'], keys: NO_KEYS, run: (ctx, argv) => infoText(ctx, argv.slice(1)) },
+  { name: 'command', arity: -1, flags: [], keys: NO_KEYS, acl: ['connection'], run: commandCommand },
+  { name: 'config', arity: -2, flags: ['admin'], keys: NO_KEYS, run: configCommand },
+  ...REFUSED.map(
+    (name): CommandSpec => ({ name, arity: -1, flags: ['admin', 'unsupported'], keys: NO_KEYS, run: refused }),
+  ),
 ]);
 
 // DBSIZE
@@ -15,7 +30,35 @@ function dbsizeCommand(ctx: Ctx): Reply {
 }
 
 // FLUSHDB [ASYNC | SYNC], FLUSHALL [ASYNC | SYNC]
-function flushCommand(ctx: Ctx, _argv: Args): Reply {
+function flushCommand(ctx: Ctx, argv: Args): Reply {
+  if (argv.length > 2 || (argv.length === 2 && !['async', 'sync'].includes(argv[1].toLowerCase()))) return SYNTAX;
   ctx.ks.clear();
   return OK;
+}
+
+// TIME: [unix seconds, microseconds], both as bulk strings
+function timeCommand(ctx: Ctx): Reply {
+  const ms = ctx.ks.now();
+  return [String(Math.floor(ms / 1000)), String((ms % 1000) * 1000)];
+}
+
+/** The settings CONFIG GET shows: fixed facts of an embedded database, in Redis's names. */
+const CONFIG: readonly [string, string][] = [
+  ['databases', '1'],
+  ['maxmemory', '0'],
+  ['maxmemory-policy', 'noeviction'],
+  ['appendonly', 'yes'],
+  ['save', ''],
+  ['timeout', '0'],
+];
+
+// CONFIG GET parameter [parameter ...]   (glob patterns, any case; other subcommands unknown)
+function configCommand(_ctx: Ctx, argv: Args): Reply {
+  if (argv[1].toLowerCase() !== 'get') return unknownSubcommand(argv[1], 'config');
+  if (argv.length < 3) return wrongArity('config|get');
+  const out: string[] = [];
+  for (const [name, value] of CONFIG) {
+    if (argv.some((pattern, i) => i >= 2 && globMatch(pattern, name, true))) out.push(name, value);
+  }
+  return out;
 }

@@ -39,6 +39,8 @@ export interface Ctx {
   readonly caller: Caller;
   readonly acl: AclRegistry;
   readonly server: ServerStats;
+  /** The command table, for COMMAND: table.ts imports the families, so they cannot import it. */
+  readonly commands: ReadonlyMap<string, Command>;
   /**
    * Replaces what the log records for this write (Redis's command rewriting): relative times
    * become absolute, random choices become the elements chosen. An empty call logs nothing.
@@ -109,3 +111,9 @@ export function keysOf(cmd: Command, argv: Args): string[] {
 
 /** A handler for a command that is declared only so it can be refused by name. */
 export const refused: Handler = () => null;
+
+/** The reply of a write that changed nothing: it logs nothing, as Redis propagates only changes. */
+export function unchanged(ctx: Ctx, reply: Reply): Reply {
+  ctx.rewrite();
+  return reply;
+}

@@ -6,7 +6,7 @@ import type { AclRegistry } from '../acl/registry.js';
 import type { KvBackend } from '../backend.js';
 import { admit } from '../commands/admit.js';
 import { WRITE, type Args, type Caller, type Command, type Ctx, type ServerStats } from '../commands/spec.js';
-import { lookupCommand } from '../commands/table.js';
+import { lookupCommand, TABLE } from '../commands/table.js';
 import { isError, ReplyError, unknownCommand } from '../errors.js';
 import type { Reply } from '../reply.js';
 import { Keyspace, type Clock } from './keyspace.js';
@@ -29,6 +29,7 @@ export class Database implements Ctx, KvBackend, ServerStats {
   readonly ks: Keyspace;
   caller: Caller = SYSTEM_CALLER;
   journal: Journal = NO_JOURNAL;
+  readonly commands = TABLE;
   readonly startedAt: number;
   commandsProcessed = 0;
   private writes = 0;

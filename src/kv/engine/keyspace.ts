@@ -8,6 +8,9 @@
 // - `volatile` holds exactly the keys whose entry has an expiry (exp > 0).
 // - A key whose expiry has passed is deleted on first access (lazy) or by `expireCycle`
 //   (active); either way `onExpired` is told, so the log records the deletion.
+// - `atime` is the last access on the coarse clock `lruClock`, which `expireCycle` advances
+//   (Redis's LRU clock, advanced by serverCron): `lookup` stamps it, `peek` does not, so
+//   commands that only inspect a key (TTL, TYPE, OBJECT, SCAN) leave its idle time alone.
 
 import type { Value } from './value.js';
 
@@ -18,6 +21,8 @@ export interface Entry {
   exp: number;
   /** Insertion rank, the SCAN cursor position. */
   readonly seq: number;
+  /** Last access in ms on the keyspace's coarse clock; OBJECT IDLETIME reads it. */
+  atime: number;
   dead: boolean;
 }
 
@@ -30,20 +35,42 @@ export class Keyspace {
   private nextSeq = 1;
   private readonly volatile = new Set<string>();
   private sweep: Iterator<string> | null = null;
+  private lruClock: number;
+  /** Keys deleted because their time had passed, since startup (INFO's expired_keys). */
+  expiredKeys = 0;
   /** While replaying the log nothing expires: the log's own DELs say what did. */
   loading = false;
 
   constructor(
     readonly now: Clock,
     private readonly onExpired: (key: string) => void = () => {},
-  ) {}
+  ) {
+    this.lruClock = now();
+  }
 
   get size(): number {
     return this.entries.size;
   }
 
-  /** The live entry of `key`, expiring it first when its time has passed. */
+  /** How many keys have an expiry. */
+  get expires(): number {
+    return this.volatile.size;
+  }
+
+  /** The coarse clock `atime` is read on: ms, advanced by each `expireCycle`. */
+  get lruNow(): number {
+    return this.lruClock;
+  }
+
+  /** The live entry of `key`, expiring it first when its time has passed; marks it accessed. */
   lookup(key: string): Entry | undefined {
+    const e = this.peek(key);
+    if (e !== undefined) e.atime = this.lruClock;
+    return e;
+  }
+
+  /** As `lookup`, without marking the key accessed. */
+  peek(key: string): Entry | undefined {
     const e = this.entries.get(key);
     if (e === undefined || e.exp === 0 || e.exp > this.now() || this.loading) return e;
     this.expire(e);
@@ -65,7 +92,7 @@ export class Keyspace {
 
   /** Adds a key known to be absent, with an expiry. */
   insert(key: string, value: Value, exp: number): Entry {
-    const e: Entry = { key, value, exp: 0, seq: this.nextSeq++, dead: false };
+    const e: Entry = { key, value, exp: 0, seq: this.nextSeq++, atime: this.lruClock, dead: false };
     this.entries.set(key, e);
     this.order.push(e);
     if (exp > 0) this.setExpiry(e, exp);
@@ -73,10 +100,21 @@ export class Keyspace {
   }
 
   delete(key: string): boolean {
-    const e = this.lookup(key);
+    const e = this.peek(key);
     if (e === undefined) return false;
     this.remove(e);
     return true;
+  }
+
+  /**
+   * Moves live entry `e` to the absent key `to`, keeping value, expiry and access time. The
+   * moved key is new to SCAN, as in Redis, where it is a new dict entry.
+   */
+  rename(e: Entry, to: string): Entry {
+    this.remove(e);
+    const moved = this.insert(to, e.value, e.exp);
+    moved.atime = e.atime;
+    return moved;
   }
 
   setExpiry(e: Entry, exp: number): void {
@@ -107,7 +145,7 @@ export class Keyspace {
     let i = this.seek(from);
     for (let seen = 0; i < order.length && seen < count; i++) {
       const e = order[i];
-      if (e.dead || this.lookup(e.key) === undefined) continue;
+      if (e.dead || this.peek(e.key) === undefined) continue;
       visit(e);
       seen++;
     }
@@ -117,7 +155,7 @@ export class Keyspace {
   randomKey(): string | null {
     while (this.entries.size > 0) {
       const e = this.order[Math.floor(Math.random() * this.order.length)];
-      if (!e.dead && this.lookup(e.key) !== undefined) return e.key;
+      if (!e.dead && this.peek(e.key) !== undefined) return e.key;
     }
     return null;
   }
@@ -133,8 +171,10 @@ export class Keyspace {
   /**
    * Active expiry, as Redis's activeExpireCycle: test up to `batch` volatile keys, and go on
    * while more than a quarter of a batch had expired. Returns how many keys it deleted.
+   * Also advances the LRU clock, as it runs often and regularly.
    */
   expireCycle(batch = 20, maxRounds = 16): number {
+    this.lruClock = this.now();
     let deleted = 0;
     for (let round = 0; round < maxRounds && this.volatile.size > 0; round++) {
       let expiredNow = 0;
@@ -165,6 +205,7 @@ export class Keyspace {
 
   private expire(e: Entry): void {
     this.remove(e);
+    this.expiredKeys++;
     this.onExpired(e.key);
   }
 

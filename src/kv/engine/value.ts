@@ -21,6 +21,8 @@ export interface ContainerKind {
   encode(v: Container): string;
   /** The inverse of `encode`; null when the bytes are not a valid encoding. */
   decode(bytes: string): Container | null;
+  /** What Redis's OBJECT ENCODING would answer for this value (listpack, hashtable, ...); the type name if absent. */
+  encoding?(v: Container): string;
 }
 
 export const STRING_TAG = 0;

@@ -1,0 +1,69 @@
+// OBJECT: what Redis would say about a key's internals (Redis object.c objectCommand). Larder
+// stores values its own way, so ENCODING and REFCOUNT answer what Redis 7 would answer for
+// the same value; IDLETIME is real.
+
+import { LFU_NOT_SELECTED, unknownSubcommand, wrongArity } from '../../errors.js';
+import type { Value } from '../../engine/value.js';
+import { Status, type Reply } from '../../reply.js';
+import { parseInt64 } from '../args.js';
+import type { Args, Ctx } from '../spec.js';
+
+/** Strings up to this many bytes are "embstr" in Redis (OBJ_ENCODING_EMBSTR_SIZE_LIMIT). */
+const EMBSTR_MAX = 44;
+/** Redis shares the integer objects 0..9999 (OBJ_SHARED_INTEGERS); they report this refcount. */
+const SHARED_INTEGERS = 10000;
+const SHARED_REFCOUNT = 2147483647;
+
+const HELP: readonly Reply[] = [
+  'OBJECT <subcommand> [<arg> [value] [opt] ...]. Subcommands are:',
+  'ENCODING <key>',
+  '    Return the kind of internal representation used in order to store the value',
+  '    associated with a <key>.',
+  'FREQ <key>',
+  '    Return the access frequency index of the <key>. The returned integer is',
+  '    proportional to the logarithm of the recent access frequency of the key.',
+  'IDLETIME <key>',
+  '    Return the idle time of the <key>, that is the approximated number of',
+  '    seconds elapsed since the last access to the key.',
+  'REFCOUNT <key>',
+  '    Return the number of references of the value associated with the specified',
+  '    <key>.',
+  'HELP',
+  '    Prints this help.',
+].map((line) => new Status(line));
+
+// OBJECT ENCODING|FREQ|IDLETIME|REFCOUNT key, OBJECT HELP
+export function objectCommand(ctx: Ctx, argv: Args): Reply {
+  const sub = argv[1].toLowerCase();
+  const known = sub === 'encoding' || sub === 'freq' || sub === 'idletime' || sub === 'refcount';
+  if (!known && sub !== 'help') return unknownSubcommand(argv[1], 'object');
+  if (argv.length !== (known ? 3 : 2)) return wrongArity(`object|${sub}`);
+  if (!known) return HELP;
+  const e = ctx.ks.peek(argv[2]);
+  if (e === undefined) return null;
+  switch (sub) {
+    case 'encoding':
+      return encodingOf(e.value);
+    case 'freq':
+      return LFU_NOT_SELECTED;
+    case 'idletime':
+      return Math.max(0, Math.floor((ctx.ks.lruNow - e.atime) / 1000));
+    default:
+      return typeof e.value === 'string' && isSharedInteger(e.value) ? SHARED_REFCOUNT : 1;
+  }
+}
+
+/**
+ * Redis's encoding for a fresh value. A string that Redis grew in place (APPEND, SETRANGE)
+ * would say "raw" even when short; Larder cannot tell and says what a SET would give.
+ */
+function encodingOf(v: Value): string {
+  if (typeof v !== 'string') return v.kind.encoding?.(v) ?? v.kind.type;
+  if (v.length <= 20 && parseInt64(v) !== undefined) return 'int';
+  return v.length <= EMBSTR_MAX ? 'embstr' : 'raw';
+}
+
+function isSharedInteger(s: string): boolean {
+  const n = s.length <= 4 ? parseInt64(s) : undefined;
+  return n !== undefined && n >= 0n && n < BigInt(SHARED_INTEGERS);
+}

@@ -1,0 +1,84 @@
+// Walking the keyspace (Redis db.c keysCommand, scanGenericCommand, randomkeyCommand). These
+// are the wide reads refused to read-only tokens.
+//
+// SCAN cursors are keyspace insertion ranks (see keyspace.ts), printed as decimal strings: a
+// key present for the whole walk is returned exactly once, never twice.
+
+import { INVALID_CURSOR, NOT_INTEGER, SYNTAX } from '../../errors.js';
+import { typeName } from '../../engine/value.js';
+import { globMatch } from '../../glob.js';
+import type { Reply } from '../../reply.js';
+import { parseInteger } from '../args.js';
+import type { Args, Ctx } from '../spec.js';
+
+const DEFAULT_COUNT = 10;
+const UINT64_MAX = 18446744073709551615n;
+
+// KEYS pattern
+export function keysCommand(ctx: Ctx, argv: Args): Reply {
+  const pattern = argv[1];
+  // A lone "*" takes every key, the empty one included, which stringmatchlen would refuse.
+  const all = pattern === '*';
+  const out: string[] = [];
+  for (const key of ctx.ks.keys()) if (all || globMatch(pattern, key)) out.push(key);
+  return out;
+}
+
+// SCAN cursor [MATCH pattern] [COUNT count] [TYPE type] [WITHTYPE]
+// WITHTYPE is Upstash's: each key is followed by its type, as the SDK's scan({withType}) reads.
+export function scanCommand(ctx: Ctx, argv: Args): Reply {
+  const cursor = parseCursor(argv[1]);
+  if (cursor === undefined) return INVALID_CURSOR;
+  let count = DEFAULT_COUNT;
+  let pattern: string | null = null;
+  let type: string | null = null;
+  let withType = false;
+  for (let i = 2; i < argv.length; i++) {
+    const w = argv[i].toLowerCase();
+    const hasValue = i + 1 < argv.length;
+    if (w === 'count' && hasValue) {
+      const n = parseInteger(argv[++i]);
+      if (n === undefined) return NOT_INTEGER;
+      if (n < 1) return SYNTAX;
+      count = n;
+    } else if (w === 'match' && hasValue) {
+      pattern = argv[++i];
+      if (pattern === '*') pattern = null;
+    } else if (w === 'type' && hasValue) {
+      // Compared without case; an unknown type matches nothing (Redis 7 does not reject it).
+      type = argv[++i].toLowerCase();
+    } else if (w === 'withtype') {
+      withType = true;
+    } else {
+      return SYNTAX;
+    }
+  }
+  const keys: string[] = [];
+  const next = ctx.ks.scan(cursor, count, (e) => {
+    if (pattern !== null && !globMatch(pattern, e.key)) return;
+    const t = typeName(e.value);
+    if (type !== null && t.toLowerCase() !== type) return;
+    keys.push(e.key);
+    if (withType) keys.push(t);
+  });
+  return [String(next), keys];
+}
+
+/**
+ * A cursor as Redis's strtoul-based parser takes it: optional sign, decimal digits (none at
+ * all reads as 0), up to 2^64 - 1, a negative one wrapping around. Ranks never pass 2^53, so
+ * a cursor beyond that simply ends the walk.
+ */
+function parseCursor(s: string): number | undefined {
+  if (!/^(?:[+-]?\d+)?$/.test(s)) return undefined;
+  if (s === '') return 0;
+  let n = BigInt(s);
+  if (n > UINT64_MAX || n < -UINT64_MAX) return undefined;
+  if (n < 0n) n += UINT64_MAX + 1n;
+  return n > BigInt(Number.MAX_SAFE_INTEGER) ? Number.MAX_SAFE_INTEGER : Number(n);
+}
+
+// RANDOMKEY
+export function randomkeyCommand(ctx: Ctx): Reply {
+  return ctx.ks.randomKey();
+}

@@ -1,0 +1,85 @@
+// Counters: INCR, DECR, INCRBY and DECRBY are one generic (Redis's incrDecrCommand) over 64-bit
+// integers, computed on plain numbers while they stay exact and on bigints only beyond.
+// INCRBYFLOAT computes in long double, as Redis does (see long-double.ts).
+
+import {
+  DECREMENT_OVERFLOW,
+  isError,
+  NAN_OR_INF,
+  NOT_FLOAT,
+  NOT_INTEGER,
+  OVERFLOW,
+} from '../../errors.js';
+import type { Reply } from '../../reply.js';
+import { INT64_MAX, INT64_MIN, parseExactInteger } from '../args.js';
+import { addLongDouble, formatLongDouble, LONG_DOUBLE_ZERO, parseLongDouble } from '../long-double.js';
+import type { Args, Ctx } from '../spec.js';
+import { stringEntry } from './lookup.js';
+
+const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
+
+// INCR key
+export function incrCommand(ctx: Ctx, argv: Args): Reply {
+  return incrBy(ctx, argv[1], 1);
+}
+
+// DECR key
+export function decrCommand(ctx: Ctx, argv: Args): Reply {
+  return incrBy(ctx, argv[1], -1);
+}
+
+// INCRBY key increment
+export function incrbyCommand(ctx: Ctx, argv: Args): Reply {
+  const by = parseExactInteger(argv[2]);
+  return by === undefined ? NOT_INTEGER : incrBy(ctx, argv[1], by);
+}
+
+// DECRBY key decrement
+export function decrbyCommand(ctx: Ctx, argv: Args): Reply {
+  const by = parseExactInteger(argv[2]);
+  if (by === undefined) return NOT_INTEGER;
+  if (by === INT64_MIN) return DECREMENT_OVERFLOW; // its negation does not fit in 64 bits
+  return incrBy(ctx, argv[1], -by);
+}
+
+/** Adds `by` to the integer at `key` (0 when absent), keeping its TTL; refuses to leave int64. */
+function incrBy(ctx: Ctx, key: string, by: number | bigint): Reply {
+  const e = stringEntry(ctx.ks, key);
+  if (isError(e)) return e;
+  let current: number | bigint = 0;
+  if (e !== undefined) {
+    const n = parseExactInteger(e.value);
+    if (n === undefined) return NOT_INTEGER;
+    current = n;
+  }
+  let next: number | bigint;
+  if (typeof current === 'number' && typeof by === 'number' && Number.isSafeInteger(current + by)) {
+    next = current + by;
+  } else {
+    const exact = BigInt(current) + BigInt(by);
+    if (exact > INT64_MAX || exact < INT64_MIN) return OVERFLOW;
+    next = exact <= MAX_SAFE && exact >= -MAX_SAFE ? Number(exact) : exact;
+  }
+  const text = String(next);
+  if (e === undefined) ctx.ks.insert(key, text, 0);
+  else e.value = text;
+  return next;
+}
+
+// INCRBYFLOAT key increment
+export function incrbyfloatCommand(ctx: Ctx, argv: Args): Reply {
+  const key = argv[1];
+  const e = stringEntry(ctx.ks, key);
+  if (isError(e)) return e;
+  const current = e === undefined ? LONG_DOUBLE_ZERO : parseLongDouble(e.value);
+  const by = parseLongDouble(argv[2]);
+  if (current === undefined || by === undefined) return NOT_FLOAT;
+  const sum = addLongDouble(current, by);
+  if (sum === undefined) return NAN_OR_INF;
+  const text = formatLongDouble(sum);
+  if (e === undefined) ctx.ks.insert(key, text, 0);
+  else e.value = text;
+  // Logged as the value it produced, so a replay cannot round differently.
+  ctx.rewrite(['set', key, text, 'keepttl']);
+  return text;
+}

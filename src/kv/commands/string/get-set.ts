@@ -1,0 +1,200 @@
+// Reading and writing whole string values: GET, SET and its variants, GETEX, GETDEL, MGET, MSET,
+// MSETNX (Redis t_string.c, setGenericCommand and around it). Writes that depend on the clock
+// are logged in Redis's absolute form; writes that change nothing are not logged.
+
+import type { Entry, Keyspace } from '../../engine/keyspace.js';
+import { isError, SYNTAX, WRONGTYPE, wrongArity } from '../../errors.js';
+import { OK, type Reply } from '../../reply.js';
+import { ArgReader } from '../args.js';
+import { expiryAt, isTimed, readExpiry, type Expiry, type ExpiryWord } from '../expiry-options.js';
+import type { Args, Ctx } from '../spec.js';
+import { getString, stringEntry } from './lookup.js';
+
+const SET_EXPIRY: readonly ExpiryWord[] = ['ex', 'px', 'exat', 'pxat', 'keepttl'];
+const GETEX_EXPIRY: readonly ExpiryWord[] = ['ex', 'px', 'exat', 'pxat', 'persist'];
+
+// GET key
+export function getCommand(ctx: Ctx, argv: Args): Reply {
+  return getString(ctx.ks, argv[1]);
+}
+
+// SET key value [NX | XX] [GET] [EX seconds | PX milliseconds | EXAT unix-time-seconds |
+//   PXAT unix-time-milliseconds | KEEPTTL]
+export function setCommand(ctx: Ctx, argv: Args): Reply {
+  if (argv.length === 3) {
+    ctx.ks.set(argv[1], argv[2]);
+    return OK;
+  }
+  const r = new ArgReader(argv, 3);
+  let cond: 'nx' | 'xx' | undefined;
+  let get = false;
+  let expiry: Expiry | null = null;
+  while (!r.done && r.error === null) {
+    const word = r.word('nx', 'xx', 'get');
+    if (word === 'get') {
+      get = true;
+    } else if (word !== undefined) {
+      if (cond !== undefined && cond !== word) r.fail(SYNTAX);
+      cond = word;
+    } else {
+      const e = readExpiry(r, SET_EXPIRY, expiry);
+      if (e === undefined) r.fail(SYNTAX);
+      else expiry = e;
+    }
+  }
+  return r.error ?? setGeneric(ctx, 'set', argv[1], argv[2], cond, get, expiry);
+}
+
+// SETNX key value
+export function setnxCommand(ctx: Ctx, argv: Args): Reply {
+  if (ctx.ks.lookup(argv[1]) !== undefined) {
+    ctx.rewrite();
+    return 0;
+  }
+  ctx.ks.insert(argv[1], argv[2], 0);
+  return 1;
+}
+
+// SETEX key seconds value
+export function setexCommand(ctx: Ctx, argv: Args): Reply {
+  return setGeneric(ctx, 'setex', argv[1], argv[3], undefined, false, { word: 'ex', time: argv[2] });
+}
+
+// PSETEX key milliseconds value
+export function psetexCommand(ctx: Ctx, argv: Args): Reply {
+  return setGeneric(ctx, 'psetex', argv[1], argv[3], undefined, false, { word: 'px', time: argv[2] });
+}
+
+/**
+ * Redis's setGenericCommand. Order of checks as Redis: the expiry time, then the old value's
+ * type (for GET), then the NX/XX condition. `command` names the command in errors.
+ */
+function setGeneric(
+  ctx: Ctx,
+  command: string,
+  key: string,
+  value: string,
+  cond: 'nx' | 'xx' | undefined,
+  get: boolean,
+  expiry: Expiry | null,
+): Reply {
+  const ks = ctx.ks;
+  let at: number | bigint = 0;
+  if (isTimed(expiry)) {
+    const t = expiryAt(expiry, ks.now(), command);
+    if (isError(t)) return t;
+    at = t;
+  }
+  const e = ks.lookup(key);
+  let old: string | null = null;
+  if (get && e !== undefined) {
+    if (typeof e.value !== 'string') return WRONGTYPE;
+    old = e.value;
+  }
+  if (cond === 'nx' ? e !== undefined : cond === 'xx' && e === undefined) {
+    ctx.rewrite();
+    return get ? old : null;
+  }
+  const keepTtl = expiry?.word === 'keepttl';
+  put(ks, e, key, value, keepTtl && e !== undefined ? e.exp : Number(at));
+  if (at !== 0) ctx.rewrite(['set', key, value, 'pxat', String(at)]);
+  else if (get) ctx.rewrite(keepTtl ? ['set', key, value, 'keepttl'] : ['set', key, value]);
+  return get ? old : OK;
+}
+
+/** Stores `value` at `key`, whose live entry (if any) is `e`, expiring at `exp` (0: never). */
+function put(ks: Keyspace, e: Entry | undefined, key: string, value: string, exp: number): void {
+  if (e === undefined) {
+    ks.insert(key, value, exp);
+  } else {
+    e.value = value;
+    ks.setExpiry(e, exp);
+  }
+}
+
+// GETSET key value
+export function getsetCommand(ctx: Ctx, argv: Args): Reply {
+  const e = stringEntry(ctx.ks, argv[1]);
+  if (isError(e)) return e;
+  const old = e === undefined ? null : e.value;
+  put(ctx.ks, e, argv[1], argv[2], 0);
+  ctx.rewrite(['set', argv[1], argv[2]]);
+  return old;
+}
+
+// GETDEL key
+export function getdelCommand(ctx: Ctx, argv: Args): Reply {
+  const old = getString(ctx.ks, argv[1]);
+  if (typeof old !== 'string') {
+    ctx.rewrite();
+    return old;
+  }
+  ctx.ks.delete(argv[1]);
+  ctx.rewrite(['del', argv[1]]);
+  return old;
+}
+
+// GETEX key [EX seconds | PX milliseconds | EXAT unix-time-seconds | PXAT unix-time-milliseconds | PERSIST]
+export function getexCommand(ctx: Ctx, argv: Args): Reply {
+  const r = new ArgReader(argv, 2);
+  let expiry: Expiry | null = null;
+  while (!r.done && r.error === null) {
+    const e = readExpiry(r, GETEX_EXPIRY, expiry);
+    if (e === undefined) r.fail(SYNTAX);
+    else expiry = e;
+  }
+  if (r.error !== null) return r.error;
+  const ks = ctx.ks;
+  const key = argv[1];
+  const e = stringEntry(ks, key);
+  ctx.rewrite();
+  if (e === undefined) return null;
+  if (isError(e)) return e;
+  if (isTimed(expiry)) {
+    // Redis checks the time only once it has found the key.
+    const at = expiryAt(expiry, ks.now(), 'getex');
+    if (isError(at)) return at;
+    if (Number(at) <= ks.now()) {
+      // Only EXAT/PXAT can be past: the key goes at once, and is logged as deleted.
+      ks.delete(key);
+      ctx.rewrite(['del', key]);
+    } else {
+      ks.setExpiry(e, Number(at));
+      ctx.rewrite(['pexpireat', key, String(at)]);
+    }
+  } else if (expiry?.word === 'persist' && e.exp !== 0) {
+    ks.setExpiry(e, 0);
+    ctx.rewrite(['persist', key]);
+  }
+  return e.value;
+}
+
+// MGET key [key ...]
+export function mgetCommand(ctx: Ctx, argv: Args): Reply {
+  const out: Reply[] = new Array(argv.length - 1);
+  for (let i = 1; i < argv.length; i++) {
+    const v = ctx.ks.get(argv[i]);
+    out[i - 1] = typeof v === 'string' ? v : null;
+  }
+  return out;
+}
+
+// MSET key value [key value ...]
+export function msetCommand(ctx: Ctx, argv: Args): Reply {
+  if (argv.length % 2 === 0) return wrongArity('mset');
+  for (let i = 1; i < argv.length; i += 2) ctx.ks.set(argv[i], argv[i + 1]);
+  return OK;
+}
+
+// MSETNX key value [key value ...]
+export function msetnxCommand(ctx: Ctx, argv: Args): Reply {
+  if (argv.length % 2 === 0) return wrongArity('msetnx');
+  for (let i = 1; i < argv.length; i += 2) {
+    if (ctx.ks.lookup(argv[i]) !== undefined) {
+      ctx.rewrite();
+      return 0;
+    }
+  }
+  for (let i = 1; i < argv.length; i += 2) ctx.ks.set(argv[i], argv[i + 1]);
+  return 1;
+}

@@ -1,0 +1,73 @@
+// Byte ranges of a string: APPEND, STRLEN, GETRANGE (SUBSTR), SETRANGE. Offsets and lengths are
+// byte counts (see kv/bytes.ts).
+
+import { constants } from 'node:buffer';
+import { isError, NOT_INTEGER, OFFSET_OUT_OF_RANGE, STRING_TOO_LONG } from '../../errors.js';
+import type { Reply } from '../../reply.js';
+import { parseInteger } from '../args.js';
+import type { Args, Ctx } from '../spec.js';
+import { getString, stringEntry } from './lookup.js';
+
+// Redis caps a string at proto-max-bulk-len, 512MB. A JS string cannot be built quite that long
+// on every runtime (V8 stops 24 bytes short), so the cap is whichever is smaller.
+const MAX_STRING_BYTES = Math.min(512 * 1024 * 1024, constants.MAX_STRING_LENGTH);
+
+// APPEND key value
+export function appendCommand(ctx: Ctx, argv: Args): Reply {
+  const e = stringEntry(ctx.ks, argv[1]);
+  if (isError(e)) return e;
+  if (e === undefined) {
+    ctx.ks.insert(argv[1], argv[2], 0);
+    return argv[2].length;
+  }
+  const length = e.value.length + argv[2].length;
+  if (length > MAX_STRING_BYTES) return STRING_TOO_LONG;
+  e.value += argv[2];
+  return length;
+}
+
+// STRLEN key
+export function strlenCommand(ctx: Ctx, argv: Args): Reply {
+  const v = getString(ctx.ks, argv[1]);
+  return typeof v === 'string' ? v.length : (v ?? 0);
+}
+
+// GETRANGE key start end   (SUBSTR key start end, its old name)
+export function getrangeCommand(ctx: Ctx, argv: Args): Reply {
+  let start = parseInteger(argv[2]);
+  let end = parseInteger(argv[3]);
+  if (start === undefined || end === undefined) return NOT_INTEGER;
+  const v = getString(ctx.ks, argv[1]);
+  if (v === null) return '';
+  if (isError(v)) return v;
+  // Redis 7.0's arithmetic, quirk included: an end before the string's start clamps to 0,
+  // so GETRANGE s 0 -100 still answers the first byte.
+  if (start < 0 && end < 0 && start > end) return '';
+  const length = v.length;
+  if (start < 0) start = Math.max(length + start, 0);
+  if (end < 0) end = Math.max(length + end, 0);
+  if (end >= length) end = length - 1;
+  return start > end || length === 0 ? '' : v.slice(start, end + 1);
+}
+
+// SETRANGE key offset value
+export function setrangeCommand(ctx: Ctx, argv: Args): Reply {
+  const offset = parseInteger(argv[2]);
+  if (offset === undefined) return NOT_INTEGER;
+  if (offset < 0) return OFFSET_OUT_OF_RANGE;
+  const e = stringEntry(ctx.ks, argv[1]);
+  if (isError(e)) return e;
+  const patch = argv[3];
+  if (patch.length === 0) {
+    // Nothing to write: the length as it is, and no key created.
+    ctx.rewrite();
+    return e === undefined ? 0 : e.value.length;
+  }
+  if (offset + patch.length > MAX_STRING_BYTES) return STRING_TOO_LONG;
+  const base = e === undefined ? '' : e.value;
+  const padded = base.length < offset ? base.padEnd(offset, '\0') : base;
+  const value = padded.slice(0, offset) + patch + padded.slice(offset + patch.length);
+  if (e === undefined) ctx.ks.insert(argv[1], value, 0);
+  else e.value = value;
+  return value.length;
+}
