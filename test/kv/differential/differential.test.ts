@@ -16,9 +16,13 @@
 // - TTL, PTTL, EXPIRETIME, PEXPIRETIME: the two sides receive a command a few milliseconds
 //   apart, so relative expiries differ by that much. Equal, or both non-negative and within
 //   2 s / 2000 ms. Relative expiries never meet GT/LT (see generic-steps.ts).
-// - Not generated at all: DUMP/RESTORE (Larder's payload format is its own), TIME and INFO
-//   (different by nature), FLUSHALL (the same as FLUSHDB with one database), relative expiries
-//   short enough to run out during a run.
+// - DUMP: Larder's payload format is its own, so both nil or both a string; RESTORE is not
+//   generated.
+// - Not generated at all: OBJECT ENCODING, REFCOUNT and IDLETIME (Redis's internal
+//   representation and clock), TIME, INFO, COMMAND and CONFIG (different by nature), SCAN from
+//   a cursor other than 0 (cursors are opaque), relative expiries short enough to run out
+//   during a run, and SET-like commands with an absolute time in the past (Redis keeps such a
+//   key, logically expired, until its active expiry runs, and DBSIZE counts it until then).
 
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';

@@ -7,7 +7,7 @@ import type { TestLarder } from '../../support/larder.js';
 import { larderCall } from './larder-resp2.js';
 import type { Rng } from './prng.js';
 import { isRespError, parseResp, type RespClient, type RespValue } from './resp-client.js';
-import { KEYS, type Times } from './alphabet.js';
+import { anyCase, KEYS, type Times } from './alphabet.js';
 
 export type Check =
   | 'exact' //     the same bytes
@@ -92,7 +92,8 @@ export async function runSequence(sides: Sides, opts: RunOptions): Promise<RunRe
   for (let i = 0; i < opts.steps && mismatches.length < MAX_MISMATCHES; i++) {
     const gen = pickGen();
     const step = gen.make(rng, opts.times);
-    const argv = rng.chance(opts.errorRate) ? mutate(rng, step.argv) : step.argv;
+    const sent = rng.chance(opts.errorRate) ? mutate(rng, step.argv) : step.argv;
+    const argv = [anyCase(rng, sent[0]), ...sent.slice(1)];
     if (opts.exclusions.some((e) => e.command === argv[0].toLowerCase() && e.applies(argv))) {
       skipped++;
       continue;
