@@ -106,16 +106,25 @@ export async function runSequence(sides: Sides, opts: RunOptions): Promise<RunRe
       history.length = 0;
     } else history.push(argv);
   }
-  // The final state, key by key, catches differences no random read happened to look at.
-  for (const key of KEYS) {
-    for (const [argv, check] of [[['GET', key], 'exact'], [['PEXPIRETIME', key], 'time']] as const) {
-      const result = await compare(sides, argv, check);
-      if (result.why !== undefined) {
-        mismatches.push({ step: opts.steps, argv, redis: result.redis, larder: result.larder, why: `final state: ${result.why}`, before: [] });
-      }
+  mismatches.push(...(await compareState(sides, opts.steps, 'final state')));
+  return { mismatches, skipped, counts };
+}
+
+/**
+ * Every key's value and expiry, and the key count: catches differences no random read
+ * happened to look at, and, after a restart, anything the log did not bring back.
+ */
+export async function compareState(sides: Sides, step: number, label: string): Promise<Mismatch[]> {
+  const reads: [readonly string[], Check][] = [[['DBSIZE'], 'exact']];
+  for (const key of KEYS) reads.push([['GET', key], 'exact'], [['PEXPIRETIME', key], 'time']);
+  const mismatches: Mismatch[] = [];
+  for (const [argv, check] of reads) {
+    const result = await compare(sides, argv, check);
+    if (result.why !== undefined) {
+      mismatches.push({ step, argv, redis: result.redis, larder: result.larder, why: `${label}: ${result.why}`, before: [] });
     }
   }
-  return { mismatches, skipped, counts };
+  return mismatches;
 }
 
 /** A wrong-arity or syntax error most of the time: one argument dropped or one added. */
