@@ -20,6 +20,10 @@ const DECIMAL = /^([+-]?)(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d+))?$/;
 const HEX = /^([+-]?)0[xX]([0-9a-fA-F]*)(?:\.([0-9a-fA-F]*))?(?:[pP]([+-]?\d+))?$/;
 const INFINITY = /^([+-]?)inf(?:inity)?$/i;
 
+// 10^0 .. 10^63, built once: the powers plain decimal text needs.
+const POWERS_OF_TEN = Array.from({ length: 64 }, (_, i) => 10n ** BigInt(i));
+const tenTo = (n: number): bigint => POWERS_OF_TEN[n] ?? 10n ** BigInt(n);
+
 export const LONG_DOUBLE_ZERO: LongDouble = { neg: false, sig: 0n, exp: 0 };
 
 /**
@@ -46,7 +50,7 @@ function parseDecimal(neg: boolean, int: string, frac: string, expText: string |
   const magnitude = digits.length + exp10;
   if (magnitude > 4933 || magnitude <= -4951) return undefined;
   const d = BigInt(digits);
-  const x = exp10 >= 0 ? round(neg, d * 10n ** BigInt(exp10), 1n, 0) : round(neg, d, 10n ** BigInt(-exp10), 0);
+  const x = exp10 >= 0 ? round(neg, d * tenTo(exp10), 1n, 0) : round(neg, d, tenTo(-exp10), 0);
   return x.sig === 0n || x.exp === Infinity ? undefined : x;
 }
 
@@ -85,7 +89,7 @@ export function formatLongDouble(x: LongDouble): string {
   if (x.exp >= 0) {
     text = (x.sig << BigInt(x.exp)).toString();
   } else {
-    const digits = roundShift(x.sig * 10n ** 17n, BigInt(-x.exp), false).toString().padStart(18, '0');
+    const digits = roundShift(x.sig * tenTo(17), BigInt(-x.exp), false).toString().padStart(18, '0');
     const frac = digits.slice(-17).replace(/0+$/, '');
     text = digits.slice(0, -17) + (frac.length > 0 ? '.' + frac : '');
   }
@@ -123,5 +127,7 @@ function roundShift(q: bigint, k: bigint, sticky: boolean): bigint {
 }
 
 function bitLength(n: bigint): number {
-  return n === 0n ? 0 : n.toString(2).length;
+  if (n === 0n) return 0;
+  const hex = n.toString(16);
+  return (hex.length - 1) * 4 + 32 - Math.clz32(parseInt(hex[0], 16));
 }
