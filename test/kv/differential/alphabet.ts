@@ -6,7 +6,7 @@ import type { Rng } from './prng.js';
 
 const utf8 = (text: string) => Buffer.from(text, 'utf8').toString('latin1');
 
-export const KEYS: readonly string[] = ['a', 'b', 'c', 'k:1', 'k:2', '{t}x', utf8('ké'), 'bin\x00\xff'];
+export const KEYS: readonly string[] = ['a', 'b', 'c[1]\\', 'k:1', 'k:2', '{t}x', utf8('ké'), 'bin\x00\xff'];
 
 export const VALUES: readonly string[] = [
   '', '0', '1', '-1', '7', '42', '-100', '007', '+1', ' 1', '1 ', '0x10',
@@ -40,6 +40,14 @@ export const PATTERNS: readonly string[] = [
   '*', 'a', '?', 'k:*', 'k:?', '*:*', '[ab]', '[^a]*', '[a-c]', '[c-a]', '{t}*', '\\{t}x', 'b*', '*\x00*', utf8('k*'),
   'nomatch*', '[', '\\', 'a\\', '[]]', '[a-]', '*[\\]]*', '**', '?:?', 'K:*', '', 'bin?\xff',
 ];
+
+const GLOB_PIECES = ['*', '?', '[', ']', '^', '-', '\\', 'a', 'b', 'c', 'k', ':', '1', '{', '}', 'x', 'K', '\x00', '\xff', '[a-c]', '[^b]'];
+
+/** A pattern from PATTERNS, or now and then a random string of glob syntax. */
+export function randomPattern(rng: Rng): string {
+  if (rng.chance(0.7)) return rng.pick(PATTERNS);
+  return Array.from({ length: rng.int(1, 6) }, () => rng.pick(GLOB_PIECES)).join('');
+}
 
 /** Relative and absolute times, far enough apart that no comparison between them can race. */
 export class Times {

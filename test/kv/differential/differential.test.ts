@@ -44,8 +44,13 @@ const EXCLUSIONS: readonly Exclusion[] = [
   },
 ];
 
-const SEEDS = process.env.LARDER_DIFF_SEED?.split(',').map(Number) ?? [1, 2, 3, 20240601];
-const STEPS = Number(process.env.LARDER_DIFF_STEPS ?? 300);
+function integers(name: string, fallback: string): number[] {
+  const values = (process.env[name] ?? fallback).split(',').map(Number);
+  if (!values.every((n) => Number.isSafeInteger(n) && n >= 0)) throw new Error(`${name} must be non-negative integers, comma-separated`);
+  return values;
+}
+const SEEDS = integers('LARDER_DIFF_SEED', '1,2,3,20240601');
+const [STEPS] = integers('LARDER_DIFF_STEPS', '300');
 const ERROR_RATE = 0.05;
 
 const RUNS: readonly { label: string; gens: readonly CommandGen[] }[] = [

@@ -5,7 +5,7 @@
 // nothing; GT/LT come with absolute times (or relative ones in the past), chosen far apart
 // (see Times). TTL-like reads compare with a small slack.
 
-import { anyCase, KEYS, PATTERNS, randomValue, VALUES, type Times } from './alphabet.js';
+import { anyCase, KEYS, randomPattern, randomValue, VALUES, type Times } from './alphabet.js';
 import type { CommandGen, Step } from './harness.js';
 import type { Rng } from './prng.js';
 
@@ -53,7 +53,7 @@ function copy(rng: Rng): Step {
 // SCAN cursor [MATCH pattern] [COUNT count] [TYPE type]
 function scan(rng: Rng): Step {
   const groups: string[][] = [];
-  if (rng.chance(0.5)) groups.push([anyCase(rng, 'MATCH'), rng.pick(PATTERNS)]);
+  if (rng.chance(0.5)) groups.push([anyCase(rng, 'MATCH'), randomPattern(rng)]);
   if (rng.chance(0.4)) groups.push([anyCase(rng, 'COUNT'), rng.chance(0.9) ? rng.pick(['1', '2', '3', '10', '1000']) : rng.pick(['0', '-1', 'x'])]);
   if (rng.chance(0.3)) groups.push([anyCase(rng, 'TYPE'), rng.pick(['string', 'STRING', 'hash', 'none', 'nosuchtype'])]);
   if (rng.chance(0.04)) groups.push(['FOO']);
@@ -88,7 +88,7 @@ export const GENERIC_GENS: readonly CommandGen[] = [
   { name: 'rename', weight: 3, make: (rng) => step('RENAME', key(rng), key(rng)) },
   { name: 'renamenx', weight: 3, make: (rng) => step('RENAMENX', key(rng), key(rng)) },
   { name: 'copy', weight: 4, make: copy },
-  { name: 'keys', weight: 3, make: (rng) => ({ argv: ['KEYS', rng.pick(PATTERNS)], check: 'unordered' }) },
+  { name: 'keys', weight: 3, make: (rng) => ({ argv: ['KEYS', randomPattern(rng)], check: 'unordered' }) },
   { name: 'scan', weight: 3, make: scan },
   { name: 'randomkey', weight: 1, make: () => ({ argv: ['RANDOMKEY'], check: 'nilness' }) },
   { name: 'dump', weight: 1, make: (rng) => ({ argv: ['DUMP', key(rng)], check: 'nilness' }) },
