@@ -94,6 +94,8 @@ describe('differential: Larder against redis-server', { skip: redisBin === undef
           { redis: redis.client, larder: t },
           { steps: STEPS, gens: run.gens, exclusions: EXCLUSIONS, times: new Times(), rng, errorRate: ERROR_RATE },
         );
+        const ran = [...result.counts].sort(([a], [b]) => a.localeCompare(b)).map(([name, n]) => `${name} ${n}`);
+        ctx.diagnostic(`ran ${ran.join(', ')}; ${result.skipped} excluded`);
         assert.equal(result.mismatches.length, 0, describeMismatches(run.label, seed, STEPS, result));
         // What the log replays must be what Redis holds: relative times and floats are
         // logged in a deterministic form.

@@ -13,7 +13,7 @@ export type Check =
   | 'exact' //     the same bytes
   | 'unordered' // an array of the same elements in any order (KEYS)
   | 'scan' //      argv[1] is a cursor: walk to the end on each side, compare the keys seen
-  | 'time' //      TTL, PTTL, EXPIRETIME, PEXPIRETIME: equal, or both positive and close
+  | 'time' //      TTL, PTTL, EXPIRETIME, PEXPIRETIME: equal, or both non-negative and close
   | 'nilness'; //  both nil or both a string (RANDOMKEY)
 
 export interface Step {
