@@ -32,6 +32,7 @@ import { startTestLarder, type TestLarder } from '../../support/larder.js';
 import { Times } from './alphabet.js';
 import { GENERIC_GENS, SEED_GENS } from './generic-steps.js';
 import { compareState, describeMismatches, runSequence, type CommandGen, type Exclusion } from './harness.js';
+import { LIST_GENS } from './list-steps.js';
 import { Rng } from './prng.js';
 import { findRedisServer, startRedisServer, type RedisServer } from './redis-server.js';
 import { STRING_GENS } from './string-steps.js';
@@ -57,6 +58,8 @@ const RUNS: readonly { label: string; gens: readonly CommandGen[] }[] = [
   { label: 'string family', gens: STRING_GENS },
   { label: 'generic family', gens: [...GENERIC_GENS, ...SEED_GENS] },
   { label: 'both families', gens: [...STRING_GENS, ...GENERIC_GENS] },
+  { label: 'list family', gens: LIST_GENS },
+  { label: 'list and generic families', gens: [...LIST_GENS, ...GENERIC_GENS] },
 ];
 
 const redisBin = findRedisServer();
