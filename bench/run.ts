@@ -12,10 +12,11 @@ import { cpus, loadavg } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { renderTable, renderVerdict, type Row } from './table.js';
+import { cpuMicros } from './cpu-time.js';
+import { renderTable, renderVerdict, type Measurement, type Row } from './table.js';
 import { TARGETS, type Started, type Target } from './targets.js';
 import { Missing } from './server-process.js';
-import { runWrk, type Load, type WrkResult } from './wrk.js';
+import { runWrk, type Load } from './wrk.js';
 
 const BENCH_DIR = dirname(fileURLToPath(import.meta.url)); // dist/bench
 const ROOT = resolve(BENCH_DIR, '../..');
@@ -41,7 +42,7 @@ function positive(name: string, text: string, min: number): number {
 interface Live {
   readonly target: Target;
   readonly started: Started;
-  readonly runs: WrkResult[];
+  readonly runs: Measurement[];
   failure?: string;
 }
 
@@ -60,12 +61,21 @@ async function start(target: Target): Promise<Started | string> {
   }
 }
 
+/** One wrk run, with the CPU time the server spent on it. */
+async function measure(started: Started, load: Load): Promise<Measurement> {
+  const before = cpuMicros(started.pids);
+  const result = await runWrk(started.url, started.headers, load);
+  const after = cpuMicros(started.pids);
+  const cpuUs = before === null || after === null || result.requests === 0 ? null : (after - before) / result.requests;
+  return { ...result, cpuUs };
+}
+
 function message(e: unknown): string {
   return (e instanceof Error ? e.message : String(e)).replace(/\s+/g, ' ');
 }
 
 /** The run with the median req/s, so one disturbed run does not move the row. */
-function median(runs: readonly WrkResult[]): WrkResult {
+function median(runs: readonly Measurement[]): Measurement {
   const sorted = [...runs].sort((a, b) => a.rps - b.rps);
   const mid = sorted[(sorted.length - 1) >> 1];
   const problems = [...new Set(runs.map((r) => r.problems).filter((p) => p !== ''))].join('; ');
@@ -99,6 +109,9 @@ async function main(): Promise<void> {
   console.log(`node ${process.version}, bun ${version(join(ROOT, 'node_modules/.bin/bun'), ['--version'])}`);
   console.log(`load: wrk -t${load.threads} -c${load.connections} -d${load.seconds}s, ${warmup}s warm-up, median of ${rounds} round(s), loopback`);
   console.log(`load average before: ${loadavg().map((n) => n.toFixed(2)).join(' ')}`);
+  if (loadavg()[0] > cpu.length / 2) {
+    console.log('warning: other work is using this machine; req/s will move with it, CPU/req much less');
+  }
 
   // Every server is started first and stays up; rounds interleave the targets so that a
   // disturbance on a shared machine spreads over all rows instead of skewing one ratio.
@@ -118,7 +131,7 @@ async function main(): Promise<void> {
         process.stderr.write(`round ${round}/${rounds}: ${l.target.id}\n`);
         try {
           if (round === 1 && warmup > 0) await runWrk(l.started.url, l.started.headers, { ...load, seconds: warmup });
-          l.runs.push(await runWrk(l.started.url, l.started.headers, load));
+          l.runs.push(await measure(l.started, load));
         } catch (e) {
           l.failure = `failed: ${message(e)}`;
         }

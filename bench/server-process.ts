@@ -70,6 +70,10 @@ export class ServerProcess {
     });
   }
 
+  get pid(): number {
+    return this.child.pid!;
+  }
+
   /** How the process ended, or null while it runs. */
   get exitStatus(): string | null {
     return this.ended;

@@ -5,10 +5,15 @@
 import type { Target } from './targets.js';
 import type { WrkResult } from './wrk.js';
 
+export interface Measurement extends WrkResult {
+  /** Server CPU time per request in microseconds; null where it cannot be read. */
+  readonly cpuUs: number | null;
+}
+
 export interface Row {
   readonly target: Target;
   /** Absent when the row was skipped or failed; `note` says why. */
-  readonly result?: WrkResult;
+  readonly result?: Measurement;
   readonly note: string;
 }
 
@@ -17,7 +22,7 @@ const MIN_VS_WEBDIS = 1.5;
 
 export function renderTable(rows: readonly Row[]): string {
   const webdis = rows.find((r) => r.target.kind === 'webdis')?.result;
-  const cells = [['target', 'runtime', 'req/s', 'p99', 'vs bare (same runtime)', 'vs webdis', 'note']];
+  const cells = [['target', 'runtime', 'req/s', 'p99', 'server CPU/req', 'vs bare (same runtime)', 'vs webdis', 'note']];
   for (const row of rows) {
     const r = row.result;
     const bare = bareOf(rows, row);
@@ -26,6 +31,7 @@ export function renderTable(rows: readonly Row[]): string {
       row.target.runtime,
       r === undefined ? '-' : Math.round(r.rps).toLocaleString('en-US'),
       r === undefined ? '-' : `${r.p99Ms.toFixed(2)} ms`,
+      r?.cpuUs == null ? '-' : `${r.cpuUs.toFixed(1)} µs`,
       r === undefined || bare === undefined ? '-' : ratio(r, bare),
       r === undefined || webdis === undefined ? '-' : ratio(r, webdis),
       row.note,
@@ -42,8 +48,10 @@ export function renderVerdict(rows: readonly Row[]): string[] {
   for (const row of larders) {
     const bare = bareOf(rows, row);
     if (bare === undefined) continue;
-    const x = row.result!.rps / bare.rps;
-    lines.push(`Larder on ${row.target.runtime}: ${x.toFixed(2)}x its bare server (target >= ${MIN_VS_BARE}x): ${x >= MIN_VS_BARE ? 'met' : 'NOT met'}`);
+    const r = row.result!;
+    const x = r.rps / bare.rps;
+    const cpu = r.cpuUs === null || bare.cpuUs === null ? '' : `; ${(r.cpuUs / bare.cpuUs).toFixed(2)}x its CPU per request`;
+    lines.push(`Larder on ${row.target.runtime}: ${x.toFixed(2)}x its bare server's req/s (target >= ${MIN_VS_BARE}x): ${x >= MIN_VS_BARE ? 'met' : 'NOT met'}${cpu}`);
   }
   const webdis = rows.find((r) => r.target.kind === 'webdis')?.result;
   const fastest = larders.reduce<Row | undefined>((best, r) => (best === undefined || r.result!.rps > best.result!.rps ? r : best), undefined);
@@ -56,7 +64,7 @@ export function renderVerdict(rows: readonly Row[]): string[] {
   return lines;
 }
 
-function bareOf(rows: readonly Row[], row: Row): WrkResult | undefined {
+function bareOf(rows: readonly Row[], row: Row): Measurement | undefined {
   if (row.target.kind === 'webdis') return undefined;
   return rows.find((r) => r.target.kind === 'bare' && r.target.runtime === row.target.runtime)?.result;
 }

@@ -15,6 +15,8 @@ export interface Started {
   readonly headers: Record<string, string>;
   /** The exact body of a correct answer; checked once before the load. */
   readonly expect: string;
+  /** The processes whose CPU time serves the requests. */
+  readonly pids: readonly number[];
   stop(): Promise<void>;
 }
 
@@ -48,7 +50,7 @@ async function bare(root: string, runtime: string, script: string): Promise<Star
   const server = await ServerProcess.start(runtime, [script], root, 'npm install');
   try {
     const [, port] = await server.waitFor(/^listening (\d+)$/m, READY_MS);
-    return { url: `http://127.0.0.1:${port}/`, headers: {}, expect: FIXED_BODY, stop: () => server.stop() };
+    return { url: `http://127.0.0.1:${port}/`, headers: {}, expect: FIXED_BODY, pids: [server.pid], stop: () => server.stop() };
   } catch (e) {
     await server.stop();
     throw e;
@@ -70,7 +72,7 @@ async function larder(root: string, runtime: string, name: string): Promise<Star
     const headers = { authorization: `Bearer ${token}` };
     const set = await fetch(`${base}/set/foo/bar`, { headers });
     if (!set.ok) throw new Error(`SET foo bar answered ${set.status} ${await set.text()}`);
-    return { url: `${base}/get/foo`, headers, expect: FIXED_BODY, stop };
+    return { url: `${base}/get/foo`, headers, expect: FIXED_BODY, pids: [server.pid], stop };
   } catch (e) {
     await stop();
     throw e;
@@ -110,7 +112,7 @@ async function webdis(): Promise<Started> {
     started.push(web);
     const base = `http://127.0.0.1:${httpPort}`;
     await untilAnswered(`${base}/SET/foo/bar`, web);
-    return { url: `${base}/GET/foo`, headers: {}, expect: '{"GET":"bar"}', stop };
+    return { url: `${base}/GET/foo`, headers: {}, expect: '{"GET":"bar"}', pids: [redis.pid, web.pid], stop };
   } catch (e) {
     await stop();
     throw e;

@@ -10,6 +10,7 @@ export interface Load {
 }
 
 export interface WrkResult {
+  requests: number;
   rps: number;
   p99Ms: number;
   /** Non-2xx answers and socket errors; empty when every request succeeded. */
@@ -44,13 +45,14 @@ export function runWrk(url: string, headers: Record<string, string>, load: Load)
 const MS_PER_UNIT: Record<string, number> = { us: 0.001, ms: 1, s: 1000, m: 60_000 };
 
 function parseWrk(out: string): WrkResult | null {
+  const requests = /^\s+(\d+) requests in /m.exec(out);
   const rps = /^Requests\/sec:\s+([\d.]+)/m.exec(out);
   const p99 = /^\s+99%\s+([\d.]+)(us|ms|s|m)\s*$/m.exec(out);
-  if (rps === null || p99 === null) return null;
+  if (requests === null || rps === null || p99 === null) return null;
   const problems: string[] = [];
   const non2xx = /Non-2xx or 3xx responses: (\d+)/.exec(out);
   if (non2xx !== null) problems.push(`${non2xx[1]} non-2xx answers`);
   const socket = /Socket errors: (.*)/.exec(out);
   if (socket !== null) problems.push(`socket errors: ${socket[1].trim()}`);
-  return { rps: Number(rps[1]), p99Ms: Number(p99[1]) * MS_PER_UNIT[p99[2]], problems: problems.join('; ') };
+  return { requests: Number(requests[1]), rps: Number(rps[1]), p99Ms: Number(p99[1]) * MS_PER_UNIT[p99[2]], problems: problems.join('; ') };
 }
