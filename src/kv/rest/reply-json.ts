@@ -16,7 +16,8 @@ const NULL_ENVELOPE = '{"result":null}';
 export function jsonValue(r: Reply, enc: Encoding): string {
   switch (typeof r) {
     case 'string':
-      return JSON.stringify(enc === 'base64' ? base64(r) : utf8Text(r));
+      if (enc === 'base64') return `"${base64(r)}"`;
+      return isPlainText(r) ? `"${r}"` : JSON.stringify(utf8Text(r));
     case 'number':
       return Number.isFinite(r) ? String(r) : 'null';
     case 'bigint':
@@ -27,6 +28,15 @@ export function jsonValue(r: Reply, enc: Encoding): string {
       if (r instanceof ReplyError) return JSON.stringify(utf8Text(r.text));
       return jsonArray(r, enc);
   }
+}
+
+/** Printable ASCII with nothing to escape: the JSON string is the text in quotes (one scan). */
+function isPlainText(s: string): boolean {
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x20 || c > 0x7e || c === 0x22 /* " */ || c === 0x5c /* \ */) return false;
+  }
+  return true;
 }
 
 function jsonArray(items: readonly Reply[], enc: Encoding): string {
