@@ -5,6 +5,7 @@
 // `bun`, a `larder start` child process under Bun (see larder-process.ts), so the same tests
 // check the Bun.serve adapter.
 
+import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -19,6 +20,10 @@ export interface KvClient {
   readonly readOnlyToken: string;
   /** Runs one command through the JSON body form; returns status and parsed body. */
   command(argv: (string | number)[], init?: { token?: string; headers?: Record<string, string> }): Promise<{ status: number; body: any }>;
+  /** Runs one command that must succeed (200); returns its result. */
+  ok(argv: (string | number)[]): Promise<any>;
+  /** Runs one command that must fail (400); returns its error text. */
+  fails(argv: (string | number)[]): Promise<string>;
   /** Any request below the database URL. */
   request(path: string, init?: RequestInit & { token?: string | null }): Promise<Response>;
 }
@@ -88,14 +93,22 @@ export function kvClient(kvUrl: string, token: string, readOnlyToken: string): K
     if (bearer !== null && !headers.has('authorization')) headers.set('authorization', `Bearer ${bearer}`);
     return fetch(kvUrl + path, { ...init, headers });
   };
+  async function command(argv: (string | number)[], init: { token?: string; headers?: Record<string, string> } = {}) {
+    const res = await request('', { method: 'POST', body: JSON.stringify(argv), headers: init.headers, token: init.token });
+    return { status: res.status, body: (await res.json()) as any };
+  }
+  async function expect(argv: (string | number)[], status: number) {
+    const res = await command(argv);
+    assert.equal(res.status, status, `${JSON.stringify(argv)} -> ${JSON.stringify(res.body)}`);
+    return res.body;
+  }
   return {
     kvUrl,
     token,
     readOnlyToken,
     request,
-    async command(argv, init = {}) {
-      const res = await request('', { method: 'POST', body: JSON.stringify(argv), headers: init.headers, token: init.token });
-      return { status: res.status, body: await res.json() };
-    },
+    command,
+    ok: async (argv) => (await expect(argv, 200)).result,
+    fails: async (argv) => (await expect(argv, 400)).error,
   };
 }

@@ -17,17 +17,8 @@ describe('generic commands', () => {
     await ok(['flushall']);
   });
 
-  async function ok(argv: (string | number)[]): Promise<any> {
-    const { status, body } = await t.command(argv);
-    assert.equal(status, 200, `${JSON.stringify(argv)} -> ${JSON.stringify(body)}`);
-    return body.result;
-  }
-
-  async function fails(argv: (string | number)[]): Promise<string> {
-    const { status, body } = await t.command(argv);
-    assert.equal(status, 400, `${JSON.stringify(argv)} -> ${JSON.stringify(body)}`);
-    return body.error;
-  }
+  const ok = (argv: (string | number)[]) => t.ok(argv);
+  const fails = (argv: (string | number)[]) => t.fails(argv);
 
   /** Runs commands in one pipeline, so relative times are read within the same moment. */
   async function pipeline(commands: (string | number)[][]): Promise<any[]> {
