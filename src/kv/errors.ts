@@ -56,7 +56,14 @@ export const LFU_NOT_SELECTED = new ReplyError(
   'ERR An LFU maxmemory policy is not selected, access frequency not tracked. Please note that when switching between policies at runtime LRU and LFU data will take some time to adjust.',
 );
 
+export const NOT_POSITIVE = new ReplyError('ERR value is out of range, must be positive');
+export const NUMKEYS_NOT_POSITIVE = new ReplyError('ERR numkeys should be greater than 0');
+export const NUMKEYS_OVER_ARGS = new ReplyError("ERR Number of keys can't be greater than number of args");
+export const LIMIT_NEGATIVE = new ReplyError("ERR LIMIT can't be negative");
+
 export const wrongArity = (name: string) => new ReplyError(`ERR wrong number of arguments for '${name}' command`);
+export const outOfRange = (min: string, max: string) =>
+  new ReplyError(`ERR value is out of range, value must between ${min} and ${max}`);
 export const invalidExpireTime = (name: string) => new ReplyError(`ERR invalid expire time in '${name}' command`);
 export const noPermCommand = (name: string) =>
   new ReplyError(`NOPERM this user has no permissions to run the '${name}' command or its subcommand`);

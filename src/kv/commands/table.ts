@@ -5,6 +5,7 @@ import acl from './acl.js';
 import connection from './connection.js';
 import generic from './generic.js';
 import server from './server.js';
+import set from './set.js';
 import string from './string.js';
 import transaction from './transaction.js';
 import {
@@ -20,7 +21,7 @@ import {
   type Flag,
 } from './spec.js';
 
-const FAMILIES: readonly Family[] = [generic, string, server, connection, transaction, acl];
+const FAMILIES: readonly Family[] = [generic, string, set, server, connection, transaction, acl];
 
 const BITS: Partial<Record<Flag, number>> = {
   write: WRITE,
