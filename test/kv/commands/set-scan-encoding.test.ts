@@ -145,6 +145,16 @@ describe('set encodings and SSCAN over HTTP', () => {
     assert.ok(seen.every((m) => first.includes(m) || m.startsWith('new')));
   });
 
+  it('an SSCAN cursor does not skip members of a set that replaced the one it came from', async () => {
+    const names = range(0, 30).map((n) => `r${n}`);
+    await reply(['sadd', 'v:old', ...names], 30);
+    await reply(['sadd', 'v:other', ...[...names].reverse()], 30);
+    const { seen } = await walk('v:old', ['count', '5'], async (call) => {
+      if (call === 1) await reply(['sunionstore', 'v:old', 'v:other'], 30);
+    });
+    assert.deepEqual([...new Set(seen)].sort(), [...names].sort());
+  });
+
   it('SSCAN errors, read after the key as Redis reads them', async () => {
     await reply(['sadd', 'x:s', 'a'], 1);
     for (const cursor of ['x', '-', ' 0', '18446744073709551616', '1.5']) await fails(['sscan', 'x:s', cursor], 'ERR invalid cursor');

@@ -6,7 +6,9 @@
 //   removed; `ranks[i]` is the insertion rank of `slots[i]`, strictly increasing; `index`
 //   maps each member to its slot. SSCAN cursors are ranks, which never change, so dropping
 //   the holes (once they are half of `slots`) leaves every cursor valid, and a member present
-//   for a whole scan is returned.
+//   for a whole scan is returned. Ranks come from one counter shared by every set, so a cursor
+//   taken from a set that was then replaced (SUNIONSTORE over it, DEL and SADD) walks all of
+//   the new one rather than skipping its first members.
 // - Holes are at most half of `slots`, so a random draw that retries on a hole needs two tries
 //   on average: SPOP and SRANDMEMBER stay O(1) per member.
 // - `intset` is the encoding Redis 7.0 would have chosen (OBJECT ENCODING): a set that starts
@@ -21,6 +23,9 @@ import { registerKind, type Container, type ContainerKind } from '../value.js';
 /** Redis's set-max-intset-entries default. */
 export const MAX_INTSET_ENTRIES = 512;
 
+/** The next insertion rank, for every set (see the head comment). */
+let nextRank = 1;
+
 /** Whether Redis would store `m` in an intset (string2ll: canonical decimal int64). */
 export function isIntMember(m: string): boolean {
   return m.length <= 20 && parseInt64(m) !== undefined;
@@ -30,7 +35,6 @@ export class SetValue implements Container {
   private index = new Map<string, number>();
   private slots: (string | undefined)[] = [];
   private ranks: number[] = [];
-  private nextRank = 1;
   private holes = 0;
   private nonInts = 0;
   private sorted: string[] | null = null;
@@ -72,7 +76,7 @@ export class SetValue implements Container {
     if (!isInt) this.nonInts++;
     this.index.set(m, this.slots.length);
     this.slots.push(m);
-    this.ranks.push(this.nextRank++);
+    this.ranks.push(nextRank++);
     if (this.intset && (!isInt || this.index.size > MAX_INTSET_ENTRIES)) this.intset = false;
     this.sorted = null;
     return true;
