@@ -188,7 +188,8 @@ function sameElements(a: readonly RespValue[], b: readonly RespValue[]): boolean
   return x.length === y.length && x.every((k, i) => k === y[i]);
 }
 
-const MAX_SCAN_CALLS = 1000;
+// Enough for COUNT 1 over the largest sets the set family builds (a few thousand members).
+const MAX_SCAN_CALLS = 5000;
 
 /** Walks a SCAN to cursor 0 on each side; the keys seen, deduplicated and sorted, must match. */
 async function compareScans(sides: Sides, argv: readonly string[], cursorAt: number, redisFirst: string, larderFirst: string): Promise<Compared> {

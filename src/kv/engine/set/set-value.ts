@@ -21,26 +21,26 @@ import { parseInt64 } from '../../commands/args.js';
 import { registerKind, type Container, type ContainerKind } from '../value.js';
 
 /** Redis's set-max-intset-entries default. */
-export const MAX_INTSET_ENTRIES = 512;
+const MAX_INTSET_ENTRIES = 512;
 
 /** The next insertion rank, for every set (see the head comment). */
 let nextRank = 1;
 
 /** Whether Redis would store `m` in an intset (string2ll: canonical decimal int64). */
-export function isIntMember(m: string): boolean {
+function isIntMember(m: string): boolean {
   return m.length <= 20 && parseInt64(m) !== undefined;
 }
 
 export class SetValue implements Container {
-  private index = new Map<string, number>();
+  private readonly index = new Map<string, number>();
   private slots: (string | undefined)[] = [];
   private ranks: number[] = [];
   private holes = 0;
   private nonInts = 0;
   private sorted: string[] | null = null;
 
-  /** `intset`: how Redis creates it; `forFirst` or `empty` say which. */
-  private constructor(public intset: boolean) {}
+  /** `isIntset`: how Redis creates it; `forFirst` or `empty` say which. */
+  private constructor(private isIntset: boolean) {}
 
   /** A set as Redis's setTypeCreate makes one for its first member (SADD, SMOVE). */
   static forFirst(member: string): SetValue {
@@ -54,6 +54,11 @@ export class SetValue implements Container {
 
   get kind(): ContainerKind {
     return SET_KIND;
+  }
+
+  /** Whether Redis would hold this set as an intset (else a hashtable). */
+  get intset(): boolean {
+    return this.isIntset;
   }
 
   get size(): number {
@@ -77,7 +82,7 @@ export class SetValue implements Container {
     this.index.set(m, this.slots.length);
     this.slots.push(m);
     this.ranks.push(nextRank++);
-    if (this.intset && (!isInt || this.index.size > MAX_INTSET_ENTRIES)) this.intset = false;
+    if (this.isIntset && (!isInt || this.index.size > MAX_INTSET_ENTRIES)) this.isIntset = false;
     this.sorted = null;
     return true;
   }
@@ -116,7 +121,7 @@ export class SetValue implements Container {
    * (SPOP's "create new set" strategy): an intset when they are integers, few enough.
    */
   reencode(): void {
-    this.intset = this.nonInts === 0 && this.size <= MAX_INTSET_ENTRIES;
+    this.isIntset = this.nonInts === 0 && this.size <= MAX_INTSET_ENTRIES;
   }
 
   /** Every member, in Redis's iteration order for this encoding (see the head comment). */
@@ -147,7 +152,7 @@ export class SetValue implements Container {
   }
 
   clone(): SetValue {
-    const copy = new SetValue(this.intset);
+    const copy = new SetValue(this.isIntset);
     for (const m of this.index.keys()) copy.add(m);
     return copy;
   }
