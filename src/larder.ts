@@ -2,6 +2,7 @@
 // them on one handler and serves it on the chosen runtime.
 
 import { mkdirSync } from 'node:fs';
+import { ConfigError } from './config/load.js';
 import type { Config } from './config/schema.js';
 import { SecretStore } from './config/secrets.js';
 import { mountKv, type KvCredentials } from './kv/index.js';
@@ -24,7 +25,7 @@ const isBun = () => typeof (globalThis as { Bun?: unknown }).Bun !== 'undefined'
 
 export async function startLarder(config: Config, log: Logger = createLogger(config.logLevel)): Promise<Larder> {
   const runtime = config.runtime === 'auto' ? (isBun() ? 'bun' : 'node') : config.runtime;
-  if (runtime === 'bun' && !isBun()) throw new Error('runtime "bun" needs the server to run under Bun (npx bun bin/larder.js start)');
+  if (runtime === 'bun' && !isBun()) throw new ConfigError('runtime "bun" needs the server to run under Bun (npx bun bin/larder.js start)');
   mkdirSync(config.dataDir, { recursive: true });
   const secrets = new SecretStore(config.dataDir);
   const kv = mountKv(config, secrets, log, runtime);

@@ -3,6 +3,7 @@
 
 import { ConfigError, loadConfig } from '../config/load.js';
 import { startLarder } from '../larder.js';
+import { CorruptDataError } from '../storage/errors.js';
 import { envLines } from './env-lines.js';
 
 const USAGE = `usage: larder start [--config FILE] [--port N] [--host H] [--data-dir DIR]
@@ -53,7 +54,15 @@ async function main(argv: string[]): Promise<void> {
   process.on('SIGTERM', () => stop('SIGTERM'));
 }
 
+/** Failures the user fixes (settings, the data dir, a busy port) print one line; bugs print their stack. */
+function explain(e: unknown): string | undefined {
+  if (e instanceof ConfigError || e instanceof CorruptDataError) return e.message;
+  if (e instanceof Error && typeof (e as NodeJS.ErrnoException).code === 'string' && (e as NodeJS.ErrnoException).syscall) return e.message;
+  return undefined;
+}
+
 main(process.argv.slice(2)).catch((e: unknown) => {
-  console.error(e instanceof ConfigError ? `larder: ${e.message}` : e);
+  const message = explain(e);
+  console.error(message === undefined ? e : `larder: ${message}`);
   process.exit(e instanceof ConfigError ? 2 : 1);
 });

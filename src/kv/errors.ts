@@ -56,8 +56,18 @@ export const LFU_NOT_SELECTED = new ReplyError(
   'ERR An LFU maxmemory policy is not selected, access frequency not tracked. Please note that when switching between policies at runtime LRU and LFU data will take some time to adjust.',
 );
 
-export const NOT_POSITIVE = new ReplyError('ERR value is out of range, must be positive');
-export const NUMKEYS_NOT_POSITIVE = new ReplyError('ERR numkeys should be greater than 0');
+// Lists (Redis t_list.c).
+export const INDEX_OUT_OF_RANGE = new ReplyError('ERR index out of range');
+export const COUNT_NOT_POSITIVE = new ReplyError('ERR value is out of range, must be positive');
+export const LPOS_RANK_ZERO = new ReplyError(
+  "ERR RANK can't be zero: use 1 to start from the first match, 2 from the second ... or use negative to start from the end of the list",
+);
+export const LPOS_COUNT_NEGATIVE = new ReplyError("ERR COUNT can't be negative");
+export const LPOS_MAXLEN_NEGATIVE = new ReplyError("ERR MAXLEN can't be negative");
+export const MPOP_NUMKEYS = new ReplyError('ERR numkeys should be greater than 0');
+export const MPOP_COUNT = new ReplyError('ERR count should be greater than 0');
+
+// Sets (Redis t_set.c).
 export const NUMKEYS_OVER_ARGS = new ReplyError("ERR Number of keys can't be greater than number of args");
 export const LIMIT_NEGATIVE = new ReplyError("ERR LIMIT can't be negative");
 

@@ -14,3 +14,10 @@ export type Reply = null | number | bigint | string | Status | ReplyError | read
 export const OK = new Status('OK');
 export const PONG = new Status('PONG');
 export const QUEUED = new Status('QUEUED');
+
+/**
+ * RESP2's null array ("*-1"), which Redis answers where an array was asked for and there is
+ * none (LPOP key count on a missing key, LMPOP finding nothing); JSON null over REST. Told
+ * apart from an empty array by identity only.
+ */
+export const NULL_ARRAY: readonly Reply[] = Object.freeze([]);

@@ -24,11 +24,11 @@ export function createApp(services: readonly Service[], log: Logger): Handler {
     const service = byPrefix.get(prefix);
     if (req.method === 'OPTIONS') return { status: 204, headers: { ...CORS_HEADERS }, body: null };
     if (service === undefined) return notFound(path);
-    return service.handle(req, slash === -1 ? '' : path.slice(slash));
+    return service.handle(req, slash === -1 ? path.length : slash);
   }
 
   function finish(req: HttpRequest, res: HttpResponse, started: number): HttpResponse {
-    res.headers['access-control-allow-origin'] = '*';
+    res.headers['access-control-allow-origin'] ??= '*';
     if (req.method === 'HEAD') withoutBody(res);
     if (debug) log.debug({ method: req.method, path: req.path, status: res.status, ms: Date.now() - started }, 'request');
     return res;

@@ -1,10 +1,22 @@
 // An append-only file of frames with an fsync policy.
-//   always:   append() data reaches the disk (fdatasync) in flush(), before the caller answers.
-//   everysec: flush() hands data to the OS (it survives kill -9); a timer fdatasyncs once a second.
+//   always:   flush() writes and fdatasyncs before the caller answers.
+//   everysec: flush() hands data to the OS (it survives kill -9); a timer fdatasyncs once a
+//             second in the background, so a power loss costs about a second of writes.
+// Rules that keep acknowledged writes true:
+// - A file the log creates gets its directory fsynced, or a power loss could drop the file.
+// - A failed write or fsync fails the log for good: every later flush throws LogFailedError.
+//   A failed flush also cuts the file back to its last whole frame. Frames appended after a
+//   torn one would be cut by the next recovery, and after an fsync error the kernel may have
+//   dropped the unwritten pages, so answering later writes would be a lie.
+// - close() flushes what was appended and fdatasyncs; a background fdatasync still running
+//   keeps the descriptor open until it ends, so it never touches a reused descriptor number.
 // Not safe for concurrent use; one JS thread owns it.
 
 import { closeSync, existsSync, fdatasync, fdatasyncSync, ftruncateSync, openSync, readFileSync, writeSync } from 'node:fs';
-import { frame, readFrames } from './frames.js';
+import { dirname } from 'node:path';
+import { syncDirectory } from './atomic-file.js';
+import { LogFailedError } from './errors.js';
+import { frame, readFrames, type StopReason } from './frames.js';
 
 export type FsyncPolicy = 'always' | 'everysec';
 
@@ -12,13 +24,25 @@ export interface Recovered {
   frames: Buffer[];
   /** Bytes of invalid tail that were cut. */
   cutBytes: number;
+  /** Length of the valid prefix: the file's size now. */
+  validBytes: number;
+  /** Why the valid prefix ended, when bytes were cut. */
+  stop?: StopReason;
 }
 
+const SYNC_EVERY_MS = 1000;
+
 export class AppendLog {
-  private fd: number;
+  private readonly fd: number;
   private pending: Buffer[] = [];
+  /** Bytes in the file, all of them whole frames. */
+  private written: number;
   private unsynced = false;
-  private timer: NodeJS.Timeout | null = null;
+  private syncing = false;
+  private closed = false;
+  private failure: LogFailedError | null = null;
+  private readonly timer: NodeJS.Timeout | null = null;
+  /** Bytes written plus bytes appended and not yet flushed. */
   size: number;
 
   private constructor(
@@ -27,32 +51,37 @@ export class AppendLog {
     size: number,
   ) {
     this.fd = openSync(path, 'a');
-    this.size = size;
+    this.written = this.size = size;
     if (policy === 'everysec') {
-      this.timer = setInterval(() => this.syncInBackground(), 1000);
+      this.timer = setInterval(() => this.syncInBackground(), SYNC_EVERY_MS);
       this.timer.unref();
     }
   }
 
   /** Opens (or creates) the log, validating every frame and cutting an invalid tail. */
   static open(path: string, policy: FsyncPolicy): { log: AppendLog; recovered: Recovered } {
-    let frames: Buffer[] = [];
-    let cutBytes = 0;
-    let size = 0;
-    if (existsSync(path)) {
+    const existed = existsSync(path);
+    const recovered: Recovered = { frames: [], cutBytes: 0, validBytes: 0 };
+    if (existed) {
       const data = readFileSync(path);
       const scan = readFrames(data);
-      frames = scan.frames;
-      size = scan.validBytes;
-      cutBytes = data.length - scan.validBytes;
-      if (cutBytes > 0) {
+      recovered.frames = scan.frames;
+      recovered.validBytes = scan.validBytes;
+      recovered.cutBytes = data.length - scan.validBytes;
+      if (scan.stop !== undefined) recovered.stop = scan.stop;
+      if (recovered.cutBytes > 0) {
         const fd = openSync(path, 'r+');
-        ftruncateSync(fd, scan.validBytes);
-        fdatasyncSync(fd);
-        closeSync(fd);
+        try {
+          ftruncateSync(fd, scan.validBytes);
+          fdatasyncSync(fd);
+        } finally {
+          closeSync(fd);
+        }
       }
     }
-    return { log: new AppendLog(path, policy, size), recovered: { frames, cutBytes } };
+    const log = new AppendLog(path, policy, recovered.validBytes);
+    if (!existed) syncDirectory(dirname(path));
+    return { log, recovered };
   }
 
   append(payload: Uint8Array): void {
@@ -61,31 +90,56 @@ export class AppendLog {
     this.size += f.length;
   }
 
-  /** Writes what was appended; under `always` also waits for the disk. */
+  /** Writes what was appended; under `always` also waits for the disk. Throws once the log failed. */
   flush(): void {
     if (this.pending.length === 0) return;
+    if (this.failure !== null) throw this.failure;
     const data = this.pending.length === 1 ? this.pending[0] : Buffer.concat(this.pending);
     this.pending = [];
-    writeAll(this.fd, data);
-    if (this.policy === 'always') fdatasyncSync(this.fd);
-    else this.unsynced = true;
+    try {
+      for (let off = 0; off < data.length; ) off += writeSync(this.fd, data, off);
+      if (this.policy === 'always') fdatasyncSync(this.fd);
+    } catch (e) {
+      this.size = this.written;
+      try {
+        ftruncateSync(this.fd, this.written);
+      } catch {
+        // Recovery on the next start cuts whatever torn frame is left.
+      }
+      throw this.fail(e);
+    }
+    this.written += data.length;
+    this.unsynced = this.policy === 'everysec';
   }
 
   close(): void {
+    if (this.closed) return;
     if (this.timer !== null) clearInterval(this.timer);
-    this.flush();
-    fdatasyncSync(this.fd);
-    closeSync(this.fd);
-    this.fd = -1;
+    try {
+      this.flush();
+      fdatasyncSync(this.fd);
+    } finally {
+      this.closed = true;
+      if (!this.syncing) closeSync(this.fd);
+    }
   }
 
   private syncInBackground(): void {
-    if (!this.unsynced || this.fd < 0) return;
+    if (!this.unsynced || this.syncing || this.failure !== null) return;
     this.unsynced = false;
-    fdatasync(this.fd, () => {});
+    this.syncing = true;
+    fdatasync(this.fd, (err) => {
+      this.syncing = false;
+      if (err !== null && !this.closed) this.fail(err);
+      if (this.closed) closeSync(this.fd);
+    });
   }
-}
 
-function writeAll(fd: number, data: Buffer): void {
-  for (let off = 0; off < data.length; ) off += writeSync(fd, data, off);
+  private fail(cause: unknown): LogFailedError {
+    this.failure ??= new LogFailedError(
+      `${this.path}: ${(cause as Error).message}; writes are refused until Larder restarts`,
+      { cause },
+    );
+    return this.failure;
+  }
 }

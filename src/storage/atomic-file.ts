@@ -1,14 +1,20 @@
+// Making files and directories durable.
 // Atomic replace: write a temp file, fsync it, rename it over the target, fsync the
-// directory. A crash leaves either the old file or the new one, never a mix.
+// directory. A crash leaves either the old file or the new one, never a mix; a leftover
+// `<name>.tmp` is garbage its owner deletes. A new directory (or file) only survives a power
+// loss once the directory that names it is fsynced too.
 
-import { closeSync, fsyncSync, openSync, renameSync, writeSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, writeSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 
-export function writeFileAtomic(path: string, data: string | Uint8Array, mode = 0o644): void {
+/** Replaces `path` with what `fill` writes, through `write`, which may be called many times. */
+export function replaceFile(path: string, fill: (write: (data: Uint8Array) => void) => void, mode = 0o644): void {
   const tmp = `${path}.tmp`;
   const fd = openSync(tmp, 'w', mode);
   try {
-    writeSync(fd, typeof data === 'string' ? Buffer.from(data) : data);
+    fill((data) => {
+      for (let off = 0; off < data.length; ) off += writeSync(fd, data, off);
+    });
     fsyncSync(fd);
   } finally {
     closeSync(fd);
@@ -17,11 +23,26 @@ export function writeFileAtomic(path: string, data: string | Uint8Array, mode = 
   syncDirectory(dirname(path));
 }
 
+export function writeFileAtomic(path: string, data: string | Uint8Array, mode = 0o644): void {
+  replaceFile(path, (write) => write(typeof data === 'string' ? Buffer.from(data) : data), mode);
+}
+
 export function syncDirectory(dir: string): void {
   const fd = openSync(dir, 'r');
   try {
     fsyncSync(fd);
   } finally {
     closeSync(fd);
+  }
+}
+
+/** mkdir -p that also fsyncs the parent of every directory it created. */
+export function makeDirectory(dir: string): void {
+  const created = mkdirSync(dir, { recursive: true });
+  if (created === undefined) return;
+  const first = resolve(created);
+  for (let d = resolve(dir); d !== dirname(d); d = dirname(d)) {
+    syncDirectory(dirname(d));
+    if (d === first) return;
   }
 }

@@ -1,61 +1,101 @@
 // Starts a real Larder on 127.0.0.1, on a free port, with its own temporary data dir, for
 // integration tests. Everything goes through HTTP.
+//
+// LARDER_TEST_RUNTIME picks what serves: unset or `node`, a Larder inside the test process;
+// `bun`, a `larder start` child process under Bun (see larder-process.ts), so the same tests
+// check the Bun.serve adapter.
 
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { validate } from '../../src/config/load.js';
-import { startLarder, type Larder } from '../../src/larder.js';
+import { startLarder } from '../../src/larder.js';
+import { spawnLarder, type Runtime } from './larder-process.js';
 
-export interface TestLarder {
-  readonly larder: Larder;
-  readonly url: string;
-  /** Base URL of the default key-value database. */
+export interface KvClient {
+  /** Base URL of the database. */
   readonly kvUrl: string;
   readonly token: string;
   readonly readOnlyToken: string;
-  readonly dataDir: string;
   /** Runs one command through the JSON body form; returns status and parsed body. */
   command(argv: (string | number)[], init?: { token?: string; headers?: Record<string, string> }): Promise<{ status: number; body: any }>;
   /** Any request below the database URL. */
   request(path: string, init?: RequestInit & { token?: string | null }): Promise<Response>;
-  /** Stops the server; the data dir is removed unless `keepData`. */
+}
+
+export interface TestLarder extends KvClient {
+  /** The runtime serving HTTP. */
+  readonly runtime: Runtime;
+  readonly url: string;
+  readonly dataDir: string;
+  /** Another configured database of the same server. */
+  database(name: string): KvClient;
+  /** Stops the server; the data dir is removed unless `keepData` (or it was passed in). */
   close(keepData?: boolean): Promise<void>;
 }
 
+export const TEST_RUNTIME: Runtime = process.env.LARDER_TEST_RUNTIME === 'bun' ? 'bun' : 'node';
+
 export async function startTestLarder(config: Record<string, unknown> = {}, dataDir?: string): Promise<TestLarder> {
   const dir = dataDir ?? mkdtempSync(join(tmpdir(), 'larder-test-'));
-  const larder = await startLarder(
-    validate({ host: '127.0.0.1', port: 0, logLevel: 'silent', ...config, dataDir: dir }),
-  );
-  const creds = larder.kv.find((c) => c.db === 'default') ?? larder.kv[0];
-  const kvUrl = `${larder.url}/redis/${creds.db}`;
-  const request = (path: string, init: RequestInit & { token?: string | null } = {}) => {
-    const headers = new Headers(init.headers);
-    const token = init.token === undefined ? creds.token : init.token;
-    if (token !== null && !headers.has('authorization')) headers.set('authorization', `Bearer ${token}`);
-    return fetch(kvUrl + path, { ...init, headers });
+  const removeData = (keepData: boolean) => {
+    if (!keepData && dataDir === undefined) rmSync(dir, { recursive: true, force: true });
   };
+  if (TEST_RUNTIME === 'bun') {
+    const p = await spawnLarder({ runtime: 'bun', config: { logLevel: 'silent', ...config }, dataDir: dir });
+    const [name, creds] = p.info.databases.has('default') ? ['default', p.info.databases.get('default')!] : [...p.info.databases][0];
+    return {
+      ...kvClient(`${p.info.url}/redis/${name}`, creds.token, creds.readOnlyToken),
+      runtime: p.info.runtime,
+      url: p.info.url,
+      dataDir: dir,
+      database(db) {
+        const c = p.info.databases.get(db);
+        if (c === undefined) throw new Error(`no database '${db}'`);
+        return kvClient(`${p.info.url}/redis/${db}`, c.token, c.readOnlyToken);
+      },
+      async close(keepData = false) {
+        const exit = await p.stop('SIGTERM');
+        removeData(keepData);
+        if (exit.code !== 0) throw new Error(`larder exited with ${exit.code ?? exit.signal}\n${p.stderr()}`);
+      },
+    };
+  }
+  const larder = await startLarder(validate({ host: '127.0.0.1', port: 0, logLevel: 'silent', ...config, dataDir: dir }));
+  const creds = larder.kv.find((c) => c.db === 'default') ?? larder.kv[0];
   return {
-    larder,
+    ...kvClient(`${larder.url}/redis/${creds.db}`, creds.token, creds.readOnlyToken),
+    runtime: larder.runtime,
     url: larder.url,
-    kvUrl,
-    token: creds.token,
-    readOnlyToken: creds.readOnlyToken,
     dataDir: dir,
-    request,
-    async command(argv, init = {}) {
-      const res = await request('', {
-        method: 'POST',
-        body: JSON.stringify(argv),
-        headers: init.headers,
-        token: init.token,
-      });
-      return { status: res.status, body: await res.json() };
+    database(db) {
+      const c = larder.kv.find((k) => k.db === db);
+      if (c === undefined) throw new Error(`no database '${db}'`);
+      return kvClient(`${larder.url}/redis/${db}`, c.token, c.readOnlyToken);
     },
     async close(keepData = false) {
       await larder.close();
-      if (!keepData && dataDir === undefined) rmSync(dir, { recursive: true, force: true });
+      removeData(keepData);
+    },
+  };
+}
+
+/** Requests to one database with its tokens. */
+export function kvClient(kvUrl: string, token: string, readOnlyToken: string): KvClient {
+  const request = (path: string, init: RequestInit & { token?: string | null } = {}) => {
+    const headers = new Headers(init.headers);
+    const bearer = init.token === undefined ? token : init.token;
+    if (bearer !== null && !headers.has('authorization')) headers.set('authorization', `Bearer ${bearer}`);
+    return fetch(kvUrl + path, { ...init, headers });
+  };
+  return {
+    kvUrl,
+    token,
+    readOnlyToken,
+    request,
+    async command(argv, init = {}) {
+      const res = await request('', { method: 'POST', body: JSON.stringify(argv), headers: init.headers, token: init.token });
+      return { status: res.status, body: await res.json() };
     },
   };
 }

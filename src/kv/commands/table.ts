@@ -4,6 +4,7 @@
 import acl from './acl.js';
 import connection from './connection.js';
 import generic from './generic.js';
+import list from './list.js';
 import server from './server.js';
 import set from './set.js';
 import string from './string.js';
@@ -21,7 +22,7 @@ import {
   type Flag,
 } from './spec.js';
 
-const FAMILIES: readonly Family[] = [generic, string, set, server, connection, transaction, acl];
+const FAMILIES: readonly Family[] = [generic, string, list, set, server, connection, transaction, acl];
 
 const BITS: Partial<Record<Flag, number>> = {
   write: WRITE,

@@ -22,10 +22,14 @@ export function encodeCommands(commands: readonly Args[]): Buffer {
   return out;
 }
 
-/** The commands of one payload; throws on a malformed one (its frame checksum matched, so it is a bug). */
+/**
+ * The commands of one payload. Throws when the payload is not exactly one encoding: its frame
+ * checksum matched, so that is a bug or a foreign file, never a torn write.
+ */
 export function decodeCommands(payload: Buffer): Args[] {
   let at = 0;
   const u32 = () => {
+    if (at + 4 > payload.length) throw new Error(`ends inside a length at byte ${at}`);
     const n = payload.readUInt32LE(at);
     at += 4;
     return n;
@@ -35,11 +39,13 @@ export function decodeCommands(payload: Buffer): Args[] {
     const argv: string[] = [];
     for (let n = u32(); n > 0; n--) {
       const len = u32();
-      if (at + len > payload.length) throw new Error('log frame holds a truncated argument');
+      if (at + len > payload.length) throw new Error(`ends inside an argument at byte ${at}`);
       argv.push(payload.toString('latin1', at, at + len));
       at += len;
     }
+    if (argv.length === 0) throw new Error('holds a command without a name');
     commands.push(argv);
   }
+  if (at !== payload.length) throw new Error(`has ${payload.length - at} bytes after its last command`);
   return commands;
 }

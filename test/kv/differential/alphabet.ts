@@ -6,7 +6,7 @@ import type { Rng } from './prng.js';
 
 const utf8 = (text: string) => Buffer.from(text, 'utf8').toString('latin1');
 
-export const KEYS: readonly string[] = ['a', 'b', 'c', 'k:1', 'k:2', '{t}x', utf8('ké'), 'bin\x00\xff'];
+export const KEYS: readonly string[] = ['a', 'b', 'c[1]\\', 'k:1', 'k:2', '{t}x', utf8('ké'), 'bin\x00\xff'];
 
 export const VALUES: readonly string[] = [
   '', '0', '1', '-1', '7', '42', '-100', '007', '+1', ' 1', '1 ', '0x10',
@@ -16,6 +16,12 @@ export const VALUES: readonly string[] = [
   'abc', 'abcabc', 'hello world', 'Hello', 'ohmytext', 'mynewtext', utf8('é'), utf8('aé€😀'),
   '\x00', 'ab\x00cd', '\xff\xfe', '\x80abc',
 ];
+
+/** A value from VALUES, or now and then a random run of a few letters (LCS has work then). */
+export function randomValue(rng: Rng): string {
+  if (rng.chance(0.8)) return rng.pick(VALUES);
+  return Array.from({ length: rng.int(0, 24) }, () => rng.pick(['a', 'b', 'c', 'x', '\xff'])).join('');
+}
 
 /** Integer arguments (INCRBY, GETRANGE, SETRANGE offsets, counts): edges and junk. */
 export const INTEGERS: readonly string[] = [
@@ -27,11 +33,21 @@ export const INTEGERS: readonly string[] = [
 export const FLOATS: readonly string[] = [
   '0', '0.1', '-2.5', '1e3', '3.0e-5', '1.5', '-0', '10', '-7', '5.0e3', '1e308', '-1e308', '1e-310',
   'inf', '-inf', '+inf', 'nan', 'abc', '', ' 1', '1 ', '0x10', '.5', '2.',
+  '1.1', '3.14159', '-0.0', '123456789.123456789', '1.7976931348623157e308', '0.30000000000000004', '1e-5', '1E2',
 ];
 
 export const PATTERNS: readonly string[] = [
-  '*', 'a', '?', 'k:*', 'k:?', '*:*', '[ab]', '[^a]*', '[a-c]', '{t}*', '\\{t}x', 'b*', '*\x00*', utf8('k*'), 'nomatch*', '[',
+  '*', 'a', '?', 'k:*', 'k:?', '*:*', '[ab]', '[^a]*', '[a-c]', '[c-a]', '{t}*', '\\{t}x', 'b*', '*\x00*', utf8('k*'),
+  'nomatch*', '[', '\\', 'a\\', '[]]', '[a-]', '*[\\]]*', '**', '?:?', 'K:*', '', 'bin?\xff',
 ];
+
+const GLOB_PIECES = ['*', '?', '[', ']', '^', '-', '\\', 'a', 'b', 'c', 'k', ':', '1', '{', '}', 'x', 'K', '\x00', '\xff', '[a-c]', '[^b]'];
+
+/** A pattern from PATTERNS, or now and then a random string of glob syntax. */
+export function randomPattern(rng: Rng): string {
+  if (rng.chance(0.7)) return rng.pick(PATTERNS);
+  return Array.from({ length: rng.int(1, 6) }, () => rng.pick(GLOB_PIECES)).join('');
+}
 
 /** Relative and absolute times, far enough apart that no comparison between them can race. */
 export class Times {
@@ -47,14 +63,19 @@ export class Times {
     return rng.pick(['5000000', '6000123', '50000000']);
   }
 
-  /** Absolute Unix seconds: mostly far in the future, sometimes in the past (the key is deleted). */
-  absSeconds(rng: Rng): string {
-    if (rng.chance(0.1)) return rng.pick(['1', String(this.base - 1000)]);
+  /**
+   * Absolute Unix seconds: mostly far in the future, sometimes in the past when `past` allows.
+   * EXPIREAT and GETEX delete a key given a past time; SET keeps it, logically expired, until
+   * Redis's active expiry reclaims it, and DBSIZE counts it until then: a race, so SET-like
+   * commands take future times only.
+   */
+  absSeconds(rng: Rng, past: boolean): string {
+    if (past && rng.chance(0.1)) return rng.pick(['1', String(this.base - 1000)]);
     return String(this.base + rng.pick([100000, 200000, 300000, 400000]));
   }
 
-  absMillis(rng: Rng): string {
-    if (rng.chance(0.1)) return rng.pick(['1', String(this.base * 1000 - 1000000)]);
+  absMillis(rng: Rng, past: boolean): string {
+    if (past && rng.chance(0.1)) return rng.pick(['1', String(this.base * 1000 - 1000000)]);
     return String(this.base * 1000 + rng.pick([100000000, 150000500, 200000000, 300000999]));
   }
 

@@ -5,7 +5,7 @@
 // nothing; GT/LT come with absolute times (or relative ones in the past), chosen far apart
 // (see Times). TTL-like reads compare with a small slack.
 
-import { anyCase, KEYS, PATTERNS, VALUES, type Times } from './alphabet.js';
+import { anyCase, KEYS, randomPattern, randomValue, VALUES, type Times } from './alphabet.js';
 import type { CommandGen, Step } from './harness.js';
 import type { Rng } from './prng.js';
 
@@ -36,7 +36,7 @@ function expireRelative(name: 'EXPIRE' | 'PEXPIRE') {
 // EXPIREAT key unix-time-seconds [NX | XX | GT | LT]   (and PEXPIREAT in milliseconds)
 function expireAbsolute(name: 'EXPIREAT' | 'PEXPIREAT') {
   return (rng: Rng, times: Times): Step => {
-    const at = rng.chance(0.1) ? times.badTime(rng) : name === 'EXPIREAT' ? times.absSeconds(rng) : times.absMillis(rng);
+    const at = rng.chance(0.1) ? times.badTime(rng) : name === 'EXPIREAT' ? times.absSeconds(rng, true) : times.absMillis(rng, true);
     return step(name, key(rng), at, ...expireFlags(rng, true));
   };
 }
@@ -53,11 +53,12 @@ function copy(rng: Rng): Step {
 // SCAN cursor [MATCH pattern] [COUNT count] [TYPE type]
 function scan(rng: Rng): Step {
   const groups: string[][] = [];
-  if (rng.chance(0.5)) groups.push([anyCase(rng, 'MATCH'), rng.pick(PATTERNS)]);
+  if (rng.chance(0.5)) groups.push([anyCase(rng, 'MATCH'), randomPattern(rng)]);
   if (rng.chance(0.4)) groups.push([anyCase(rng, 'COUNT'), rng.chance(0.9) ? rng.pick(['1', '2', '3', '10', '1000']) : rng.pick(['0', '-1', 'x'])]);
   if (rng.chance(0.3)) groups.push([anyCase(rng, 'TYPE'), rng.pick(['string', 'STRING', 'hash', 'none', 'nosuchtype'])]);
   if (rng.chance(0.04)) groups.push(['FOO']);
-  const cursor = rng.chance(0.95) ? '0' : rng.pick(['x', '-1', '18446744073709551616']);
+  // Cursors are opaque: only 0 starts an iteration both sides can finish. Invalid ones error.
+  const cursor = rng.chance(0.95) ? '0' : rng.pick(['x', '1.5', '18446744073709551616']);
   return { argv: ['SCAN', cursor, ...rng.shuffle(groups).flat()], check: 'scan' };
 }
 
@@ -65,8 +66,8 @@ const timeRead = (name: string) => (rng: Rng): Step => ({ argv: [name, key(rng)]
 
 /** Plain writes, so a run of the generic family alone has keys to work on. */
 export const SEED_GENS: readonly CommandGen[] = [
-  { name: 'set', weight: 8, make: (rng) => step('SET', key(rng), rng.pick(VALUES)) },
-  { name: 'set', weight: 3, make: (rng, times) => step('SET', key(rng), rng.pick(VALUES), 'PXAT', times.absMillis(rng)) },
+  { name: 'set', weight: 8, make: (rng) => step('SET', key(rng), randomValue(rng)) },
+  { name: 'set', weight: 3, make: (rng, times) => step('SET', key(rng), randomValue(rng), 'PXAT', times.absMillis(rng, false)) },
 ];
 
 export const GENERIC_GENS: readonly CommandGen[] = [
@@ -87,11 +88,18 @@ export const GENERIC_GENS: readonly CommandGen[] = [
   { name: 'rename', weight: 3, make: (rng) => step('RENAME', key(rng), key(rng)) },
   { name: 'renamenx', weight: 3, make: (rng) => step('RENAMENX', key(rng), key(rng)) },
   { name: 'copy', weight: 4, make: copy },
-  { name: 'keys', weight: 3, make: (rng) => ({ argv: ['KEYS', rng.pick(PATTERNS)], check: 'unordered' }) },
+  { name: 'keys', weight: 3, make: (rng) => ({ argv: ['KEYS', randomPattern(rng)], check: 'unordered' }) },
   { name: 'scan', weight: 3, make: scan },
   { name: 'randomkey', weight: 1, make: () => ({ argv: ['RANDOMKEY'], check: 'nilness' }) },
+  { name: 'dump', weight: 1, make: (rng) => ({ argv: ['DUMP', key(rng)], check: 'nilness' }) },
+  {
+    name: 'object',
+    weight: 1,
+    make: (rng) => step('OBJECT', ...rng.pick([['HELP'], ['help'], ['FREQ', key(rng)], ['NOPE', key(rng)], ['FREQ'], ['HELP', 'x']])),
+  },
   { name: 'dbsize', weight: 2, make: () => step('DBSIZE') },
-  { name: 'flushdb', weight: 0.3, make: (rng) => step('FLUSHDB', ...rng.some(['ASYNC', 'SYNC', 'async'], rng.int(0, 1))) },
+  { name: 'flushdb', weight: 0.3, make: (rng) => step('FLUSHDB', ...rng.some(['ASYNC', 'SYNC', 'async', 'LAZY'], rng.int(0, 1))) },
+  { name: 'flushall', weight: 0.1, make: (rng) => step('FLUSHALL', ...rng.some(['ASYNC', 'SYNC'], rng.int(0, 1))) },
   { name: 'echo', weight: 1, make: (rng) => step('ECHO', rng.pick(VALUES)) },
   { name: 'ping', weight: 1, make: (rng) => step('PING', ...rng.some(VALUES, rng.int(0, 1))) },
 ];

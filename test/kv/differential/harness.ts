@@ -7,7 +7,7 @@ import type { TestLarder } from '../../support/larder.js';
 import { larderCall } from './larder-resp2.js';
 import type { Rng } from './prng.js';
 import { isRespError, parseResp, type RespClient, type RespValue } from './resp-client.js';
-import { KEYS, type Times } from './alphabet.js';
+import { anyCase, KEYS, type Times } from './alphabet.js';
 import { checkDraw } from './draw-check.js';
 
 export type Check =
@@ -16,7 +16,7 @@ export type Check =
   | 'scan' //      argv[1] is a cursor: walk to the end on each side, compare the keys seen
   | 'keyscan' //   the same with the cursor at argv[2], after the key (SSCAN)
   | 'draw' //      members drawn at random from the set at argv[1] (SRANDMEMBER, SPOP: draw-check.ts)
-  | 'time' //      TTL, PTTL, EXPIRETIME, PEXPIRETIME: equal, or both positive and close
+  | 'time' //      TTL, PTTL, EXPIRETIME, PEXPIRETIME: equal, or both non-negative and close
   | 'nilness'; //  both nil or both a string (RANDOMKEY)
 
 export interface Step {
@@ -104,7 +104,8 @@ export async function runSequence(sides: Sides, opts: RunOptions): Promise<RunRe
   for (let i = 0; i < opts.steps && mismatches.length < MAX_MISMATCHES; i++) {
     const gen = pickGen();
     const step = gen.make(rng, opts.times);
-    const argv = rng.chance(opts.errorRate) ? mutate(rng, step.argv) : step.argv;
+    const sent = rng.chance(opts.errorRate) ? mutate(rng, step.argv) : step.argv;
+    const argv = [anyCase(rng, sent[0]), ...sent.slice(1)];
     if (opts.exclusions.some((e) => e.command === argv[0].toLowerCase() && e.applies(argv))) {
       skipped++;
       continue;
@@ -117,17 +118,25 @@ export async function runSequence(sides: Sides, opts: RunOptions): Promise<RunRe
       history.length = 0;
     } else history.push(argv);
   }
-  // The final state, key by key, catches differences no random read happened to look at.
-  for (const key of KEYS) {
-    for (const [command, check] of opts.finalReads ?? FINAL_READS) {
-      const argv = [...command, key];
-      const result = await compare(sides, argv, check);
-      if (result.why !== undefined) {
-        mismatches.push({ step: opts.steps, argv, redis: result.redis, larder: result.larder, why: `final state: ${result.why}`, before: [] });
-      }
+  mismatches.push(...(await compareState(sides, opts.steps, 'final state', opts.finalReads)));
+  return { mismatches, skipped, counts };
+}
+
+/**
+ * Every key's value (FINAL_READS), and the key count: catches differences no random read
+ * happened to look at, and, after a restart, anything the log did not bring back.
+ */
+export async function compareState(sides: Sides, step: number, label: string, finalReads = FINAL_READS): Promise<Mismatch[]> {
+  const reads: [readonly string[], Check][] = [[['DBSIZE'], 'exact']];
+  for (const key of KEYS) for (const [command, check] of finalReads) reads.push([[...command, key], check]);
+  const mismatches: Mismatch[] = [];
+  for (const [argv, check] of reads) {
+    const result = await compare(sides, argv, check);
+    if (result.why !== undefined) {
+      mismatches.push({ step, argv, redis: result.redis, larder: result.larder, why: `${label}: ${result.why}`, before: [] });
     }
   }
-  return { mismatches, skipped, counts };
+  return mismatches;
 }
 
 /** A wrong-arity or syntax error most of the time: one argument dropped or one added. */

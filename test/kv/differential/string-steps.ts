@@ -1,12 +1,11 @@
 // Random commands of the string family (Redis t_string.c): every option, sometimes wrongly
 // combined or with invalid numbers, so error replies are compared too.
 
-import { anyCase, FLOATS, INTEGERS, KEYS, VALUES, type Times } from './alphabet.js';
+import { anyCase, FLOATS, INTEGERS, KEYS, randomValue as value, type Times } from './alphabet.js';
 import type { CommandGen, Step } from './harness.js';
 import type { Rng } from './prng.js';
 
 const key = (rng: Rng) => rng.pick(KEYS);
-const value = (rng: Rng) => rng.pick(VALUES);
 const step = (...argv: string[]): Step => ({ argv });
 
 /** Key-value pairs for MSET and MSETNX; keys may repeat. */
@@ -14,8 +13,8 @@ function pairs(rng: Rng): string[] {
   return Array.from({ length: rng.int(1, 3) }, () => [key(rng), value(rng)]).flat();
 }
 
-/** An expiry option of SET or GETEX: relative, absolute, or invalid. */
-function expiry(rng: Rng, times: Times): string[] {
+/** An expiry option of SET or GETEX: relative, absolute (in the past if `past`), or invalid. */
+function expiry(rng: Rng, times: Times, past: boolean): string[] {
   if (rng.chance(0.1)) return [anyCase(rng, rng.pick(['EX', 'PX', 'EXAT', 'PXAT'])), times.badTime(rng)];
   switch (rng.int(0, 3)) {
     case 0:
@@ -23,9 +22,9 @@ function expiry(rng: Rng, times: Times): string[] {
     case 1:
       return [anyCase(rng, 'PX'), times.relMillis(rng)];
     case 2:
-      return [anyCase(rng, 'EXAT'), times.absSeconds(rng)];
+      return [anyCase(rng, 'EXAT'), times.absSeconds(rng, past)];
     default:
-      return [anyCase(rng, 'PXAT'), times.absMillis(rng)];
+      return [anyCase(rng, 'PXAT'), times.absMillis(rng, past)];
   }
 }
 
@@ -34,16 +33,16 @@ function set(rng: Rng, times: Times): Step {
   const groups: string[][] = [];
   if (rng.chance(0.35)) groups.push([anyCase(rng, rng.pick(['NX', 'XX']))]);
   if (rng.chance(0.25)) groups.push([anyCase(rng, 'GET')]);
-  if (rng.chance(0.4)) groups.push(rng.chance(0.25) ? [anyCase(rng, 'KEEPTTL')] : expiry(rng, times));
+  if (rng.chance(0.4)) groups.push(rng.chance(0.25) ? [anyCase(rng, 'KEEPTTL')] : expiry(rng, times, false));
   // Now and then a conflicting or unknown option: a syntax error.
-  if (rng.chance(0.08)) groups.push(rng.pick([['NX'], ['XX'], ['KEEPTTL'], ['EX', '10'], ['PXAT', '1'], ['GET'], ['FOO']]));
+  if (rng.chance(0.08)) groups.push(rng.pick([['NX'], ['XX'], ['KEEPTTL'], ['EX', '10000'], ['PX', '7000000'], ['GET'], ['FOO']]));
   return step('SET', key(rng), value(rng), ...rng.shuffle(groups).flat());
 }
 
 // GETEX key [EX s | PX ms | EXAT t | PXAT t | PERSIST]
 function getex(rng: Rng, times: Times): Step {
   const r = rng.next();
-  const opts = r < 0.3 ? [] : r < 0.5 ? [anyCase(rng, 'PERSIST')] : expiry(rng, times);
+  const opts = r < 0.3 ? [] : r < 0.5 ? [anyCase(rng, 'PERSIST')] : expiry(rng, times, true);
   if (rng.chance(0.08)) opts.push(...rng.pick([['PERSIST'], ['EX', '100'], ['KEEPTTL'], ['NX']]));
   return step('GETEX', key(rng), ...opts);
 }

@@ -13,8 +13,8 @@ describe('kv rest: request limits', () => {
     t = await startTestLarder({
       kv: { databases: { default: { maxRequestSize: 64 }, daily: { dailyRequestLimit: 6 } } },
     });
-    const daily = t.larder.kv.find((c) => c.db === 'daily')!;
-    dailyUrl = `${t.url}/redis/daily`;
+    const daily = t.database('daily');
+    dailyUrl = daily.kvUrl;
     dailyToken = daily.token;
   });
   after(() => t.close());

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { ReplyError } from '../../../src/kv/errors.js';
-import { OK, PONG, Status } from '../../../src/kv/reply.js';
+import { NULL_ARRAY, OK, PONG, Status } from '../../../src/kv/reply.js';
 import { jsonEnvelope, jsonEnvelopes } from '../../../src/kv/rest/reply-json.js';
 
 describe('kv rest: JSON replies', () => {
@@ -25,6 +25,8 @@ describe('kv rest: JSON replies', () => {
     assert.equal(jsonEnvelope('OK', 'base64'), '{"result":"T0s="}', 'a bulk string that reads OK is data');
     assert.equal(jsonEnvelope(['a', [new Status('OK'), 'b']], 'base64'), '{"result":["YQ==",["OK","Yg=="]]}');
     assert.equal(jsonEnvelope(null, 'base64'), '{"result":null}');
+    assert.equal(jsonEnvelope(NULL_ARRAY, 'text'), '{"result":null}', 'the null array is JSON null');
+    assert.equal(jsonEnvelope([NULL_ARRAY, []], 'base64'), '{"result":[null,[]]}');
   });
 
   it('never encodes errors, and decodes their bytes as UTF-8', () => {

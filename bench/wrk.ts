@@ -1,0 +1,58 @@
+// Runs wrk (Debian package `wrk`) against one URL and reads its summary: requests per second,
+// the 99th percentile latency, and anything that was not a clean 2xx answer.
+
+import { spawn } from 'node:child_process';
+
+export interface Load {
+  seconds: number;
+  threads: number;
+  connections: number;
+}
+
+export interface WrkResult {
+  requests: number;
+  rps: number;
+  p99Ms: number;
+  /** Non-2xx answers and socket errors; empty when every request succeeded. */
+  problems: string;
+}
+
+const OVERRUN_MS = 15_000; // wrk stops itself after `seconds`; this only guards a hang
+
+export function runWrk(url: string, headers: Record<string, string>, load: Load): Promise<WrkResult> {
+  const args = ['-t', String(load.threads), '-c', String(load.connections), '-d', `${load.seconds}s`, '--latency'];
+  for (const [name, value] of Object.entries(headers)) args.push('-H', `${name}: ${value}`);
+  args.push(url);
+  const child = spawn('wrk', args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString('utf8')));
+  child.stderr.on('data', (chunk: Buffer) => (out += chunk.toString('utf8')));
+  const timer = setTimeout(() => child.kill('SIGKILL'), load.seconds * 1000 + OVERRUN_MS);
+  return new Promise((resolve, reject) => {
+    child.once('error', (e) => {
+      clearTimeout(timer);
+      reject(e);
+    });
+    child.once('close', (code) => {
+      clearTimeout(timer);
+      const result = code === 0 ? parseWrk(out) : null;
+      if (result === null) reject(new Error(`wrk failed (code ${code}): ${out.trim().split('\n').slice(-2).join(' | ')}`));
+      else resolve(result);
+    });
+  });
+}
+
+const MS_PER_UNIT: Record<string, number> = { us: 0.001, ms: 1, s: 1000, m: 60_000 };
+
+function parseWrk(out: string): WrkResult | null {
+  const requests = /^\s+(\d+) requests in /m.exec(out);
+  const rps = /^Requests\/sec:\s+([\d.]+)/m.exec(out);
+  const p99 = /^\s+99%\s+([\d.]+)(us|ms|s|m)\s*$/m.exec(out);
+  if (requests === null || rps === null || p99 === null) return null;
+  const problems: string[] = [];
+  const non2xx = /Non-2xx or 3xx responses: (\d+)/.exec(out);
+  if (non2xx !== null) problems.push(`${non2xx[1]} non-2xx answers`);
+  const socket = /Socket errors: (.*)/.exec(out);
+  if (socket !== null) problems.push(`socket errors: ${socket[1].trim()}`);
+  return { requests: Number(requests[1]), rps: Number(rps[1]), p99Ms: Number(p99[1]) * MS_PER_UNIT[p99[2]], problems: problems.join('; ') };
+}

@@ -1,0 +1,80 @@
+// `larder start` as a user runs it: what it prints, that the printed lines configure the
+// official SDK as they are, that generated tokens survive a restart, and one-line errors.
+
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import { Redis } from '@upstash/redis';
+import { launchLarder, spawnLarder } from '../support/larder-process.js';
+
+const root = mkdtempSync(join(tmpdir(), 'larder-cli-'));
+after(() => rmSync(root, { recursive: true, force: true }));
+
+/** The KEY=value lines, as a .env file would give them to process.env. */
+function envOf(lines: readonly string[]): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const line of lines) {
+    const m = /^([A-Z_]+)=(.*)$/.exec(line);
+    if (m !== null) env[m[1]] = m[2];
+  }
+  return env;
+}
+
+describe('larder start', () => {
+  it('prints the real port for --port 0 and env lines that Redis.fromEnv reads as they are', async () => {
+    const p = await spawnLarder({ dataDir: join(root, 'from-env'), flags: ['--port', '0'] });
+    const [listening] = p.stdout();
+    const port = Number(/^Larder listening on http:\/\/127\.0\.0\.1:(\d+) \(node\)$/.exec(listening)?.[1]);
+    assert.ok(port > 0, listening);
+    const env = envOf(p.stdout());
+    assert.equal(env.UPSTASH_REDIS_REST_URL, `http://127.0.0.1:${port}/redis/default`);
+    assert.equal(env.KV_REST_API_URL, env.UPSTASH_REDIS_REST_URL);
+    assert.equal(env.KV_REST_API_TOKEN, env.UPSTASH_REDIS_REST_TOKEN);
+    assert.equal(env.KV_REST_API_READ_ONLY_TOKEN, env.UPSTASH_REDIS_REST_READ_ONLY_TOKEN);
+
+    const saved = { ...process.env };
+    try {
+      Object.assign(process.env, { UPSTASH_REDIS_REST_URL: env.UPSTASH_REDIS_REST_URL, UPSTASH_REDIS_REST_TOKEN: env.UPSTASH_REDIS_REST_TOKEN });
+      const redis = Redis.fromEnv({ enableTelemetry: false });
+      assert.equal(await redis.set('from', 'env'), 'OK');
+      assert.equal(await redis.get('from'), 'env');
+      // The Vercel KV names alone work too.
+      delete process.env.UPSTASH_REDIS_REST_URL;
+      delete process.env.UPSTASH_REDIS_REST_TOKEN;
+      Object.assign(process.env, { KV_REST_API_URL: env.KV_REST_API_URL, KV_REST_API_TOKEN: env.KV_REST_API_TOKEN });
+      assert.equal(await Redis.fromEnv({ enableTelemetry: false }).get('from'), 'env');
+    } finally {
+      process.env = saved;
+    }
+    assert.equal((await p.stop()).code, 0);
+  });
+
+  it('prints every database under its own suffix and keeps generated tokens across restarts', async () => {
+    const dataDir = join(root, 'two-databases');
+    const config = { kv: { databases: { default: {}, 'app-cache': { token: 'configured-token' } } } };
+    const first = await spawnLarder({ dataDir, config });
+    const env = envOf(first.stdout());
+    assert.match(env.UPSTASH_REDIS_REST_URL_APP_CACHE, /\/redis\/app-cache$/);
+    assert.equal(env.UPSTASH_REDIS_REST_TOKEN_APP_CACHE, 'configured-token');
+    assert.equal(env.KV_REST_API_TOKEN_APP_CACHE, 'configured-token');
+    assert.notEqual(env.UPSTASH_REDIS_REST_TOKEN, env.UPSTASH_REDIS_REST_READ_ONLY_TOKEN);
+    assert.equal((await first.stop()).code, 0);
+
+    const second = await spawnLarder({ dataDir, config });
+    const again = envOf(second.stdout());
+    for (const name of ['UPSTASH_REDIS_REST_TOKEN', 'UPSTASH_REDIS_REST_READ_ONLY_TOKEN', 'UPSTASH_REDIS_REST_READ_ONLY_TOKEN_APP_CACHE']) {
+      assert.equal(again[name], env[name], name);
+    }
+    assert.equal((await second.stop()).code, 0);
+  });
+
+  it('refuses a bad setting with one clear line and exit code 2', async () => {
+    const p = launchLarder({ dataDir: join(root, 'bad'), config: { kv: { fsync: 'sometimes' } } });
+    const exit = await p.exited;
+    assert.equal(exit.code, 2);
+    assert.match(p.stderr(), /^larder: invalid configuration:\n {2}kv\.fsync: /);
+    assert.doesNotMatch(p.stderr(), /\n\s+at /);
+  });
+});

@@ -1,0 +1,95 @@
+import assert from 'node:assert/strict';
+import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, truncateSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import { AppendLog, type FsyncPolicy } from '../../src/storage/append-log.js';
+import { frame } from '../../src/storage/frames.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'larder-append-log-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
+let files = 0;
+const newPath = () => join(dir, `log-${files++}.aof`);
+const payload = (i: number) => Buffer.from(`payload ${i}`);
+
+function fill(path: string, policy: FsyncPolicy, n: number): void {
+  const { log } = AppendLog.open(path, policy);
+  for (let i = 0; i < n; i++) {
+    log.append(payload(i));
+    log.flush();
+  }
+  log.close();
+}
+
+describe('append log', () => {
+  for (const policy of ['always', 'everysec'] as const) {
+    it(`creates, appends and reopens (${policy})`, () => {
+      const path = newPath();
+      const { log, recovered } = AppendLog.open(path, policy);
+      assert.ok(existsSync(path));
+      assert.deepEqual(recovered, { frames: [], cutBytes: 0, validBytes: 0 });
+      log.append(payload(0));
+      log.append(payload(1));
+      assert.equal(log.size, 2 * frame(payload(0)).length);
+      log.flush();
+      assert.equal(statSync(path).size, log.size);
+      log.close();
+      const again = AppendLog.open(path, policy);
+      assert.deepEqual(again.recovered.frames, [payload(0), payload(1)]);
+      assert.equal(again.log.size, statSync(path).size);
+      again.log.close();
+    });
+  }
+
+  it('writes appended frames on close without a flush', () => {
+    const path = newPath();
+    const { log } = AppendLog.open(path, 'everysec');
+    log.append(payload(7));
+    log.close();
+    log.close();
+    assert.deepEqual(AppendLog.open(path, 'everysec').recovered.frames, [payload(7)]);
+  });
+
+  it('cuts a torn tail on open and appends after the last whole frame', () => {
+    const path = newPath();
+    fill(path, 'always', 3);
+    const whole = statSync(path).size;
+    truncateSync(path, whole - 2);
+    const { log, recovered } = AppendLog.open(path, 'always');
+    assert.equal(recovered.frames.length, 2);
+    assert.equal(recovered.cutBytes, frame(payload(2)).length - 2);
+    assert.equal(recovered.stop, 'torn');
+    assert.equal(statSync(path).size, recovered.validBytes);
+    log.append(payload(9));
+    log.close();
+    assert.deepEqual(AppendLog.open(path, 'always').recovered.frames, [payload(0), payload(1), payload(9)]);
+  });
+
+  it('cuts appended garbage and reports its size', () => {
+    const path = newPath();
+    fill(path, 'always', 2);
+    appendFileSync(path, Buffer.from('garbage!'));
+    const first = AppendLog.open(path, 'always');
+    first.log.close();
+    assert.equal(first.recovered.cutBytes, 8);
+    const second = AppendLog.open(path, 'always');
+    second.log.close();
+    assert.equal(second.recovered.cutBytes, 0);
+    assert.deepEqual(second.recovered.frames, [payload(0), payload(1)]);
+  });
+
+  it('survives a close right after a background sync started', async () => {
+    const path = newPath();
+    const { log } = AppendLog.open(path, 'everysec');
+    log.append(payload(1));
+    log.flush();
+    // Let the once-a-second timer start its fdatasync, then close while it may be in flight.
+    await new Promise((r) => setTimeout(r, 1005));
+    log.append(payload(2));
+    log.close();
+    const next = AppendLog.open(path, 'everysec');
+    assert.deepEqual(next.recovered.frames, [payload(1), payload(2)]);
+    next.log.close();
+    assert.equal(readFileSync(path).length, 2 * frame(payload(1)).length);
+  });
+});

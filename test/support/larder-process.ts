@@ -1,0 +1,169 @@
+// Runs `larder start` as a child process on Node or Bun, for tests that need a real process:
+// SIGKILL and restart, signals, what the server prints, and the SDK suite served by Bun. The
+// config is written as a JSON file and passed with --config; the port is 0 and the real one
+// is read from the "Larder listening on" line, the credentials from the env lines after it.
+
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import type { Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+
+export type Runtime = 'node' | 'bun';
+
+const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+const LAUNCHER = join(ROOT, 'bin', 'larder.js');
+const EXECUTABLE: Record<Runtime, string> = { node: process.execPath, bun: join(ROOT, 'node_modules', '.bin', 'bun') };
+const READY_TIMEOUT_MS = 90_000;
+const STOP_TIMEOUT_MS = 15_000;
+
+export interface DatabaseCredentials {
+  readonly url: string;
+  readonly token: string;
+  readonly readOnlyToken: string;
+}
+
+export interface Ready {
+  readonly url: string;
+  readonly runtime: Runtime;
+  /** Credentials by database name, from the printed env lines. */
+  readonly databases: ReadonlyMap<string, DatabaseCredentials>;
+}
+
+export interface Exit {
+  readonly code: number | null;
+  readonly signal: NodeJS.Signals | null;
+}
+
+export interface LarderProcess {
+  readonly child: ChildProcess;
+  /** Resolves once every database's env lines are printed; rejects if the process exits first. */
+  readonly ready: Promise<Ready>;
+  readonly exited: Promise<Exit>;
+  /** Everything the process wrote to stderr so far (its log lines, or its error). */
+  stderr(): string;
+  /** The lines it printed on stdout so far (the listening line and the env lines). */
+  stdout(): readonly string[];
+  /** Sends `signal` without waiting; `exited` then keeps this process alive until the child is gone. */
+  kill(signal: NodeJS.Signals): void;
+  /** Sends `signal` and waits for the exit; a process that outlives the timeout is killed and the call throws. */
+  stop(signal?: NodeJS.Signals): Promise<Exit>;
+}
+
+export interface LaunchOptions {
+  runtime?: Runtime;
+  /** Settings as in a config file; host, port 0 and dataDir are filled in. */
+  config?: Record<string, unknown>;
+  dataDir: string;
+  /** More command-line flags after `start --config FILE`. */
+  flags?: string[];
+}
+
+const live = new Set<ChildProcess>();
+process.on('exit', () => {
+  for (const child of live) child.kill('SIGKILL');
+});
+
+/** Starts the process without waiting; see `ready` and `exited`. */
+export function launchLarder(opts: LaunchOptions): LarderProcess {
+  const runtime = opts.runtime ?? 'node';
+  const config = { host: '127.0.0.1', port: 0, logLevel: 'warn', ...opts.config, dataDir: opts.dataDir };
+  const configDir = mkdtempSync(join(tmpdir(), 'larder-config-'));
+  const configFile = join(configDir, 'larder.json');
+  writeFileSync(configFile, JSON.stringify(config));
+  const child = spawn(EXECUTABLE[runtime], [LAUNCHER, 'start', '--config', configFile, ...(opts.flags ?? [])], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  live.add(child);
+  let stderr = '';
+  const stdout: string[] = [];
+  child.stderr!.setEncoding('utf8').on('data', (s: string) => (stderr += s));
+  const exited = new Promise<Exit>((resolve) => {
+    child.on('close', (code, signal) => {
+      live.delete(child);
+      rmSync(configDir, { recursive: true, force: true });
+      resolve({ code, signal });
+    });
+  });
+  const names = Object.keys((config as { kv?: { databases?: object } }).kv?.databases ?? { default: {} });
+  const ready = new Promise<Ready>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`larder did not start in ${READY_TIMEOUT_MS} ms\n${stderr}`)), READY_TIMEOUT_MS);
+    const fail = (exit: Exit) => {
+      clearTimeout(timer);
+      reject(new Error(`larder exited (${exit.code ?? exit.signal}) before it was ready\n${stderr}`));
+    };
+    void exited.then(fail);
+    const found = new Map<string, Partial<Record<'url' | 'token' | 'readOnlyToken', string>>>();
+    let url: string | undefined;
+    let serving: Runtime | undefined;
+    let db: string | undefined;
+    const printed = new Set<string>();
+    createInterface({ input: child.stdout! }).on('line', (line) => {
+      stdout.push(line);
+      const listening = /^Larder listening on (http:\/\/\S+) \((node|bun)\)$/.exec(line);
+      const section = /^# key-value database '(.+)'$/.exec(line);
+      const env = /^UPSTASH_REDIS_REST_(URL|TOKEN|READ_ONLY_TOKEN)(?:_[A-Z0-9_]+)?=(.*)$/.exec(line);
+      if (listening !== null) {
+        url = listening[1];
+        serving = listening[2] as Runtime;
+      } else if (section !== null) found.set((db = section[1]), {});
+      else if (env !== null && db !== undefined) {
+        found.get(db)![env[1] === 'URL' ? 'url' : env[1] === 'TOKEN' ? 'token' : 'readOnlyToken'] = env[2];
+      }
+      // KV_REST_API_READ_ONLY_TOKEN is the last line of a database's section (cli/env-lines.ts).
+      if (db !== undefined && line.startsWith('KV_REST_API_READ_ONLY_TOKEN')) printed.add(db);
+      const complete = names.every((n) => printed.has(n));
+      if (url === undefined || serving === undefined || !complete) return;
+      clearTimeout(timer);
+      // A test that forgets to stop its server must not keep the runner alive; `exit` kills it.
+      holdRunner(child, false);
+      resolve({ url, runtime: serving, databases: found as Map<string, DatabaseCredentials> });
+    });
+  });
+  ready.catch(() => child.kill('SIGKILL'));
+  const kill = (signal: NodeJS.Signals) => {
+    holdRunner(child, true);
+    child.kill(signal);
+  };
+  return {
+    child,
+    ready,
+    exited,
+    stderr: () => stderr,
+    stdout: () => stdout,
+    kill,
+    async stop(signal = 'SIGTERM') {
+      if (child.exitCode !== null || child.signalCode !== null) return exited;
+      kill(signal);
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => {
+          child.kill('SIGKILL');
+          reject(new Error(`larder did not exit within ${STOP_TIMEOUT_MS} ms of ${signal}\n${stderr}`));
+        }, STOP_TIMEOUT_MS);
+      });
+      try {
+        return await Promise.race([exited, late]);
+      } finally {
+        clearTimeout(timer);
+      }
+    },
+  };
+}
+
+/** Whether the child and its pipes keep this (the test) process alive. */
+function holdRunner(child: ChildProcess, hold: boolean): void {
+  for (const h of [child, child.stdout as unknown as Socket, child.stderr as unknown as Socket]) {
+    if (hold) h.ref();
+    else h.unref();
+  }
+}
+
+/** Starts the process and waits until it serves. */
+export async function spawnLarder(opts: LaunchOptions): Promise<LarderProcess & { readonly info: Ready }> {
+  const p = launchLarder(opts);
+  return { ...p, info: await p.ready };
+}
