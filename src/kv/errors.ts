@@ -67,7 +67,13 @@ export const LPOS_MAXLEN_NEGATIVE = new ReplyError("ERR MAXLEN can't be negative
 export const MPOP_NUMKEYS = new ReplyError('ERR numkeys should be greater than 0');
 export const MPOP_COUNT = new ReplyError('ERR count should be greater than 0');
 
+// Sets (Redis t_set.c).
+export const NUMKEYS_OVER_ARGS = new ReplyError("ERR Number of keys can't be greater than number of args");
+export const LIMIT_NEGATIVE = new ReplyError("ERR LIMIT can't be negative");
+
 export const wrongArity = (name: string) => new ReplyError(`ERR wrong number of arguments for '${name}' command`);
+export const outOfRange = (min: string, max: string) =>
+  new ReplyError(`ERR value is out of range, value must between ${min} and ${max}`);
 export const invalidExpireTime = (name: string) => new ReplyError(`ERR invalid expire time in '${name}' command`);
 export const noPermCommand = (name: string) =>
   new ReplyError(`NOPERM this user has no permissions to run the '${name}' command or its subcommand`);

@@ -6,6 +6,7 @@ import connection from './connection.js';
 import generic from './generic.js';
 import list from './list.js';
 import server from './server.js';
+import set from './set.js';
 import string from './string.js';
 import transaction from './transaction.js';
 import {
@@ -21,7 +22,7 @@ import {
   type Flag,
 } from './spec.js';
 
-const FAMILIES: readonly Family[] = [generic, string, list, server, connection, transaction, acl];
+const FAMILIES: readonly Family[] = [generic, string, list, set, server, connection, transaction, acl];
 
 const BITS: Partial<Record<Flag, number>> = {
   write: WRITE,

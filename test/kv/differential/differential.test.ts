@@ -13,12 +13,15 @@
 //   keys seen must match. Upstash's SCAN WITHTYPE is not in Redis and is not generated.
 // - KEYS order differs: the arrays compare as multisets.
 // - RANDOMKEY is random: both nil or both a key.
+// - Sets: member lists compare as multisets, SSCAN as a full walk, and SRANDMEMBER and SPOP
+//   by what they may draw (see set-steps.ts and draw-check.ts).
 // - TTL, PTTL, EXPIRETIME, PEXPIRETIME: the two sides receive a command a few milliseconds
 //   apart, so relative expiries differ by that much. Equal, or both non-negative and within
 //   2 s / 2000 ms. Relative expiries never meet GT/LT (see generic-steps.ts).
 // - DUMP: Larder's payload format is its own, so both nil or both a string; RESTORE is not
 //   generated.
-// - Not generated at all: OBJECT ENCODING, REFCOUNT and IDLETIME (Redis's internal
+// - Not generated at all: OBJECT ENCODING (but in the set family's run, whose strings all
+//   come from SET, so Redis's encodings are known), REFCOUNT and IDLETIME (Redis's internal
 //   representation and clock), TIME, INFO, COMMAND and CONFIG (different by nature), SCAN from
 //   a cursor other than 0 (cursors are opaque), relative expiries short enough to run out
 //   during a run, and SET-like commands with an absolute time in the past (Redis keeps such a
@@ -31,10 +34,11 @@ import { TABLE } from '../../../src/kv/commands/table.js';
 import { startTestLarder, type TestLarder } from '../../support/larder.js';
 import { Times } from './alphabet.js';
 import { GENERIC_GENS, SEED_GENS } from './generic-steps.js';
-import { compareState, describeMismatches, runSequence, type CommandGen, type Exclusion } from './harness.js';
+import { compareState, describeMismatches, FINAL_READS, runSequence, type CommandGen, type Exclusion, type FinalRead } from './harness.js';
 import { LIST_GENS } from './list-steps.js';
 import { Rng } from './prng.js';
 import { findRedisServer, startRedisServer, type RedisServer } from './redis-server.js';
+import { SET_ENCODING_GENS, SET_GENS } from './set-steps.js';
 import { STRING_GENS } from './string-steps.js';
 
 const EXCLUSIONS: readonly Exclusion[] = [
@@ -45,6 +49,11 @@ const EXCLUSIONS: readonly Exclusion[] = [
   },
 ];
 
+/** Strings and keyspace commands, now and then, among the set family's: WRONGTYPE, copies, renames, expiries. */
+const SET_MIX: readonly CommandGen[] = [...SEED_GENS, ...GENERIC_GENS]
+  .filter((g) => ['set', 'del', 'type', 'copy', 'rename', 'renamenx', 'expire', 'pexpireat', 'persist', 'exists'].includes(g.name))
+  .map((g) => ({ ...g, weight: g.weight / 4 }));
+
 function integers(name: string, fallback: string): number[] {
   const values = (process.env[name] ?? fallback).split(',').map(Number);
   if (!values.every((n) => Number.isSafeInteger(n) && n >= 0)) throw new Error(`${name} must be non-negative integers, comma-separated`);
@@ -54,12 +63,17 @@ const SEEDS = integers('LARDER_DIFF_SEED', '1,2,3,20240601');
 const [STEPS] = integers('LARDER_DIFF_STEPS', '300');
 const ERROR_RATE = 0.05;
 
-const RUNS: readonly { label: string; gens: readonly CommandGen[] }[] = [
+const RUNS: readonly { label: string; gens: readonly CommandGen[]; finalReads?: readonly FinalRead[] }[] = [
   { label: 'string family', gens: STRING_GENS },
   { label: 'generic family', gens: [...GENERIC_GENS, ...SEED_GENS] },
   { label: 'both families', gens: [...STRING_GENS, ...GENERIC_GENS] },
   { label: 'list family', gens: LIST_GENS },
   { label: 'list and generic families', gens: [...LIST_GENS, ...GENERIC_GENS] },
+  {
+    label: 'set family',
+    gens: [...SET_GENS, ...SET_ENCODING_GENS, ...SET_MIX],
+    finalReads: [...FINAL_READS, [['OBJECT', 'ENCODING'], 'exact']],
+  },
 ];
 
 const redisBin = findRedisServer();
@@ -95,7 +109,7 @@ describe('differential: Larder against redis-server', { skip: redisBin === undef
         const rng = new Rng(seed);
         const result = await runSequence(
           { redis: redis.client, larder: t },
-          { steps: STEPS, gens: run.gens, exclusions: EXCLUSIONS, times: new Times(), rng, errorRate: ERROR_RATE },
+          { steps: STEPS, gens: run.gens, exclusions: EXCLUSIONS, times: new Times(), rng, errorRate: ERROR_RATE, finalReads: run.finalReads },
         );
         const ran = [...result.counts].sort(([a], [b]) => a.localeCompare(b)).map(([name, n]) => `${name} ${n}`);
         ctx.diagnostic(`ran ${ran.join(', ')}; ${result.skipped} excluded`);

@@ -8,11 +8,14 @@ import { larderCall } from './larder-resp2.js';
 import type { Rng } from './prng.js';
 import { isRespError, parseResp, type RespClient, type RespValue } from './resp-client.js';
 import { anyCase, KEYS, type Times } from './alphabet.js';
+import { checkDraw } from './draw-check.js';
 
 export type Check =
   | 'exact' //     the same bytes
   | 'unordered' // an array of the same elements in any order (KEYS)
   | 'scan' //      argv[1] is a cursor: walk to the end on each side, compare the keys seen
+  | 'keyscan' //   the same with the cursor at argv[2], after the key (SSCAN)
+  | 'draw' //      members drawn at random from the set at argv[1] (SRANDMEMBER, SPOP: draw-check.ts)
   | 'time' //      TTL, PTTL, EXPIRETIME, PEXPIRETIME: equal, or both non-negative and close
   | 'nilness'; //  both nil or both a string (RANDOMKEY)
 
@@ -47,6 +50,8 @@ export interface RunOptions {
   readonly rng: Rng;
   /** Share of steps mutated into wrong-arity or syntax errors. */
   readonly errorRate: number;
+  /** Reads of every key at the end; FINAL_READS when not given. */
+  readonly finalReads?: readonly FinalRead[];
 }
 
 export interface Mismatch {
@@ -66,6 +71,13 @@ export interface RunResult {
 }
 
 const MAX_MISMATCHES = 25;
+/** What is read of every key at the end of a run (the command before the key), and how it compares. */
+export type FinalRead = readonly [readonly string[], Check];
+export const FINAL_READS: readonly FinalRead[] = [
+  [['GET'], 'exact'],
+  [['PEXPIRETIME'], 'time'],
+  [['SMEMBERS'], 'unordered'],
+];
 const CONTEXT = 4;
 // Replies of TTL-like commands may differ by the time between the two sides' requests.
 const TIME_SLACK = { ttl: 2, pttl: 2000, expiretime: 2, pexpiretime: 2000 } as Record<string, number>;
@@ -106,17 +118,17 @@ export async function runSequence(sides: Sides, opts: RunOptions): Promise<RunRe
       history.length = 0;
     } else history.push(argv);
   }
-  mismatches.push(...(await compareState(sides, opts.steps, 'final state')));
+  mismatches.push(...(await compareState(sides, opts.steps, 'final state', opts.finalReads)));
   return { mismatches, skipped, counts };
 }
 
 /**
- * Every key's value and expiry, and the key count: catches differences no random read
+ * Every key's value (FINAL_READS), and the key count: catches differences no random read
  * happened to look at, and, after a restart, anything the log did not bring back.
  */
-export async function compareState(sides: Sides, step: number, label: string): Promise<Mismatch[]> {
+export async function compareState(sides: Sides, step: number, label: string, finalReads = FINAL_READS): Promise<Mismatch[]> {
   const reads: [readonly string[], Check][] = [[['DBSIZE'], 'exact']];
-  for (const key of KEYS) reads.push([['GET', key], 'exact'], [['PEXPIRETIME', key], 'time']);
+  for (const key of KEYS) for (const [command, check] of finalReads) reads.push([[...command, key], check]);
   const mismatches: Mismatch[] = [];
   for (const [argv, check] of reads) {
     const result = await compare(sides, argv, check);
@@ -141,10 +153,11 @@ async function compare(sides: Sides, argv: readonly string[], check: Check): Pro
   const redis = await sides.redis.call(argv);
   const { status, raw: larder } = await larderCall(sides.larder, argv);
   const statusWhy = status === (larder.startsWith('-') ? 400 : 200) ? undefined : `HTTP status ${status}`;
-  if (check === 'scan' && !redis.startsWith('-') && !larder.startsWith('-')) {
-    const walked = await compareScans(sides, argv, redis, larder);
+  if ((check === 'scan' || check === 'keyscan') && !redis.startsWith('-') && !larder.startsWith('-')) {
+    const walked = await compareScans(sides, argv, check === 'scan' ? 1 : 2, redis, larder);
     return { ...walked, why: walked.why ?? statusWhy };
   }
+  if (check === 'draw') return { redis, larder, why: (await checkDraw(sides, argv, redis, larder)) ?? statusWhy };
   const why = redis === larder ? undefined : checkLoose(check, argv, redis, larder);
   return { redis, larder, why: why ?? statusWhy };
 }
@@ -157,6 +170,8 @@ function checkLoose(check: Check, argv: readonly string[], redis: string, larder
   switch (check) {
     case 'exact':
     case 'scan':
+    case 'keyscan':
+    case 'draw':
       return 'replies differ';
     case 'unordered':
       return Array.isArray(a) && Array.isArray(b) && sameElements(a, b) ? undefined : 'elements differ';
@@ -182,10 +197,11 @@ function sameElements(a: readonly RespValue[], b: readonly RespValue[]): boolean
   return x.length === y.length && x.every((k, i) => k === y[i]);
 }
 
-const MAX_SCAN_CALLS = 1000;
+// Enough for COUNT 1 over the largest sets the set family builds (a few thousand members).
+const MAX_SCAN_CALLS = 5000;
 
 /** Walks a SCAN to cursor 0 on each side; the keys seen, deduplicated and sorted, must match. */
-async function compareScans(sides: Sides, argv: readonly string[], redisFirst: string, larderFirst: string): Promise<Compared> {
+async function compareScans(sides: Sides, argv: readonly string[], cursorAt: number, redisFirst: string, larderFirst: string): Promise<Compared> {
   const walk = async (first: string, call: (argv: readonly string[]) => Promise<string>) => {
     const keys = new Set<string>();
     let raw = first;
@@ -196,7 +212,7 @@ async function compareScans(sides: Sides, argv: readonly string[], redisFirst: s
       }
       for (const k of reply[1]) keys.add(String(k));
       if (reply[0] === '0') return [...keys].sort();
-      raw = await call([argv[0], reply[0], ...argv.slice(2)]);
+      raw = await call([...argv.slice(0, cursorAt), reply[0], ...argv.slice(cursorAt + 1)]);
     }
     return `SCAN did not end after ${MAX_SCAN_CALLS} calls`;
   };
