@@ -2,6 +2,7 @@
 // full ACL category sets. The single source of truth for what a command is.
 
 import acl from './acl.js';
+import bitmap from './bitmap.js';
 import connection from './connection.js';
 import generic from './generic.js';
 import server from './server.js';
@@ -20,7 +21,7 @@ import {
   type Flag,
 } from './spec.js';
 
-const FAMILIES: readonly Family[] = [generic, string, server, connection, transaction, acl];
+const FAMILIES: readonly Family[] = [generic, string, bitmap, server, connection, transaction, acl];
 
 const BITS: Partial<Record<Flag, number>> = {
   write: WRITE,

@@ -30,6 +30,7 @@ import { after, before, describe, it } from 'node:test';
 import { TABLE } from '../../../src/kv/commands/table.js';
 import { startTestLarder, type TestLarder } from '../../support/larder.js';
 import { Times } from './alphabet.js';
+import { BITMAP_GENS } from './bitmap-steps.js';
 import { GENERIC_GENS, SEED_GENS } from './generic-steps.js';
 import { compareState, describeMismatches, runSequence, type CommandGen, type Exclusion } from './harness.js';
 import { Rng } from './prng.js';
@@ -57,6 +58,7 @@ const RUNS: readonly { label: string; gens: readonly CommandGen[] }[] = [
   { label: 'string family', gens: STRING_GENS },
   { label: 'generic family', gens: [...GENERIC_GENS, ...SEED_GENS] },
   { label: 'both families', gens: [...STRING_GENS, ...GENERIC_GENS] },
+  { label: 'bitmap family', gens: [...BITMAP_GENS, ...SEED_GENS] },
 ];
 
 const redisBin = findRedisServer();
