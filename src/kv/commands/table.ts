@@ -5,6 +5,7 @@ import acl from './acl.js';
 import bitmap from './bitmap.js';
 import connection from './connection.js';
 import generic from './generic.js';
+import hyperloglog from './hll.js';
 import server from './server.js';
 import string from './string.js';
 import transaction from './transaction.js';
@@ -21,7 +22,7 @@ import {
   type Flag,
 } from './spec.js';
 
-const FAMILIES: readonly Family[] = [generic, string, bitmap, server, connection, transaction, acl];
+const FAMILIES: readonly Family[] = [generic, string, bitmap, hyperloglog, server, connection, transaction, acl];
 
 const BITS: Partial<Record<Flag, number>> = {
   write: WRITE,

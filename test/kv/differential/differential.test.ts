@@ -32,6 +32,7 @@ import { startTestLarder, type TestLarder } from '../../support/larder.js';
 import { Times } from './alphabet.js';
 import { BITMAP_GENS } from './bitmap-steps.js';
 import { GENERIC_GENS, SEED_GENS } from './generic-steps.js';
+import { HLL_GENS } from './hll-steps.js';
 import { compareState, describeMismatches, runSequence, type CommandGen, type Exclusion } from './harness.js';
 import { Rng } from './prng.js';
 import { findRedisServer, startRedisServer, type RedisServer } from './redis-server.js';
@@ -59,6 +60,7 @@ const RUNS: readonly { label: string; gens: readonly CommandGen[] }[] = [
   { label: 'generic family', gens: [...GENERIC_GENS, ...SEED_GENS] },
   { label: 'both families', gens: [...STRING_GENS, ...GENERIC_GENS] },
   { label: 'bitmap family', gens: [...BITMAP_GENS, ...SEED_GENS] },
+  { label: 'hyperloglog family', gens: HLL_GENS },
 ];
 
 const redisBin = findRedisServer();
