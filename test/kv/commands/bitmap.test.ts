@@ -254,6 +254,12 @@ describe('bitmap commands over HTTP', () => {
       [0, 0, 0, 0, 0],
     );
     await reply(['bitfield', 'h', 'get', 'u8', 0, 'get', 'u8', 8, 'get', 'u8', 16, 'get', 'i8', 24, 'get', 'i8', 32], [255, 0, 255, 127, -128]);
+    // Redis's max - value wraps in 64 bits for a value this close to INT64_MIN: SAT stores the maximum.
+    await reply(
+      ['bitfield', 'q', 'overflow', 'sat', 'set', 'i5', 0, '-9223372036854775808', 'set', 'i5', 5, '-9223372036854775793', 'set', 'i5', 10, '-9223372036854775792', 'set', 'i8', 16, '-9223372036854775681', 'set', 'i8', 24, '-9223372036854775680'],
+      [0, 0, 0, 0, 0],
+    );
+    await reply(['bitfield', 'q', 'get', 'i5', 0, 'get', 'i5', 5, 'get', 'i5', 10, 'get', 'i8', 16, 'get', 'i8', 24], [15, 15, -16, 127, -128]);
     // FAIL refuses the write but the key is still created, zero-padded, as Redis does.
     await reply(['bitfield', 'g', 'overflow', 'fail', 'incrby', 'u8', 0, 300], [null]);
     assert.equal(await bytes('g'), '\0');

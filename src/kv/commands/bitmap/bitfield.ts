@@ -6,8 +6,8 @@
 import { readBig, readNumber, writeBig, writeNumber } from '../../engine/bitmap/field.js';
 import { BIT_OFFSET, BITFIELD_OVERFLOW, BITFIELD_RO_WRITE, BITFIELD_TYPE, isError, NOT_INTEGER, SYNTAX, type ReplyError } from '../../errors.js';
 import type { Reply } from '../../reply.js';
-import { parseExactInteger, parseInteger } from '../args.js';
-import type { Args, Ctx } from '../spec.js';
+import { INT64_MAX, parseExactInteger, parseInteger } from '../args.js';
+import { unchanged, type Args, type Ctx } from '../spec.js';
 import { getString } from '../string/lookup.js';
 import { bitTarget, parseBitOffset, storeBits } from './bit-offset.js';
 
@@ -39,9 +39,10 @@ function bitfield(ctx: Ctx, argv: Args, readOnly: boolean): Reply {
   if (isError(ops)) return ops;
   const writes = ops.filter((o) => o.op !== 'get');
   if (writes.length === 0) {
+    // Reads only: nothing to log, even for BITFIELD.
     const v = getString(ctx.ks, argv[1]);
     if (isError(v)) return v;
-    return ops.map((o) => getField(o, window(v ?? '', o.offset), o.offset % 8));
+    return unchanged(ctx, ops.map((o) => getField(o, window(v ?? '', o.offset), o.offset % 8)));
   }
   if (readOnly) return BITFIELD_RO_WRITE;
   const farthest = Math.max(...writes.map((o) => o.offset + o.bits - 1));
@@ -123,8 +124,10 @@ const SMALL_ARG = 2 ** 52;
 /**
  * SET or INCRBY of one field in `buf`: the old value (SET) or the new one (INCRBY), or nil
  * when OVERFLOW FAIL refuses. Overflow is judged on the exact result, as Redis's
- * check*BitfieldOverflow does; an unsigned SET of a negative value counts as too large, since
- * Redis casts it to uint64.
+ * check*BitfieldOverflow does, with two exceptions where SAT must pick the side Redis picks:
+ * an unsigned SET of a negative value is too large, since Redis casts it to uint64; and a
+ * signed SET of a value within 2^(bits-1) of INT64_MIN is too large too, because Redis computes
+ * max - value in wrapping 64-bit arithmetic and it comes out negative.
  */
 function setField(o: FieldOp, buf: Uint8Array): Reply {
   if (o.bits <= SMALL_BITS && typeof o.arg === 'number' && Math.abs(o.arg) < SMALL_ARG) {
@@ -142,6 +145,7 @@ function setSmall(o: FieldOp, arg: number, buf: Uint8Array): Reply {
   let next = o.op === 'incrby' ? old + arg : arg;
   if (next < min || next > max) {
     if (o.overflow === 'fail') return null;
+    // A small argument is far from INT64_MIN: only the unsigned exception can apply.
     if (o.overflow === 'sat') next = next > max || (!o.signed && o.op === 'set') ? max : min;
     else next = ((((next - min) % mod) + mod) % mod) + min;
   }
@@ -158,8 +162,12 @@ function setBig(o: FieldOp, arg: bigint, buf: Uint8Array): Reply {
   let next = o.op === 'incrby' ? old + arg : arg;
   if (next < min || next > max) {
     if (o.overflow === 'fail') return null;
-    if (o.overflow === 'sat') next = next > max || (!o.signed && o.op === 'set') ? max : min;
-    else next = o.signed ? BigInt.asIntN(o.bits, next) : BigInt.asUintN(o.bits, next);
+    if (o.overflow === 'sat') {
+      const high = next > max || (o.op === 'set' && (o.signed ? o.bits < 64 && max - next > INT64_MAX : true));
+      next = high ? max : min;
+    } else {
+      next = o.signed ? BigInt.asIntN(o.bits, next) : BigInt.asUintN(o.bits, next);
+    }
   }
   writeBig(buf, o.offset, o.bits, next);
   return o.op === 'set' ? old : next;

@@ -6,13 +6,14 @@ const M_HI = 0xc6a4a793;
 const M_LO = 0x5bd1e995;
 const SEED = 0xadc83b19;
 
-// The hash being built, as two uint32 halves (module state: hashing is synchronous).
+// Module state, as uint32 halves: the hash being built (h) and the result of the last step (m).
+// Safe because hashing is synchronous; it spares an allocation per step.
 let hHi = 0;
 let hLo = 0;
-
-/** (hi, lo) * M mod 2^64, into mHi/mLo. */
 let mHi = 0;
 let mLo = 0;
+
+/** (hi, lo) * M mod 2^64, into mHi/mLo. */
 function timesM(hi: number, lo: number): void {
   const a0 = lo & 0xffff;
   const a1 = lo >>> 16;
@@ -25,7 +26,7 @@ function timesM(hi: number, lo: number): void {
   mHi = (a1 * b1 + Math.floor(mid / 0x10000) + carry + Math.imul(hi, M_LO) + Math.imul(lo, M_HI)) >>> 0;
 }
 
-/** h ^= h >> 47 (only the high half's top 17 bits reach the low half). */
+/** (hi, lo) ^ (hi, lo) >> 47, into mHi/mLo: only the high half's top 17 bits move. */
 function shiftXor(hi: number, lo: number): void {
   mHi = hi;
   mLo = (lo ^ (hi >>> 15)) >>> 0;
