@@ -71,6 +71,24 @@ export const MPOP_COUNT = new ReplyError('ERR count should be greater than 0');
 export const NUMKEYS_OVER_ARGS = new ReplyError("ERR Number of keys can't be greater than number of args");
 export const LIMIT_NEGATIVE = new ReplyError("ERR LIMIT can't be negative");
 
+// Bitmaps (Redis bitops.c).
+export const BIT_OFFSET = new ReplyError('ERR bit offset is not an integer or out of range');
+export const BIT_VALUE = new ReplyError('ERR bit is not an integer or out of range');
+export const BITPOS_BIT = new ReplyError('ERR The bit argument must be 1 or 0.');
+export const BITOP_NOT_ONE_KEY = new ReplyError('ERR BITOP NOT must be called with a single source key.');
+export const BITFIELD_TYPE = new ReplyError(
+  'ERR Invalid bitfield type. Use something like i16 u8. Note that u64 is not supported but i64 is.',
+);
+export const BITFIELD_OVERFLOW = new ReplyError('ERR Invalid OVERFLOW type specified');
+export const BITFIELD_RO_WRITE = new ReplyError('ERR BITFIELD_RO only supports the GET subcommand');
+/** `op` as the client spelled it, upper-cased, as Redis 8.2 quotes it. */
+export const bitopTwoKeys = (op: string) =>
+  new ReplyError(`ERR BITOP ${op.toUpperCase()} must be called with at least two source keys.`);
+
+// HyperLogLog (Redis hyperloglog.c).
+export const NOT_HLL = new ReplyError('WRONGTYPE Key is not a valid HyperLogLog string value.');
+export const HLL_CORRUPT = new ReplyError('INVALIDOBJ Corrupted HLL object detected');
+
 export const wrongArity = (name: string) => new ReplyError(`ERR wrong number of arguments for '${name}' command`);
 export const outOfRange = (min: string, max: string) =>
   new ReplyError(`ERR value is out of range, value must between ${min} and ${max}`);

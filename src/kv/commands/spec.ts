@@ -44,6 +44,8 @@ export interface Ctx {
   /**
    * Replaces what the log records for this write (Redis's command rewriting): relative times
    * become absolute, random choices become the elements chosen. An empty call logs nothing.
+   * A read command calls it only when it did change stored bytes (PFCOUNT caching its
+   * estimate), to have those commands logged, as Redis propagates such a read.
    */
   rewrite(...argvs: Args[]): void;
 }

@@ -2,9 +2,11 @@
 // full ACL category sets. The single source of truth for what a command is.
 
 import acl from './acl.js';
+import bitmap from './bitmap.js';
 import connection from './connection.js';
 import generic from './generic.js';
 import list from './list.js';
+import hyperloglog from './hll.js';
 import server from './server.js';
 import set from './set.js';
 import string from './string.js';
@@ -22,7 +24,7 @@ import {
   type Flag,
 } from './spec.js';
 
-const FAMILIES: readonly Family[] = [generic, string, list, set, server, connection, transaction, acl];
+const FAMILIES: readonly Family[] = [generic, string, list, set, bitmap, hyperloglog, server, connection, transaction, acl];
 
 const BITS: Partial<Record<Flag, number>> = {
   write: WRITE,

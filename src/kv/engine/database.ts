@@ -117,11 +117,14 @@ export class Database implements Ctx, KvBackend, ServerStats {
     this.caller = caller;
     this.commandsProcessed++;
     const reply = cmd.run(this, argv);
+    const logged = this.rewritten;
     if (cmd.bits & WRITE && !(reply instanceof ReplyError)) {
-      const logged = this.rewritten;
       if (logged === null) this.journal.record(argv);
       else for (const a of logged) this.journal.record(a);
       this.writes++;
+    } else if (!(cmd.bits & WRITE) && logged !== null) {
+      // A read that changed bytes after all (PFCOUNT caching its estimate) asked to be logged.
+      for (const a of logged) this.journal.record(a);
     }
     this.rewritten = null;
     return reply;

@@ -33,7 +33,9 @@ import { after, before, describe, it } from 'node:test';
 import { TABLE } from '../../../src/kv/commands/table.js';
 import { startTestLarder, type TestLarder } from '../../support/larder.js';
 import { Times } from './alphabet.js';
+import { BITMAP_GENS } from './bitmap-steps.js';
 import { GENERIC_GENS, SEED_GENS } from './generic-steps.js';
+import { HLL_GENS } from './hll-steps.js';
 import { compareState, describeMismatches, FINAL_READS, runSequence, type CommandGen, type Exclusion, type FinalRead } from './harness.js';
 import { LIST_GENS } from './list-steps.js';
 import { Rng } from './prng.js';
@@ -74,6 +76,8 @@ const RUNS: readonly { label: string; gens: readonly CommandGen[]; finalReads?: 
     gens: [...SET_GENS, ...SET_ENCODING_GENS, ...SET_MIX],
     finalReads: [...FINAL_READS, [['OBJECT', 'ENCODING'], 'exact']],
   },
+  { label: 'bitmap family', gens: [...BITMAP_GENS, ...SEED_GENS] },
+  { label: 'hyperloglog family', gens: HLL_GENS },
 ];
 
 const redisBin = findRedisServer();

@@ -10,7 +10,7 @@ import { getString, stringEntry } from './lookup.js';
 
 // Redis caps a string at proto-max-bulk-len, 512MB. A JS string cannot be built quite that long
 // on every runtime (V8 stops 24 bytes short), so the cap is whichever is smaller.
-const MAX_STRING_BYTES = Math.min(512 * 1024 * 1024, constants.MAX_STRING_LENGTH);
+export const MAX_STRING_BYTES = Math.min(512 * 1024 * 1024, constants.MAX_STRING_LENGTH);
 
 // APPEND key value
 export function appendCommand(ctx: Ctx, argv: Args): Reply {

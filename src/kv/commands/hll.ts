@@ -1,0 +1,92 @@
+// HyperLogLog commands (Redis hyperloglog.c): PFADD, PFCOUNT, PFMERGE on string values in
+// Redis's own HLL format (engine/hll/), so GET answers the bytes Redis would.
+//
+// Durability: PFADD and PFMERGE are deterministic and logged as sent. PFCOUNT is a read, but
+// caching its estimate in the header changes the bytes, so like Redis (which propagates it
+// then) it logs itself when it does; replaying it caches the same estimate.
+
+import { cachedCount, EMPTY_HLL, isDense, isHll, REGISTERS, staleCount, withCount } from '../engine/hll/format.js';
+import { hllAdd, hllCount, hllMergeInto, hllStore } from '../engine/hll/hll.js';
+import { estimate, rawHistogram } from '../engine/hll/estimate.js';
+import { HLL_CORRUPT, isError, NOT_HLL, type ReplyError } from '../errors.js';
+import { OK, type Reply } from '../reply.js';
+import { ALL_KEYS, family, ONE_KEY, unchanged, type Args, type Ctx } from './spec.js';
+import { getString, stringEntry } from './string/lookup.js';
+
+export default family('hyperloglog', 'hyperloglog', [
+  { name: 'pfadd', arity: -2, flags: ['write', 'fast'], keys: ONE_KEY, run: pfaddCommand },
+  { name: 'pfcount', arity: -2, flags: ['readonly'], keys: ALL_KEYS, run: pfcountCommand },
+  { name: 'pfmerge', arity: -2, flags: ['write'], keys: ALL_KEYS, run: pfmergeCommand },
+]);
+
+// PFADD key [element ...]
+function pfaddCommand(ctx: Ctx, argv: Args): Reply {
+  const e = stringEntry(ctx.ks, argv[1]);
+  if (isError(e)) return e;
+  if (e !== undefined && !isHll(e.value)) return NOT_HLL;
+  const added = hllAdd(e?.value ?? EMPTY_HLL, argv.slice(2));
+  if (added === null) return HLL_CORRUPT;
+  if (e === undefined) {
+    // A new key counts as a change even with no elements, and its estimate is stale.
+    ctx.ks.insert(argv[1], added ?? staleCount(EMPTY_HLL), 0);
+    return 1;
+  }
+  if (added === undefined) return unchanged(ctx, 0);
+  e.value = added;
+  return 1;
+}
+
+// PFCOUNT key [key ...]
+function pfcountCommand(ctx: Ctx, argv: Args): Reply {
+  if (argv.length > 2) {
+    const max = union(ctx, argv.slice(1));
+    return isError(max) ? max : estimate(rawHistogram(max.registers));
+  }
+  const e = stringEntry(ctx.ks, argv[1]);
+  if (e === undefined) return 0;
+  if (isError(e)) return e;
+  if (!isHll(e.value)) return NOT_HLL;
+  const cached = cachedCount(e.value);
+  if (cached !== undefined) return cached;
+  const count = hllCount(e.value);
+  if (count === null) return HLL_CORRUPT;
+  e.value = withCount(e.value, count);
+  ctx.rewrite(argv);
+  return count;
+}
+
+// PFMERGE destkey [sourcekey ...]
+// The destination is a source too, so it must already be an HLL if it exists.
+function pfmergeCommand(ctx: Ctx, argv: Args): Reply {
+  const max = union(ctx, argv.slice(1));
+  if (isError(max)) return max;
+  const e = stringEntry(ctx.ks, argv[1]);
+  if (isError(e)) return e;
+  const merged = hllStore(e?.value ?? EMPTY_HLL, max.registers, max.dense);
+  if (merged === null) return HLL_CORRUPT;
+  if (e === undefined) ctx.ks.insert(argv[1], merged, 0);
+  else e.value = merged;
+  return OK;
+}
+
+interface Union {
+  /** Register-wise maximum over the HLLs. */
+  readonly registers: Uint8Array;
+  /** Whether any of them is dense. */
+  readonly dense: boolean;
+}
+
+/** The union of the HLLs at `keys`, missing keys counting as empty ones. */
+function union(ctx: Ctx, keys: readonly string[]): Union | ReplyError {
+  const registers = new Uint8Array(REGISTERS);
+  let dense = false;
+  for (const key of keys) {
+    const v = getString(ctx.ks, key);
+    if (v === null) continue;
+    if (isError(v)) return v;
+    if (!isHll(v)) return NOT_HLL;
+    dense ||= isDense(v);
+    if (!hllMergeInto(registers, v)) return HLL_CORRUPT;
+  }
+  return { registers, dense };
+}
