@@ -14,3 +14,9 @@ export type Reply = null | number | bigint | string | Status | ReplyError | read
 export const OK = new Status('OK');
 export const PONG = new Status('PONG');
 export const QUEUED = new Status('QUEUED');
+
+/**
+ * RESP's null array ("*-1", where a null bulk is "$-1"): ZMPOP and LMPOP answer it when there
+ * is nothing to pop. Recognised by identity; JSON shows it as null.
+ */
+export const NIL_ARRAY: readonly Reply[] = Object.freeze([]);

@@ -5,7 +5,7 @@
 
 import { base64, utf8Text } from '../bytes.js';
 import { ReplyError } from '../errors.js';
-import { OK, Status, type Reply } from '../reply.js';
+import { NIL_ARRAY, OK, Status, type Reply } from '../reply.js';
 
 export type Encoding = 'text' | 'base64';
 
@@ -22,7 +22,7 @@ export function jsonValue(r: Reply, enc: Encoding): string {
     case 'bigint':
       return r.toString();
     case 'object':
-      if (r === null) return 'null';
+      if (r === null || r === NIL_ARRAY) return 'null';
       if (r instanceof Status) return JSON.stringify(enc === 'base64' && r.text !== 'OK' ? base64(r.text) : r.text);
       if (r instanceof ReplyError) return JSON.stringify(utf8Text(r.text));
       return jsonArray(r, enc);

@@ -1,7 +1,7 @@
 // Replies as raw RESP2 bytes (`Upstash-Response-Format: resp2`), as a byte string.
 
 import { ReplyError } from '../errors.js';
-import { Status, type Reply } from '../reply.js';
+import { NIL_ARRAY, Status, type Reply } from '../reply.js';
 
 export function resp2(r: Reply): string {
   switch (typeof r) {
@@ -12,6 +12,7 @@ export function resp2(r: Reply): string {
       return `:${r}\r\n`;
     case 'object':
       if (r === null) return '$-1\r\n';
+      if (r === NIL_ARRAY) return '*-1\r\n';
       if (r instanceof Status) return `+${oneLine(r.text)}\r\n`;
       if (r instanceof ReplyError) return `-${oneLine(r.text)}\r\n`;
       return resp2Array(r);

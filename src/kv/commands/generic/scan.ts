@@ -9,10 +9,8 @@ import { typeName } from '../../engine/value.js';
 import { globMatch } from '../../glob.js';
 import type { Reply } from '../../reply.js';
 import { parseInteger } from '../args.js';
+import { DEFAULT_SCAN_COUNT, parseCursor } from '../scan-options.js';
 import type { Args, Ctx } from '../spec.js';
-
-const DEFAULT_COUNT = 10;
-const UINT64_MAX = 18446744073709551615n;
 
 // KEYS pattern
 export function keysCommand(ctx: Ctx, argv: Args): Reply {
@@ -29,7 +27,7 @@ export function keysCommand(ctx: Ctx, argv: Args): Reply {
 export function scanCommand(ctx: Ctx, argv: Args): Reply {
   const cursor = parseCursor(argv[1]);
   if (cursor === undefined) return INVALID_CURSOR;
-  let count = DEFAULT_COUNT;
+  let count = DEFAULT_SCAN_COUNT;
   let pattern: string | null = null;
   let type: string | null = null;
   let withType = false;
@@ -62,20 +60,6 @@ export function scanCommand(ctx: Ctx, argv: Args): Reply {
     if (withType) keys.push(t);
   });
   return [String(next), keys];
-}
-
-/**
- * A cursor as Redis's strtoul-based parser takes it: optional sign, decimal digits (none at
- * all reads as 0), up to 2^64 - 1, a negative one wrapping around. Ranks never pass 2^53, so
- * a cursor beyond that simply ends the walk.
- */
-function parseCursor(s: string): number | undefined {
-  if (!/^(?:[+-]?\d+)?$/.test(s)) return undefined;
-  if (s === '') return 0;
-  let n = BigInt(s);
-  if (n > UINT64_MAX || n < -UINT64_MAX) return undefined;
-  if (n < 0n) n += UINT64_MAX + 1n;
-  return n > BigInt(Number.MAX_SAFE_INTEGER) ? Number.MAX_SAFE_INTEGER : Number(n);
 }
 
 // RANDOMKEY
