@@ -7,6 +7,7 @@ import generic from './generic.js';
 import server from './server.js';
 import string from './string.js';
 import transaction from './transaction.js';
+import zset from './zset.js';
 import {
   ADMIN,
   FAST,
@@ -20,7 +21,7 @@ import {
   type Flag,
 } from './spec.js';
 
-const FAMILIES: readonly Family[] = [generic, string, server, connection, transaction, acl];
+const FAMILIES: readonly Family[] = [generic, string, zset, server, connection, transaction, acl];
 
 const BITS: Partial<Record<Flag, number>> = {
   write: WRITE,
