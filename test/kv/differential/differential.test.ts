@@ -26,10 +26,17 @@ import { TABLE } from '../../../src/kv/commands/table.js';
 import { startTestLarder, type TestLarder } from '../../support/larder.js';
 import { Times } from './alphabet.js';
 import { GENERIC_GENS, SEED_GENS } from './generic-steps.js';
-import { describeMismatches, runSequence, type CommandGen, type Exclusion } from './harness.js';
+import { describeMismatches, runSequence, type CommandGen, type Exclusion, type RunOptions } from './harness.js';
 import { Rng } from './prng.js';
 import { findRedisServer, startRedisServer, type RedisServer } from './redis-server.js';
 import { STRING_GENS } from './string-steps.js';
+import { LARGE, SMALL, ZSET_COMPANION_GENS, ZSET_FINAL_READS, ZSET_SET_GENS, zsetGens } from './zset-steps.js';
+
+/** ZRANGE-style options after the range arguments (from argv[at] on) hold LIMIT but no BYSCORE/BYLEX. */
+const limitWithIndexRange = (at: number) => (argv: readonly string[]) => {
+  const opts = argv.slice(at).map((a) => a.toLowerCase());
+  return opts.includes('limit') && !opts.includes('byscore') && !opts.includes('bylex');
+};
 
 const EXCLUSIONS: readonly Exclusion[] = [
   {
@@ -37,16 +44,27 @@ const EXCLUSIONS: readonly Exclusion[] = [
     reason: 'COPY with the same source and destination returns 0 (Upstash), where Redis errors',
     applies: (argv) => argv[1] === argv[2],
   },
+  { command: 'zrange', reason: 'ZRANGE pages an index range with LIMIT (Upstash)', applies: limitWithIndexRange(4) },
+  { command: 'zrangestore', reason: 'ZRANGESTORE pages an index range with LIMIT (Upstash)', applies: limitWithIndexRange(5) },
+  { command: 'zrank', reason: 'ZRANK takes WITHSCORE (Redis 7.2)', applies: (argv) => argv.length > 3 },
+  { command: 'zrevrank', reason: 'ZREVRANK takes WITHSCORE (Redis 7.2)', applies: (argv) => argv.length > 3 },
 ];
 
 const SEEDS = process.env.LARDER_DIFF_SEED?.split(',').map(Number) ?? [1, 2, 3, 20240601];
 const STEPS = Number(process.env.LARDER_DIFF_STEPS ?? 300);
 const ERROR_RATE = 0.05;
 
-const RUNS: readonly { label: string; gens: readonly CommandGen[] }[] = [
+const RUNS: readonly { label: string; gens: readonly CommandGen[]; finalReads?: RunOptions['finalReads'] }[] = [
   { label: 'string family', gens: STRING_GENS },
   { label: 'generic family', gens: [...GENERIC_GENS, ...SEED_GENS] },
   { label: 'both families', gens: [...STRING_GENS, ...GENERIC_GENS] },
+  {
+    label: 'sorted-set family',
+    // Plain sets join as ZUNION/ZINTER/ZDIFF inputs once the set family is in the table.
+    gens: [...zsetGens(SMALL), ...ZSET_COMPANION_GENS, ...(TABLE.has('sadd') ? ZSET_SET_GENS : [])],
+    finalReads: ZSET_FINAL_READS,
+  },
+  { label: 'sorted-set family, large sets', gens: [...zsetGens(LARGE), ...ZSET_COMPANION_GENS], finalReads: ZSET_FINAL_READS },
 ];
 
 const redisBin = findRedisServer();
@@ -81,7 +99,7 @@ describe('differential: Larder against redis-server', { skip: redisBin === undef
         const rng = new Rng(seed);
         const result = await runSequence(
           { redis: redis.client, larder: t },
-          { steps: STEPS, gens: run.gens, exclusions: EXCLUSIONS, times: new Times(), rng, errorRate: ERROR_RATE },
+          { steps: STEPS, gens: run.gens, exclusions: EXCLUSIONS, times: new Times(), rng, errorRate: ERROR_RATE, finalReads: run.finalReads },
         );
         assert.equal(result.mismatches.length, 0, describeMismatches(run.label, seed, STEPS, result));
       });
