@@ -22,12 +22,13 @@ export function encodeEntries(size: number, entries: Iterable<{ readonly member:
   return parts.join('');
 }
 
-/** The (member, score) pairs of an encoding, or null when it is malformed (never throws). */
+/** The (member, score) pairs of an encoding, or null when it is malformed or empty (never throws). */
 export function decodeEntries(bytes: string): [string, number][] | null {
   if (bytes.length < 4) return null;
   const count = readU32(bytes, 0);
-  // Each entry takes at least 12 bytes: refuse counts the input cannot hold before allocating.
-  if (count > (bytes.length - 4) / 12) return null;
+  // No key holds an empty set; and each entry takes at least 12 bytes, so a count the input
+  // cannot hold is refused before anything is allocated.
+  if (count === 0 || count > (bytes.length - 4) / 12) return null;
   const out: [string, number][] = [];
   let at = 4;
   for (let i = 0; i < count; i++) {
