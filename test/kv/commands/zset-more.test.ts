@@ -194,6 +194,18 @@ describe('sorted-set commands over HTTP, continued', () => {
     for (let i = 0; i < n; i++) assert.equal(seen.get(`m${i}`), 1, `m${i}`);
   });
 
+  it('ACL key patterns see the destination and the counted inputs of the STORE forms', async () => {
+    await reply(['acl', 'setuser', 'zuser', 'on', '>pw', '~in:*', '~out:*', '+@sortedset'], 'OK');
+    const token: string = await call(['acl', 'resttoken', 'zuser', 'pw']);
+    const as = (argv: (string | number)[]) => t.command(argv, { token });
+    const NOPERM = 'NOPERM this user has no permissions to access one of the keys used as arguments';
+    assert.deepEqual(await as(['zadd', 'in:a', 1, 'm']), { status: 200, body: { result: 1 } });
+    assert.deepEqual(await as(['zunionstore', 'out:x', 1, 'in:a']), { status: 200, body: { result: 1 } });
+    assert.deepEqual(await as(['zunionstore', 'elsewhere', 1, 'in:a']), { status: 400, body: { error: NOPERM } });
+    assert.deepEqual(await as(['zinterstore', 'out:x', 2, 'in:a', 'secret']), { status: 400, body: { error: NOPERM } });
+    assert.deepEqual(await as(['zmpop', 2, 'in:a', 'secret', 'min']), { status: 400, body: { error: NOPERM } });
+  });
+
   it('the blocking forms are refused by name', async () => {
     for (const argv of [['bzpopmin', 'k', 0], ['bzpopmax', 'k', 0], ['bzmpop', 0, 1, 'k', 'min']]) {
       await fails(argv, `ERR Command is not available: '${argv[0]}'. See https://upstash.com/docs/redis/overall/rediscompatibility for details`);
