@@ -24,7 +24,15 @@ import {
   zrevrangebyscoreCommand,
   zrevrangeCommand,
 } from './zset/range.js';
-import { zcardCommand, zcountCommand, zlexcountCommand, zmscoreCommand, zrankCommand, zrevrankCommand, zscoreCommand } from './zset/read.js';
+import {
+  zcardCommand,
+  zcountCommand,
+  zlexcountCommand,
+  zmscoreCommand,
+  zrankCommand,
+  zrevrankCommand,
+  zscoreCommand,
+} from './zset/read.js';
 import { zremCommand, zremrangebylexCommand, zremrangebyrankCommand, zremrangebyscoreCommand } from './zset/remove.js';
 import { zscanCommand } from './zset/scan.js';
 

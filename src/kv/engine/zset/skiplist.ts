@@ -207,7 +207,8 @@ export class SkipList {
     return !emptyScoreRange(r) && first !== null && scoreGteMin(this.tail!.score, r) && scoreLteMax(first.score, r);
   }
 
-  private meetsLex(r: LexRange): boolean {
+  /** As meetsScore, for a lex range; the owning ZSet's linear walks ask it too. */
+  meetsLex(r: LexRange): boolean {
     const first = this.head.next[0];
     return !emptyLexRange(r) && first !== null && lexGteMin(this.tail!.member, r) && lexLteMax(first.member, r);
   }

@@ -20,7 +20,7 @@
 // a score of -0 as 0.
 
 import { registerKind, type Container, type ContainerKind } from '../value.js';
-import { lexGteMin, lexLteMax, emptyLexRange, type LexRange, type ScoreRange } from './range.js';
+import { lexGteMin, lexLteMax, type LexRange, type ScoreRange } from './range.js';
 import { SkipList, type ZNode } from './skiplist.js';
 import { decodeEntries, encodeEntries } from './zset-codec.js';
 
@@ -75,10 +75,6 @@ export class ZSet implements Container {
     return this.dict.get(member)?.score;
   }
 
-  node(member: string): ZNode | undefined {
-    return this.dict.get(member);
-  }
-
   add(member: string, score: number): AddResult {
     const node = this.dict.get(member);
     if (node !== undefined) {
@@ -128,7 +124,7 @@ export class ZSet implements Container {
 
   firstInLex(r: LexRange): ZNode | null {
     if (!this.listpack) return this.list.firstInLex(r);
-    if (!this.meetsLex(r)) return null;
+    if (!this.list.meetsLex(r)) return null;
     let x = this.list.first;
     while (x !== null && !lexGteMin(x.member, r)) x = x.forward;
     return x !== null && lexLteMax(x.member, r) ? x : null;
@@ -136,7 +132,7 @@ export class ZSet implements Container {
 
   lastInLex(r: LexRange): ZNode | null {
     if (!this.listpack) return this.list.lastInLex(r);
-    if (!this.meetsLex(r)) return null;
+    if (!this.list.meetsLex(r)) return null;
     let x = this.list.tail;
     while (x !== null && !lexLteMax(x.member, r)) x = x.backward;
     return x !== null && lexGteMin(x.member, r) ? x : null;
@@ -160,11 +156,6 @@ export class ZSet implements Container {
     count = this.size - this.list.rankOf(first) + 1;
     if (last !== null) count -= this.size - this.list.rankOf(last);
     return Math.max(count, 0);
-  }
-
-  /** 1-based rank of a node of this set. */
-  rankOf(node: ZNode): number {
-    return this.list.rankOf(node);
   }
 
   removeRangeByScore(r: ScoreRange): number {
@@ -219,13 +210,7 @@ export class ZSet implements Container {
   clone(): ZSet {
     const copy = new ZSet(this.listpack);
     for (let x = this.list.first; x !== null; x = x.forward) copy.add(x.member, x.score);
-    copy.listpack = this.listpack;
     return copy;
-  }
-
-  private meetsLex(r: LexRange): boolean {
-    const first = this.list.first;
-    return !emptyLexRange(r) && first !== null && lexGteMin(this.list.tail!.member, r) && lexLteMax(first.member, r);
   }
 
   private forget(x: ZNode): void {
