@@ -58,18 +58,14 @@ export const LFU_NOT_SELECTED = new ReplyError(
 
 // Lists (Redis t_list.c).
 export const INDEX_OUT_OF_RANGE = new ReplyError('ERR index out of range');
-export const COUNT_NOT_POSITIVE = new ReplyError('ERR value is out of range, must be positive');
 export const LPOS_RANK_ZERO = new ReplyError(
   "ERR RANK can't be zero: use 1 to start from the first match, 2 from the second ... or use negative to start from the end of the list",
 );
 export const LPOS_COUNT_NEGATIVE = new ReplyError("ERR COUNT can't be negative");
 export const LPOS_MAXLEN_NEGATIVE = new ReplyError("ERR MAXLEN can't be negative");
-export const MPOP_NUMKEYS = new ReplyError('ERR numkeys should be greater than 0');
-export const MPOP_COUNT = new ReplyError('ERR count should be greater than 0');
 
 // Sets (Redis t_set.c).
 export const NUMKEYS_OVER_ARGS = new ReplyError("ERR Number of keys can't be greater than number of args");
-export const LIMIT_NEGATIVE = new ReplyError("ERR LIMIT can't be negative");
 
 // Bitmaps (Redis bitops.c).
 export const BIT_OFFSET = new ReplyError('ERR bit offset is not an integer or out of range');
@@ -141,3 +137,24 @@ export const AclRule = {
 export type AclRuleReason = (typeof AclRule)[keyof typeof AclRule];
 export const aclRuleError = (op: string, reason: AclRuleReason) =>
   new ReplyError(`ERR Error in ACL SETUSER modifier '${op}': ${reason}`);
+
+// Sorted sets (Redis t_zset.c).
+export const ZADD_NX_AND_XX = new ReplyError('ERR XX and NX options at the same time are not compatible');
+export const ZADD_GT_LT_NX = new ReplyError('ERR GT, LT, and/or NX options at the same time are not compatible');
+export const ZADD_INCR_PAIRS = new ReplyError('ERR INCR option supports a single increment-element pair');
+export const SCORE_NAN = new ReplyError('ERR resulting score is not a number (NaN)');
+export const MIN_MAX_NOT_FLOAT = new ReplyError('ERR min or max is not a float');
+export const MIN_MAX_NOT_LEX = new ReplyError('ERR min or max not valid string range item');
+export const WEIGHT_NOT_FLOAT = new ReplyError('ERR weight value is not a float');
+export const LIMIT_NEGATIVE = new ReplyError("ERR LIMIT can't be negative");
+export const NOT_POSITIVE = new ReplyError('ERR value is out of range, must be positive');
+export const NUMKEYS_NOT_POSITIVE = new ReplyError('ERR numkeys should be greater than 0');
+export const COUNT_NOT_POSITIVE = new ReplyError('ERR count should be greater than 0');
+export const OUT_OF_RANGE = new ReplyError('ERR value is out of range');
+export const ZRANGE_LIMIT_NEEDS_BY = new ReplyError(
+  'ERR syntax error, LIMIT is only supported in combination with either BYSCORE or BYLEX',
+);
+export const ZRANGE_WITHSCORES_BYLEX = new ReplyError('ERR syntax error, WITHSCORES not supported in combination with BYLEX');
+export const atLeastOneKey = (name: string) => new ReplyError(`ERR at least 1 input key is needed for '${name}' command`);
+export const outOfRangeBetween = (min: string, max: string) =>
+  new ReplyError(`ERR value is out of range, value must between ${min} and ${max}`);

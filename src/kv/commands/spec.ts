@@ -21,7 +21,8 @@ export type Flag =
 /** Where the keys sit in argv (argv[0] is the name). Read by ACL key patterns and cluster routing. */
 export type KeySpec =
   | { first: number; last: number; step: number } // last < 0 counts from the end
-  | { countAt: number } //                            argv[countAt] says how many keys follow it
+  | { countAt: number; dest?: number } //             argv[countAt] says how many keys follow it;
+  //                                                  argv[dest], if given, is a key too (ZUNIONSTORE)
   | null;
 
 /** Who runs a command. */
@@ -127,7 +128,8 @@ export function keysOf(cmd: Command, argv: Args): string[] {
   if (spec === null) return [];
   if ('countAt' in spec) {
     const n = Number(argv[spec.countAt]);
-    return Number.isInteger(n) && n > 0 ? argv.slice(spec.countAt + 1, spec.countAt + 1 + n) : [];
+    const keys = Number.isInteger(n) && n > 0 ? argv.slice(spec.countAt + 1, spec.countAt + 1 + n) : [];
+    return spec.dest === undefined ? keys : [argv[spec.dest], ...keys];
   }
   const last = spec.last < 0 ? argv.length + spec.last : spec.last;
   const keys: string[] = [];

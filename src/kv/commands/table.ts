@@ -11,6 +11,7 @@ import server from './server.js';
 import set from './set.js';
 import string from './string.js';
 import transaction from './transaction.js';
+import zset from './zset.js';
 import {
   ADMIN,
   FAST,
@@ -24,7 +25,9 @@ import {
   type Flag,
 } from './spec.js';
 
-const FAMILIES: readonly Family[] = [generic, string, list, set, bitmap, hyperloglog, server, connection, transaction, acl];
+const FAMILIES: readonly Family[] = [
+  generic, string, list, set, zset, bitmap, hyperloglog, server, connection, transaction, acl,
+];
 
 const BITS: Partial<Record<Flag, number>> = {
   write: WRITE,

@@ -15,6 +15,11 @@
 // - RANDOMKEY is random: both nil or both a key.
 // - Sets: member lists compare as multisets, SSCAN as a full walk, and SRANDMEMBER and SPOP
 //   by what they may draw (see set-steps.ts and draw-check.ts).
+// - ZRANDMEMBER is random: the same shape on both sides, and every pick one of the key's
+//   members (with its score), all different for a positive count.
+// - ZRANK/ZREVRANK with a fourth argument: Larder takes Redis 7.2's WITHSCORE (an exclusion).
+// - Sorted sets past Redis's listpack limits: ZSCAN and lex ranges are not generated for them
+//   (see zset-steps.ts), as their order follows Redis's hash table and random skip-list levels.
 // - TTL, PTTL, EXPIRETIME, PEXPIRETIME: the two sides receive a command a few milliseconds
 //   apart, so relative expiries differ by that much. Equal, or both non-negative and within
 //   2 s / 2000 ms. Relative expiries never meet GT/LT (see generic-steps.ts).
@@ -42,6 +47,13 @@ import { Rng } from './prng.js';
 import { findRedisServer, startRedisServer, type RedisServer } from './redis-server.js';
 import { SET_ENCODING_GENS, SET_GENS } from './set-steps.js';
 import { STRING_GENS } from './string-steps.js';
+import { LARGE, SMALL, ZSET_COMPANION_GENS, ZSET_FINAL_READS, ZSET_SET_GENS, zsetGens } from './zset-steps.js';
+
+/** ZRANGE-style options after the range arguments (from argv[at] on) hold LIMIT but no BYSCORE/BYLEX. */
+const limitWithIndexRange = (at: number) => (argv: readonly string[]) => {
+  const opts = argv.slice(at).map((a) => a.toLowerCase());
+  return opts.includes('limit') && !opts.includes('byscore') && !opts.includes('bylex');
+};
 
 const EXCLUSIONS: readonly Exclusion[] = [
   {
@@ -49,6 +61,10 @@ const EXCLUSIONS: readonly Exclusion[] = [
     reason: 'COPY with the same source and destination returns 0 (Upstash), where Redis errors',
     applies: (argv) => argv[1] === argv[2],
   },
+  { command: 'zrange', reason: 'ZRANGE pages an index range with LIMIT (Upstash)', applies: limitWithIndexRange(4) },
+  { command: 'zrangestore', reason: 'ZRANGESTORE pages an index range with LIMIT (Upstash)', applies: limitWithIndexRange(5) },
+  { command: 'zrank', reason: 'ZRANK takes WITHSCORE (Redis 7.2)', applies: (argv) => argv.length > 3 },
+  { command: 'zrevrank', reason: 'ZREVRANK takes WITHSCORE (Redis 7.2)', applies: (argv) => argv.length > 3 },
 ];
 
 /** Strings and keyspace commands, now and then, among the set family's: WRONGTYPE, copies, renames, expiries. */
@@ -65,7 +81,15 @@ const SEEDS = integers('LARDER_DIFF_SEED', '1,2,3,20240601');
 const [STEPS] = integers('LARDER_DIFF_STEPS', '300');
 const ERROR_RATE = 0.05;
 
-const RUNS: readonly { label: string; gens: readonly CommandGen[]; finalReads?: readonly FinalRead[] }[] = [
+interface Run {
+  readonly label: string;
+  readonly gens: readonly CommandGen[];
+  readonly finalReads?: readonly FinalRead[];
+  /** Steps per run as a multiple of STEPS: a family with many commands runs longer. */
+  readonly scale?: number;
+}
+
+const RUNS: readonly Run[] = [
   { label: 'string family', gens: STRING_GENS },
   { label: 'generic family', gens: [...GENERIC_GENS, ...SEED_GENS] },
   { label: 'both families', gens: [...STRING_GENS, ...GENERIC_GENS] },
@@ -78,6 +102,19 @@ const RUNS: readonly { label: string; gens: readonly CommandGen[]; finalReads?: 
   },
   { label: 'bitmap family', gens: [...BITMAP_GENS, ...SEED_GENS] },
   { label: 'hyperloglog family', gens: HLL_GENS },
+  {
+    label: 'sorted-set family',
+    // Plain sets join as ZUNION/ZINTER/ZDIFF inputs once the set family is in the table.
+    gens: [...zsetGens(SMALL), ...ZSET_COMPANION_GENS, ...(TABLE.has('sadd') ? ZSET_SET_GENS : [])],
+    finalReads: ZSET_FINAL_READS,
+    scale: 4,
+  },
+  {
+    label: 'sorted-set family, large sets',
+    gens: [...zsetGens(LARGE), ...ZSET_COMPANION_GENS],
+    finalReads: ZSET_FINAL_READS,
+    scale: 3,
+  },
 ];
 
 const redisBin = findRedisServer();
@@ -107,24 +144,25 @@ describe('differential: Larder against redis-server', { skip: redisBin === undef
   for (const seed of SEEDS) {
     for (const run of RUNS) {
       it(`${run.label}, seed ${seed}`, async (ctx) => {
-        ctx.diagnostic(`seed ${seed} (LARDER_DIFF_SEED=${seed}), ${STEPS} steps`);
+        const steps = Math.round(STEPS * (run.scale ?? 1));
+        ctx.diagnostic(`seed ${seed} (LARDER_DIFF_SEED=${seed}), ${steps} steps`);
         await redis.client.call(['FLUSHDB']);
         await t.command(['FLUSHDB']);
         const rng = new Rng(seed);
         const result = await runSequence(
           { redis: redis.client, larder: t },
-          { steps: STEPS, gens: run.gens, exclusions: EXCLUSIONS, times: new Times(), rng, errorRate: ERROR_RATE, finalReads: run.finalReads },
+          { steps, gens: run.gens, exclusions: EXCLUSIONS, times: new Times(), rng, errorRate: ERROR_RATE, finalReads: run.finalReads },
         );
         const ran = [...result.counts].sort(([a], [b]) => a.localeCompare(b)).map(([name, n]) => `${name} ${n}`);
         ctx.diagnostic(`ran ${ran.join(', ')}; ${result.skipped} excluded`);
-        assert.equal(result.mismatches.length, 0, describeMismatches(run.label, seed, STEPS, result));
+        assert.equal(result.mismatches.length, 0, describeMismatches(run.label, seed, steps, result));
         // What the log replays must be what Redis holds: relative times and floats are
         // logged in a deterministic form.
         const dataDir = t.dataDir;
         await t.close(true);
         t = await startTestLarder({}, dataDir);
-        const restarted = await compareState({ redis: redis.client, larder: t }, STEPS, 'after a restart');
-        assert.equal(restarted.length, 0, describeMismatches(run.label, seed, STEPS, { ...result, mismatches: restarted }));
+        const restarted = await compareState({ redis: redis.client, larder: t }, steps, 'after a restart', run.finalReads);
+        assert.equal(restarted.length, 0, describeMismatches(run.label, seed, steps, { ...result, mismatches: restarted }));
       });
     }
   }

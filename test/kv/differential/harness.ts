@@ -17,11 +17,25 @@ export type Check =
   | 'keyscan' //   the same with the cursor at argv[2], after the key (SSCAN)
   | 'draw' //      members drawn at random from the set at argv[1] (SRANDMEMBER, SPOP: draw-check.ts)
   | 'time' //      TTL, PTTL, EXPIRETIME, PEXPIRETIME: equal, or both non-negative and close
-  | 'nilness'; //  both nil or both a string (RANDOMKEY)
+  | 'nilness' //   both nil or both a string (RANDOMKEY)
+  | 'sample'; //   a random pick (ZRANDMEMBER): the same shape, every pick from `Step.sample`
+
+/** What a random pick draws from, for the 'sample' check. */
+export interface Sample {
+  /** Reads the whole population on redis-server after the pick, e.g. ZRANGE k 0 -1 WITHSCORES. */
+  readonly population: readonly string[];
+  /** Elements per population entry (2: member and score), and per pick (1 without scores). */
+  readonly entryWidth: 1 | 2;
+  readonly pickWidth: 1 | 2;
+  /** Whether the picks must all differ (a positive count). */
+  readonly distinct: boolean;
+}
 
 export interface Step {
   readonly argv: readonly string[];
   readonly check?: Check;
+  /** For 'sample', from the argv as sent (a step may have been mutated). */
+  readonly sample?: (argv: readonly string[]) => Sample;
 }
 
 export interface CommandGen {
@@ -71,8 +85,11 @@ export interface RunResult {
 }
 
 const MAX_MISMATCHES = 25;
-/** What is read of every key at the end of a run (the command before the key), and how it compares. */
-export type FinalRead = readonly [readonly string[], Check];
+/**
+ * What is read of every key at the end of a run: the command before the key, how it compares,
+ * and any arguments after the key.
+ */
+export type FinalRead = readonly [readonly string[], Check, (readonly string[])?];
 export const FINAL_READS: readonly FinalRead[] = [
   [['GET'], 'exact'],
   [['PEXPIRETIME'], 'time'],
@@ -111,7 +128,7 @@ export async function runSequence(sides: Sides, opts: RunOptions): Promise<RunRe
       continue;
     }
     counts.set(gen.name, (counts.get(gen.name) ?? 0) + 1);
-    const result = await compare(sides, argv, step.check ?? 'exact');
+    const result = await compare(sides, argv, step.check ?? 'exact', step.sample?.(argv));
     if (result.why !== undefined) {
       mismatches.push({ step: i, argv, redis: result.redis, larder: result.larder, why: result.why, before: history.slice(-CONTEXT) });
       await resync(sides);
@@ -128,7 +145,7 @@ export async function runSequence(sides: Sides, opts: RunOptions): Promise<RunRe
  */
 export async function compareState(sides: Sides, step: number, label: string, finalReads = FINAL_READS): Promise<Mismatch[]> {
   const reads: [readonly string[], Check][] = [[['DBSIZE'], 'exact']];
-  for (const key of KEYS) for (const [command, check] of finalReads) reads.push([[...command, key], check]);
+  for (const key of KEYS) for (const [command, check, after = []] of finalReads) reads.push([[...command, key, ...after], check]);
   const mismatches: Mismatch[] = [];
   for (const [argv, check] of reads) {
     const result = await compare(sides, argv, check);
@@ -149,7 +166,7 @@ async function resync(sides: Sides): Promise<void> {
   await larderCall(sides.larder, ['FLUSHDB']);
 }
 
-async function compare(sides: Sides, argv: readonly string[], check: Check): Promise<Compared> {
+async function compare(sides: Sides, argv: readonly string[], check: Check, sample?: Sample): Promise<Compared> {
   const redis = await sides.redis.call(argv);
   const { status, raw: larder } = await larderCall(sides.larder, argv);
   const statusWhy = status === (larder.startsWith('-') ? 400 : 200) ? undefined : `HTTP status ${status}`;
@@ -158,6 +175,13 @@ async function compare(sides: Sides, argv: readonly string[], check: Check): Pro
     return { ...walked, why: walked.why ?? statusWhy };
   }
   if (check === 'draw') return { redis, larder, why: (await checkDraw(sides, argv, redis, larder)) ?? statusWhy };
+  if (check === 'sample' && sample !== undefined && redis !== larder && !redis.startsWith('-') && !larder.startsWith('-')) {
+    const [a, b] = [parseResp(redis), parseResp(larder)];
+    const population = parseResp(await sides.redis.call(sample.population));
+    const sameShape = Array.isArray(a) ? Array.isArray(b) && a.length === b.length : !Array.isArray(b) && typeof a === typeof b;
+    const why = sameShape ? (checkSample(a, sample, population) ?? checkSample(b, sample, population)) : 'picks differ in shape';
+    return { redis, larder, why: why ?? statusWhy };
+  }
   const why = redis === larder ? undefined : checkLoose(check, argv, redis, larder);
   return { redis, larder, why: why ?? statusWhy };
 }
@@ -183,7 +207,28 @@ function checkLoose(check: Check, argv: readonly string[], redis: string, larder
     }
     case 'nilness':
       return (a === null) === (b === null) && (a === null || typeof b === 'string') ? undefined : 'one is nil';
+    case 'sample':
+      return 'replies differ';
   }
+}
+
+/** Why `pick` is not a valid random pick from `population`; undefined when it is. */
+function checkSample(pick: RespValue, sample: Sample, population: RespValue): string | undefined {
+  const entries: RespValue[][] = [];
+  const all = Array.isArray(population) ? population : [];
+  for (let i = 0; i < all.length; i += sample.entryWidth) entries.push(all.slice(i, i + sample.entryWidth));
+  const drawn = (p: RespValue[]) => entries.some((e) => p.every((v, i) => v === e[i]));
+  if (pick === null) return entries.length === 0 ? undefined : 'nil from a non-empty population';
+  if (typeof pick === 'string') return drawn([pick]) ? undefined : `${JSON.stringify(pick)} is not in the population`;
+  if (!Array.isArray(pick) || pick.length % sample.pickWidth !== 0) return 'not an array of picks';
+  const seen = new Set<RespValue>();
+  for (let i = 0; i < pick.length; i += sample.pickWidth) {
+    const p = pick.slice(i, i + sample.pickWidth);
+    if (!drawn(p)) return `${JSON.stringify(p)} is not in the population`;
+    if (sample.distinct && seen.has(p[0])) return `${JSON.stringify(p[0])} picked twice`;
+    seen.add(p[0]);
+  }
+  return undefined;
 }
 
 function integerOf(v: RespValue): string {

@@ -9,10 +9,8 @@ import { typeName } from '../../engine/value.js';
 import { globMatch } from '../../glob.js';
 import type { Reply } from '../../reply.js';
 import { parseInteger } from '../args.js';
-import { parseCursor } from '../scan-options.js';
+import { DEFAULT_SCAN_COUNT, parseCursor } from '../scan-options.js';
 import type { Args, Ctx } from '../spec.js';
-
-const DEFAULT_COUNT = 10;
 
 // KEYS pattern
 export function keysCommand(ctx: Ctx, argv: Args): Reply {
@@ -29,7 +27,7 @@ export function keysCommand(ctx: Ctx, argv: Args): Reply {
 export function scanCommand(ctx: Ctx, argv: Args): Reply {
   const cursor = parseCursor(argv[1]);
   if (cursor === undefined) return INVALID_CURSOR;
-  let count = DEFAULT_COUNT;
+  let count = DEFAULT_SCAN_COUNT;
   let pattern: string | null = null;
   let type: string | null = null;
   let withType = false;

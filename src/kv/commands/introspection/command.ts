@@ -62,7 +62,10 @@ function commandInfo(cmd: Command): Reply {
   if (cmd.flags.includes('admin')) flags.push(new Status('admin'));
   if (cmd.bits & FAST) flags.push(new Status('fast'));
   const keys = cmd.keys;
-  const range = keys === null || 'countAt' in keys ? [0, 0, 0] : [keys.first, keys.last, keys.step];
+  // Redis's legacy key range leaves counted keys out, and keeps a destination (ZUNIONSTORE: 1 1 1).
+  let range = [0, 0, 0];
+  if (keys !== null && !('countAt' in keys)) range = [keys.first, keys.last, keys.step];
+  else if (keys?.dest !== undefined) range = [keys.dest, keys.dest, 1];
   if (keys !== null && 'countAt' in keys) flags.push(new Status('movablekeys'));
   const categories = [...cmd.categories]
     .filter((c) => c !== 'all')

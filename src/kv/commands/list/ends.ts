@@ -3,7 +3,7 @@
 // per element. A list popped empty deletes its key.
 
 import { ListValue } from '../../engine/list/list-value.js';
-import { COUNT_NOT_POSITIVE, isError, MPOP_COUNT, MPOP_NUMKEYS, SYNTAX, wrongArity } from '../../errors.js';
+import { NOT_POSITIVE, isError, COUNT_NOT_POSITIVE, NUMKEYS_NOT_POSITIVE, SYNTAX, wrongArity } from '../../errors.js';
 import { NULL_ARRAY, type Reply } from '../../reply.js';
 import { parseInteger } from '../args.js';
 import { unchanged, type Args, type Ctx } from '../spec.js';
@@ -60,7 +60,7 @@ function popGeneric(ctx: Ctx, argv: Args, front: boolean): Reply {
   let count = -1;
   if (argv.length === 3) {
     const n = parseInteger(argv[2]);
-    if (n === undefined || n < 0) return COUNT_NOT_POSITIVE;
+    if (n === undefined || n < 0) return NOT_POSITIVE;
     count = n;
   }
   const ks = ctx.ks;
@@ -77,7 +77,7 @@ function popGeneric(ctx: Ctx, argv: Args, front: boolean): Reply {
 // Logged as the LPOP/RPOP key count it amounted to, as Redis propagates it.
 export function lmpopCommand(ctx: Ctx, argv: Args): Reply {
   const numkeys = parseInteger(argv[1]);
-  if (numkeys === undefined || numkeys < 1) return MPOP_NUMKEYS;
+  if (numkeys === undefined || numkeys < 1) return NUMKEYS_NOT_POSITIVE;
   const whereAt = numkeys + 2;
   if (whereAt >= argv.length) return SYNTAX;
   const front = readEnd(argv[whereAt]);
@@ -86,7 +86,7 @@ export function lmpopCommand(ctx: Ctx, argv: Args): Reply {
   for (let j = whereAt + 1; j < argv.length; j++) {
     if (count !== -1 || argv[j].toLowerCase() !== 'count' || j === argv.length - 1) return SYNTAX;
     const n = parseInteger(argv[++j]);
-    if (n === undefined || n < 1) return MPOP_COUNT;
+    if (n === undefined || n < 1) return COUNT_NOT_POSITIVE;
     count = n;
   }
   if (count === -1) count = 1;

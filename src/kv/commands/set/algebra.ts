@@ -8,7 +8,7 @@
 
 import type { Keyspace } from '../../engine/keyspace.js';
 import { SET_KIND, SetValue } from '../../engine/set/set-value.js';
-import { isError, LIMIT_NEGATIVE, MPOP_NUMKEYS, NUMKEYS_OVER_ARGS, SYNTAX, type ReplyError } from '../../errors.js';
+import { isError, LIMIT_NEGATIVE, NUMKEYS_NOT_POSITIVE, NUMKEYS_OVER_ARGS, SYNTAX, type ReplyError } from '../../errors.js';
 import type { Reply } from '../../reply.js';
 import { parseInteger } from '../args.js';
 import { unchanged, type Args, type Ctx } from '../spec.js';
@@ -96,7 +96,7 @@ export function sinterstoreCommand(ctx: Ctx, argv: Args): Reply {
 // SINTERCARD numkeys key [key ...] [LIMIT limit]
 export function sintercardCommand(ctx: Ctx, argv: Args): Reply {
   const numkeys = parseInteger(argv[1]);
-  if (numkeys === undefined || numkeys < 1) return MPOP_NUMKEYS;
+  if (numkeys === undefined || numkeys < 1) return NUMKEYS_NOT_POSITIVE;
   if (numkeys > argv.length - 2) return NUMKEYS_OVER_ARGS;
   let limit = 0;
   for (let i = 2 + numkeys; i < argv.length; i++) {

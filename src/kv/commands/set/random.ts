@@ -3,7 +3,7 @@
 // members it took (or as DEL when it took them all), exactly as Redis propagates it.
 
 import { SET_KIND, type SetValue } from '../../engine/set/set-value.js';
-import { COUNT_NOT_POSITIVE, isError, NOT_INTEGER, outOfRange, SYNTAX } from '../../errors.js';
+import { NOT_POSITIVE, isError, NOT_INTEGER, outOfRange, SYNTAX } from '../../errors.js';
 import type { Reply } from '../../reply.js';
 import { INT64_MIN, parseInt64, parseInteger } from '../args.js';
 import { unchanged, type Args, type Ctx } from '../spec.js';
@@ -37,7 +37,7 @@ export function spopCommand(ctx: Ctx, argv: Args): Reply {
 
 function spopCount(ctx: Ctx, key: string, countArg: string): Reply {
   const count = parseInteger(countArg);
-  if (count === undefined || count < 0) return COUNT_NOT_POSITIVE;
+  if (count === undefined || count < 0) return NOT_POSITIVE;
   const set = readTyped<SetValue>(ctx.ks, key, SET_KIND);
   if (isError(set)) return set;
   if (set === undefined || count === 0) return unchanged(ctx, NONE);
