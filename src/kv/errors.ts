@@ -56,6 +56,28 @@ export const LFU_NOT_SELECTED = new ReplyError(
   'ERR An LFU maxmemory policy is not selected, access frequency not tracked. Please note that when switching between policies at runtime LRU and LFU data will take some time to adjust.',
 );
 
+// Hashes (Redis t_hash.c).
+export const HASH_NOT_INTEGER = new ReplyError('ERR hash value is not an integer');
+export const HASH_NOT_FLOAT = new ReplyError('ERR hash value is not a float');
+export const INCREMENT_NAN_OR_INF = new ReplyError('ERR value is NaN or Infinity');
+export const OUT_OF_RANGE = new ReplyError('ERR value is out of range');
+export const NOT_A_LONG = new ReplyError(
+  'ERR value is out of range, value must between -9223372036854775807 and 9223372036854775807',
+);
+export const FIELDS_MISSING = new ReplyError('ERR Mandatory argument FIELDS is missing or not at the right position');
+export const NUMFIELDS_NOT_POSITIVE = new ReplyError('ERR Number of fields must be a positive integer');
+export const NUMFIELDS_NOT_ABOVE_ZERO = new ReplyError('ERR Parameter `numFields` should be greater than 0');
+export const NUMFIELDS_MISMATCH = new ReplyError('ERR The `numfields` parameter must match the number of arguments');
+export const INVALID_NUMFIELDS = new ReplyError('ERR invalid number of fields');
+export const NEGATIVE_EXPIRE_TIME = new ReplyError('ERR invalid expire time, must be >= 0');
+export const MISSING_EXPIRE_TIME = new ReplyError('ERR missing expire time');
+export const HSETEX_FNX_AND_FXX = new ReplyError('ERR Only one of FXX or FNX arguments can be specified');
+export const HSETEX_EXPIRY_TWICE = new ReplyError('ERR Only one of EX, PX, EXAT, PXAT or KEEPTTL arguments can be specified');
+export const unknownArgument = (arg: string) => new ReplyError(`ERR unknown argument: ${arg}`);
+/** Larder's own: Redis would build a reply of any size, which the REST answer could not carry. */
+export const tooManyPicks = (limit: number) =>
+  new ReplyError(`ERR count is too large: at most ${limit} random elements are answered at once`);
+
 export const wrongArity = (name: string) => new ReplyError(`ERR wrong number of arguments for '${name}' command`);
 export const invalidExpireTime = (name: string) => new ReplyError(`ERR invalid expire time in '${name}' command`);
 export const noPermCommand = (name: string) =>

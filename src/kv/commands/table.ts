@@ -4,6 +4,7 @@
 import acl from './acl.js';
 import connection from './connection.js';
 import generic from './generic.js';
+import hash from './hash.js';
 import server from './server.js';
 import string from './string.js';
 import transaction from './transaction.js';
@@ -20,7 +21,7 @@ import {
   type Flag,
 } from './spec.js';
 
-const FAMILIES: readonly Family[] = [generic, string, server, connection, transaction, acl];
+const FAMILIES: readonly Family[] = [generic, string, hash, server, connection, transaction, acl];
 
 const BITS: Partial<Record<Flag, number>> = {
   write: WRITE,

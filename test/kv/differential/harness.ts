@@ -14,7 +14,8 @@ export type Check =
   | 'unordered' // an array of the same elements in any order (KEYS)
   | 'scan' //      argv[1] is a cursor: walk to the end on each side, compare the keys seen
   | 'time' //      TTL, PTTL, EXPIRETIME, PEXPIRETIME: equal, or both positive and close
-  | 'nilness'; //  both nil or both a string (RANDOMKEY)
+  | 'nilness' //   both nil or both a string (RANDOMKEY)
+  | 'sameLength'; // arrays of the same length, else as nilness (random picks: HRANDFIELD)
 
 export interface Step {
   readonly argv: readonly string[];
@@ -157,6 +158,10 @@ function checkLoose(check: Check, argv: readonly string[], redis: string, larder
       return x >= 0 && y >= 0 && Math.abs(x - y) <= slack ? undefined : `times differ by more than ${slack}`;
     }
     case 'nilness':
+      return (a === null) === (b === null) && (a === null || typeof b === 'string') ? undefined : 'one is nil';
+    case 'sameLength':
+      if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length ? undefined : 'lengths differ';
+      // A mutated step may have lost its count: then as 'nilness'.
       return (a === null) === (b === null) && (a === null || typeof b === 'string') ? undefined : 'one is nil';
   }
 }

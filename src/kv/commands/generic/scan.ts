@@ -4,15 +4,12 @@
 // SCAN cursors are keyspace insertion ranks (see keyspace.ts), printed as decimal strings: a
 // key present for the whole walk is returned exactly once, never twice.
 
-import { INVALID_CURSOR, NOT_INTEGER, SYNTAX } from '../../errors.js';
+import { INVALID_CURSOR, isError } from '../../errors.js';
 import { typeName } from '../../engine/value.js';
 import { globMatch } from '../../glob.js';
 import type { Reply } from '../../reply.js';
-import { parseInteger } from '../args.js';
+import { parseCursor, readScanOptions } from '../scan-options.js';
 import type { Args, Ctx } from '../spec.js';
-
-const DEFAULT_COUNT = 10;
-const UINT64_MAX = 18446744073709551615n;
 
 // KEYS pattern
 export function keysCommand(ctx: Ctx, argv: Args): Reply {
@@ -29,30 +26,12 @@ export function keysCommand(ctx: Ctx, argv: Args): Reply {
 export function scanCommand(ctx: Ctx, argv: Args): Reply {
   const cursor = parseCursor(argv[1]);
   if (cursor === undefined) return INVALID_CURSOR;
-  let count = DEFAULT_COUNT;
-  let pattern: string | null = null;
-  let type: string | null = null;
-  let withType = false;
-  for (let i = 2; i < argv.length; i++) {
-    const w = argv[i].toLowerCase();
-    const hasValue = i + 1 < argv.length;
-    if (w === 'count' && hasValue) {
-      const n = parseInteger(argv[++i]);
-      if (n === undefined) return NOT_INTEGER;
-      if (n < 1) return SYNTAX;
-      count = n;
-    } else if (w === 'match' && hasValue) {
-      pattern = argv[++i];
-      if (pattern === '*') pattern = null;
-    } else if (w === 'type' && hasValue) {
-      // Compared without case; an unknown type matches nothing (Redis 7 does not reject it).
-      type = argv[++i].toLowerCase();
-    } else if (w === 'withtype') {
-      withType = true;
-    } else {
-      return SYNTAX;
-    }
-  }
+  const opts = readScanOptions(argv, 2, ['withtype'], ['type']);
+  if (isError(opts)) return opts;
+  const { count, pattern } = opts;
+  // Compared without case; an unknown type matches nothing (Redis 7 does not reject it).
+  const type = opts.extras.get('type')?.toLowerCase() ?? null;
+  const withType = opts.extras.has('withtype');
   const keys: string[] = [];
   const next = ctx.ks.scan(cursor, count, (e) => {
     if (pattern !== null && !globMatch(pattern, e.key)) return;
@@ -62,20 +41,6 @@ export function scanCommand(ctx: Ctx, argv: Args): Reply {
     if (withType) keys.push(t);
   });
   return [String(next), keys];
-}
-
-/**
- * A cursor as Redis's strtoul-based parser takes it: optional sign, decimal digits (none at
- * all reads as 0), up to 2^64 - 1, a negative one wrapping around. Ranks never pass 2^53, so
- * a cursor beyond that simply ends the walk.
- */
-function parseCursor(s: string): number | undefined {
-  if (!/^(?:[+-]?\d+)?$/.test(s)) return undefined;
-  if (s === '') return 0;
-  let n = BigInt(s);
-  if (n > UINT64_MAX || n < -UINT64_MAX) return undefined;
-  if (n < 0n) n += UINT64_MAX + 1n;
-  return n > BigInt(Number.MAX_SAFE_INTEGER) ? Number.MAX_SAFE_INTEGER : Number(n);
 }
 
 // RANDOMKEY
