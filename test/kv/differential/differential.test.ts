@@ -64,7 +64,9 @@ const RUNS: readonly { label: string; gens: readonly CommandGen[] }[] = [
   { label: 'generic family', gens: [...GENERIC_GENS, ...SEED_GENS] },
   { label: 'both families', gens: [...STRING_GENS, ...GENERIC_GENS] },
   { label: 'hash family', gens: HASH_GENS },
-  { label: 'hash and generic families', gens: [...HASH_GENS, ...GENERIC_GENS] },
+  // Without SCAN: from a cursor other than 0 Redis walks buckets in an order seeded per process,
+  // which the walk comparison cannot follow; the generic runs keep it.
+  { label: 'hash and generic families', gens: [...HASH_GENS, ...GENERIC_GENS.filter((g) => g.name !== 'scan')] },
 ];
 
 const redisBin = findRedisServer();

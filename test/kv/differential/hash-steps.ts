@@ -71,6 +71,11 @@ export const HASH_GENS: readonly CommandGen[] = [
   { name: 'hscan', weight: 3, make: hscan },
   { name: 'object', weight: 1, make: (rng) => step('OBJECT', 'ENCODING', key(rng)) },
   { name: 'type', weight: 1, make: (rng) => step('TYPE', key(rng)) },
+  {
+    name: 'scan',
+    weight: 1,
+    make: (rng) => ({ argv: ['SCAN', '0', 'TYPE', rng.pick(['hash', 'HASH', 'string'])], check: 'scan' }),
+  },
   // Other types on the same keys, for WRONGTYPE both ways, and deletions to start over.
   { name: 'set', weight: 1.5, make: (rng) => step('SET', key(rng), rng.pick(VALUES)) },
   { name: 'get', weight: 1, make: (rng) => step('GET', key(rng)) },

@@ -12,10 +12,6 @@ export interface HeapItem {
 export class ExpiryHeap<T extends HeapItem> {
   private readonly items: T[] = [];
 
-  get size(): number {
-    return this.items.length;
-  }
-
   /** The item expiring first. */
   peek(): T | undefined {
     return this.items[0];

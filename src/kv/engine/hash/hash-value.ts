@@ -10,7 +10,7 @@
 // - `expiries` holds exactly the live fields with an expiry (exp > 0), earliest on top.
 //   Fields past their expiry are deleted by the keyspace (`expireDue`) before any command
 //   sees the hash, so the commands never meet one.
-// - `compact` is whether Redis would still hold this hash as a listpack (at most 128 fields,
+// - `listpack` is whether Redis would still hold this hash as a listpack (at most 128 fields,
 //   none of whose names or values is longer than 64 bytes). Once false it stays false, as
 //   Redis never converts back. OBJECT ENCODING and HSCAN's paging follow it.
 
@@ -19,8 +19,8 @@ import { ExpiryHeap } from './expiry-heap.js';
 import { decodeFields, encodeFields, type FieldRow } from './hash-codec.js';
 
 /** Redis's hash-max-listpack-entries and hash-max-listpack-value defaults. */
-export const LISTPACK_MAX_ENTRIES = 128;
-export const LISTPACK_MAX_VALUE = 64;
+const LISTPACK_MAX_ENTRIES = 128;
+const LISTPACK_MAX_VALUE = 64;
 
 export interface Field extends FieldRow {
   value: string;
@@ -36,7 +36,7 @@ export class HashValue implements Container {
   private deadInOrder = 0;
   private nextSeq = 1;
   private readonly expiries = new ExpiryHeap<Field>();
-  compact = true;
+  private listpack = true;
   /** Whether a field ever had an expiry: Redis's listpack then becomes "listpackex" for good. */
   private everVolatile = false;
 
@@ -52,13 +52,13 @@ export class HashValue implements Container {
     return this.expiries.peek()?.exp ?? 0;
   }
 
-  /** How many fields have an expiry. */
-  get volatileCount(): number {
-    return this.expiries.size;
+  /** Whether Redis would hold this hash as a listpack, small enough to answer whole. */
+  get compact(): boolean {
+    return this.listpack;
   }
 
   get encoding(): string {
-    if (!this.compact) return 'hashtable';
+    if (!this.listpack) return 'hashtable';
     return this.everVolatile ? 'listpackex' : 'listpack';
   }
 
@@ -82,7 +82,7 @@ export class HashValue implements Container {
     const field: Field = { name, value, exp: 0, seq: this.nextSeq++, heapAt: -1, dead: false };
     this.byName.set(name, field);
     this.order.push(field);
-    if (this.byName.size > LISTPACK_MAX_ENTRIES) this.compact = false;
+    if (this.byName.size > LISTPACK_MAX_ENTRIES) this.listpack = false;
     return true;
   }
 
@@ -113,8 +113,8 @@ export class HashValue implements Container {
   }
 
   /** Redis's hashTypeTryConversion: an argument too long for a listpack converts the hash. */
-  fit(arg: string): void {
-    if (arg.length > LISTPACK_MAX_VALUE) this.compact = false;
+  private fit(arg: string): void {
+    if (arg.length > LISTPACK_MAX_VALUE) this.listpack = false;
   }
 
   /** The live fields in order. */
@@ -165,7 +165,7 @@ export class HashValue implements Container {
 
   clone(): HashValue {
     const copy = HashValue.of(this.byName.values());
-    copy.compact = this.compact;
+    copy.listpack = this.listpack;
     copy.everVolatile = this.everVolatile;
     return copy;
   }
