@@ -85,9 +85,29 @@ export const bitopTwoKeys = (op: string) =>
 export const NOT_HLL = new ReplyError('WRONGTYPE Key is not a valid HyperLogLog string value.');
 export const HLL_CORRUPT = new ReplyError('INVALIDOBJ Corrupted HLL object detected');
 
+// Hashes (Redis t_hash.c).
+export const HASH_NOT_INTEGER = new ReplyError('ERR hash value is not an integer');
+export const HASH_NOT_FLOAT = new ReplyError('ERR hash value is not a float');
+export const INCREMENT_NAN_OR_INF = new ReplyError('ERR value is NaN or Infinity');
+export const OUT_OF_RANGE = new ReplyError('ERR value is out of range');
+export const NOT_A_LONG = new ReplyError(
+  'ERR value is out of range, value must between -9223372036854775807 and 9223372036854775807',
+);
+export const FIELDS_MISSING = new ReplyError('ERR Mandatory argument FIELDS is missing or not at the right position');
+export const NUMFIELDS_NOT_POSITIVE = new ReplyError('ERR Number of fields must be a positive integer');
+export const NUMFIELDS_NOT_ABOVE_ZERO = new ReplyError('ERR Parameter `numFields` should be greater than 0');
+export const NUMFIELDS_MISMATCH = new ReplyError('ERR The `numfields` parameter must match the number of arguments');
+export const INVALID_NUMFIELDS = new ReplyError('ERR invalid number of fields');
+export const NEGATIVE_EXPIRE_TIME = new ReplyError('ERR invalid expire time, must be >= 0');
+export const MISSING_EXPIRE_TIME = new ReplyError('ERR missing expire time');
+export const HSETEX_FNX_AND_FXX = new ReplyError('ERR Only one of FXX or FNX arguments can be specified');
+export const HSETEX_EXPIRY_TWICE = new ReplyError('ERR Only one of EX, PX, EXAT, PXAT or KEEPTTL arguments can be specified');
+export const unknownArgument = (arg: string) => new ReplyError(`ERR unknown argument: ${arg}`);
+/** Larder's own: Redis would build a reply of any size, which the REST answer could not carry. */
+export const tooManyPicks = (limit: number) =>
+  new ReplyError(`ERR count is too large: at most ${limit} random elements are answered at once`);
+
 export const wrongArity = (name: string) => new ReplyError(`ERR wrong number of arguments for '${name}' command`);
-export const outOfRange = (min: string, max: string) =>
-  new ReplyError(`ERR value is out of range, value must between ${min} and ${max}`);
 export const invalidExpireTime = (name: string) => new ReplyError(`ERR invalid expire time in '${name}' command`);
 export const noPermCommand = (name: string) =>
   new ReplyError(`NOPERM this user has no permissions to run the '${name}' command or its subcommand`);
@@ -150,11 +170,8 @@ export const LIMIT_NEGATIVE = new ReplyError("ERR LIMIT can't be negative");
 export const NOT_POSITIVE = new ReplyError('ERR value is out of range, must be positive');
 export const NUMKEYS_NOT_POSITIVE = new ReplyError('ERR numkeys should be greater than 0');
 export const COUNT_NOT_POSITIVE = new ReplyError('ERR count should be greater than 0');
-export const OUT_OF_RANGE = new ReplyError('ERR value is out of range');
 export const ZRANGE_LIMIT_NEEDS_BY = new ReplyError(
   'ERR syntax error, LIMIT is only supported in combination with either BYSCORE or BYLEX',
 );
 export const ZRANGE_WITHSCORES_BYLEX = new ReplyError('ERR syntax error, WITHSCORES not supported in combination with BYLEX');
 export const atLeastOneKey = (name: string) => new ReplyError(`ERR at least 1 input key is needed for '${name}' command`);
-export const outOfRangeBetween = (min: string, max: string) =>
-  new ReplyError(`ERR value is out of range, value must between ${min} and ${max}`);

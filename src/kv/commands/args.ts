@@ -30,6 +30,16 @@ export function parseExactInteger(s: string): number | bigint | undefined {
   return n === undefined || Number.isSafeInteger(n) ? n : parseInt64(s);
 }
 
+const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
+
+/** a + b as Redis's 64-bit counters add: a number while exact, a bigint beyond, undefined past int64. */
+export function addInt64(a: number | bigint, b: number | bigint): number | bigint | undefined {
+  if (typeof a === 'number' && typeof b === 'number' && Number.isSafeInteger(a + b)) return a + b;
+  const exact = BigInt(a) + BigInt(b);
+  if (exact > INT64_MAX || exact < INT64_MIN) return undefined;
+  return exact <= MAX_SAFE && exact >= -MAX_SAFE ? Number(exact) : exact;
+}
+
 function isIntegerText(s: string): boolean {
   const len = s.length;
   if (len === 0 || len > 20) return false;

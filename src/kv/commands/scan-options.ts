@@ -1,19 +1,18 @@
-// The grammar the SCAN family shares (Redis db.c parseScanCursorOrReply, scanGenericCommand):
-// the cursor of SCAN, SSCAN, HSCAN and ZSCAN, and the MATCH/COUNT options of the per-key scans.
+// The grammar the SCAN family shares (Redis db.c parseScanCursorOrReply and the option loop
+// of scanGenericCommand): the cursor, then MATCH pattern and COUNT count in any order, plus
+// the options each command adds (SCAN's TYPE and WITHTYPE, HSCAN's NOVALUES).
 
 import { NOT_INTEGER, SYNTAX, type ReplyError } from '../errors.js';
 import { parseInteger } from './args.js';
 import type { Args } from './spec.js';
 
 const UINT64_MAX = 18446744073709551615n;
-
-/** Redis's COUNT when none is given. */
-export const DEFAULT_SCAN_COUNT = 10;
+const DEFAULT_COUNT = 10;
 
 /**
  * A cursor as Redis's strtoul-based parser takes it: optional sign, decimal digits (none at
- * all reads as 0), up to 2^64 - 1, a negative one wrapping around. Ranks never pass 2^53, so
- * a cursor beyond that simply ends the walk.
+ * all reads as 0), up to 2^64 - 1, a negative one wrapping around. Cursors are ranks that
+ * never pass 2^53, so a cursor beyond that simply ends the walk.
  */
 export function parseCursor(s: string): number | undefined {
   if (!/^(?:[+-]?\d+)?$/.test(s)) return undefined;
@@ -25,31 +24,43 @@ export function parseCursor(s: string): number | undefined {
 }
 
 export interface ScanOptions {
-  /** null: every element ("*" is the same as none). */
-  readonly pattern: string | null;
-  readonly count: number;
+  count: number;
+  /** null when absent or "*", which matches every name, the empty one included. */
+  pattern: string | null;
+  /** The command's own options that were given, by lower-case name: a flag maps to ''. */
+  readonly extras: Map<string, string>;
 }
 
 /**
- * [MATCH pattern] [COUNT count] from argv[at] on, in any order, the last of each winning.
- * Redis reads them only once the key is found, so a missing key ignores bad options.
+ * The options from argv[at] on. `flags` are the command's bare words, `valued` its words
+ * that take an argument. Repeats are allowed, the last one winning; anything else, or a
+ * COUNT below 1, is a syntax error.
  */
-export function readScanOptions(argv: Args, at: number): ScanOptions | ReplyError {
-  let pattern: string | null = null;
-  let count = DEFAULT_SCAN_COUNT;
-  for (let i = at; i < argv.length; i += 2) {
+export function readScanOptions(
+  argv: Args,
+  at: number,
+  flags: readonly string[] = [],
+  valued: readonly string[] = [],
+): ScanOptions | ReplyError {
+  const opts: ScanOptions = { count: DEFAULT_COUNT, pattern: null, extras: new Map() };
+  for (let i = at; i < argv.length; i++) {
     const w = argv[i].toLowerCase();
-    if (i + 1 >= argv.length) return SYNTAX;
-    if (w === 'count') {
-      const n = parseInteger(argv[i + 1]);
+    const hasValue = i + 1 < argv.length;
+    if (w === 'count' && hasValue) {
+      const n = parseInteger(argv[++i]);
       if (n === undefined) return NOT_INTEGER;
       if (n < 1) return SYNTAX;
-      count = n;
-    } else if (w === 'match') {
-      pattern = argv[i + 1] === '*' ? null : argv[i + 1];
+      opts.count = n;
+    } else if (w === 'match' && hasValue) {
+      const pattern = argv[++i];
+      opts.pattern = pattern === '*' ? null : pattern;
+    } else if (valued.includes(w) && hasValue) {
+      opts.extras.set(w, argv[++i]);
+    } else if (flags.includes(w)) {
+      opts.extras.set(w, '');
     } else {
       return SYNTAX;
     }
   }
-  return { pattern, count };
+  return opts;
 }

@@ -41,7 +41,7 @@ export class Database implements Ctx, KvBackend, ServerStats {
     readonly runtime: string,
     clock: Clock = Date.now,
   ) {
-    this.ks = new Keyspace(clock, (key) => this.journal.record(['del', key]));
+    this.ks = new Keyspace(clock, (argv) => this.journal.record(argv));
     this.startedAt = clock();
   }
 

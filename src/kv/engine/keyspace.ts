@@ -8,11 +8,16 @@
 // - `volatile` holds exactly the keys whose entry has an expiry (exp > 0).
 // - A key whose expiry has passed is deleted on first access (lazy) or by `expireCycle`
 //   (active); either way `onExpired` is told, so the log records the deletion.
+// - Members can expire too (hash fields with a TTL, see Container.memberExpiry):
+//   `volatileMembers` holds at least every key whose container has such members. Members
+//   past their time are deleted the same two ways, on any access to their key or by
+//   `expireCycle`, and logged as their kind says (HDEL); a container left empty goes with its
+//   key. To the commands, an expired member, like an expired key, was never there.
 // - `atime` is the last access on the coarse clock `lruClock`, which `expireCycle` advances
 //   (Redis's LRU clock, advanced by serverCron): `lookup` stamps it, `peek` does not, so
 //   commands that only inspect a key (TTL, TYPE, OBJECT, SCAN) leave its idle time alone.
 
-import type { Value } from './value.js';
+import type { Container, Value } from './value.js';
 
 export interface Entry {
   readonly key: string;
@@ -34,7 +39,9 @@ export class Keyspace {
   private deadInOrder = 0;
   private nextSeq = 1;
   private readonly volatile = new Set<string>();
-  private sweep: Iterator<string> | null = null;
+  private readonly sweep = new Sweep(this.volatile);
+  private readonly volatileMembers = new Set<string>();
+  private readonly memberSweep = new Sweep(this.volatileMembers);
   private lruClock: number;
   /** Keys deleted because their time had passed, since startup (INFO's expired_keys). */
   expiredKeys = 0;
@@ -43,7 +50,8 @@ export class Keyspace {
 
   constructor(
     readonly now: Clock,
-    private readonly onExpired: (key: string) => void = () => {},
+    /** Told the command that logs each expiry: DEL key, or the kind's own for members. */
+    private readonly onExpired: (argv: readonly string[]) => void = () => {},
   ) {
     this.lruClock = now();
   }
@@ -72,9 +80,14 @@ export class Keyspace {
   /** As `lookup`, without marking the key accessed. */
   peek(key: string): Entry | undefined {
     const e = this.entries.get(key);
-    if (e === undefined || e.exp === 0 || e.exp > this.now() || this.loading) return e;
-    this.expire(e);
-    return undefined;
+    if (e === undefined || this.loading) return e;
+    if (e.exp !== 0 && e.exp <= this.now()) {
+      this.expire(e);
+      return undefined;
+    }
+    const v = e.value;
+    if (typeof v === 'string' || !v.memberExpiry || v.memberExpiry > this.now()) return e;
+    return this.expireMembers(e, v) ? e : undefined;
   }
 
   get(key: string): Value | undefined {
@@ -86,6 +99,7 @@ export class Keyspace {
     const e = this.lookup(key);
     if (e === undefined) return this.insert(key, value, 0);
     e.value = value;
+    this.trackMembers(e);
     if (!keepTtl) this.setExpiry(e, 0);
     return e;
   }
@@ -95,6 +109,7 @@ export class Keyspace {
     const e: Entry = { key, value, exp: 0, seq: this.nextSeq++, atime: this.lruClock, dead: false };
     this.entries.set(key, e);
     this.order.push(e);
+    this.trackMembers(e);
     if (exp > 0) this.setExpiry(e, exp);
     return e;
   }
@@ -117,6 +132,11 @@ export class Keyspace {
     return moved;
   }
 
+  /** Notes that the container at `key` now has members with an expiry, for active expiry. */
+  noteMemberExpiry(key: string): void {
+    this.volatileMembers.add(key);
+  }
+
   setExpiry(e: Entry, exp: number): void {
     if (e.exp === exp) return;
     e.exp = exp;
@@ -124,10 +144,18 @@ export class Keyspace {
     else this.volatile.delete(e.key);
   }
 
-  /** Every live key, in insertion order. Expired keys are skipped, not deleted. */
+  /**
+   * Every live key, in insertion order. Expired keys are skipped, not deleted; expired members
+   * are deleted, as only that tells whether any member is left.
+   */
   *keys(): IterableIterator<string> {
     const now = this.now();
-    for (const e of this.entries.values()) if (e.exp === 0 || e.exp > now || this.loading) yield e.key;
+    for (const e of this.entries.values()) {
+      if (this.loading) yield e.key;
+      else if (e.exp !== 0 && e.exp <= now) continue;
+      else if (typeof e.value === 'string' || !e.value.memberExpiry || e.value.memberExpiry > now) yield e.key;
+      else if (this.expireMembers(e, e.value)) yield e.key;
+    }
   }
 
   /** Every live entry; for snapshots. */
@@ -165,52 +193,77 @@ export class Keyspace {
     this.order = [];
     this.deadInOrder = 0;
     this.volatile.clear();
-    this.sweep = null;
+    this.sweep.reset();
+    this.volatileMembers.clear();
+    this.memberSweep.reset();
   }
 
   /**
    * Active expiry, as Redis's activeExpireCycle: test up to `batch` volatile keys, and go on
-   * while more than a quarter of a batch had expired. Returns how many keys it deleted.
+   * while more than a quarter of a batch had expired; then the same over the keys with
+   * volatile members. Returns how many keys and containers it deleted from or expired.
    * Also advances the LRU clock, as it runs often and regularly.
    */
   expireCycle(batch = 20, maxRounds = 16): number {
     this.lruClock = this.now();
-    let deleted = 0;
-    for (let round = 0; round < maxRounds && this.volatile.size > 0; round++) {
-      let expiredNow = 0;
-      for (let n = 0; n < batch; n++) {
-        const key = this.nextVolatile();
-        if (key === undefined) break;
-        const e = this.entries.get(key);
-        if (e !== undefined && e.exp !== 0 && e.exp <= this.now()) {
-          this.expire(e);
-          expiredNow++;
-        }
+    const keys = this.sample(batch, maxRounds, this.sweep, (key) => {
+      const e = this.entries.get(key);
+      if (e === undefined || e.exp === 0 || e.exp > this.now()) return false;
+      this.expire(e);
+      return true;
+    });
+    const members = this.sample(batch, maxRounds, this.memberSweep, (key) => {
+      const e = this.entries.get(key);
+      const v = e?.value;
+      if (v === undefined || typeof v === 'string' || !v.memberExpiry) {
+        this.volatileMembers.delete(key); // no volatile member left: stop visiting it
+        return false;
       }
-      deleted += expiredNow;
-      if (expiredNow <= batch / 4) break;
-    }
-    return deleted;
+      if (v.memberExpiry > this.now()) return false;
+      this.expireMembers(e!, v);
+      return true;
+    });
+    return keys + members;
   }
 
-  private nextVolatile(): string | undefined {
-    this.sweep ??= this.volatile.values();
-    let next = this.sweep.next();
-    if (next.done) {
-      this.sweep = this.volatile.values();
-      next = this.sweep.next();
+  /** Rounds of up to `batch` keys from `sweep`, `test` saying which had expired. */
+  private sample(batch: number, maxRounds: number, sweep: Sweep, test: (key: string) => boolean): number {
+    let hits = 0;
+    for (let round = 0; round < maxRounds && sweep.set.size > 0; round++) {
+      let hitsNow = 0;
+      for (let n = 0; n < batch; n++) {
+        const key = sweep.next();
+        if (key === undefined) break;
+        if (test(key)) hitsNow++;
+      }
+      hits += hitsNow;
+      if (hitsNow <= batch / 4) break;
     }
-    return next.done ? undefined : next.value;
+    return hits;
   }
 
   private expire(e: Entry): void {
     this.remove(e);
     this.expiredKeys++;
-    this.onExpired(e.key);
+    this.onExpired(['del', e.key]);
+  }
+
+  /** Deletes the expired members of live entry `e`; false when that emptied and deleted it. */
+  private expireMembers(e: Entry, v: Container): boolean {
+    const { log, left } = v.kind.expireMembers!(v, e.key, this.now());
+    this.onExpired(log);
+    if (left > 0) return true;
+    this.remove(e);
+    return false;
+  }
+
+  private trackMembers(e: Entry): void {
+    if (typeof e.value !== 'string' && e.value.memberExpiry) this.volatileMembers.add(e.key);
   }
 
   private remove(e: Entry): void {
     this.entries.delete(e.key);
+    this.volatileMembers.delete(e.key);
     if (e.exp > 0) this.volatile.delete(e.key);
     e.dead = true;
     if (++this.deadInOrder > 1024 && this.deadInOrder * 2 > this.order.length) this.compactOrder();
@@ -231,5 +284,25 @@ export class Keyspace {
       else hi = mid;
     }
     return lo;
+  }
+}
+
+/** Walks a set round and round, each walk going on where the last one stopped. */
+class Sweep {
+  private at: Iterator<string> | null = null;
+  constructor(readonly set: Set<string>) {}
+
+  next(): string | undefined {
+    this.at ??= this.set.values();
+    let next = this.at.next();
+    if (next.done) {
+      this.at = this.set.values();
+      next = this.at.next();
+    }
+    return next.done ? undefined : next.value;
+  }
+
+  reset(): void {
+    this.at = null;
   }
 }

@@ -7,6 +7,11 @@ export type TypeName = 'string' | 'hash' | 'list' | 'set' | 'zset' | 'stream' | 
 
 export interface Container {
   readonly kind: ContainerKind;
+  /**
+   * When the first of its members with an expiry of their own (hash fields with a TTL)
+   * expires, in ms since the epoch; 0 or absent when none has one.
+   */
+  readonly memberExpiry?: number;
 }
 
 export type Value = string | Container;
@@ -23,6 +28,18 @@ export interface ContainerKind {
   decode(bytes: string): Container | null;
   /** What Redis's OBJECT ENCODING would answer for this value (listpack, hashtable, ...); the type name if absent. */
   encoding?(v: Container): string;
+  /**
+   * Deletes the members whose expiry is at or before `now` and says how to log that (HDEL key
+   * field...) and how many members are left. Kinds whose members can expire implement it.
+   */
+  expireMembers?(v: Container, key: string, now: number): ExpiredMembers;
+}
+
+export interface ExpiredMembers {
+  /** The command that replays the deletion. */
+  readonly log: readonly string[];
+  /** Members left; the key is deleted when none is. */
+  readonly left: number;
 }
 
 export const STRING_TAG = 0;

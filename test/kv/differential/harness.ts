@@ -18,7 +18,8 @@ export type Check =
   | 'draw' //      members drawn at random from the set at argv[1] (SRANDMEMBER, SPOP: draw-check.ts)
   | 'time' //      TTL, PTTL, EXPIRETIME, PEXPIRETIME: equal, or both non-negative and close
   | 'nilness' //   both nil or both a string (RANDOMKEY)
-  | 'sample'; //   a random pick (ZRANDMEMBER): the same shape, every pick from `Step.sample`
+  | 'sample' //    a random pick (ZRANDMEMBER): the same shape, every pick from `Step.sample`
+  | 'sameLength'; // arrays of the same length, else as nilness (random picks: HRANDFIELD)
 
 /** What a random pick draws from, for the 'sample' check. */
 export interface Sample {
@@ -209,6 +210,10 @@ function checkLoose(check: Check, argv: readonly string[], redis: string, larder
       return (a === null) === (b === null) && (a === null || typeof b === 'string') ? undefined : 'one is nil';
     case 'sample':
       return 'replies differ';
+    case 'sameLength':
+      if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length ? undefined : 'lengths differ';
+      // A mutated step may have lost its count: then as 'nilness'.
+      return (a === null) === (b === null) && (a === null || typeof b === 'string') ? undefined : 'one is nil';
   }
 }
 

@@ -4,12 +4,11 @@
 // SCAN cursors are keyspace insertion ranks (see keyspace.ts), printed as decimal strings: a
 // key present for the whole walk is returned exactly once, never twice.
 
-import { INVALID_CURSOR, NOT_INTEGER, SYNTAX } from '../../errors.js';
+import { INVALID_CURSOR, isError } from '../../errors.js';
 import { typeName } from '../../engine/value.js';
 import { globMatch } from '../../glob.js';
 import type { Reply } from '../../reply.js';
-import { parseInteger } from '../args.js';
-import { DEFAULT_SCAN_COUNT, parseCursor } from '../scan-options.js';
+import { parseCursor, readScanOptions } from '../scan-options.js';
 import type { Args, Ctx } from '../spec.js';
 
 // KEYS pattern
@@ -27,30 +26,12 @@ export function keysCommand(ctx: Ctx, argv: Args): Reply {
 export function scanCommand(ctx: Ctx, argv: Args): Reply {
   const cursor = parseCursor(argv[1]);
   if (cursor === undefined) return INVALID_CURSOR;
-  let count = DEFAULT_SCAN_COUNT;
-  let pattern: string | null = null;
-  let type: string | null = null;
-  let withType = false;
-  for (let i = 2; i < argv.length; i++) {
-    const w = argv[i].toLowerCase();
-    const hasValue = i + 1 < argv.length;
-    if (w === 'count' && hasValue) {
-      const n = parseInteger(argv[++i]);
-      if (n === undefined) return NOT_INTEGER;
-      if (n < 1) return SYNTAX;
-      count = n;
-    } else if (w === 'match' && hasValue) {
-      pattern = argv[++i];
-      if (pattern === '*') pattern = null;
-    } else if (w === 'type' && hasValue) {
-      // Compared without case; an unknown type matches nothing (Redis 7 does not reject it).
-      type = argv[++i].toLowerCase();
-    } else if (w === 'withtype') {
-      withType = true;
-    } else {
-      return SYNTAX;
-    }
-  }
+  const opts = readScanOptions(argv, 2, ['withtype'], ['type']);
+  if (isError(opts)) return opts;
+  const { count, pattern } = opts;
+  // Compared without case; an unknown type matches nothing (Redis 7 does not reject it).
+  const type = opts.extras.get('type')?.toLowerCase() ?? null;
+  const withType = opts.extras.has('withtype');
   const keys: string[] = [];
   const next = ctx.ks.scan(cursor, count, (e) => {
     if (pattern !== null && !globMatch(pattern, e.key)) return;

@@ -3,7 +3,7 @@
 // members it took (or as DEL when it took them all), exactly as Redis propagates it.
 
 import { SET_KIND, type SetValue } from '../../engine/set/set-value.js';
-import { NOT_POSITIVE, isError, NOT_INTEGER, outOfRange, SYNTAX } from '../../errors.js';
+import { NOT_POSITIVE, isError, NOT_INTEGER, NOT_A_LONG, SYNTAX } from '../../errors.js';
 import type { Reply } from '../../reply.js';
 import { INT64_MIN, parseInt64, parseInteger } from '../args.js';
 import { unchanged, type Args, type Ctx } from '../spec.js';
@@ -67,7 +67,7 @@ export function srandmemberCommand(ctx: Ctx, argv: Args): Reply {
   }
   const n = parseInt64(argv[2]);
   if (n === undefined) return NOT_INTEGER;
-  if (n === INT64_MIN) return outOfRange('-9223372036854775807', '9223372036854775807');
+  if (n === INT64_MIN) return NOT_A_LONG;
   const set = readTyped<SetValue>(ctx.ks, argv[1], SET_KIND);
   if (isError(set)) return set;
   if (set === undefined || n === 0n) return NONE;

@@ -11,12 +11,10 @@ import {
   OVERFLOW,
 } from '../../errors.js';
 import type { Reply } from '../../reply.js';
-import { INT64_MAX, INT64_MIN, parseExactInteger } from '../args.js';
+import { addInt64, INT64_MIN, parseExactInteger } from '../args.js';
 import { addLongDouble, formatLongDouble, LONG_DOUBLE_ZERO, parseLongDouble } from '../long-double.js';
 import type { Args, Ctx } from '../spec.js';
 import { stringEntry } from './lookup.js';
-
-const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 
 // INCR key
 export function incrCommand(ctx: Ctx, argv: Args): Reply {
@@ -52,14 +50,8 @@ function incrBy(ctx: Ctx, key: string, by: number | bigint): Reply {
     if (n === undefined) return NOT_INTEGER;
     current = n;
   }
-  let next: number | bigint;
-  if (typeof current === 'number' && typeof by === 'number' && Number.isSafeInteger(current + by)) {
-    next = current + by;
-  } else {
-    const exact = BigInt(current) + BigInt(by);
-    if (exact > INT64_MAX || exact < INT64_MIN) return OVERFLOW;
-    next = exact <= MAX_SAFE && exact >= -MAX_SAFE ? Number(exact) : exact;
-  }
+  const next = addInt64(current, by);
+  if (next === undefined) return OVERFLOW;
   const text = String(next);
   if (e === undefined) ctx.ks.insert(key, text, 0);
   else e.value = text;

@@ -1,7 +1,7 @@
 // ZRANDMEMBER (Redis zrandmemberCommand): a read, so its random choices need no rewriting.
 
 import { ZSET_KIND, type ZNode, type ZSet } from '../../engine/zset/zset-value.js';
-import { isError, NOT_INTEGER, OUT_OF_RANGE, outOfRangeBetween, SYNTAX } from '../../errors.js';
+import { isError, NOT_A_LONG, NOT_INTEGER, OUT_OF_RANGE, SYNTAX } from '../../errors.js';
 import type { Reply } from '../../reply.js';
 import { parseInteger } from '../args.js';
 import { replyDouble } from '../reply-double.js';
@@ -20,7 +20,7 @@ export function zrandmemberCommand(ctx: Ctx, argv: Args): Reply {
   const count = parseInteger(argv[2]);
   if (count === undefined) return NOT_INTEGER;
   // The count must fit in -LONG_MAX..LONG_MAX, half that with scores (the reply doubles it).
-  if (BigInt(argv[2]) < -LONG_MAX) return outOfRangeBetween(`-${LONG_MAX}`, `${LONG_MAX}`);
+  if (BigInt(argv[2]) < -LONG_MAX) return NOT_A_LONG;
   if (argv.length > 4 || (argv.length === 4 && argv[3].toLowerCase() !== 'withscores')) return SYNTAX;
   const withScores = argv.length === 4;
   if (withScores && (BigInt(argv[2]) < -LONG_MAX / 2n || BigInt(argv[2]) > LONG_MAX / 2n)) return OUT_OF_RANGE;

@@ -1,0 +1,262 @@
+// Hashes survive a restart with the same fields, values and field TTL instants: every write
+// whose replay could differ is logged in Redis's deterministic form (HPEXPIREAT, HSETEX PXAT,
+// HSETEX KEEPTTL for HINCRBYFLOAT, HDEL for expired fields), and snapshots encode field TTLs.
+
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { after, describe, it } from 'node:test';
+import { decodeCommands } from '../../../src/kv/engine/command-codec.js';
+import { readFrames } from '../../../src/storage/frames.js';
+import { startTestLarder, type TestLarder } from '../../support/larder.js';
+
+const LARDER_BIN = fileURLToPath(new URL('../../../../bin/larder.js', import.meta.url));
+/** 2100-01-01 in ms: no test outlives it. */
+const LATER_MS = 4102444800000;
+
+function logFiles(dataDir: string): string[] {
+  const dir = join(dataDir, 'kv', 'default');
+  return readdirSync(dir)
+    .filter((name) => name.endsWith('.aof'))
+    .sort()
+    .map((name) => join(dir, name));
+}
+
+/** Every command in the given append-only logs, oldest first. */
+function loggedCommands(files: string[]): string[][] {
+  return files.flatMap((file) => readFrames(readFileSync(file)).frames.flatMap((f) => decodeCommands(f).map((a) => [...a])));
+}
+
+/** Builds hashes of every shape; returns what each key should read back as. */
+async function writeShapes(t: TestLarder): Promise<void> {
+  const many: string[] = [];
+  for (let i = 0; i < 200; i++) many.push(`f${i}`, `v${i}`);
+  for (const argv of [
+    ['hset', 'small', 'a', '1', 'b', '2', 'c', '3'],
+    ['hdel', 'small', 'b'],
+    ['hset', 'big', ...many],
+    ['hset', 'long', 'f', 'x'.repeat(100)],
+    ['hset', 'ttl', 'keep', 'v', 'ex', '1', 'at', '1', 'pat', 'v', 'gone', 'v', 'persisted', 'v'],
+    ['hexpire', 'ttl', '100000', 'FIELDS', '2', 'ex', 'persisted'],
+    ['hexpireat', 'ttl', String(LATER_MS / 1000), 'FIELDS', '1', 'at'],
+    ['hpexpireat', 'ttl', String(LATER_MS + 123), 'LT', 'FIELDS', '2', 'pat', 'missing'],
+    ['hpexpire', 'ttl', '0', 'FIELDS', '1', 'gone'],
+    ['hpersist', 'ttl', 'FIELDS', '1', 'persisted'],
+    ['hincrbyfloat', 'ttl', 'ex', '0.5'],
+    ['hincrby', 'ttl', 'at', '7'],
+    ['hsetex', 'sx', 'EX', '100000', 'FIELDS', '2', 'a', '1', 'b', '2'],
+    ['hsetex', 'sx', 'FXX', 'KEEPTTL', 'FIELDS', '1', 'a', '10'],
+    ['hset', 'gx', 'a', '1', 'b', '2', 'c', '3'],
+    ['hgetex', 'gx', 'PX', '100000000', 'FIELDS', '2', 'a', 'b'],
+    ['hgetex', 'gx', 'PERSIST', 'FIELDS', '1', 'b'],
+    ['hgetdel', 'gx', 'FIELDS', '1', 'c'],
+    ['hset', 'keyttl', 'a', '1'],
+    ['pexpireat', 'keyttl', String(LATER_MS)],
+    ['hset', 'bin', 'f\x00\xff', 'v\x00'],
+    ['hset', 'doomed', 'x', '1'],
+    ['hpexpire', 'doomed', '0', 'FIELDS', '1', 'x'],
+  ]) {
+    const { status, body } = await t.command(argv);
+    assert.equal(status, 200, `${argv.join(' ')}: ${JSON.stringify(body)}`);
+  }
+}
+
+/** What the shapes read as: contents, field expiry instants and encodings. */
+async function readShapes(t: TestLarder): Promise<unknown> {
+  const run = async (argv: string[]) => (await t.command(argv, { headers: { 'upstash-encoding': 'base64' } })).body.result;
+  const out: Record<string, unknown> = {};
+  for (const key of ['small', 'big', 'long', 'ttl', 'sx', 'gx', 'keyttl', 'bin', 'doomed']) {
+    const all = (await run(['hgetall', key])) as string[];
+    const fields = all.filter((_, i) => i % 2 === 0).map((f) => Buffer.from(f, 'base64').toString('utf8'));
+    out[key] = {
+      all,
+      expiries: fields.length === 0 ? [] : await run(['hpexpiretime', key, 'FIELDS', String(fields.length), ...fields]),
+      encoding: all.length === 0 ? null : await run(['object', 'encoding', key]),
+      keyExpiry: await run(['pexpiretime', key]),
+    };
+  }
+  return out;
+}
+
+describe('hashes across a restart', () => {
+  const dirs: string[] = [];
+  const open: TestLarder[] = [];
+  after(async () => {
+    await Promise.all(open.map((t) => t.close(true)));
+    for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+  });
+  /** A server on `dataDir` (a new one when absent), closed after the suite if a test fails. */
+  const start = async (config: Record<string, unknown> = {}, dataDir?: string) => {
+    const t = await startTestLarder(config, dataDir);
+    if (dataDir === undefined) dirs.push(t.dataDir);
+    open.push(t);
+    return t;
+  };
+  const stop = async (t: TestLarder) => {
+    open.splice(open.indexOf(t), 1);
+    await t.close(true);
+  };
+
+  it('keeps every shape and field TTL instant, logged in absolute form', async () => {
+    const first = await start();
+    await writeShapes(first);
+    const before = await readShapes(first);
+    await stop(first);
+    const second = await start({}, first.dataDir);
+    try {
+      assert.deepEqual(await readShapes(second), before);
+      const ttl = (await second.command(['hpexpiretime', 'ttl', 'FIELDS', '6', 'keep', 'ex', 'at', 'pat', 'gone', 'persisted'])).body.result;
+      assert.equal(ttl[2], LATER_MS);
+      assert.equal(ttl[3], LATER_MS + 123);
+      assert.deepEqual([ttl[0], ttl[4], ttl[5]], [-1, -2, -1]);
+      assert.equal((await second.command(['hget', 'ttl', 'ex'])).body.result, '1.5');
+      assert.equal((await second.command(['hget', 'ttl', 'at'])).body.result, '8');
+      assert.equal((await second.command(['object', 'encoding', 'big'])).body.result, 'hashtable');
+      assert.equal((await second.command(['exists', 'doomed'])).body.result, 0);
+    } finally {
+      await stop(second);
+    }
+
+    const logged = loggedCommands(logFiles(first.dataDir));
+    const names = new Set(logged.map((argv) => argv[0]));
+    for (const relative of ['hexpire', 'hexpireat', 'hpexpire', 'hincrbyfloat', 'hgetex', 'hgetdel']) {
+      assert.ok(!names.has(relative), `${relative} is logged as is`);
+    }
+    const find = (key: string) => logged.filter((argv) => argv[1] === key);
+    const ttlLog = find('ttl').map((argv) => argv.join(' '));
+    assert.match(ttlLog[1], /^hpexpireat ttl \d{13} FIELDS 2 ex persisted$/);
+    assert.equal(ttlLog[2], `hpexpireat ttl ${LATER_MS} FIELDS 1 at`);
+    // Only the fields whose TTL changed are logged.
+    assert.equal(ttlLog[3], `hpexpireat ttl ${LATER_MS + 123} FIELDS 1 pat`);
+    assert.equal(ttlLog[4], 'hdel ttl gone');
+    assert.equal(ttlLog[6], 'hsetex ttl KEEPTTL FIELDS 1 ex 1.5');
+    const sx = find('sx').map((argv) => argv.join(' '));
+    assert.match(sx[0], /^hsetex sx PXAT \d{13} FIELDS 2 a 1 b 2$/);
+    assert.equal(sx[1], 'hsetex sx FXX KEEPTTL FIELDS 1 a 10');
+    const gx = find('gx').map((argv) => argv.join(' '));
+    assert.match(gx[1], /^hpexpireat gx \d{13} FIELDS 2 a b$/);
+    assert.deepEqual(gx.slice(2), ['hpersist gx FIELDS 1 b', 'hdel gx c']);
+    assert.deepEqual(find('doomed').slice(1), [['hdel', 'doomed', 'x']]);
+  });
+
+  it('fields that expire while the server is down are gone after it starts, and their deletion is logged', async () => {
+    const first = await start();
+    await first.command(['hset', 'down', 'stays', 'v', 'goes', 'v']);
+    await first.command(['hset', 'down:all', 'goes', 'v']);
+    await first.command(['hpexpire', 'down', '200', 'FIELDS', '1', 'goes']);
+    await first.command(['hpexpire', 'down:all', '200', 'FIELDS', '1', 'goes']);
+    await stop(first);
+    await sleep(300);
+    const second = await start({}, first.dataDir);
+    try {
+      assert.equal((await second.command(['dbsize'])).body.result, 1);
+      assert.deepEqual((await second.command(['hgetall', 'down'])).body.result, ['stays', 'v']);
+    } finally {
+      await stop(second);
+    }
+    const logged = loggedCommands(logFiles(first.dataDir)).filter((argv) => argv[0] === 'hdel');
+    assert.deepEqual(logged.sort(), [
+      ['hdel', 'down', 'goes'],
+      ['hdel', 'down:all', 'goes'],
+    ]);
+  });
+
+  it('a snapshot encodes the field TTLs', async () => {
+    const config = { kv: { compactAfterBytes: 4096 } };
+    const first = await start(config);
+    await writeShapes(first);
+    const before = await readShapes(first);
+    // Writes until a compaction has taken the hashes out of the log and into a snapshot.
+    for (let i = 0; loggedCommands(logFiles(first.dataDir)).some((argv) => argv[0].startsWith('h')); i++) {
+      assert.ok(i < 1000, 'the log was never compacted');
+      await first.command(['set', `pad:${i}`, 'x'.repeat(512)]);
+    }
+    await stop(first);
+    const second = await start(config, first.dataDir);
+    try {
+      assert.deepEqual(await readShapes(second), before);
+    } finally {
+      await stop(second);
+    }
+  });
+
+  it('DUMP and RESTORE keep fields, values and field TTLs', async () => {
+    const t = await start();
+    try {
+      await writeShapes(t);
+      for (const key of ['ttl', 'big', 'bin']) {
+        const dumped = (await t.command(['dump', key], { headers: { 'upstash-encoding': 'base64' } })).body.result;
+        const payload = [...Buffer.from(dumped, 'base64')].map((b) => `%${b.toString(16).padStart(2, '0')}`).join('');
+        assert.deepEqual(await (await t.request(`/restore/${key}:copy/0/${payload}`)).json(), { result: 'OK' });
+      }
+      const shapes = (await readShapes(t)) as Record<string, { all: string[]; expiries: number[] }>;
+      const run = async (argv: string[]) => (await t.command(argv, { headers: { 'upstash-encoding': 'base64' } })).body.result;
+      for (const key of ['ttl', 'big', 'bin']) {
+        assert.deepEqual(await run(['hgetall', `${key}:copy`]), shapes[key].all, key);
+      }
+      assert.deepEqual(
+        await run(['hpexpiretime', 'ttl:copy', 'FIELDS', '4', 'keep', 'ex', 'at', 'pat']),
+        await run(['hpexpiretime', 'ttl', 'FIELDS', '4', 'keep', 'ex', 'at', 'pat']),
+      );
+    } finally {
+      await stop(t);
+    }
+  });
+
+  it('every acknowledged hash write survives SIGKILL under fsync always', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'larder-kill-'));
+    dirs.push(dir);
+    const configFile = join(dir, 'larder.json');
+    writeFileSync(configFile, JSON.stringify({ port: 0, logLevel: 'silent', kv: { fsync: 'always' } }));
+    const child = spawn(process.execPath, [LARDER_BIN, 'start', '--config', configFile, '--data-dir', join(dir, 'data')], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let out = '';
+    child.stdout.setEncoding('utf8');
+    const env = await new Promise<Record<string, string>>((resolve, reject) => {
+      child.once('exit', () => reject(new Error(`larder exited early: ${out}`)));
+      child.stdout.on('data', (chunk: string) => {
+        out += chunk;
+        const url = /^UPSTASH_REDIS_REST_URL=(.*)$/m.exec(out);
+        const token = /^UPSTASH_REDIS_REST_TOKEN=(.*)$/m.exec(out);
+        if (url !== null && token !== null) resolve({ url: url[1], token: token[1] });
+      });
+    });
+    const send = async (argv: string[]) => {
+      const res = await fetch(env.url, { method: 'POST', headers: { authorization: `Bearer ${env.token}` }, body: JSON.stringify(argv) });
+      assert.equal(res.status, 200, argv.join(' '));
+    };
+    const write = async (i: number) => {
+      await send(['hset', `kill:${i % 7}`, `f${i}`, `v${i}`]);
+      await send(['hpexpireat', `kill:${i % 7}`, String(LATER_MS + i), 'FIELDS', '1', `f${i}`]);
+      acknowledged.push(i);
+    };
+    const acknowledged: number[] = [];
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    try {
+      for (let i = 0; i < 150; i++) await write(i);
+      // The kill lands while the last writes are in flight: those answered must be kept too.
+      const inFlight = [150, 151, 152].map((i) => write(i).catch(() => {}));
+      child.kill('SIGKILL');
+      await Promise.all(inFlight);
+    } finally {
+      child.kill('SIGKILL');
+      await exited;
+    }
+    assert.ok(acknowledged.length >= 150);
+    const t = await start({}, join(dir, 'data'));
+    try {
+      for (const i of acknowledged) {
+        const key = `kill:${i % 7}`;
+        assert.equal((await t.command(['hget', key, `f${i}`])).body.result, `v${i}`, `f${i}`);
+        assert.deepEqual((await t.command(['hpexpiretime', key, 'FIELDS', '1', `f${i}`])).body.result, [LATER_MS + i]);
+      }
+    } finally {
+      await stop(t);
+    }
+  });
+});
