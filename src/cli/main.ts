@@ -35,8 +35,6 @@ async function main(argv: string[]): Promise<void> {
   if (command !== 'start') throw new ConfigError(`unknown command '${command}'\n${USAGE}`);
   const config = loadConfig(parseFlags(rest));
   const larder = await startLarder(config);
-  console.log(`Larder listening on ${larder.url} (${larder.runtime})`);
-  for (const line of envLines(larder)) console.log(line);
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;
@@ -50,8 +48,11 @@ async function main(argv: string[]): Promise<void> {
       },
     );
   };
+  // Handlers first: whoever reads the lines below may signal at once.
   process.on('SIGINT', () => stop('SIGINT'));
   process.on('SIGTERM', () => stop('SIGTERM'));
+  console.log(`Larder listening on ${larder.url} (${larder.runtime})`);
+  for (const line of envLines(larder)) console.log(line);
 }
 
 /** Failures the user fixes (settings, the data dir, a busy port) print one line; bugs print their stack. */
