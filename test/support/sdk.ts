@@ -1,7 +1,7 @@
 // The official @upstash/redis client pointed at a test Larder, with auto-pipelining on or off.
 
 import { Redis } from '@upstash/redis';
-import type { TestLarder } from './larder.js';
+import { startTestLarder, type TestLarder } from './larder.js';
 
 export interface SdkOptions {
   autoPipeline?: boolean;
@@ -27,3 +27,9 @@ export const PIPELINE_MODES = [
   { name: 'direct', autoPipeline: false },
   { name: 'auto-pipelined', autoPipeline: true },
 ] as const;
+
+/** A fresh server and an SDK client on it in `mode`, for one describe block's before hook. */
+export async function startSdk(mode: { autoPipeline: boolean }): Promise<{ t: TestLarder; redis: Redis }> {
+  const t = await startTestLarder();
+  return { t, redis: sdkClient(t, { autoPipeline: mode.autoPipeline }) };
+}

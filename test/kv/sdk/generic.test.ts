@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import type { Redis } from '@upstash/redis';
-import { startTestLarder, type TestLarder } from '../../support/larder.js';
-import { PIPELINE_MODES, sdkClient } from '../../support/sdk.js';
+import type { TestLarder } from '../../support/larder.js';
+import { PIPELINE_MODES, startSdk } from '../../support/sdk.js';
 
 // Every generic, server and connection command the official SDK exposes, as the SDK sends
 // them and parses their replies.
@@ -11,10 +11,7 @@ for (const mode of PIPELINE_MODES) {
   describe(`generic and server commands through the SDK (${mode.name})`, () => {
     let t: TestLarder;
     let redis: Redis;
-    before(async () => {
-      t = await startTestLarder();
-      redis = sdkClient(t, { autoPipeline: mode.autoPipeline });
-    });
+    before(async () => ({ t, redis } = await startSdk(mode)));
     after(() => t.close());
     beforeEach(async () => {
       await redis.flushall();

@@ -5,8 +5,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Redis } from '@upstash/redis';
-import { startTestLarder, type TestLarder } from '../../support/larder.js';
-import { PIPELINE_MODES, sdkClient } from '../../support/sdk.js';
+import type { TestLarder } from '../../support/larder.js';
+import { PIPELINE_MODES, startSdk } from '../../support/sdk.js';
 
 /** 2100-01-01: later than any test runs. */
 const LATER = 4102444800;
@@ -15,10 +15,7 @@ for (const mode of PIPELINE_MODES) {
   describe(`hash commands through the SDK (${mode.name})`, () => {
     let t: TestLarder;
     let redis: Redis;
-    before(async () => {
-      t = await startTestLarder();
-      redis = sdkClient(t, { autoPipeline: mode.autoPipeline });
-    });
+    before(async () => ({ t, redis } = await startSdk(mode)));
     after(() => t.close());
 
     it('hset, hget, hmget, hgetall, hkeys, hvals, hlen, hexists, hstrlen', async () => {

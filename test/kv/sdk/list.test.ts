@@ -5,17 +5,14 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Redis } from '@upstash/redis';
-import { startTestLarder, type TestLarder } from '../../support/larder.js';
-import { PIPELINE_MODES, sdkClient } from '../../support/sdk.js';
+import type { TestLarder } from '../../support/larder.js';
+import { PIPELINE_MODES, startSdk } from '../../support/sdk.js';
 
 for (const mode of PIPELINE_MODES) {
   describe(`list commands through the SDK (${mode.name})`, () => {
     let t: TestLarder;
     let redis: Redis;
-    before(async () => {
-      t = await startTestLarder();
-      redis = sdkClient(t, { autoPipeline: mode.autoPipeline });
-    });
+    before(async () => ({ t, redis } = await startSdk(mode)));
     after(() => t.close());
 
     it('lpush, rpush, lpushx, rpushx, llen and lrange', async () => {

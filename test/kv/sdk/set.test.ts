@@ -4,8 +4,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Redis } from '@upstash/redis';
-import { startTestLarder, type TestLarder } from '../../support/larder.js';
-import { PIPELINE_MODES, sdkClient } from '../../support/sdk.js';
+import type { TestLarder } from '../../support/larder.js';
+import { PIPELINE_MODES, startSdk } from '../../support/sdk.js';
 
 const sorted = <T>(xs: T[]): T[] => [...xs].sort((a, b) => String(a).localeCompare(String(b)));
 
@@ -13,10 +13,7 @@ for (const mode of PIPELINE_MODES) {
   describe(`set commands through the SDK (${mode.name})`, () => {
     let t: TestLarder;
     let redis: Redis;
-    before(async () => {
-      t = await startTestLarder();
-      redis = sdkClient(t, { autoPipeline: mode.autoPipeline });
-    });
+    before(async () => ({ t, redis } = await startSdk(mode)));
     after(() => t.close());
 
     it('sadd, srem, scard, sismember, smismember and smembers', async () => {

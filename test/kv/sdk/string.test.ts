@@ -5,8 +5,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Redis } from '@upstash/redis';
 import { TABLE } from '../../../src/kv/commands/table.js';
-import { startTestLarder, type TestLarder } from '../../support/larder.js';
-import { PIPELINE_MODES, sdkClient } from '../../support/sdk.js';
+import type { TestLarder } from '../../support/larder.js';
+import { PIPELINE_MODES, startSdk } from '../../support/sdk.js';
 
 // TTLs are read with PTTL, which the generic family declares; skipped until it is in the table.
 const ttlIt = TABLE.has('pttl') ? it : it.skip;
@@ -15,10 +15,7 @@ for (const mode of PIPELINE_MODES) {
   describe(`string commands through the SDK (${mode.name})`, () => {
     let t: TestLarder;
     let redis: Redis;
-    before(async () => {
-      t = await startTestLarder();
-      redis = sdkClient(t, { autoPipeline: mode.autoPipeline });
-    });
+    before(async () => ({ t, redis } = await startSdk(mode)));
     after(() => t.close());
 
     it('get and set', async () => {
