@@ -18,6 +18,7 @@
 //   commands that only inspect a key (TTL, TYPE, OBJECT, SCAN) leave its idle time alone.
 
 import type { Container, Value } from './value.js';
+import { seekSeq } from './insertion-order.js';
 
 export interface Entry {
   readonly key: string;
@@ -170,7 +171,7 @@ export class Keyspace {
    */
   scan(from: number, count: number, visit: (e: Entry) => void): number {
     const order = this.order;
-    let i = this.seek(from);
+    let i = seekSeq(this.order, from);
     for (let seen = 0; i < order.length && seen < count; i++) {
       const e = order[i];
       if (e.dead || this.peek(e.key) === undefined) continue;
@@ -274,17 +275,6 @@ export class Keyspace {
     this.deadInOrder = 0;
   }
 
-  /** Index of the first entry in `order` whose seq is at least `seq`. */
-  private seek(seq: number): number {
-    let lo = 0;
-    let hi = this.order.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (this.order[mid].seq < seq) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
-  }
 }
 
 /** Walks a set round and round, each walk going on where the last one stopped. */

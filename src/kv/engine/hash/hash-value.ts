@@ -17,6 +17,7 @@
 import { registerKind, type Container, type ContainerKind } from '../value.js';
 import { ExpiryHeap } from './expiry-heap.js';
 import { decodeFields, encodeFields, type FieldRow } from './hash-codec.js';
+import { seekSeq } from '../insertion-order.js';
 
 /** Redis's hash-max-listpack-entries and hash-max-listpack-value defaults. */
 const LISTPACK_MAX_ENTRIES = 128;
@@ -137,14 +138,7 @@ export class HashValue implements Container {
    */
   scan(from: number, count: number, visit: (f: Field) => void): number {
     const order = this.order;
-    let lo = 0;
-    let hi = order.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (order[mid].seq < from) lo = mid + 1;
-      else hi = mid;
-    }
-    let i = lo;
+    let i = seekSeq(order, from);
     for (let seen = 0; i < order.length && seen < count; i++) {
       if (order[i].dead) continue;
       visit(order[i]);

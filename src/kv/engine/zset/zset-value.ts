@@ -23,6 +23,7 @@ import { registerKind, type Container, type ContainerKind } from '../value.js';
 import { lexGteMin, lexLteMax, type LexRange, type ScoreRange } from './range.js';
 import { SkipList, type ZNode } from './skiplist.js';
 import { decodeEntries, encodeEntries } from './zset-codec.js';
+import { seekSeq } from '../insertion-order.js';
 
 export type { ZNode } from './skiplist.js';
 
@@ -190,14 +191,7 @@ export class ZSet implements Container {
    */
   scan(from: number, count: number, visit: (x: ZNode) => void): number {
     const order = this.order;
-    let lo = 0;
-    let hi = order.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (order[mid].seq < from) lo = mid + 1;
-      else hi = mid;
-    }
-    let i = lo;
+    let i = seekSeq(order, from);
     for (let seen = 0; i < order.length && seen < count; i++) {
       const x = order[i];
       if (this.dict.get(x.member) !== x) continue;
