@@ -175,3 +175,6 @@ export const ZRANGE_LIMIT_NEEDS_BY = new ReplyError(
 );
 export const ZRANGE_WITHSCORES_BYLEX = new ReplyError('ERR syntax error, WITHSCORES not supported in combination with BYLEX');
 export const atLeastOneKey = (name: string) => new ReplyError(`ERR at least 1 input key is needed for '${name}' command`);
+
+// SORT (Redis sort.c).
+export const SORT_SCORE_NOT_DOUBLE = new ReplyError("ERR One or more scores can't be converted into double");
