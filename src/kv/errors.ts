@@ -178,3 +178,6 @@ export const atLeastOneKey = (name: string) => new ReplyError(`ERR at least 1 in
 
 // SORT (Redis sort.c).
 export const SORT_SCORE_NOT_DOUBLE = new ReplyError("ERR One or more scores can't be converted into double");
+// BY and GET read keys named by the data: Redis allows them only to a user who may read any key.
+export const sortOptionDenied = (option: 'BY' | 'GET') =>
+  new ReplyError(`ERR ${option} option of SORT denied due to insufficient ACL permissions.`);

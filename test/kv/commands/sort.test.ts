@@ -36,6 +36,16 @@ describe('SORT and SORT_RO over HTTP', () => {
     assert.deepEqual([...ro.categories].sort(), ['all', 'dangerous', 'list', 'read', 'set', 'slow', 'sortedset']);
   });
 
+  it('COMMAND INFO shows the categories in the order of Redis 7.0', async () => {
+    await reply(
+      ['command', 'info', 'sort', 'sort_ro'],
+      [
+        ['sort', -2, ['write'], 1, 1, 1, ['@write', '@set', '@sortedset', '@list', '@slow', '@dangerous'], [], [], []],
+        ['sort_ro', -2, ['readonly'], 1, 1, 1, ['@read', '@set', '@sortedset', '@list', '@slow', '@dangerous'], [], [], []],
+      ],
+    );
+  });
+
   it('sorts a list numerically, with DESC and LIMIT', async () => {
     await reply(['rpush', 'l', '3', '1', '2', '10', '-5'], 5);
     await reply(['sort', 'l'], ['-5', '1', '2', '3', '10']);
@@ -131,6 +141,24 @@ describe('SORT and SORT_RO over HTTP', () => {
     await fails(['sort_ro', 'l', 'store', 'dst'], 'ERR syntax error');
     await fails(['sort', 'str', 'foo'], 'ERR syntax error');
     await fails(['sort'], "ERR wrong number of arguments for 'sort' command");
+  });
+
+  it('allows BY and GET patterns only to a user who may read every key', async () => {
+    const token = async (name: string, ...rules: string[]) => {
+      await reply(['acl', 'setuser', name, 'on', '>pw', '+@all', ...rules], 'OK');
+      return (await result(['acl', 'resttoken', name, 'pw'])) as string;
+    };
+    const as = (tok: string, argv: string[]) => t.command(argv, { token: tok });
+    const denied = (option: string) => ({ status: 400, body: { error: `ERR ${option} option of SORT denied due to insufficient ACL permissions.` } });
+    const all = await token('sort-all', '~*');
+    assert.deepEqual(await as(all, ['sort', 'l', 'by', 'w_*']), { status: 200, body: { result: ['-5', '10', '2', '1', '3'] } });
+    const readAll = await token('sort-read', '%R~*');
+    assert.deepEqual(await as(readAll, ['sort_ro', 'l', 'get', '#']), { status: 200, body: { result: ['-5', '1', '2', '3', '10'] } });
+    const some = await token('sort-some', '~l*', '~w_*');
+    assert.deepEqual(await as(some, ['sort', 'l', 'by', 'w_*']), denied('BY'));
+    assert.deepEqual(await as(some, ['sort', 'l', 'get', '#']), denied('GET'));
+    assert.deepEqual(await as(some, ['sort', 'l', 'get', 'w_*', 'by', 'w_*']), denied('GET'));
+    assert.deepEqual(await as(some, ['sort', 'l', 'by', 'nosort']), { status: 200, body: { result: ['3', '1', '2', '10', '-5'] } });
   });
 
   it('keeps a STORE result across a restart (the log replays SORT as sent)', async () => {

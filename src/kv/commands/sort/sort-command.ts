@@ -12,7 +12,7 @@ import type { Keyspace } from '../../engine/keyspace.js';
 import { LIST, ListValue } from '../../engine/list/list-value.js';
 import { SET_KIND, type SetValue } from '../../engine/set/set-value.js';
 import { ZSET_KIND, type ZSet } from '../../engine/zset/zset-value.js';
-import { SORT_SCORE_NOT_DOUBLE, SYNTAX, WRONGTYPE, isError, type ReplyError } from '../../errors.js';
+import { SORT_SCORE_NOT_DOUBLE, SYNTAX, WRONGTYPE, isError, sortOptionDenied, type ReplyError } from '../../errors.js';
 import type { Reply } from '../../reply.js';
 import { ArgReader, strtod } from '../args.js';
 import { unchanged, type Args, type Ctx } from '../spec.js';
@@ -48,7 +48,7 @@ export function sortRoCommand(ctx: Ctx, argv: Args): Reply {
 }
 
 function sortGeneric(ctx: Ctx, argv: Args, readOnly: boolean): Reply {
-  const o = readOptions(argv, readOnly);
+  const o = readOptions(argv, readOnly, ctx.caller.acl?.readsAnyKey() ?? true);
   if (isError(o)) return o;
   const v = ctx.ks.get(argv[1]);
   if (v !== undefined && (typeof v === 'string' || (v.kind !== LIST && v.kind !== SET_KIND && v.kind !== ZSET_KIND))) {
@@ -85,7 +85,7 @@ function sortGeneric(ctx: Ctx, argv: Args, readOnly: boolean): Reply {
   return output(ctx, items, start, end, o, readOnly);
 }
 
-function readOptions(argv: Args, readOnly: boolean): SortOptions | ReplyError {
+function readOptions(argv: Args, readOnly: boolean, readsAnyKey: boolean): SortOptions | ReplyError {
   const o: SortOptions = { desc: false, alpha: false, offset: 0, count: -1, by: null, dontSort: false, gets: [], store: null };
   const r = new ArgReader(argv, 2);
   while (!r.done) {
@@ -103,7 +103,11 @@ function readOptions(argv: Args, readOnly: boolean): SortOptions | ReplyError {
       o.by = r.next();
       // A later BY with a '*' does not undo an earlier one without.
       if (!hasStar(o.by)) o.dontSort = true;
-    } else if (word === 'get' && left >= 1) o.gets.push(r.next());
+      else if (!readsAnyKey) return sortOptionDenied('BY');
+    } else if (word === 'get' && left >= 1) {
+      if (!readsAnyKey) return sortOptionDenied('GET');
+      o.gets.push(r.next());
+    }
     else return SYNTAX;
   }
   return o;
