@@ -151,6 +151,7 @@ function loadAll(v: ListValue | SetValue | ZSet | undefined): Item[] {
 
 /** Fills each item's score (or ALPHA weight); false when a numeric weight is not a double. */
 function weigh(ks: Keyspace, items: Item[], o: SortOptions): boolean {
+  if (o.alpha && o.by === null) return true; // the elements compare themselves
   let ok = true;
   for (const it of items) {
     const w = o.by === null ? it.element : lookupByPattern(ks, o.by, it.element);
