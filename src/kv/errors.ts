@@ -175,3 +175,9 @@ export const ZRANGE_LIMIT_NEEDS_BY = new ReplyError(
 );
 export const ZRANGE_WITHSCORES_BYLEX = new ReplyError('ERR syntax error, WITHSCORES not supported in combination with BYLEX');
 export const atLeastOneKey = (name: string) => new ReplyError(`ERR at least 1 input key is needed for '${name}' command`);
+
+// SORT (Redis sort.c).
+export const SORT_SCORE_NOT_DOUBLE = new ReplyError("ERR One or more scores can't be converted into double");
+// BY and GET read keys named by the data: Redis allows them only to a user who may read any key.
+export const sortOptionDenied = (option: 'BY' | 'GET') =>
+  new ReplyError(`ERR ${option} option of SORT denied due to insufficient ACL permissions.`);

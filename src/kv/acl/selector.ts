@@ -118,6 +118,11 @@ export class Selector {
     return null;
   }
 
+  /** Whether every key may be read (Redis checks the pattern '*' itself: SORT's BY and GET). */
+  readsAnyKey(): boolean {
+    return this.allKeys || this.keys.some((k) => (k.perms & READ) === READ && globMatch(k.pattern, '*'));
+  }
+
   /** ACL LIST's words for this selector: keys, channels, then commands. */
   describe(): string[] {
     const channels = this.allChannels ? ['&*'] : ['resetchannels', ...this.channels.map((c) => `&${c}`)];

@@ -124,6 +124,11 @@ export class AclUser {
     return worst;
   }
 
+  /** Whether some selector may read every key (Redis ACLUserCheckKeyPerm on '*'). */
+  readsAnyKey(): boolean {
+    return this.root.readsAnyKey() || this.selectors.some((s) => s.readsAnyKey());
+  }
+
   /** The rules that rebuild this user, as ACL LIST shows them after 'user <name>'. */
   describe(): string[] {
     return [

@@ -12,6 +12,7 @@ import server from './server.js';
 import set from './set.js';
 import string from './string.js';
 import transaction from './transaction.js';
+import sort from './sort.js';
 import zset from './zset.js';
 import {
   ADMIN,
@@ -27,7 +28,7 @@ import {
 } from './spec.js';
 
 const FAMILIES: readonly Family[] = [
-  generic, string, hash, list, set, zset, bitmap, hyperloglog, server, connection, transaction, acl,
+  generic, string, hash, list, set, zset, sort, bitmap, hyperloglog, server, connection, transaction, acl,
 ];
 
 const BITS: Partial<Record<Flag, number>> = {

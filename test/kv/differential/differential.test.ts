@@ -50,6 +50,7 @@ import { LIST_GENS } from './list-steps.js';
 import { Rng } from './prng.js';
 import { findRedisServer, startRedisServer, type RedisServer } from './redis-server.js';
 import { SET_ENCODING_GENS, SET_GENS } from './set-steps.js';
+import { SORT_GENS } from './sort-steps.js';
 import { STRING_GENS } from './string-steps.js';
 import { LARGE, SMALL, ZSET_COMPANION_GENS, ZSET_FINAL_READS, ZSET_SET_GENS, zsetGens } from './zset-steps.js';
 
@@ -132,6 +133,7 @@ const RUNS: readonly Run[] = [
     scale: 3,
   },
   { label: 'hash family', gens: HASH_GENS },
+  { label: 'sort', gens: SORT_GENS, finalReads: [...FINAL_READS, [['LRANGE'], 'exact', ['0', '-1']]] },
   // Without SCAN: from a cursor other than 0 Redis walks buckets in an order seeded per process,
   // which the walk comparison cannot follow; the generic runs keep it.
   { label: 'hash and generic families', gens: [...HASH_GENS, ...GENERIC_GENS.filter((g) => g.name !== 'scan')] },
