@@ -175,3 +175,19 @@ export const ZRANGE_LIMIT_NEEDS_BY = new ReplyError(
 );
 export const ZRANGE_WITHSCORES_BYLEX = new ReplyError('ERR syntax error, WITHSCORES not supported in combination with BYLEX');
 export const atLeastOneKey = (name: string) => new ReplyError(`ERR at least 1 input key is needed for '${name}' command`);
+
+// GEO (geo.c)
+export const GEO_UNIT = new ReplyError('ERR unsupported unit provided. please use M, KM, FT, MI');
+export const GEO_MEMBER = new ReplyError('ERR could not decode requested zset member');
+export const GEO_RADIUS_NEGATIVE = new ReplyError('ERR radius cannot be negative');
+export const GEO_BOX_NEGATIVE = new ReplyError('ERR height or width cannot be negative');
+export const GEO_NEED_RADIUS = new ReplyError('ERR need numeric radius');
+export const GEO_NEED_WIDTH = new ReplyError('ERR need numeric width');
+export const GEO_NEED_HEIGHT = new ReplyError('ERR need numeric height');
+export const GEO_COUNT = new ReplyError('ERR COUNT must be > 0');
+export const GEO_ANY_COUNT = new ReplyError('ERR the ANY argument requires COUNT argument');
+export const geoBadPair = (lon: string, lat: string) => new ReplyError(`ERR invalid longitude,latitude pair ${lon},${lat}`);
+export const geoStoreWith = (what: string) =>
+  new ReplyError(`ERR ${what} is not compatible with WITHDIST, WITHHASH and WITHCOORD options`);
+export const geoFrom = (cmd: string) => new ReplyError(`ERR exactly one of FROMMEMBER or FROMLONLAT can be specified for ${cmd}`);
+export const geoBy = (cmd: string) => new ReplyError(`ERR exactly one of BYRADIUS and BYBOX can be specified for ${cmd}`);
