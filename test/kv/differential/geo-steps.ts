@@ -9,6 +9,8 @@ import { FINAL_READS, type CommandGen, type FinalRead, type Step } from './harne
 import type { Rng } from './prng.js';
 
 const MEMBERS: readonly string[] = ['a', 'b', 'c', 'd', 'e', 'f', 'palermo', 'catania', '', '1', 'é'];
+/** Members of bulk adds, which grow a set past Redis's 128-entry listpack into a skip list. */
+const MANY: readonly string[] = Array.from({ length: 200 }, (_, i) => `m${i}`);
 const CENTERS: readonly (readonly [number, number])[] = [
   [13.361389, 38.115556],
   [15.087269, 37.502669],
@@ -85,6 +87,15 @@ function searchArgs(rng: Rng): string[] {
 
 export const GEO_GENS: readonly CommandGen[] = [
   { name: 'geoadd', weight: 8, make: geoadd },
+  {
+    name: 'geoadd',
+    weight: 0.3,
+    make: (rng) => {
+      const args: string[] = [];
+      for (let i = rng.int(100, 150); i > 0; i--) args.push(...lonLat(rng), rng.pick(MANY));
+      return step('GEOADD', key(rng), ...args);
+    },
+  },
   { name: 'geopos', weight: 2, make: (rng) => step('GEOPOS', key(rng), ...rng.some(MEMBERS, rng.int(0, 3))) },
   { name: 'geohash', weight: 2, make: (rng) => step('GEOHASH', key(rng), ...rng.some(MEMBERS, rng.int(0, 3))) },
   {
@@ -141,4 +152,8 @@ export const GEO_GENS: readonly CommandGen[] = [
   { name: 'del', weight: 1, make: (rng) => step('DEL', key(rng)) },
 ];
 
-export const GEO_FINAL_READS: readonly FinalRead[] = [...FINAL_READS, [['ZRANGE'], 'exact', ['0', '-1', 'WITHSCORES']]];
+export const GEO_FINAL_READS: readonly FinalRead[] = [
+  ...FINAL_READS,
+  [['ZRANGE'], 'exact', ['0', '-1', 'WITHSCORES']],
+  [['OBJECT', 'ENCODING'], 'exact'],
+];
