@@ -15,6 +15,10 @@ import {
 import { family, ONE_KEY, type KeySpec } from './spec.js';
 
 const TWO_KEYS: KeySpec = { first: 1, last: 2, step: 1 }; // GEOSEARCHSTORE dst src
+const STORE = ['store', 'storedist'];
+// GEORADIUS key lon lat radius unit [... STORE key]; GEORADIUSBYMEMBER key member radius unit [...]
+const RADIUS_KEYS: KeySpec = { first: 1, last: 1, step: 1, keyword: { from: 6, names: STORE } };
+const MEMBER_KEYS: KeySpec = { first: 1, last: 1, step: 1, keyword: { from: 5, names: STORE } };
 
 export default family('geo', 'geo', [
   { name: 'geoadd', arity: -5, flags: ['write'], keys: ONE_KEY, run: geoaddCommand },
@@ -23,9 +27,8 @@ export default family('geo', 'geo', [
   { name: 'geohash', arity: -2, flags: ['readonly'], keys: ONE_KEY, run: geohashCommand },
   { name: 'geosearch', arity: -7, flags: ['readonly'], keys: ONE_KEY, run: geosearchCommand },
   { name: 'geosearchstore', arity: -8, flags: ['write'], keys: TWO_KEYS, run: geosearchstoreCommand },
-  // The STORE key of GEORADIUS is found by keyword in Redis; these specs name the source only.
-  { name: 'georadius', arity: -6, flags: ['write'], keys: ONE_KEY, run: georadiusCommand },
+  { name: 'georadius', arity: -6, flags: ['write'], keys: RADIUS_KEYS, run: georadiusCommand },
   { name: 'georadius_ro', arity: -6, flags: ['readonly'], keys: ONE_KEY, run: georadiusRoCommand },
-  { name: 'georadiusbymember', arity: -5, flags: ['write'], keys: ONE_KEY, run: georadiusbymemberCommand },
+  { name: 'georadiusbymember', arity: -5, flags: ['write'], keys: MEMBER_KEYS, run: georadiusbymemberCommand },
   { name: 'georadiusbymember_ro', arity: -5, flags: ['readonly'], keys: ONE_KEY, run: georadiusbymemberRoCommand },
 ]);

@@ -127,4 +127,18 @@ describe('geo commands over HTTP', () => {
     await fails(['georadiusbymember', 'Sicily', 'nope', 1, 'm'], 'ERR could not decode requested zset member');
     await fails(['georadius', 'Sicily', 200, 1, 1, 'm'], 'ERR invalid longitude,latitude pair 200.000000,1.000000');
   });
+
+  it('names the STORE keys of GEORADIUS to ACL, as Redis finds them by keyword', async () => {
+    const info = (await t.command(['command', 'info', 'georadius'])).body.result[0];
+    assert.deepEqual(info.slice(0, 6), ['georadius', -6, ['write', 'movablekeys'], 1, 1, 1]);
+    await reply(['acl', 'setuser', 'geo', 'on', '>pw', '~geo:*', '+@geo', '+@read'], 'OK');
+    const token = (await t.command(['acl', 'resttoken', 'geo', 'pw'])).body.result;
+    await reply(['geoadd', 'geo:src', 15, 37, 'a'], 1);
+    const NOPERM = 'NOPERM this user has no permissions to access one of the keys used as arguments';
+    const as = (argv: (string | number)[]) => t.command(argv, { token });
+    assert.deepEqual(await as(['georadius', 'geo:src', 15, 37, 1, 'km', 'STORE', 'geo:dst']), { status: 200, body: { result: 1 } });
+    assert.deepEqual(await as(['georadius', 'geo:src', 15, 37, 1, 'km', 'STOREDIST', 'other']), { status: 400, body: { error: NOPERM } });
+    assert.deepEqual(await as(['georadiusbymember', 'geo:src', 'a', 1, 'km', 'store', 'other']), { status: 400, body: { error: NOPERM } });
+    assert.deepEqual(await as(['geosearchstore', 'other', 'geo:src', 'FROMMEMBER', 'a', 'BYRADIUS', 1, 'km']), { status: 400, body: { error: NOPERM } });
+  });
 });
