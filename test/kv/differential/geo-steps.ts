@@ -1,5 +1,5 @@
 // Random commands of the GEO family (Redis geo.c): points clustered around a few places
-// (Sicily, the antimeridian, near the poles) so searches of every radius find some of them,
+// (Sicily, the antimeridian, near the poles) and some anywhere, so searches of every radius find some of them,
 // every option of every command, sometimes wrongly combined, and bad coordinates, radii and
 // units so the error replies compare too. Positions are drawn from a wide pool so two points
 // rarely share a distance: Redis's partial sort (COUNT below the matches) orders ties its own way.
@@ -26,7 +26,7 @@ const EDGES: readonly (readonly [string, string])[] = [
 const BAD_COORDS: readonly (readonly [string, string])[] = [
   ['200', '100'], ['0', '86'], ['-180.000001', '0'], ['x', '1'], ['1', 'nan'], ['inf', '0'], ['', '0'], ['0.0078125', '-90'],
 ];
-const RADII: readonly string[] = ['0', '1', '50', '100', '200', '500', '1000', '5000', '20000', '0.5', '1e3'];
+const RADII: readonly string[] = ['0', '1', '50', '100', '200', '500', '1000', '5000', '20000', '0.5', '1e3', 'inf', '1e308', '-0'];
 const BAD_RADII: readonly string[] = ['-1', 'x', '', 'nan'];
 const UNITS: readonly string[] = ['m', 'km', 'ft', 'mi', 'KM', 'Mi'];
 const BAD_UNITS: readonly string[] = ['parsec', '', 'kms'];
@@ -41,6 +41,7 @@ const step = (...argv: string[]): Step => ({ argv });
 function lonLat(rng: Rng): [string, string] {
   if (rng.chance(0.03)) return [...rng.pick(BAD_COORDS)];
   if (rng.chance(0.05)) return [...rng.pick(EDGES)];
+  if (rng.chance(0.1)) return [(rng.int(-180000000, 180000000) / 1e6).toFixed(6), (rng.int(-85000000, 85000000) / 1e6).toFixed(6)];
   const [x, y] = rng.pick(CENTERS);
   const spread = rng.pick([0.01, 0.5, 3]);
   const lon = Math.max(-180, Math.min(180, x + (rng.int(-1000000, 1000000) / 1000000) * spread));

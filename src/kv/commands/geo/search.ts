@@ -1,8 +1,7 @@
 // GEOSEARCH, GEOSEARCHSTORE and the older GEORADIUS family: one generic, as Redis's
 // georadiusGeneric, down to its argument order, its error precedence and its visiting order
-// (the center cell then its neighbours, each walked by score), so unsorted replies list the
-// same members in the same order. Sorting is stable where Redis's partial sort (COUNT below
-// the number found) may order equal distances differently.
+// (the center cell then its neighbours, each walked by score) and its sorts, so replies list
+// the same members in the same order, equal distances included.
 
 import { cellScores, decodeScore, distanceWithin, searchCells, type Cell, type Shape } from '../../engine/geo/geohash.js';
 import { ZSET_KIND, ZSet } from '../../engine/zset/zset-value.js';
@@ -23,6 +22,7 @@ import { unchanged, type Args, type Ctx } from '../spec.js';
 import { readTyped } from '../typed.js';
 import { readBox, readLonLat, readRadius } from './coords.js';
 import { distanceText, humanCoordinate } from './format.js';
+import { pqsort } from './pqsort.js';
 
 const COORDS = 1; //       GEORADIUS: center from longitude latitude
 const MEMBER = 2; //       GEORADIUSBYMEMBER: center from a member
@@ -195,7 +195,12 @@ function georadiusGeneric(ctx: Ctx, argv: Args, srcIndex: number, flags: number)
   const found = membersOfAllNeighbors(z, shape, any ? count : 0);
   if (found.length === 0 && storekey === null) return unchanged(ctx, []);
   const returned = count === 0 || found.length < count ? found.length : count;
-  if (sort !== 0) found.sort((a, b) => (a.dist > b.dist ? sort : a.dist === b.dist ? 0 : -sort));
+  if (sort !== 0) {
+    const cmp = (a: GeoPoint, b: GeoPoint) => (a.dist > b.dist ? sort : a.dist === b.dist ? 0 : -sort);
+    // glibc's qsort (a stable merge sort) for everything, Redis's partial pqsort for the first few.
+    if (returned === found.length) found.sort(cmp);
+    else pqsort(found, cmp, 0, returned - 1);
+  }
 
   if (storekey === null) {
     const options = (withdist ? 1 : 0) + (withcoords ? 1 : 0) + (withhash ? 1 : 0);
