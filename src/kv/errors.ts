@@ -181,3 +181,19 @@ export const SORT_SCORE_NOT_DOUBLE = new ReplyError("ERR One or more scores can'
 // BY and GET read keys named by the data: Redis allows them only to a user who may read any key.
 export const sortOptionDenied = (option: 'BY' | 'GET') =>
   new ReplyError(`ERR ${option} option of SORT denied due to insufficient ACL permissions.`);
+
+// GEO (geo.c)
+export const GEO_UNIT = new ReplyError('ERR unsupported unit provided. please use M, KM, FT, MI');
+export const GEO_MEMBER = new ReplyError('ERR could not decode requested zset member');
+export const GEO_RADIUS_NEGATIVE = new ReplyError('ERR radius cannot be negative');
+export const GEO_BOX_NEGATIVE = new ReplyError('ERR height or width cannot be negative');
+export const GEO_NEED_RADIUS = new ReplyError('ERR need numeric radius');
+export const GEO_NEED_WIDTH = new ReplyError('ERR need numeric width');
+export const GEO_NEED_HEIGHT = new ReplyError('ERR need numeric height');
+export const GEO_COUNT = new ReplyError('ERR COUNT must be > 0');
+export const GEO_ANY_COUNT = new ReplyError('ERR the ANY argument requires COUNT argument');
+export const geoBadPair = (lon: string, lat: string) => new ReplyError(`ERR invalid longitude,latitude pair ${lon},${lat}`);
+export const geoStoreWith = (what: string) =>
+  new ReplyError(`ERR ${what} is not compatible with WITHDIST, WITHHASH and WITHCOORD options`);
+export const geoFrom = (cmd: string) => new ReplyError(`ERR exactly one of FROMMEMBER or FROMLONLAT can be specified for ${cmd}`);
+export const geoBy = (cmd: string) => new ReplyError(`ERR exactly one of BYRADIUS and BYBOX can be specified for ${cmd}`);

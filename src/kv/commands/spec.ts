@@ -20,10 +20,16 @@ export type Flag =
 
 /** Where the keys sit in argv (argv[0] is the name). Read by ACL key patterns and cluster routing. */
 export type KeySpec =
-  | { first: number; last: number; step: number } // last < 0 counts from the end
+  | { first: number; last: number; step: number; keyword?: KeywordKeys } // last < 0 counts from the end
   | { countAt: number; dest?: number } //             argv[countAt] says how many keys follow it;
   //                                                  argv[dest], if given, is a key too (ZUNIONSTORE)
   | null;
+
+/** Keys found by keyword (Redis's begin_search keyword): the argument after each of `names` from argv[from] on (GEORADIUS ... STORE key). */
+export interface KeywordKeys {
+  readonly from: number;
+  readonly names: readonly string[];
+}
 
 /** Who runs a command. */
 export interface Caller {
@@ -134,6 +140,11 @@ export function keysOf(cmd: Command, argv: Args): string[] {
   const last = spec.last < 0 ? argv.length + spec.last : spec.last;
   const keys: string[] = [];
   for (let i = spec.first; i <= last && i < argv.length; i += spec.step) keys.push(argv[i]);
+  if (spec.keyword !== undefined) {
+    for (let i = spec.keyword.from; i < argv.length - 1; i++) {
+      if (spec.keyword.names.includes(argv[i].toLowerCase())) keys.push(argv[i + 1]);
+    }
+  }
   return keys;
 }
 

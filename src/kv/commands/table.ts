@@ -5,6 +5,7 @@ import acl from './acl.js';
 import bitmap from './bitmap.js';
 import connection from './connection.js';
 import generic from './generic.js';
+import geo from './geo.js';
 import hash from './hash.js';
 import list from './list.js';
 import hyperloglog from './hll.js';
@@ -28,7 +29,7 @@ import {
 } from './spec.js';
 
 const FAMILIES: readonly Family[] = [
-  generic, string, hash, list, set, zset, sort, bitmap, hyperloglog, server, connection, transaction, acl,
+  generic, string, hash, list, set, zset, geo, sort, bitmap, hyperloglog, server, connection, transaction, acl,
 ];
 
 const BITS: Partial<Record<Flag, number>> = {

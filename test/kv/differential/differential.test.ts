@@ -43,6 +43,7 @@ import { startTestLarder, type TestLarder } from '../../support/larder.js';
 import { Times } from './alphabet.js';
 import { BITMAP_GENS } from './bitmap-steps.js';
 import { GENERIC_GENS, SEED_GENS } from './generic-steps.js';
+import { GEO_FINAL_READS, GEO_GENS } from './geo-steps.js';
 import { HASH_GENS } from './hash-steps.js';
 import { HLL_GENS } from './hll-steps.js';
 import { compareState, describeMismatches, FINAL_READS, runSequence, type CommandGen, type Exclusion, type FinalRead } from './harness.js';
@@ -134,6 +135,7 @@ const RUNS: readonly Run[] = [
   },
   { label: 'hash family', gens: HASH_GENS },
   { label: 'sort', gens: SORT_GENS, finalReads: [...FINAL_READS, [['LRANGE'], 'exact', ['0', '-1']]] },
+  { label: 'geo family', gens: GEO_GENS, finalReads: GEO_FINAL_READS, scale: 3 },
   // Without SCAN: from a cursor other than 0 Redis walks buckets in an order seeded per process,
   // which the walk comparison cannot follow; the generic runs keep it.
   { label: 'hash and generic families', gens: [...HASH_GENS, ...GENERIC_GENS.filter((g) => g.name !== 'scan')] },

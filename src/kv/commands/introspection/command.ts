@@ -66,7 +66,7 @@ function commandInfo(cmd: Command): Reply {
   let range = [0, 0, 0];
   if (keys !== null && !('countAt' in keys)) range = [keys.first, keys.last, keys.step];
   else if (keys?.dest !== undefined) range = [keys.dest, keys.dest, 1];
-  if (keys !== null && 'countAt' in keys) flags.push(new Status('movablekeys'));
+  if (keys !== null && ('countAt' in keys || keys.keyword !== undefined)) flags.push(new Status('movablekeys'));
   const categories = [...cmd.categories]
     .filter((c) => c !== 'all')
     .sort((a, b) => rank(a) - rank(b))
