@@ -40,7 +40,7 @@ describe('SORT and SORT_RO over HTTP', () => {
     await reply(
       ['command', 'info', 'sort', 'sort_ro'],
       [
-        ['sort', -2, ['write'], 1, 1, 1, ['@write', '@set', '@sortedset', '@list', '@slow', '@dangerous'], [], [], []],
+        ['sort', -2, ['write', 'movablekeys'], 1, 1, 1, ['@write', '@set', '@sortedset', '@list', '@slow', '@dangerous'], [], [], []],
         ['sort_ro', -2, ['readonly'], 1, 1, 1, ['@read', '@set', '@sortedset', '@list', '@slow', '@dangerous'], [], [], []],
       ],
     );
