@@ -112,3 +112,17 @@ export function kvClient(kvUrl: string, token: string, readOnlyToken: string): K
     fails: async (argv) => (await expect(argv, 400)).error,
   };
 }
+
+/**
+ * Assertions on one command's exact answer (status and body), against the client `current()`
+ * gives when called, so a suite can declare them before its `before` hook starts the server.
+ */
+export function replies(current: () => KvClient) {
+  const label = (argv: (string | number)[]) => JSON.stringify(argv).slice(0, 200);
+  return {
+    reply: async (argv: (string | number)[], result: unknown) =>
+      assert.deepEqual(await current().command(argv), { status: 200, body: { result } }, label(argv)),
+    fails: async (argv: (string | number)[], error: string) =>
+      assert.deepEqual(await current().command(argv), { status: 400, body: { error } }, label(argv)),
+  };
+}

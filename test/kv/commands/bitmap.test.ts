@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { keysOf } from '../../../src/kv/commands/spec.js';
 import { TABLE } from '../../../src/kv/commands/table.js';
-import { startTestLarder, type TestLarder } from '../../support/larder.js';
+import { replies, startTestLarder, type TestLarder } from '../../support/larder.js';
 
 // WRONGTYPE needs a value of another type; the hash family declares one. Skipped until then.
 const hashIt = TABLE.has('hset') ? it : it.skip;
@@ -23,10 +23,7 @@ describe('bitmap commands over HTTP', () => {
   });
   after(() => t.close());
 
-  const reply = async (argv: (string | number)[], result: unknown) =>
-    assert.deepEqual(await t.command(argv), { status: 200, body: { result } }, JSON.stringify(argv));
-  const fails = async (argv: (string | number)[], error: string) =>
-    assert.deepEqual(await t.command(argv), { status: 400, body: { error } }, JSON.stringify(argv));
+  const { reply, fails } = replies(() => t);
   /** The raw JSON body, for integers past 2^53 that JSON.parse would round. */
   const raw = async (argv: (string | number)[]) =>
     (await t.request('', { method: 'POST', body: JSON.stringify(argv) })).text();

@@ -4,7 +4,7 @@
 
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { startTestLarder, type TestLarder } from '../../support/larder.js';
+import { replies, startTestLarder, type TestLarder } from '../../support/larder.js';
 
 describe('geo commands over HTTP', () => {
   let t: TestLarder;
@@ -13,10 +13,7 @@ describe('geo commands over HTTP', () => {
   });
   after(() => t.close());
 
-  const reply = async (argv: (string | number)[], result: unknown) =>
-    assert.deepEqual(await t.command(argv), { status: 200, body: { result } }, JSON.stringify(argv));
-  const fails = async (argv: (string | number)[], error: string) =>
-    assert.deepEqual(await t.command(argv), { status: 400, body: { error } }, JSON.stringify(argv));
+  const { reply, fails } = replies(() => t);
 
   const PALERMO = ['13.36138933897018433', '38.11555639549629859'];
   const CATANIA = ['15.08726745843887329', '37.50266842333162032'];

@@ -12,7 +12,7 @@ import { after, before, describe, it } from 'node:test';
 import { TABLE } from '../../../src/kv/commands/table.js';
 import { decodeCommands } from '../../../src/kv/engine/command-codec.js';
 import { readFrames } from '../../../src/storage/frames.js';
-import { startTestLarder, type TestLarder } from '../../support/larder.js';
+import { replies, startTestLarder, type TestLarder } from '../../support/larder.js';
 
 const WRONGTYPE = 'WRONGTYPE Operation against a key holding the wrong kind of value';
 const NOT_INTEGER = 'ERR value is not an integer or out of range';
@@ -40,10 +40,7 @@ describe('hash field expiry over HTTP', () => {
   after(() => t.close());
 
   const run = async (argv: (string | number)[]) => (await t.command(argv)).body.result;
-  const reply = async (argv: (string | number)[], result: unknown) =>
-    assert.deepEqual(await t.command(argv), { status: 200, body: { result } }, JSON.stringify(argv));
-  const fails = async (argv: (string | number)[], error: string) =>
-    assert.deepEqual(await t.command(argv), { status: 400, body: { error } }, JSON.stringify(argv));
+  const { reply, fails } = replies(() => t);
   /** Polls until `argv` answers `result`; fails after about five seconds. */
   const eventually = async (argv: (string | number)[], result: unknown) => {
     for (let i = 0; i < 250 && JSON.stringify(await run(argv)) !== JSON.stringify(result); i++) await sleep(20);

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { keysOf } from '../../../src/kv/commands/spec.js';
 import { TABLE } from '../../../src/kv/commands/table.js';
-import { startTestLarder, type TestLarder } from '../../support/larder.js';
+import { replies, startTestLarder, type TestLarder } from '../../support/larder.js';
 
 const WRONGTYPE = 'WRONGTYPE Operation against a key holding the wrong kind of value';
 const NOT_INTEGER = 'ERR value is not an integer or out of range';
@@ -20,10 +20,7 @@ describe('hash commands over HTTP', () => {
   after(() => t.close());
 
   const run = async (argv: (string | number)[]) => (await t.command(argv)).body.result;
-  const reply = async (argv: (string | number)[], result: unknown) =>
-    assert.deepEqual(await t.command(argv), { status: 200, body: { result } }, JSON.stringify(argv));
-  const fails = async (argv: (string | number)[], error: string) =>
-    assert.deepEqual(await t.command(argv), { status: 400, body: { error } }, JSON.stringify(argv));
+  const { reply, fails } = replies(() => t);
   const base64 = async (argv: string[]) =>
     (await t.command(argv, { headers: { 'upstash-encoding': 'base64' } })).body.result;
   const b64 = (bytes: string) => Buffer.from(bytes, 'latin1').toString('base64');

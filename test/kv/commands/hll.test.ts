@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { TABLE } from '../../../src/kv/commands/table.js';
-import { startTestLarder, type TestLarder } from '../../support/larder.js';
+import { replies, startTestLarder, type TestLarder } from '../../support/larder.js';
 
 // WRONGTYPE needs a value of another type; the hash family declares one. Skipped until then.
 const hashIt = TABLE.has('hset') ? it : it.skip;
@@ -27,10 +27,7 @@ describe('hyperloglog commands over HTTP', () => {
   });
   after(() => t.close());
 
-  const reply = async (argv: (string | number)[], result: unknown) =>
-    assert.deepEqual(await t.command(argv), { status: 200, body: { result } }, JSON.stringify(argv).slice(0, 200));
-  const fails = async (argv: (string | number)[], error: string) =>
-    assert.deepEqual(await t.command(argv), { status: 400, body: { error } }, JSON.stringify(argv).slice(0, 200));
+  const { reply, fails } = replies(() => t);
   /** Stores raw bytes: JSON carries text, a POST body after the path carries any bytes. */
   const setBytes = async (key: string, bytes: string) => {
     const res = await t.request(`/set/${encodeURIComponent(key)}`, { method: 'POST', body: Buffer.from(bytes, 'latin1') });

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { keysOf } from '../../../src/kv/commands/spec.js';
 import { TABLE } from '../../../src/kv/commands/table.js';
-import { startTestLarder, type TestLarder } from '../../support/larder.js';
+import { replies, startTestLarder, type TestLarder } from '../../support/larder.js';
 
 const WRONGTYPE = 'WRONGTYPE Operation against a key holding the wrong kind of value';
 const NOT_INTEGER = 'ERR value is not an integer or out of range';
@@ -19,10 +19,7 @@ describe('list commands over HTTP', () => {
   });
   after(() => t.close());
 
-  const reply = async (argv: (string | number)[], result: unknown) =>
-    assert.deepEqual(await t.command(argv), { status: 200, body: { result } }, JSON.stringify(argv));
-  const fails = async (argv: (string | number)[], error: string) =>
-    assert.deepEqual(await t.command(argv), { status: 400, body: { error } }, JSON.stringify(argv));
+  const { reply, fails } = replies(() => t);
   const contents = async (key: string, expected: string[]) => reply(['lrange', key, 0, -1], expected);
   const resp2 = async (argv: string[]) =>
     (await t.request('', { method: 'POST', body: JSON.stringify(argv), headers: { 'upstash-response-format': 'resp2' } })).text();

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { TABLE } from '../../../src/kv/commands/table.js';
-import { startTestLarder, type TestLarder } from '../../support/larder.js';
+import { replies, startTestLarder, type TestLarder } from '../../support/larder.js';
 
 // Plain sets as inputs need the set family; until it is merged into the table, that test waits.
 const setIt = TABLE.has('sadd') ? it : it.skip;
@@ -19,10 +19,7 @@ describe('sorted-set commands over HTTP, continued', () => {
   after(() => t.close());
 
   const call = async (argv: (string | number)[]) => (await t.command(argv)).body.result;
-  const reply = async (argv: (string | number)[], result: unknown) =>
-    assert.deepEqual(await t.command(argv), { status: 200, body: { result } }, JSON.stringify(argv));
-  const fails = async (argv: (string | number)[], error: string) =>
-    assert.deepEqual(await t.command(argv), { status: 400, body: { error } }, JSON.stringify(argv));
+  const { reply, fails } = replies(() => t);
 
   const WRONGTYPE = 'WRONGTYPE Operation against a key holding the wrong kind of value';
   const SYNTAX = 'ERR syntax error';

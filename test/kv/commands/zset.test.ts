@@ -5,7 +5,7 @@
 
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { startTestLarder, type TestLarder } from '../../support/larder.js';
+import { replies, startTestLarder, type TestLarder } from '../../support/larder.js';
 
 describe('sorted-set commands over HTTP', () => {
   let t: TestLarder;
@@ -14,10 +14,7 @@ describe('sorted-set commands over HTTP', () => {
   });
   after(() => t.close());
 
-  const reply = async (argv: (string | number)[], result: unknown) =>
-    assert.deepEqual(await t.command(argv), { status: 200, body: { result } }, JSON.stringify(argv));
-  const fails = async (argv: (string | number)[], error: string) =>
-    assert.deepEqual(await t.command(argv), { status: 400, body: { error } }, JSON.stringify(argv));
+  const { reply, fails } = replies(() => t);
   const all = (key: string) => t.command(['zrange', key, 0, -1, 'withscores']).then((r) => r.body.result);
 
   const WRONGTYPE = 'WRONGTYPE Operation against a key holding the wrong kind of value';
