@@ -3,18 +3,14 @@
 // HSETEX KEEPTTL for HINCRBYFLOAT, HDEL for expired fields), and snapshots encode field TTLs.
 
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { after, describe, it } from 'node:test';
 import { decodeCommands } from '../../../src/kv/engine/command-codec.js';
 import { readFrames } from '../../../src/storage/frames.js';
 import { startTestLarder, type TestLarder } from '../../support/larder.js';
 
-const LARDER_BIN = fileURLToPath(new URL('../../../../bin/larder.js', import.meta.url));
 /** 2100-01-01 in ms: no test outlives it. */
 const LATER_MS = 4102444800000;
 
@@ -202,59 +198,6 @@ describe('hashes across a restart', () => {
         await run(['hpexpiretime', 'ttl:copy', 'FIELDS', '4', 'keep', 'ex', 'at', 'pat']),
         await run(['hpexpiretime', 'ttl', 'FIELDS', '4', 'keep', 'ex', 'at', 'pat']),
       );
-    } finally {
-      await stop(t);
-    }
-  });
-
-  it('every acknowledged hash write survives SIGKILL under fsync always', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'larder-kill-'));
-    dirs.push(dir);
-    const configFile = join(dir, 'larder.json');
-    writeFileSync(configFile, JSON.stringify({ port: 0, logLevel: 'silent', kv: { fsync: 'always' } }));
-    const child = spawn(process.execPath, [LARDER_BIN, 'start', '--config', configFile, '--data-dir', join(dir, 'data')], {
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    let out = '';
-    child.stdout.setEncoding('utf8');
-    const env = await new Promise<Record<string, string>>((resolve, reject) => {
-      child.once('exit', () => reject(new Error(`larder exited early: ${out}`)));
-      child.stdout.on('data', (chunk: string) => {
-        out += chunk;
-        const url = /^UPSTASH_REDIS_REST_URL=(.*)$/m.exec(out);
-        const token = /^UPSTASH_REDIS_REST_TOKEN=(.*)$/m.exec(out);
-        if (url !== null && token !== null) resolve({ url: url[1], token: token[1] });
-      });
-    });
-    const send = async (argv: string[]) => {
-      const res = await fetch(env.url, { method: 'POST', headers: { authorization: `Bearer ${env.token}` }, body: JSON.stringify(argv) });
-      assert.equal(res.status, 200, argv.join(' '));
-    };
-    const write = async (i: number) => {
-      await send(['hset', `kill:${i % 7}`, `f${i}`, `v${i}`]);
-      await send(['hpexpireat', `kill:${i % 7}`, String(LATER_MS + i), 'FIELDS', '1', `f${i}`]);
-      acknowledged.push(i);
-    };
-    const acknowledged: number[] = [];
-    const exited = new Promise((resolve) => child.once('exit', resolve));
-    try {
-      for (let i = 0; i < 150; i++) await write(i);
-      // The kill lands while the last writes are in flight: those answered must be kept too.
-      const inFlight = [150, 151, 152].map((i) => write(i).catch(() => {}));
-      child.kill('SIGKILL');
-      await Promise.all(inFlight);
-    } finally {
-      child.kill('SIGKILL');
-      await exited;
-    }
-    assert.ok(acknowledged.length >= 150);
-    const t = await start({}, join(dir, 'data'));
-    try {
-      for (const i of acknowledged) {
-        const key = `kill:${i % 7}`;
-        assert.equal((await t.command(['hget', key, `f${i}`])).body.result, `v${i}`, `f${i}`);
-        assert.deepEqual((await t.command(['hpexpiretime', key, 'FIELDS', '1', `f${i}`])).body.result, [LATER_MS + i]);
-      }
     } finally {
       await stop(t);
     }
