@@ -2,7 +2,7 @@
 // redis-server (the oracle) and a Larder over HTTP with `Upstash-Response-Format: resp2`, and
 // every reply must match byte for byte, except where listed below.
 //
-// Seeds: fixed ones by default, so CI is repeatable; LARDER_DIFF_SEED=<n>[,<n>...] replays
+// Seeds: fixed ones by default, so CI is repeatable (8 seeds, over 100,000 commands in all); LARDER_DIFF_SEED=<n>[,<n>...] replays
 // others and LARDER_DIFF_STEPS=<n> changes the length. Every run prints its seed.
 // Without redis-server on PATH the suite is skipped, or fails when CI is set.
 //
@@ -95,8 +95,10 @@ function integers(name: string, fallback: string): number[] {
   if (!values.every((n) => Number.isSafeInteger(n) && n >= 0)) throw new Error(`${name} must be non-negative integers, comma-separated`);
   return values;
 }
-const SEEDS = integers('LARDER_DIFF_SEED', '1,2,3,20240601');
-const [STEPS] = integers('LARDER_DIFF_STEPS', '300');
+const SEEDS = integers('LARDER_DIFF_SEED', '1,2,3,20240601,4,5,6,7');
+const [STEPS] = integers('LARDER_DIFF_STEPS', '600');
+/** A default run (what CI runs) compares at least this many commands across the families. */
+const CI_FLOOR = 100_000;
 const ERROR_RATE = 0.05;
 
 interface Run {
@@ -165,6 +167,7 @@ describe('differential: Larder against redis-server', { skip: redisBin === undef
     assert.deepEqual([...new Set(EXCLUSIONS.map((e) => e.command))].sort(), deviating);
   });
 
+  let compared = 0;
   for (const seed of SEEDS) {
     for (const run of RUNS) {
       it(`${run.label}, seed ${seed}`, async (ctx) => {
@@ -177,6 +180,7 @@ describe('differential: Larder against redis-server', { skip: redisBin === undef
           { redis: redis.client, larder: t },
           { steps, gens: run.gens, exclusions: EXCLUSIONS, times: new Times(), rng, errorRate: ERROR_RATE, finalReads: run.finalReads },
         );
+        for (const n of result.counts.values()) compared += n;
         const ran = [...result.counts].sort(([a], [b]) => a.localeCompare(b)).map(([name, n]) => `${name} ${n}`);
         ctx.diagnostic(`ran ${ran.join(', ')}; ${result.skipped} excluded`);
         assert.equal(result.mismatches.length, 0, describeMismatches(run.label, seed, steps, result));
@@ -190,4 +194,10 @@ describe('differential: Larder against redis-server', { skip: redisBin === undef
       });
     }
   }
+
+  it(`compares at least ${CI_FLOOR} commands in a default run`, (ctx) => {
+    ctx.diagnostic(`${compared} commands compared`);
+    const defaults = process.env.LARDER_DIFF_SEED === undefined && process.env.LARDER_DIFF_STEPS === undefined;
+    if (defaults) assert.ok(compared >= CI_FLOOR, `${compared} < ${CI_FLOOR}`);
+  });
 });
