@@ -188,4 +188,11 @@ export class ArgReader {
     this.at++;
     return w;
   }
+
+  /** Consumes option words (lower case, any case, any order, repeats allowed) while they come: ZADD's NX XX CH. */
+  flags<W extends string>(...words: W[]): Set<W> {
+    const seen = new Set<W>();
+    for (let w = this.word(...words); w !== undefined; w = this.word(...words)) seen.add(w);
+    return seen;
+  }
 }

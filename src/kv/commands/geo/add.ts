@@ -5,31 +5,19 @@ import { scoreOf } from '../../engine/geo/geohash.js';
 import { UPDATED, ZSET_KIND, ZSet } from '../../engine/zset/zset-value.js';
 import { isError, SYNTAX } from '../../errors.js';
 import type { Reply } from '../../reply.js';
+import { ArgReader } from '../args.js';
 import { unchanged, type Args, type Ctx } from '../spec.js';
 import { readTyped } from '../typed.js';
 import { readLonLat } from './coords.js';
 
 // GEOADD key [NX | XX] [CH] longitude latitude member [longitude latitude member ...]
 export function geoaddCommand(ctx: Ctx, argv: Args): Reply {
-  let nx = false;
-  let xx = false;
-  let ch = false;
-  let at = 2;
-  options: for (; at < argv.length; at++) {
-    switch (argv[at].toLowerCase()) {
-      case 'nx':
-        nx = true;
-        break;
-      case 'xx':
-        xx = true;
-        break;
-      case 'ch':
-        ch = true;
-        break;
-      default:
-        break options;
-    }
-  }
+  const r = new ArgReader(argv, 2);
+  const opts = r.flags('nx', 'xx', 'ch');
+  const at = r.at;
+  const nx = opts.has('nx');
+  const xx = opts.has('xx');
+  const ch = opts.has('ch');
   const rest = argv.length - at;
   if (rest === 0 || rest % 3 !== 0 || (nx && xx)) return SYNTAX;
   const scores: number[] = [];

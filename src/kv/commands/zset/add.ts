@@ -12,7 +12,7 @@ import {
   ZADD_NX_AND_XX,
 } from '../../errors.js';
 import type { Reply } from '../../reply.js';
-import { parseFloatText } from '../args.js';
+import { ArgReader, parseFloatText } from '../args.js';
 import { replyDouble } from '../reply-double.js';
 import { unchanged, type Args, type Ctx } from '../spec.js';
 import { readTyped } from '../typed.js';
@@ -28,38 +28,16 @@ export function zincrbyCommand(ctx: Ctx, argv: Args): Reply {
 }
 
 function zaddGeneric(ctx: Ctx, argv: Args, incrCommand: boolean): Reply {
-  let nx = false;
-  let xx = false;
-  let gt = false;
-  let lt = false;
-  let ch = false;
-  let incr = incrCommand;
   // ZINCRBY reads the same options as ZADD, as Redis does; "ZINCRBY k nx m" is a syntax error.
-  let at = 2;
-  options: for (; at < argv.length; at++) {
-    switch (argv[at].toLowerCase()) {
-      case 'nx':
-        nx = true;
-        break;
-      case 'xx':
-        xx = true;
-        break;
-      case 'gt':
-        gt = true;
-        break;
-      case 'lt':
-        lt = true;
-        break;
-      case 'ch':
-        ch = true;
-        break;
-      case 'incr':
-        incr = true;
-        break;
-      default:
-        break options;
-    }
-  }
+  const r = new ArgReader(argv, 2);
+  const opts = r.flags('nx', 'xx', 'gt', 'lt', 'ch', 'incr');
+  const at = r.at;
+  const nx = opts.has('nx');
+  const xx = opts.has('xx');
+  const gt = opts.has('gt');
+  const lt = opts.has('lt');
+  const ch = opts.has('ch');
+  const incr = incrCommand || opts.has('incr');
   const pairs = argv.length - at;
   if (pairs === 0 || pairs % 2 !== 0) return SYNTAX;
   if (nx && xx) return ZADD_NX_AND_XX;
