@@ -113,6 +113,9 @@ export function kvClient(kvUrl: string, token: string, readOnlyToken: string): K
   };
 }
 
+/** A byte string percent-encoded for the path form, which carries any byte (DUMP payloads). */
+export const pathBytes = (bytes: string) => [...bytes].map((c) => '%' + c.charCodeAt(0).toString(16).padStart(2, '0')).join('');
+
 /**
  * Assertions on one command's exact answer (status and body), against the client `current()`
  * gives when called, so a suite can declare them before its `before` hook starts the server.

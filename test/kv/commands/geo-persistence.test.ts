@@ -4,31 +4,18 @@
 // GEORADIUS without STORE (a write command in Redis), are not logged.
 
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { after, describe, it } from 'node:test';
-import { decodeCommands } from '../../../src/kv/engine/command-codec.js';
-import { readFrames } from '../../../src/storage/frames.js';
-import { startTestLarder, type TestLarder } from '../../support/larder.js';
+import { pathBytes, startTestLarder, type TestLarder } from '../../support/larder.js';
+import { loggedCommands, RESTART_WAYS, restartWith } from '../../support/restarts.js';
 
-/** A byte string percent-encoded for the path form, which carries any byte. */
-const pathBytes = (bytes: string) => [...bytes].map((c) => '%' + c.charCodeAt(0).toString(16).padStart(2, '0')).join('');
-
-/** Every command in the database's append-only logs, oldest first. */
-function loggedCommands(dataDir: string): string[][] {
-  const dir = join(dataDir, 'kv', 'default');
-  const logs = readdirSync(dir).filter((name) => name.endsWith('.aof')).sort();
-  return logs.flatMap((name) =>
-    readFrames(readFileSync(join(dir, name))).frames.flatMap((f) => decodeCommands(f).map((argv) => [...argv])),
-  );
-}
-
+const EXPIRES_AT = 4102444800000;
 const WRITES: (string | number)[][] = [
   ['geoadd', 'Sicily', 13.361389, 38.115556, 'Palermo', 15.087269, 37.502669, 'Catania', 180, 0, 'edge'],
   ['geoadd', 'bin', 1, 2, 'a\u0000b', -179.5, -85, '\u00e9'],
   ['geosearchstore', 'near', 'Sicily', 'FROMLONLAT', 15, 37, 'BYRADIUS', 200, 'km', 'STOREDIST'],
   ['georadius', 'Sicily', 15, 37, 200, 'km', 'STORE', 'stored'],
-  ['pexpire', 'stored', '100000000'],
+  ['pexpireat', 'stored', EXPIRES_AT],
 ];
 const KEYS = ['Sicily', 'bin', 'near', 'stored'];
 
@@ -46,24 +33,14 @@ describe('geo values across a restart', () => {
     for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
   });
 
-  for (const [how, config] of [
-    ['replayed from the log', {}],
-    ['loaded from a snapshot', { kv: { compactAfterBytes: 1 } }],
-  ] as const) {
-    it(`come back the same, ${how}`, async () => {
-      const first = await startTestLarder(config);
-      dirs.push(first.dataDir);
-      for (const argv of WRITES) assert.equal((await first.command(argv)).status, 200, argv.join(' '));
-      const before = await state(first);
-      assert.deepEqual(before[2], ['Catania', '56.441257870158204', 'Palermo', '190.44242984775784']);
-      const expiry = (await first.command(['pexpiretime', 'stored'])).body.result;
-      await first.close(true);
-      const second = await startTestLarder(config, first.dataDir);
+  for (const way of RESTART_WAYS) {
+    it(`come back the same, ${way.how}`, async () => {
+      const { server, before } = await restartWith(way, WRITES, state);
       try {
-        assert.deepEqual(await state(second), before);
-        assert.equal((await second.command(['pexpiretime', 'stored'])).body.result, expiry);
+        assert.deepEqual(before[2], ['Catania', '56.441257870158204', 'Palermo', '190.44242984775784']);
+        assert.equal(await server.ok(['pexpiretime', 'stored']), EXPIRES_AT);
       } finally {
-        await second.close();
+        await server.close();
       }
     });
   }

@@ -3,29 +3,14 @@
 // HSETEX KEEPTTL for HINCRBYFLOAT, HDEL for expired fields), and snapshots encode field TTLs.
 
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { after, describe, it } from 'node:test';
-import { decodeCommands } from '../../../src/kv/engine/command-codec.js';
-import { readFrames } from '../../../src/storage/frames.js';
 import { startTestLarder, type TestLarder } from '../../support/larder.js';
+import { loggedCommands } from '../../support/restarts.js';
 
 /** 2100-01-01 in ms: no test outlives it. */
 const LATER_MS = 4102444800000;
-
-function logFiles(dataDir: string): string[] {
-  const dir = join(dataDir, 'kv', 'default');
-  return readdirSync(dir)
-    .filter((name) => name.endsWith('.aof'))
-    .sort()
-    .map((name) => join(dir, name));
-}
-
-/** Every command in the given append-only logs, oldest first. */
-function loggedCommands(files: string[]): string[][] {
-  return files.flatMap((file) => readFrames(readFileSync(file)).frames.flatMap((f) => decodeCommands(f).map((a) => [...a])));
-}
 
 /** Builds hashes of every shape; returns what each key should read back as. */
 async function writeShapes(t: TestLarder): Promise<void> {
@@ -117,7 +102,7 @@ describe('hashes across a restart', () => {
       await stop(second);
     }
 
-    const logged = loggedCommands(logFiles(first.dataDir));
+    const logged = loggedCommands(first.dataDir);
     const names = new Set(logged.map((argv) => argv[0]));
     for (const relative of ['hexpire', 'hexpireat', 'hpexpire', 'hincrbyfloat', 'hgetex', 'hgetdel']) {
       assert.ok(!names.has(relative), `${relative} is logged as is`);
@@ -154,7 +139,7 @@ describe('hashes across a restart', () => {
     } finally {
       await stop(second);
     }
-    const logged = loggedCommands(logFiles(first.dataDir)).filter((argv) => argv[0] === 'hdel');
+    const logged = loggedCommands(first.dataDir).filter((argv) => argv[0] === 'hdel');
     assert.deepEqual(logged.sort(), [
       ['hdel', 'down', 'goes'],
       ['hdel', 'down:all', 'goes'],
@@ -167,7 +152,7 @@ describe('hashes across a restart', () => {
     await writeShapes(first);
     const before = await readShapes(first);
     // Writes until a compaction has taken the hashes out of the log and into a snapshot.
-    for (let i = 0; loggedCommands(logFiles(first.dataDir)).some((argv) => argv[0].startsWith('h')); i++) {
+    for (let i = 0; loggedCommands(first.dataDir).some((argv) => argv[0].startsWith('h')); i++) {
       assert.ok(i < 1000, 'the log was never compacted');
       await first.command(['set', `pad:${i}`, 'x'.repeat(512)]);
     }

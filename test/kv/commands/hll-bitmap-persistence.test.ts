@@ -4,21 +4,10 @@
 // back too.
 
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { after, describe, it } from 'node:test';
-import { decodeCommands } from '../../../src/kv/engine/command-codec.js';
-import { readFrames } from '../../../src/storage/frames.js';
 import { startTestLarder, type TestLarder } from '../../support/larder.js';
-
-/** Every command in the database's append-only logs, oldest first. */
-function loggedCommands(dataDir: string): string[][] {
-  const dir = join(dataDir, 'kv', 'default');
-  const logs = readdirSync(dir).filter((name) => name.endsWith('.aof')).sort();
-  return logs.flatMap((name) =>
-    readFrames(readFileSync(join(dir, name))).frames.flatMap((f) => decodeCommands(f).map((argv) => [...argv])),
-  );
-}
+import { loggedCommands } from '../../support/restarts.js';
 
 const elements = (from: number, to: number) => Array.from({ length: to - from }, (_, i) => `el:${from + i}`);
 

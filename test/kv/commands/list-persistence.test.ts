@@ -2,21 +2,10 @@
 // from the log alone or from a snapshot plus the log, and DUMP/RESTORE round-trips them.
 
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { after, describe, it } from 'node:test';
-import { decodeCommands } from '../../../src/kv/engine/command-codec.js';
-import { readFrames } from '../../../src/storage/frames.js';
 import { startTestLarder, type TestLarder } from '../../support/larder.js';
-
-/** Every command in the database's append-only logs, oldest first. */
-function loggedCommands(dataDir: string): string[][] {
-  const dir = join(dataDir, 'kv', 'default');
-  const logs = readdirSync(dir).filter((name) => name.endsWith('.aof')).sort();
-  return logs.flatMap((name) =>
-    readFrames(readFileSync(join(dir, name))).frames.flatMap((f) => decodeCommands(f).map((argv) => [...argv])),
-  );
-}
+import { loggedCommands, RESTART_WAYS, restartWith } from '../../support/restarts.js';
 
 const BIG = Array.from({ length: 2000 }, (_, i) => `item-${i}`);
 
@@ -67,21 +56,10 @@ describe('lists across a restart', () => {
     for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
   });
 
-  for (const mode of [
-    { name: 'from the log', config: {}, snapshot: false },
-    { name: 'from snapshots and the log', config: { kv: { compactAfterBytes: 1 } }, snapshot: true },
-  ]) {
-    it(`restores every list and expiry ${mode.name}`, async () => {
-      const first = await startTestLarder(mode.config);
-      dirs.push(first.dataDir);
-      for (const argv of WRITES) assert.equal((await first.command(argv)).status, 200, argv.join(' ').slice(0, 80));
-      const before = await state(first);
-      await first.close(true);
-      const files = readdirSync(join(first.dataDir, 'kv', 'default'));
-      assert.equal(files.some((name) => name.startsWith('snapshot-')), mode.snapshot, files.join(' '));
-      const second = await startTestLarder(mode.config, first.dataDir);
+  for (const way of RESTART_WAYS) {
+    it(`restores every list and expiry, ${way.how}`, async () => {
+      const { server: second } = await restartWith(way, WRITES, state);
       try {
-        assert.deepEqual(await state(second), before);
         const plain = (await second.command(['lrange', 'plain', 0, -1])).body.result;
         assert.deepEqual(plain, ['z', 'a', 'b', 'c']);
         assert.deepEqual((await second.command(['lrange', 'mp', 0, -1])).body.result, ['a']);

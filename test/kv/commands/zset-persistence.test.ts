@@ -4,16 +4,11 @@
 // ZPOPMAX it amounted to, as Redis propagates it.
 
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { after, describe, it } from 'node:test';
-import { decodeCommands } from '../../../src/kv/engine/command-codec.js';
 import { crc32 } from '../../../src/storage/crc32.js';
-import { readFrames } from '../../../src/storage/frames.js';
-import { startTestLarder, type TestLarder } from '../../support/larder.js';
-
-/** A byte string percent-encoded for the path form, which carries any byte. */
-const pathBytes = (bytes: string) => [...bytes].map((c) => '%' + c.charCodeAt(0).toString(16).padStart(2, '0')).join('');
+import { pathBytes, startTestLarder, type TestLarder } from '../../support/larder.js';
+import { loggedCommands, RESTART_WAYS, restartWith } from '../../support/restarts.js';
 
 const u32 = (n: number) => String.fromCharCode(n & 0xff, (n >>> 8) & 0xff, (n >>> 16) & 0xff, n >>> 24);
 const f64 = (n: number) => Buffer.from(new Float64Array([n]).buffer).toString('latin1');
@@ -24,15 +19,7 @@ function zsetPayload(body: string): string {
   return versioned + u32(crc32(Buffer.from(versioned, 'latin1')));
 }
 
-/** Every command in the database's append-only logs, oldest first. */
-function loggedCommands(dataDir: string): string[][] {
-  const dir = join(dataDir, 'kv', 'default');
-  const logs = readdirSync(dir).filter((name) => name.endsWith('.aof')).sort();
-  return logs.flatMap((name) =>
-    readFrames(readFileSync(join(dir, name))).frames.flatMap((f) => decodeCommands(f).map((argv) => [...argv])),
-  );
-}
-
+const EXPIRES_AT = 4102444800000;
 const LONG = 'l'.repeat(70);
 const BIG = Array.from({ length: 300 }, (_, i) => [String(i % 7 === 0 ? -i : i / 3), `m${i}`]).flat();
 
@@ -43,7 +30,7 @@ const WRITES: (string | number)[][] = [
   ['zadd', 'long', '1', LONG, '-0', 'negzero', '2.98023223876953125e-08', 'tie'],
   ['zadd', 'bin', '1', 'ab\u0000cd', '2', '\u00e9', '3', ''],
   ['zadd', 'ttl', '1', 'a'],
-  ['pexpire', 'ttl', '100000000'],
+  ['pexpireat', 'ttl', EXPIRES_AT],
   ['zadd', 'gone', '1', 'a'],
   ['pexpireat', 'gone', '1'],
   ['zincrby', 'small', '2.5', 'a'],
@@ -72,28 +59,18 @@ describe('sorted sets across a restart', () => {
     for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
   });
 
-  for (const [how, config] of [
-    ['replayed from the log', {}],
-    ['loaded from a snapshot', { kv: { compactAfterBytes: 1 } }],
-  ] as const) {
-    it(`come back the same, ${how}`, async () => {
-      const first = await startTestLarder(config);
-      dirs.push(first.dataDir);
-      for (const argv of WRITES) assert.equal((await first.command(argv)).status, 200, argv.join(' ').slice(0, 80));
-      const before = await state(first);
-      const expiry = (await first.command(['pexpiretime', 'ttl'])).body.result;
-      await first.close(true);
-      const second = await startTestLarder(config, first.dataDir);
+  for (const way of RESTART_WAYS) {
+    it(`come back the same, ${way.how}`, async () => {
+      const { server } = await restartWith(way, WRITES, state);
       try {
-        assert.deepEqual(await state(second), before);
-        assert.equal((await second.command(['pexpiretime', 'ttl'])).body.result, expiry);
-        assert.equal((await second.command(['exists', 'gone'])).body.result, 0);
-        assert.equal((await second.command(['zscore', 'long', 'negzero'])).body.result, '-0');
-        assert.equal((await second.command(['zscore', 'long', 'tie'])).body.result, '2.9802322387695312e-08');
-        assert.equal((await second.command(['object', 'encoding', 'big'])).body.result, 'skiplist');
-        assert.equal((await second.command(['object', 'encoding', 'small'])).body.result, 'listpack');
+        assert.equal(await server.ok(['pexpiretime', 'ttl']), EXPIRES_AT);
+        assert.equal(await server.ok(['exists', 'gone']), 0);
+        assert.equal(await server.ok(['zscore', 'long', 'negzero']), '-0');
+        assert.equal(await server.ok(['zscore', 'long', 'tie']), '2.9802322387695312e-08');
+        assert.equal(await server.ok(['object', 'encoding', 'big']), 'skiplist');
+        assert.equal(await server.ok(['object', 'encoding', 'small']), 'listpack');
       } finally {
-        await second.close();
+        await server.close();
       }
     });
   }
