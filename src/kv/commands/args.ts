@@ -1,7 +1,7 @@
 // Argument parsing shared by every command family: the one integer parser and the one float
 // parser of kv/, and a reader that keeps the first error so a handler checks once.
 
-import { NOT_FLOAT, NOT_INTEGER, SYNTAX, type ReplyError } from '../errors.js';
+import { NOT_FLOAT, NOT_INTEGER, OVERFLOW, SYNTAX, type ReplyError } from '../errors.js';
 import type { Args } from './spec.js';
 
 export const INT64_MAX = 9223372036854775807n;
@@ -38,6 +38,16 @@ export function addInt64(a: number | bigint, b: number | bigint): number | bigin
   const exact = BigInt(a) + BigInt(b);
   if (exact > INT64_MAX || exact < INT64_MIN) return undefined;
   return exact <= MAX_SAFE && exact >= -MAX_SAFE ? Number(exact) : exact;
+}
+
+/**
+ * What INCRBY and HINCRBY store: the integer `text` holds (0 when there is none) plus `by`;
+ * `notInteger` when the text is no integer, the overflow error past int64.
+ */
+export function incrementText(text: string | undefined, by: number | bigint, notInteger: ReplyError): number | bigint | ReplyError {
+  const current = text === undefined ? 0 : parseExactInteger(text);
+  if (current === undefined) return notInteger;
+  return addInt64(current, by) ?? OVERFLOW;
 }
 
 function isIntegerText(s: string): boolean {

@@ -9,10 +9,9 @@ import {
   NAN_OR_INF,
   NOT_FLOAT,
   NOT_INTEGER,
-  OVERFLOW,
 } from '../../errors.js';
 import type { Reply } from '../../reply.js';
-import { addInt64, parseExactInteger } from '../args.js';
+import { incrementText, parseExactInteger } from '../args.js';
 import { addLongDouble, formatLongDouble, LONG_DOUBLE_ZERO, parseLongDouble } from '../long-double.js';
 import type { Args, Ctx } from '../spec.js';
 import { writeHash } from './lookup.js';
@@ -24,15 +23,8 @@ export function hincrbyCommand(ctx: Ctx, argv: Args): Reply {
   // A new hash cannot fail below: a missing field counts from 0, which no increment overflows.
   const h = writeHash(ctx, argv[1]);
   if (isError(h)) return h;
-  const field = h.get(argv[2]);
-  let current: number | bigint = 0;
-  if (field !== undefined) {
-    const n = parseExactInteger(field.value);
-    if (n === undefined) return HASH_NOT_INTEGER;
-    current = n;
-  }
-  const next = addInt64(current, by);
-  if (next === undefined) return OVERFLOW;
+  const next = incrementText(h.get(argv[2])?.value, by, HASH_NOT_INTEGER);
+  if (isError(next)) return next;
   h.set(argv[2], String(next), true);
   return next;
 }

@@ -8,10 +8,9 @@ import {
   NAN_OR_INF,
   NOT_FLOAT,
   NOT_INTEGER,
-  OVERFLOW,
 } from '../../errors.js';
 import type { Reply } from '../../reply.js';
-import { addInt64, INT64_MIN, parseExactInteger } from '../args.js';
+import { incrementText, INT64_MIN, parseExactInteger } from '../args.js';
 import { addLongDouble, formatLongDouble, LONG_DOUBLE_ZERO, parseLongDouble } from '../long-double.js';
 import type { Args, Ctx } from '../spec.js';
 import { stringEntry } from './lookup.js';
@@ -44,14 +43,8 @@ export function decrbyCommand(ctx: Ctx, argv: Args): Reply {
 function incrBy(ctx: Ctx, key: string, by: number | bigint): Reply {
   const e = stringEntry(ctx.ks, key);
   if (isError(e)) return e;
-  let current: number | bigint = 0;
-  if (e !== undefined) {
-    const n = parseExactInteger(e.value);
-    if (n === undefined) return NOT_INTEGER;
-    current = n;
-  }
-  const next = addInt64(current, by);
-  if (next === undefined) return OVERFLOW;
+  const next = incrementText(e?.value, by, NOT_INTEGER);
+  if (isError(next)) return next;
   const text = String(next);
   if (e === undefined) ctx.ks.insert(key, text, 0);
   else e.value = text;
