@@ -1,13 +1,9 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { startTestLarder, type TestLarder } from '../support/larder.js';
+import { describe, it } from 'node:test';
+import { suiteLarder } from '../support/larder.js';
 
 describe('kv smoke', () => {
-  let t: TestLarder;
-  before(async () => {
-    t = await startTestLarder();
-  });
-  after(() => t.close());
+  const t = suiteLarder();
 
   it('sets and gets through the path and JSON forms', async () => {
     const set = await t.request('/set/greeting/hello');

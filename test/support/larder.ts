@@ -6,6 +6,7 @@
 // check the Bun.serve adapter.
 
 import assert from 'node:assert/strict';
+import { after, before } from 'node:test';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -83,6 +84,25 @@ export async function startTestLarder(config: Record<string, unknown> = {}, data
       removeData(keepData);
     },
   };
+}
+
+/**
+ * One Larder for a whole suite: started before its first test, stopped after its last. The
+ * returned object stands for it (each property read goes to the running server), so tests
+ * use it as they would the server itself.
+ */
+export function suiteLarder(config: Record<string, unknown> = {}): TestLarder {
+  let current: TestLarder | undefined;
+  before(async () => {
+    current = await startTestLarder(config);
+  });
+  after(() => current?.close());
+  return new Proxy({} as TestLarder, {
+    get(_, prop) {
+      if (current === undefined) throw new Error('the suite Larder runs only inside the suite (before/after hooks)');
+      return Reflect.get(current, prop);
+    },
+  });
 }
 
 /** Requests to one database with its tokens. */

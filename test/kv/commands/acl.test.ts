@@ -6,9 +6,9 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { lookupCommand } from '../../../src/kv/commands/table.js';
-import { startTestLarder, type TestLarder } from '../../support/larder.js';
+import { startTestLarder, suiteLarder, type TestLarder } from '../../support/larder.js';
 import { PIPELINE_MODES, sdkClient } from '../../support/sdk.js';
 
 const NOPERM_KEY = 'NOPERM this user has no permissions to access one of the keys used as arguments';
@@ -32,11 +32,7 @@ async function userToken(t: TestLarder, name: string, password: string, rules: s
 }
 
 describe('ACL over REST', () => {
-  let t: TestLarder;
-  before(async () => {
-    t = await startTestLarder();
-  });
-  after(() => t.close());
+  const t = suiteLarder();
 
   for (const mode of PIPELINE_MODES) {
     it(`runs an ACL user's token with that user's permissions through the SDK (${mode.name})`, async () => {

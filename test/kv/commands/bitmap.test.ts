@@ -3,10 +3,10 @@
 // DIFF1, ANDOR and ONE (Redis 8.2) follow the Redis documentation and its source.
 
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { keysOf } from '../../../src/kv/commands/spec.js';
 import { TABLE } from '../../../src/kv/commands/table.js';
-import { replies, startTestLarder, type TestLarder } from '../../support/larder.js';
+import { replies, suiteLarder } from '../../support/larder.js';
 
 // WRONGTYPE needs a value of another type; the hash family declares one. Skipped until then.
 const hashIt = TABLE.has('hset') ? it : it.skip;
@@ -17,11 +17,7 @@ const SYNTAX = 'ERR syntax error';
 const BAD_TYPE = 'ERR Invalid bitfield type. Use something like i16 u8. Note that u64 is not supported but i64 is.';
 
 describe('bitmap commands over HTTP', () => {
-  let t: TestLarder;
-  before(async () => {
-    t = await startTestLarder();
-  });
-  after(() => t.close());
+  const t = suiteLarder();
 
   const { reply, fails } = replies(() => t);
   /** The raw JSON body, for integers past 2^53 that JSON.parse would round. */

@@ -3,15 +3,11 @@
 // "%.17Lf" with trailing zeros cut, distances with four decimals, hashes as 11 base32 chars.
 
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { replies, startTestLarder, type TestLarder } from '../../support/larder.js';
+import { before, describe, it } from 'node:test';
+import { replies, suiteLarder } from '../../support/larder.js';
 
 describe('geo commands over HTTP', () => {
-  let t: TestLarder;
-  before(async () => {
-    t = await startTestLarder();
-  });
-  after(() => t.close());
+  const t = suiteLarder();
 
   const { reply, fails } = replies(() => t);
 

@@ -8,11 +8,11 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { TABLE } from '../../../src/kv/commands/table.js';
 import { decodeCommands } from '../../../src/kv/engine/command-codec.js';
 import { readFrames } from '../../../src/storage/frames.js';
-import { replies, startTestLarder, type TestLarder } from '../../support/larder.js';
+import { replies, suiteLarder } from '../../support/larder.js';
 
 const WRONGTYPE = 'WRONGTYPE Operation against a key holding the wrong kind of value';
 const NOT_INTEGER = 'ERR value is not an integer or out of range';
@@ -33,11 +33,7 @@ function loggedCommands(dataDir: string): string[][] {
 }
 
 describe('hash field expiry over HTTP', () => {
-  let t: TestLarder;
-  before(async () => {
-    t = await startTestLarder();
-  });
-  after(() => t.close());
+  const t = suiteLarder();
 
   const run = async (argv: (string | number)[]) => (await t.command(argv)).body.result;
   const { reply, fails } = replies(() => t);

@@ -3,21 +3,17 @@
 // commands and Redis 8's additions are in hash-expiry.test.ts.
 
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { keysOf } from '../../../src/kv/commands/spec.js';
 import { TABLE } from '../../../src/kv/commands/table.js';
-import { replies, startTestLarder, type TestLarder } from '../../support/larder.js';
+import { replies, suiteLarder } from '../../support/larder.js';
 
 const WRONGTYPE = 'WRONGTYPE Operation against a key holding the wrong kind of value';
 const NOT_INTEGER = 'ERR value is not an integer or out of range';
 const arity = (name: string) => `ERR wrong number of arguments for '${name}' command`;
 
 describe('hash commands over HTTP', () => {
-  let t: TestLarder;
-  before(async () => {
-    t = await startTestLarder();
-  });
-  after(() => t.close());
+  const t = suiteLarder();
 
   const run = async (argv: (string | number)[]) => (await t.command(argv)).body.result;
   const { reply, fails } = replies(() => t);

@@ -4,9 +4,9 @@
 
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { TABLE } from '../../../src/kv/commands/table.js';
-import { replies, startTestLarder, type TestLarder } from '../../support/larder.js';
+import { replies, suiteLarder } from '../../support/larder.js';
 
 // WRONGTYPE needs a value of another type; the hash family declares one. Skipped until then.
 const hashIt = TABLE.has('hset') ? it : it.skip;
@@ -21,11 +21,7 @@ const elements = (from: number, to: number) => Array.from({ length: to - from },
 const sha256 = (bytes: string) => createHash('sha256').update(Buffer.from(bytes, 'latin1')).digest('hex');
 
 describe('hyperloglog commands over HTTP', () => {
-  let t: TestLarder;
-  before(async () => {
-    t = await startTestLarder();
-  });
-  after(() => t.close());
+  const t = suiteLarder();
 
   const { reply, fails } = replies(() => t);
   /** Stores raw bytes: JSON carries text, a POST body after the path carries any bytes. */

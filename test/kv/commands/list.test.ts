@@ -2,10 +2,10 @@
 // taken from redis-server 7.0 given the same commands.
 
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { keysOf } from '../../../src/kv/commands/spec.js';
 import { TABLE } from '../../../src/kv/commands/table.js';
-import { replies, startTestLarder, type TestLarder } from '../../support/larder.js';
+import { replies, suiteLarder } from '../../support/larder.js';
 
 const WRONGTYPE = 'WRONGTYPE Operation against a key holding the wrong kind of value';
 const NOT_INTEGER = 'ERR value is not an integer or out of range';
@@ -13,11 +13,7 @@ const SYNTAX = 'ERR syntax error';
 const arity = (name: string) => `ERR wrong number of arguments for '${name}' command`;
 
 describe('list commands over HTTP', () => {
-  let t: TestLarder;
-  before(async () => {
-    t = await startTestLarder();
-  });
-  after(() => t.close());
+  const t = suiteLarder();
 
   const { reply, fails } = replies(() => t);
   const contents = async (key: string, expected: string[]) => reply(['lrange', key, 0, -1], expected);

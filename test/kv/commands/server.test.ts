@@ -1,17 +1,13 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { after, before, beforeEach, describe, it } from 'node:test';
-import { startTestLarder, type TestLarder } from '../../support/larder.js';
+import { beforeEach, describe, it } from 'node:test';
+import { suiteLarder } from '../../support/larder.js';
 
 // Replies and error texts are Redis 7.0's, checked against redis-server, unless a comment says
 // what Larder answers instead.
 
 describe('server and connection commands', () => {
-  let t: TestLarder;
-  before(async () => {
-    t = await startTestLarder();
-  });
-  after(() => t.close());
+  const t = suiteLarder();
   beforeEach(async () => {
     await ok(['flushall']);
   });

@@ -3,17 +3,13 @@
 // against redis-server 7.0 with the same commands.
 
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { startTestLarder, type TestLarder } from '../../support/larder.js';
+import { describe, it } from 'node:test';
+import { suiteLarder } from '../../support/larder.js';
 
 const range = (from: number, n: number) => Array.from({ length: n }, (_, i) => String(from + i));
 
 describe('set encodings and SSCAN over HTTP', () => {
-  let t: TestLarder;
-  before(async () => {
-    t = await startTestLarder();
-  });
-  after(() => t.close());
+  const t = suiteLarder();
 
   const result = async (argv: (string | number)[]) => {
     const res = await t.command(argv);

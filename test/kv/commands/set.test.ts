@@ -3,19 +3,15 @@
 // (an intset's ascending integers) the order is asserted too, elsewhere members are sorted.
 
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { keysOf } from '../../../src/kv/commands/spec.js';
 import { TABLE } from '../../../src/kv/commands/table.js';
-import { startTestLarder, type TestLarder } from '../../support/larder.js';
+import { suiteLarder } from '../../support/larder.js';
 
 const WRONGTYPE = 'WRONGTYPE Operation against a key holding the wrong kind of value';
 
 describe('set commands over HTTP', () => {
-  let t: TestLarder;
-  before(async () => {
-    t = await startTestLarder();
-  });
-  after(() => t.close());
+  const t = suiteLarder();
 
   const result = async (argv: (string | number)[]) => {
     const res = await t.command(argv);

@@ -2,21 +2,17 @@
 // taken from redis-server 7.0 given the same commands.
 
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { keysOf } from '../../../src/kv/commands/spec.js';
 import { TABLE } from '../../../src/kv/commands/table.js';
-import { replies, startTestLarder, type TestLarder } from '../../support/larder.js';
+import { replies, suiteLarder } from '../../support/larder.js';
 
 // TTLs are read with PTTL and PEXPIRETIME, which the generic family declares; until it is in the
 // table, the checks that need them are skipped rather than faked.
 const ttlIt = TABLE.has('pttl') && TABLE.has('pexpiretime') ? it : it.skip;
 
 describe('string commands over HTTP', () => {
-  let t: TestLarder;
-  before(async () => {
-    t = await startTestLarder();
-  });
-  after(() => t.close());
+  const t = suiteLarder();
 
   const { reply, fails } = replies(() => t);
   /** The raw JSON body, for integers past 2^53 that JSON.parse would round. */

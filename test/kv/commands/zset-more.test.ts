@@ -4,19 +4,15 @@
 // error texts come from redis-server 7.0.15.
 
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { TABLE } from '../../../src/kv/commands/table.js';
-import { replies, startTestLarder, type TestLarder } from '../../support/larder.js';
+import { replies, suiteLarder } from '../../support/larder.js';
 
 // Plain sets as inputs need the set family; until it is merged into the table, that test waits.
 const setIt = TABLE.has('sadd') ? it : it.skip;
 
 describe('sorted-set commands over HTTP, continued', () => {
-  let t: TestLarder;
-  before(async () => {
-    t = await startTestLarder();
-  });
-  after(() => t.close());
+  const t = suiteLarder();
 
   const call = async (argv: (string | number)[]) => (await t.command(argv)).body.result;
   const { reply, fails } = replies(() => t);

@@ -4,15 +4,11 @@
 // random picks, scans and large sets are in zset-more.test.ts.
 
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { replies, startTestLarder, type TestLarder } from '../../support/larder.js';
+import { describe, it } from 'node:test';
+import { replies, suiteLarder } from '../../support/larder.js';
 
 describe('sorted-set commands over HTTP', () => {
-  let t: TestLarder;
-  before(async () => {
-    t = await startTestLarder();
-  });
-  after(() => t.close());
+  const t = suiteLarder();
 
   const { reply, fails } = replies(() => t);
   const all = (key: string) => t.command(['zrange', key, 0, -1, 'withscores']).then((r) => r.body.result);

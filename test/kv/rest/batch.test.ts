@@ -1,19 +1,15 @@
 // /pipeline and /multi-exec through real HTTP: order, positions, and what discards a transaction.
 
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { TABLE } from '../../../src/kv/commands/table.js';
-import { startTestLarder, type TestLarder } from '../../support/larder.js';
+import { suiteLarder } from '../../support/larder.js';
 
 const UNKNOWN_FOO = "ERR unknown command 'foo', with args beginning with: 'a' ";
 const GET_ARITY = "ERR wrong number of arguments for 'get' command";
 
 describe('kv rest: pipeline and multi-exec', () => {
-  let t: TestLarder;
-  before(async () => {
-    t = await startTestLarder();
-  });
-  after(() => t.close());
+  const t = suiteLarder();
 
   async function post(path: string, body: unknown): Promise<{ status: number; body: any }> {
     const res = await t.request(path, { method: 'POST', body: typeof body === 'string' ? body : JSON.stringify(body) });

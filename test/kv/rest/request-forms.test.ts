@@ -1,19 +1,15 @@
 // The three single-command forms and the HTTP methods, through real HTTP.
 
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { TABLE } from '../../../src/kv/commands/table.js';
-import { startTestLarder, type TestLarder } from '../../support/larder.js';
+import { suiteLarder } from '../../support/larder.js';
 
 const B64 = { 'upstash-encoding': 'base64' };
 const ALL_BYTES = Uint8Array.from({ length: 256 }, (_, i) => i);
 
 describe('kv rest: command forms', () => {
-  let t: TestLarder;
-  before(async () => {
-    t = await startTestLarder();
-  });
-  after(() => t.close());
+  const t = suiteLarder();
 
   async function call(path: string, init: RequestInit = {}): Promise<{ status: number; body: any }> {
     const res = await t.request(path, init);

@@ -1,15 +1,11 @@
 // The upstash-sync-token header: on every 2xx, new after every write, the same after reads.
 
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { startTestLarder, type TestLarder } from '../../support/larder.js';
+import { describe, it } from 'node:test';
+import { suiteLarder } from '../../support/larder.js';
 
 describe('kv rest: upstash-sync-token', () => {
-  let t: TestLarder;
-  before(async () => {
-    t = await startTestLarder();
-  });
-  after(() => t.close());
+  const t = suiteLarder();
 
   async function tokenAfter(path: string, init: RequestInit = {}): Promise<string> {
     const res = await t.request(path, init);

@@ -2,16 +2,12 @@
 // folder once in-process on Node and once against `larder start` under Bun.
 
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { startTestLarder, TEST_RUNTIME, type TestLarder } from '../../support/larder.js';
+import { describe, it } from 'node:test';
+import { suiteLarder, TEST_RUNTIME } from '../../support/larder.js';
 import { PIPELINE_MODES, sdkClient } from '../../support/sdk.js';
 
 describe(`sdk on ${TEST_RUNTIME}`, () => {
-  let t: TestLarder;
-  before(async () => {
-    t = await startTestLarder();
-  });
-  after(() => t.close());
+  const t = suiteLarder();
 
   it('is served by the runtime the run asked for', () => {
     assert.equal(t.runtime, TEST_RUNTIME);

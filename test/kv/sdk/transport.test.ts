@@ -3,19 +3,15 @@
 // read-your-writes sync token, and error messages.
 
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { TABLE } from '../../../src/kv/commands/table.js';
-import { startTestLarder, type TestLarder } from '../../support/larder.js';
+import { suiteLarder } from '../../support/larder.js';
 import { PIPELINE_MODES, sdkClient } from '../../support/sdk.js';
 
 const ENCODINGS = ['base64', false] as const;
 
 describe('kv sdk: transport', () => {
-  let t: TestLarder;
-  before(async () => {
-    t = await startTestLarder();
-  });
-  after(() => t.close());
+  const t = suiteLarder();
 
   for (const mode of PIPELINE_MODES) {
     for (const encoding of ENCODINGS) {
