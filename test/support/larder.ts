@@ -27,6 +27,10 @@ export interface KvClient {
   fails(argv: (string | number)[]): Promise<string>;
   /** Any request below the database URL. */
   request(path: string, init?: RequestInit & { token?: string | null }): Promise<Response>;
+  /** SETs raw bytes (a byte string): JSON carries text, a POST body after the path carries any bytes. */
+  setBytes(key: string, bytes: string): Promise<void>;
+  /** GETs a value as a byte string, through base64. */
+  getBytes(key: string): Promise<string | null>;
 }
 
 export interface TestLarder extends KvClient {
@@ -130,6 +134,14 @@ export function kvClient(kvUrl: string, token: string, readOnlyToken: string): K
     command,
     ok: async (argv) => (await expect(argv, 200)).result,
     fails: async (argv) => (await expect(argv, 400)).error,
+    async setBytes(key, bytes) {
+      const res = await request(`/set/${encodeURIComponent(key)}`, { method: 'POST', body: Buffer.from(bytes, 'latin1') });
+      assert.deepEqual(await res.json(), { result: 'OK' });
+    },
+    async getBytes(key) {
+      const { result } = (await command(['get', key], { headers: { 'upstash-encoding': 'base64' } })).body;
+      return result === null ? null : Buffer.from(result, 'base64').toString('latin1');
+    },
   };
 }
 

@@ -23,22 +23,13 @@ describe('bitmap commands over HTTP', () => {
   /** The raw JSON body, for integers past 2^53 that JSON.parse would round. */
   const raw = async (argv: (string | number)[]) =>
     (await t.request('', { method: 'POST', body: JSON.stringify(argv) })).text();
-  /** Stores raw bytes: JSON carries text, a POST body after the path carries any bytes. */
-  const setBytes = async (key: string, bytes: string) => {
-    const res = await t.request(`/set/${encodeURIComponent(key)}`, { method: 'POST', body: Buffer.from(bytes, 'latin1') });
-    assert.deepEqual(await res.json(), { result: 'OK' });
-  };
-  const bytes = async (key: string): Promise<string | null> => {
-    const { result } = (await t.command(['get', key], { headers: { 'upstash-encoding': 'base64' } })).body;
-    return result === null ? null : Buffer.from(result, 'base64').toString('latin1');
-  };
 
   it('SETBIT and GETBIT number bits from the most significant of the first byte', async () => {
     await reply(['setbit', 'b', 7, 1], 0);
     await reply(['setbit', 'b', 7, 1], 1);
     await reply(['getbit', 'b', 7], 1);
     await reply(['getbit', 'b', 6], 0);
-    assert.equal(await bytes('b'), '\x01');
+    assert.equal(await t.getBytes('b'), '\x01');
     await reply(['setbit', 'b', 100, 1], 0);
     await reply(['strlen', 'b'], 13);
     await reply(['getbit', 'b', 4294967295], 0);
@@ -46,7 +37,7 @@ describe('bitmap commands over HTTP', () => {
     await reply(['getbit', 'b', 7], 0);
     // Clearing a bit of a new key still creates it, zero-padded.
     await reply(['setbit', 'b0', 3, 0], 0);
-    assert.equal(await bytes('b0'), '\0');
+    assert.equal(await t.getBytes('b0'), '\0');
     await reply(['getbit', 'none', 0], 0);
     await reply(['exists', 'none'], 0);
   });
@@ -112,12 +103,12 @@ describe('bitmap commands over HTTP', () => {
   });
 
   it('BITPOS reads past the string as clear bits unless the end is given', async () => {
-    await setBytes('ones', '\xff\xff\xff');
+    await t.setBytes('ones', '\xff\xff\xff');
     await reply(['bitpos', 'ones', 0], 24);
     await reply(['bitpos', 'ones', 0, 1], 24);
     await reply(['bitpos', 'ones', 0, 0, -1], -1);
     await reply(['bitpos', 'ones', 0, 0, 23, 'bit'], -1);
-    await setBytes('mixed', '\x00\xff\xf0');
+    await t.setBytes('mixed', '\x00\xff\xf0');
     await reply(['bitpos', 'mixed', 1, 0], 8);
     await reply(['bitpos', 'mixed', 1, 2], 16);
     await reply(['bitpos', 'mixed', 0, 1, 1], -1);
@@ -147,15 +138,15 @@ describe('bitmap commands over HTTP', () => {
     await reply(['set', 's', 'foobar'], 'OK');
     await reply(['set', 'p', 'abc'], 'OK');
     await reply(['bitop', 'and', 'dest', 's', 'p'], 6);
-    assert.equal(await bytes('dest'), '`bc\0\0\0');
+    assert.equal(await t.getBytes('dest'), '`bc\0\0\0');
     await reply(['bitop', 'OR', 'dest', 's', 'p'], 6);
-    assert.equal(await bytes('dest'), 'goobar');
+    assert.equal(await t.getBytes('dest'), 'goobar');
     await reply(['bitop', 'xor', 'dest', 's', 'p', 'none'], 6);
-    assert.equal(await bytes('dest'), '\x07\r\x0cbar');
+    assert.equal(await t.getBytes('dest'), '\x07\r\x0cbar');
     await reply(['bitop', 'not', 'dest', 'p'], 3);
-    assert.equal(await bytes('dest'), '\x9e\x9d\x9c');
+    assert.equal(await t.getBytes('dest'), '\x9e\x9d\x9c');
     await reply(['bitop', 'AND', 'dest', 's', 'none'], 6);
-    assert.equal(await bytes('dest'), '\0'.repeat(6));
+    assert.equal(await t.getBytes('dest'), '\0'.repeat(6));
     // Redis's documented example: 255 into an i8 wraps to -1, all bits set.
     await reply(['bitfield', 'key1', 'set', 'i8', '#0', 255], [0]);
     await reply(['bitfield', 'key2', 'set', 'i8', '#0', 85], [0]);
@@ -177,35 +168,35 @@ describe('bitmap commands over HTTP', () => {
 
   it('BITOP DIFF, DIFF1, ANDOR and ONE (Redis 8.2)', async () => {
     // X and two Ys, one a byte shorter: X = 11110000 10101010, Y1 = 11001100 00001111, Y2 = 00000011.
-    await setBytes('x', '\xf0\xaa');
-    await setBytes('y1', '\xcc\x0f');
-    await setBytes('y2', '\x03');
+    await t.setBytes('x', '\xf0\xaa');
+    await t.setBytes('y1', '\xcc\x0f');
+    await t.setBytes('y2', '\x03');
     // DIFF: in X and in none of the Ys.
     await reply(['bitop', 'diff', 'dest', 'x', 'y1', 'y2'], 2);
-    assert.equal(await bytes('dest'), '\x30\xa0');
+    assert.equal(await t.getBytes('dest'), '\x30\xa0');
     // DIFF1: in one Y or more, not in X.
     await reply(['bitop', 'DIFF1', 'dest', 'x', 'y1', 'y2'], 2);
-    assert.equal(await bytes('dest'), '\x0f\x05');
+    assert.equal(await t.getBytes('dest'), '\x0f\x05');
     // ANDOR: in X and in one Y or more.
     await reply(['bitop', 'andor', 'dest', 'x', 'y1', 'y2'], 2);
-    assert.equal(await bytes('dest'), '\xc0\x0a');
+    assert.equal(await t.getBytes('dest'), '\xc0\x0a');
     // ONE: in exactly one source.
     await reply(['bitop', 'one', 'dest', 'x', 'y1', 'y2'], 2);
-    assert.equal(await bytes('dest'), '\x3f\xa5');
+    assert.equal(await t.getBytes('dest'), '\x3f\xa5');
     await reply(['bitop', 'one', 'dest', 'x'], 2);
-    assert.equal(await bytes('dest'), '\xf0\xaa');
+    assert.equal(await t.getBytes('dest'), '\xf0\xaa');
     // A missing X reads as zeros: DIFF empties, DIFF1 is the union of the Ys.
     await reply(['bitop', 'diff', 'dest', 'none', 'y1'], 2);
-    assert.equal(await bytes('dest'), '\0\0');
+    assert.equal(await t.getBytes('dest'), '\0\0');
     await reply(['bitop', 'diff1', 'dest', 'none', 'y1', 'y2'], 2);
-    assert.equal(await bytes('dest'), '\xcf\x0f');
+    assert.equal(await t.getBytes('dest'), '\xcf\x0f');
     // The documentation's pattern: the readers of books who like any of three genres.
-    await setBytes('LRB', '\xff\x00');
-    await setBytes('B:F', '\x81');
-    await setBytes('B:A', '\x40\x80');
-    await setBytes('B:SF', '\x00\xff');
+    await t.setBytes('LRB', '\xff\x00');
+    await t.setBytes('B:F', '\x81');
+    await t.setBytes('B:A', '\x40\x80');
+    await t.setBytes('B:SF', '\x00\xff');
     await reply(['bitop', 'ANDOR', 'TA', 'LRB', 'B:F', 'B:A', 'B:SF'], 2);
-    assert.equal(await bytes('TA'), '\xc1\x00');
+    assert.equal(await t.getBytes('TA'), '\xc1\x00');
     for (const op of ['diff', 'Diff1', 'ANDOR']) {
       await fails(['bitop', op, 'dest', 'x'], `ERR BITOP ${op.toUpperCase()} must be called with at least two source keys.`);
     }
@@ -222,7 +213,7 @@ describe('bitmap commands over HTTP', () => {
     await reply(['bitfield', 'mykey', 'overflow', 'fail', 'incrby', 'u2', 102, 1], [null]);
     // '#n' is the n-th field of the width; fields cross byte boundaries.
     await reply(['bitfield', 'f', 'set', 'u8', '#1', 200, 'set', 'i16', '#1', -2, 'get', 'u16', 16], [0, 0, 65534]);
-    assert.equal(await bytes('f'), '\0\xc8\xff\xfe');
+    assert.equal(await t.getBytes('f'), '\0\xc8\xff\xfe');
     assert.equal(
       await raw(['bitfield', 'f', 'get', 'i64', 0, 'get', 'u63', 1]),
       '{"result":[56576461728907264,56576461728907264]}',
@@ -255,7 +246,7 @@ describe('bitmap commands over HTTP', () => {
     await reply(['bitfield', 'q', 'get', 'i5', 0, 'get', 'i5', 5, 'get', 'i5', 10, 'get', 'i8', 16, 'get', 'i8', 24], [15, 15, -16, 127, -128]);
     // FAIL refuses the write but the key is still created, zero-padded, as Redis does.
     await reply(['bitfield', 'g', 'overflow', 'fail', 'incrby', 'u8', 0, 300], [null]);
-    assert.equal(await bytes('g'), '\0');
+    assert.equal(await t.getBytes('g'), '\0');
     await reply(
       ['bitfield', 'bb', 'set', 'u8', 0, 255, 'overflow', 'fail', 'incrby', 'u8', 0, 1, 'incrby', 'u8', 0, -1, 'overflow', 'sat', 'incrby', 'u8', 0, 10, 'incrby', 'u8', 0, -300, 'overflow', 'wrap', 'incrby', 'u8', 0, -1, 'incrby', 'i5', 3, 100, 'get', 'i5', 3],
       [0, null, 254, 255, 0, 255, 3, 3],
@@ -280,7 +271,7 @@ describe('bitmap commands over HTTP', () => {
     await fails(['bitfield', 'g', 'set', 'i64', 0, '9223372036854775808'], NOT_INTEGER);
     // Every operation is parsed before any runs.
     await fails(['bitfield', 'g', 'set', 'u8', 0, 7, 'get', 'u64', 0], BAD_TYPE);
-    assert.equal(await bytes('g'), '\0');
+    assert.equal(await t.getBytes('g'), '\0');
   });
 
   it('BITFIELD_RO reads only', async () => {

@@ -24,45 +24,36 @@ describe('hyperloglog commands over HTTP', () => {
   const t = suiteLarder();
 
   const { reply, fails } = replies(() => t);
-  /** Stores raw bytes: JSON carries text, a POST body after the path carries any bytes. */
-  const setBytes = async (key: string, bytes: string) => {
-    const res = await t.request(`/set/${encodeURIComponent(key)}`, { method: 'POST', body: Buffer.from(bytes, 'latin1') });
-    assert.deepEqual(await res.json(), { result: 'OK' });
-  };
-  const bytes = async (key: string): Promise<string | null> => {
-    const { result } = (await t.command(['get', key], { headers: { 'upstash-encoding': 'base64' } })).body;
-    return result === null ? null : Buffer.from(result, 'base64').toString('latin1');
-  };
 
   it('PFADD builds a sparse HLL byte for byte as Redis does', async () => {
     await reply(['pfadd', 'empty'], 1);
-    assert.equal(await bytes('empty'), header('\x01', STALE) + '\x7f\xff');
+    assert.equal(await t.getBytes('empty'), header('\x01', STALE) + '\x7f\xff');
     await reply(['pfadd', 'abc', 'a', 'b', 'c'], 1);
     const body = '\x60\xf3\x80\x50\xb1\x84\x4b\xfb\x80\x42\x5a';
-    assert.equal(await bytes('abc'), header('\x01', STALE) + body);
+    assert.equal(await t.getBytes('abc'), header('\x01', STALE) + body);
     await reply(['pfadd', 'abc', 'a'], 0);
     await reply(['pfadd', 'abc'], 0);
     // PFCOUNT caches the estimate in the header.
     await reply(['pfcount', 'abc'], 3);
-    assert.equal(await bytes('abc'), header('\x01', '\x03' + '\0'.repeat(7)) + body);
+    assert.equal(await t.getBytes('abc'), header('\x01', '\x03' + '\0'.repeat(7)) + body);
     await reply(['pfcount', 'abc'], 3);
     await reply(['pfadd', 'abc', 'd'], 1);
-    assert.equal((await bytes('abc'))!.charCodeAt(15), 0x80);
+    assert.equal((await t.getBytes('abc'))!.charCodeAt(15), 0x80);
     await reply(['pfcount', 'abc'], 4);
   });
 
   it('estimates and encodes as Redis, sparse and dense', async () => {
     await reply(['pfadd', 'sparse', ...elements(0, 1000)], 1);
-    assert.equal(sha256((await bytes('sparse'))!), 'a18a0f485230f4b2868d77a230ac57813a1b8d9b2c0abe55c75c29d14869ba17');
+    assert.equal(sha256((await t.getBytes('sparse'))!), 'a18a0f485230f4b2868d77a230ac57813a1b8d9b2c0abe55c75c29d14869ba17');
     await reply(['pfcount', 'sparse'], 999);
-    assert.equal(sha256((await bytes('sparse'))!), 'b6b8b2bad8824cfb37a1914a55f60b102a44b0b8ee8026bbfda0905e3ce63eb7');
+    assert.equal(sha256((await t.getBytes('sparse'))!), 'b6b8b2bad8824cfb37a1914a55f60b102a44b0b8ee8026bbfda0905e3ce63eb7');
     // Past hll-sparse-max-bytes (3000) the HLL turns dense: 16 + 12288 bytes.
     await reply(['pfadd', 'dense', ...elements(0, 5000)], 1);
-    const dense = (await bytes('dense'))!;
+    const dense = (await t.getBytes('dense'))!;
     assert.equal(dense.length, 12304);
     assert.equal(sha256(dense), '2efe2730466cb7e17a0d3539360b8fa33637389df3a72002fbdb414c8a6b4492');
     await reply(['pfcount', 'dense'], 4959);
-    assert.equal(sha256((await bytes('dense'))!), '672a5d106ac2908a64ef8fb03c546ee8c29ea9212f933f101f3f47fcb9a46a2a');
+    assert.equal(sha256((await t.getBytes('dense'))!), '672a5d106ac2908a64ef8fb03c546ee8c29ea9212f933f101f3f47fcb9a46a2a');
   });
 
   it('PFCOUNT of several keys estimates their union; PFMERGE stores it', async () => {
@@ -74,16 +65,16 @@ describe('hyperloglog commands over HTTP', () => {
     await reply(['exists', 'u:none'], 0);
     // The merged HLL grows past the sparse limit as it is written, and turns dense.
     await reply(['pfmerge', 'u:merged', 'u:a', 'u:b'], 'OK');
-    assert.equal(sha256((await bytes('u:merged'))!), '95a5f0d7f86262e0a4da9221650791e08c252b6a7bd49feb77ec58e4afc4d2f3');
+    assert.equal(sha256((await t.getBytes('u:merged'))!), '95a5f0d7f86262e0a4da9221650791e08c252b6a7bd49feb77ec58e4afc4d2f3');
     await reply(['pfcount', 'u:merged'], 2004);
     // A dense source makes the destination dense at once.
     await reply(['pfadd', 'u:dense', ...elements(0, 5000)], 1);
     await reply(['pfmerge', 'u:merged2', 'u:a', 'u:dense'], 'OK');
-    assert.equal(sha256((await bytes('u:merged2'))!), '2efe2730466cb7e17a0d3539360b8fa33637389df3a72002fbdb414c8a6b4492');
+    assert.equal(sha256((await t.getBytes('u:merged2'))!), '2efe2730466cb7e17a0d3539360b8fa33637389df3a72002fbdb414c8a6b4492');
     await reply(['pfcount', 'u:merged2'], 4959);
     // No sources: an empty HLL.
     await reply(['pfmerge', 'u:new'], 'OK');
-    assert.equal(await bytes('u:new'), header('\x01', STALE) + '\x7f\xff');
+    assert.equal(await t.getBytes('u:new'), header('\x01', STALE) + '\x7f\xff');
   });
 
   it('PFADD and PFMERGE keep the key\'s TTL', async () => {
@@ -97,7 +88,7 @@ describe('hyperloglog commands over HTTP', () => {
 
   it('takes an HLL made by Redis, and refuses strings that are not HLLs', async () => {
     const fromRedis = header('\x01', STALE) + '\x60\xf3\x80\x50\xb1\x84\x4b\xfb\x80\x42\x5a';
-    await setBytes('r', fromRedis);
+    await t.setBytes('r', fromRedis);
     await reply(['pfcount', 'r'], 3);
     await reply(['pfadd', 'r', 'c'], 0);
     await reply(['set', 'str', 'hello'], 'OK');
@@ -106,25 +97,25 @@ describe('hyperloglog commands over HTTP', () => {
     await fails(['pfcount', 'r', 'str'], NOT_HLL);
     await fails(['pfmerge', 'r', 'str'], NOT_HLL);
     await fails(['pfmerge', 'str', 'r'], NOT_HLL);
-    await setBytes('enc', header('\x02', STALE) + '\x7f\xff');
+    await t.setBytes('enc', header('\x02', STALE) + '\x7f\xff');
     await fails(['pfcount', 'enc'], NOT_HLL);
-    await setBytes('dshort', header('\x00', STALE) + '\x7f\xff');
+    await t.setBytes('dshort', header('\x00', STALE) + '\x7f\xff');
     await fails(['pfadd', 'dshort', 'a'], NOT_HLL);
     await reply(['pfcount', 'none'], 0);
   });
 
   it('reports corrupt HLLs, but answers a cached estimate without reading the registers', async () => {
-    await setBytes('c5', header('\x01', '\x05' + '\0'.repeat(7)));
+    await t.setBytes('c5', header('\x01', '\x05' + '\0'.repeat(7)));
     await reply(['pfcount', 'c5'], 5);
     await fails(['pfcount', 'c5', 'abc'], CORRUPT);
     await fails(['pfadd', 'c5', 'a'], CORRUPT);
     await reply(['pfadd', 'c5'], 0);
     await fails(['pfmerge', 'x', 'c5'], CORRUPT);
     await reply(['exists', 'x'], 0);
-    await setBytes('bad', header('\x01', STALE));
+    await t.setBytes('bad', header('\x01', STALE));
     await fails(['pfcount', 'bad'], CORRUPT);
     // One register too many: still writable, corrupt to read.
-    await setBytes('over', header('\x01', STALE) + '\x7f\xff\x00');
+    await t.setBytes('over', header('\x01', STALE) + '\x7f\xff\x00');
     await reply(['pfadd', 'over', 'a'], 1);
     await fails(['pfcount', 'over'], CORRUPT);
   });
@@ -147,7 +138,7 @@ describe('hyperloglog commands over HTTP', () => {
     const token = t.readOnlyToken;
     await reply(['pfadd', 'ro', 'a', 'b'], 1);
     assert.deepEqual(await t.command(['pfcount', 'ro'], { token }), { status: 200, body: { result: 2 } });
-    assert.equal((await bytes('ro'))!.charCodeAt(8), 2);
+    assert.equal((await t.getBytes('ro'))!.charCodeAt(8), 2);
     for (const argv of [['pfadd', 'ro', 'x'], ['pfmerge', 'ro', 'ro']]) {
       const res = await t.command(argv, { token });
       assert.equal(res.status, 400, argv[0]);

@@ -4,21 +4,15 @@
 
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { suiteLarder } from '../../support/larder.js';
+import { replies, suiteLarder } from '../../support/larder.js';
 
 const range = (from: number, n: number) => Array.from({ length: n }, (_, i) => String(from + i));
 
 describe('set encodings and SSCAN over HTTP', () => {
   const t = suiteLarder();
 
-  const result = async (argv: (string | number)[]) => {
-    const res = await t.command(argv);
-    assert.equal(res.status, 200, `${JSON.stringify(argv)}: ${JSON.stringify(res.body)}`);
-    return res.body.result;
-  };
-  const reply = async (argv: (string | number)[], expected: unknown) => assert.deepEqual(await result(argv), expected, JSON.stringify(argv));
-  const fails = async (argv: (string | number)[], error: string) =>
-    assert.deepEqual(await t.command(argv), { status: 400, body: { error } }, JSON.stringify(argv));
+  const result = (argv: (string | number)[]) => t.ok(argv);
+  const { reply, fails } = replies(() => t);
   const encoding = (key: string, expected: string) => reply(['object', 'encoding', key], expected);
 
   /** Walks an SSCAN to cursor 0; every member it returned, and how many calls it took. */

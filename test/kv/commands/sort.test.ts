@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { TABLE } from '../../../src/kv/commands/table.js';
-import { startTestLarder, type TestLarder } from '../../support/larder.js';
+import { replies, startTestLarder, type TestLarder } from '../../support/larder.js';
 
 const NOT_DOUBLE = "ERR One or more scores can't be converted into double";
 
@@ -19,14 +19,8 @@ describe('SORT and SORT_RO over HTTP', () => {
     rmSync(t.dataDir, { recursive: true, force: true });
   });
 
-  const result = async (argv: (string | number)[]) => {
-    const res = await t.command(argv);
-    assert.equal(res.status, 200, `${JSON.stringify(argv)}: ${JSON.stringify(res.body)}`);
-    return res.body.result;
-  };
-  const reply = async (argv: (string | number)[], expected: unknown) => assert.deepEqual(await result(argv), expected, JSON.stringify(argv));
-  const fails = async (argv: (string | number)[], error: string) =>
-    assert.deepEqual(await t.command(argv), { status: 400, body: { error } }, JSON.stringify(argv));
+  const result = (argv: (string | number)[]) => t.ok(argv);
+  const { reply, fails } = replies(() => t);
 
   it('is declared as Redis 7.0 declares it', () => {
     const sort = TABLE.get('sort')!;
