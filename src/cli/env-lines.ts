@@ -18,5 +18,14 @@ export function envLines(larder: Larder): string[] {
       `KV_REST_API_READ_ONLY_TOKEN${suffix}=${kv.readOnlyToken}`,
     );
   }
+  for (const v of larder.vector) {
+    const prefix = v.index === 'default' ? '' : `${v.index.toUpperCase().replace(/-/g, '_')}_`;
+    lines.push(
+      `# vector index '${v.index}'`,
+      `${prefix}UPSTASH_VECTOR_REST_URL=${larder.url}/vector/${v.index}`,
+      `${prefix}UPSTASH_VECTOR_REST_TOKEN=${v.token}`,
+      `${prefix}UPSTASH_VECTOR_REST_READONLY_TOKEN=${v.readOnlyToken}`,
+    );
+  }
   return lines;
 }

@@ -1,29 +1,32 @@
 // `larder` command line: `larder start [--config FILE] [--port N] [--host H] [--data-dir DIR]
-// [--runtime node|bun] [--log-level L] [--fsync always|everysec]`.
+// [--runtime node|bun] [--log-level L] [--fsync always|everysec] [--vector-index NAME:TYPE[:DIM[:SIM]]]...`.
 
-import { ConfigError, loadConfig } from '../config/load.js';
+import { ConfigError, loadConfig, type RepeatedFlags } from '../config/load.js';
 import { startLarder } from '../larder.js';
 import { CorruptDataError } from '../storage/errors.js';
 import { envLines } from './env-lines.js';
 
 const USAGE = `usage: larder start [--config FILE] [--port N] [--host H] [--data-dir DIR]
                     [--runtime auto|node|bun] [--log-level LEVEL] [--fsync always|everysec]
+                    [--vector-index NAME:TYPE[:DIMENSION[:SIMILARITY]]]...
 
 Starts every configured service on one port. Settings: defaults < config file (JSON or
 YAML; also LARDER_CONFIG) < LARDER_* environment variables < flags.`;
 
 const FLAGS = new Set(['config', 'port', 'host', 'data-dir', 'runtime', 'log-level', 'fsync']);
 
-function parseFlags(args: string[]): Record<string, string> {
+function parseFlags(args: string[]): { flags: Record<string, string>; repeated: RepeatedFlags } {
   const flags: Record<string, string> = {};
+  const vectorIndexes: string[] = [];
   for (let i = 0; i < args.length; i++) {
     const m = /^--([a-z-]+)(?:=(.*))?$/.exec(args[i]);
-    if (m === null || !FLAGS.has(m[1])) throw new ConfigError(`unknown argument '${args[i]}'\n${USAGE}`);
+    if (m === null || !(FLAGS.has(m[1]) || m[1] === 'vector-index')) throw new ConfigError(`unknown argument '${args[i]}'\n${USAGE}`);
     const value = m[2] ?? args[++i];
     if (value === undefined) throw new ConfigError(`--${m[1]} needs a value`);
-    flags[m[1]] = value;
+    if (m[1] === 'vector-index') vectorIndexes.push(value);
+    else flags[m[1]] = value;
   }
-  return flags;
+  return { flags, repeated: { vectorIndexes } };
 }
 
 async function main(argv: string[]): Promise<void> {
@@ -33,7 +36,8 @@ async function main(argv: string[]): Promise<void> {
     return;
   }
   if (command !== 'start') throw new ConfigError(`unknown command '${command}'\n${USAGE}`);
-  const config = loadConfig(parseFlags(rest));
+  const { flags, repeated } = parseFlags(rest);
+  const config = loadConfig(flags, process.env, repeated);
   const larder = await startLarder(config);
   let stopping = false;
   const stop = (signal: string) => {

@@ -30,6 +30,20 @@ const kvDatabase = z
   })
   .strict();
 
+const vectorIndex = z
+  .object({
+    /** DENSE vectors, SPARSE vectors, or both (HYBRID). */
+    type: z.enum(['DENSE', 'SPARSE', 'HYBRID']).default('DENSE'),
+    /** Dense dimension; when absent the first upsert fixes it. */
+    dimension: z.number().int().positive().max(65536).optional(),
+    similarity: z.enum(['COSINE', 'EUCLIDEAN', 'DOT_PRODUCT']).default('COSINE'),
+    /** Full-access token; generated and kept in the data dir when not given. */
+    token: token.optional(),
+    /** Read-only token; generated likewise. */
+    readOnlyToken: token.optional(),
+  })
+  .strict();
+
 export const configSchema = z
   .object({
     host: z.string().min(1).default('127.0.0.1'),
@@ -51,9 +65,21 @@ export const configSchema = z
       })
       .strict()
       .prefault({}),
+    vector: z
+      .object({
+        /** As kv.fsync, for the vector indexes' logs. */
+        fsync: z.enum(['always', 'everysec']).default('everysec'),
+        /** An index's log is compacted into a snapshot once it is this large (and larger than the last snapshot). */
+        compactAfterBytes: z.number().int().positive().default(64 * MiB),
+        indexes: z.record(z.string().regex(/^[A-Za-z0-9_-]+$/, 'index names use letters, digits, _ and -'), vectorIndex)
+          .default({ default: vectorIndex.parse({}) }),
+      })
+      .strict()
+      .prefault({}),
   })
   .strict();
 
 export type Config = z.infer<typeof configSchema>;
 export type KvDatabaseConfig = z.infer<typeof kvDatabase>;
 export type KvConfig = Config['kv'];
+export type VectorIndexConfig = z.infer<typeof vectorIndex>;

@@ -30,6 +30,8 @@ export interface Ready {
   readonly runtime: Runtime;
   /** Credentials by database name, from the printed env lines. */
   readonly databases: ReadonlyMap<string, DatabaseCredentials>;
+  /** Credentials by vector index name, from the printed env lines. */
+  readonly indexes: ReadonlyMap<string, DatabaseCredentials>;
 }
 
 export interface Exit {
@@ -89,6 +91,7 @@ export function launchLarder(opts: LaunchOptions): LarderProcess {
     });
   });
   const names = Object.keys((config as { kv?: { databases?: object } }).kv?.databases ?? { default: {} });
+  const indexNames = vectorIndexNames(config, opts.flags ?? []);
   const ready = new Promise<Ready>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`larder did not start in ${READY_TIMEOUT_MS} ms\n${stderr}`)), READY_TIMEOUT_MS);
     const fail = (exit: Exit) => {
@@ -101,11 +104,21 @@ export function launchLarder(opts: LaunchOptions): LarderProcess {
     let serving: Runtime | undefined;
     let db: string | undefined;
     const printed = new Set<string>();
+    const indexes = new Map<string, Partial<Record<'url' | 'token' | 'readOnlyToken', string>>>();
+    let index: string | undefined;
     createInterface({ input: child.stdout! }).on('line', (line) => {
       stdout.push(line);
       const listening = /^Larder listening on (http:\/\/\S+) \((node|bun)\)$/.exec(line);
       const section = /^# key-value database '(.+)'$/.exec(line);
       const env = /^UPSTASH_REDIS_REST_(URL|TOKEN|READ_ONLY_TOKEN)(?:_[A-Z0-9_]+)?=(.*)$/.exec(line);
+      const vectorSection = /^# vector index '(.+)'$/.exec(line);
+      const vectorEnv = /^(?:[A-Z0-9_]+_)?UPSTASH_VECTOR_REST_(URL|TOKEN|READONLY_TOKEN)=(.*)$/.exec(line);
+      if (vectorSection !== null) {
+        db = undefined;
+        indexes.set((index = vectorSection[1]), {});
+      } else if (vectorEnv !== null && index !== undefined) {
+        indexes.get(index)![vectorEnv[1] === 'URL' ? 'url' : vectorEnv[1] === 'TOKEN' ? 'token' : 'readOnlyToken'] = vectorEnv[2];
+      }
       if (listening !== null) {
         url = listening[1];
         serving = listening[2] as Runtime;
@@ -115,12 +128,18 @@ export function launchLarder(opts: LaunchOptions): LarderProcess {
       }
       // KV_REST_API_READ_ONLY_TOKEN is the last line of a database's section (cli/env-lines.ts).
       if (db !== undefined && line.startsWith('KV_REST_API_READ_ONLY_TOKEN')) printed.add(db);
-      const complete = names.every((n) => printed.has(n));
+      const complete =
+        names.every((n) => printed.has(n)) && indexNames.every((n) => indexes.get(n)?.readOnlyToken !== undefined);
       if (url === undefined || serving === undefined || !complete) return;
       clearTimeout(timer);
       // A test that forgets to stop its server must not keep the runner alive; `exit` kills it.
       holdRunner(child, false);
-      resolve({ url, runtime: serving, databases: found as Map<string, DatabaseCredentials> });
+      resolve({
+        url,
+        runtime: serving,
+        databases: found as Map<string, DatabaseCredentials>,
+        indexes: indexes as Map<string, DatabaseCredentials>,
+      });
     });
   });
   ready.catch(() => child.kill('SIGKILL'));
@@ -152,6 +171,13 @@ export function launchLarder(opts: LaunchOptions): LarderProcess {
       }
     },
   };
+}
+
+/** The vector indexes the process will print: `--vector-index` flags, else the config's, else `default`. */
+function vectorIndexNames(config: Record<string, unknown>, flags: readonly string[]): string[] {
+  const fromFlags = flags.flatMap((f, i) => (flags[i - 1] === '--vector-index' ? [f.split(':')[0]] : []));
+  if (fromFlags.length > 0) return fromFlags;
+  return Object.keys((config as { vector?: { indexes?: object } }).vector?.indexes ?? { default: {} });
 }
 
 /** Whether the child and its pipes keep this (the test) process alive. */

@@ -40,8 +40,16 @@ export interface TestLarder extends KvClient {
   readonly dataDir: string;
   /** Another configured database of the same server. */
   database(name: string): KvClient;
+  /** URL and tokens of a vector index (`default` when not named). */
+  vectorIndex(name?: string): VectorCredentials;
   /** Stops the server; the data dir is removed unless `keepData` (or it was passed in). */
   close(keepData?: boolean): Promise<void>;
+}
+
+export interface VectorCredentials {
+  readonly url: string;
+  readonly token: string;
+  readonly readOnlyToken: string;
 }
 
 export const TEST_RUNTIME: Runtime = process.env.LARDER_TEST_RUNTIME === 'bun' ? 'bun' : 'node';
@@ -64,6 +72,11 @@ export async function startTestLarder(config: Record<string, unknown> = {}, data
         if (c === undefined) throw new Error(`no database '${db}'`);
         return kvClient(`${p.info.url}/redis/${db}`, c.token, c.readOnlyToken);
       },
+      vectorIndex(name = 'default') {
+        const c = p.info.indexes.get(name);
+        if (c === undefined) throw new Error(`no vector index '${name}'`);
+        return c;
+      },
       async close(keepData = false) {
         const exit = await p.stop('SIGTERM');
         removeData(keepData);
@@ -82,6 +95,11 @@ export async function startTestLarder(config: Record<string, unknown> = {}, data
       const c = larder.kv.find((k) => k.db === db);
       if (c === undefined) throw new Error(`no database '${db}'`);
       return kvClient(`${larder.url}/redis/${db}`, c.token, c.readOnlyToken);
+    },
+    vectorIndex(name = 'default') {
+      const c = larder.vector.find((v) => v.index === name);
+      if (c === undefined) throw new Error(`no vector index '${name}'`);
+      return { url: `${larder.url}/vector/${name}`, token: c.token, readOnlyToken: c.readOnlyToken };
     },
     async close(keepData = false) {
       await larder.close();

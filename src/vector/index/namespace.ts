@@ -1,0 +1,165 @@
+// One namespace of an index: its records by id, their insertion order (for range), and the
+// ANN graph of their dense vectors. Queries go to the graph unless an exact scan is cheaper
+// or needed: small namespaces, selective filters, and a filtered graph search that came back
+// short, so a filtered query returns topK whenever at least topK vectors match.
+// Not safe for concurrent use; the index's JS thread owns it.
+
+import { HnswAnn, type AnnIndex } from './ann.js';
+import type { Similarity, VectorData, VectorRecord } from './record.js';
+import { denseScore } from './similarity.js';
+
+/** Below this many vectors a query scans them all: exact, and as fast as the graph. */
+const EXACT_BELOW = 256;
+/** A filter that lets through fewer than this share of the vectors is answered by a scan. */
+const SELECTIVE_SHARE = 0.05;
+
+export interface Hit {
+  readonly record: VectorRecord;
+  readonly score: number;
+}
+
+export class Namespace {
+  readonly records = new Map<string, VectorRecord>();
+  /** Records in label order; a deleted one stays as a hole until `compactOrder`. */
+  private order: (VectorRecord | null)[] = [];
+  private holes = 0;
+  private ann: AnnIndex | null = null;
+  private nextLabel = 0;
+
+  constructor(private readonly similarity: Similarity) {}
+
+  get size(): number {
+    return this.records.size;
+  }
+
+  /** Approximate bytes held by vectors, metadata and the graph. */
+  get bytes(): number {
+    let n = this.ann?.bytes ?? 0;
+    for (const r of this.records.values()) {
+      n += 64 + r.id.length * 2 + (r.vector?.byteLength ?? 0) + (r.sparse === null ? 0 : r.sparse.indices.byteLength * 2);
+      n += r.data === undefined ? 0 : r.data.length * 2;
+    }
+    return n;
+  }
+
+  get(id: string): VectorRecord | undefined {
+    return this.records.get(id);
+  }
+
+  /** Inserts or replaces; a replaced record keeps its place in insertion order. */
+  put(data: VectorData): void {
+    const old = this.records.get(data.id);
+    const label = old?.label ?? this.nextLabel++;
+    const record: VectorRecord = { ...data, label };
+    this.records.set(data.id, record);
+    if (old === undefined) this.order.push(record);
+    else this.order[this.indexOfLabel(label)] = record;
+    if (record.vector !== null) {
+      this.ann ??= new HnswAnn(this.similarity, record.vector.length);
+      this.ann.add(label, record.vector);
+    } else if (old?.vector) this.ann?.remove(label);
+  }
+
+  delete(id: string): boolean {
+    const old = this.records.get(id);
+    if (old === undefined) return false;
+    this.records.delete(id);
+    this.order[this.indexOfLabel(old.label)] = null;
+    if (++this.holes > 1024 && this.holes > this.order.length / 2) this.compactOrder();
+    if (old.vector !== null) this.ann?.remove(old.label);
+    return true;
+  }
+
+  /** Records from label `cursor` on, in insertion order; `next` is the cursor after them, or null at the end. */
+  range(cursor: number, limit: number, accept: (r: VectorRecord) => boolean): { records: VectorRecord[]; next: number | null } {
+    const out: VectorRecord[] = [];
+    let lo = 0;
+    let hi = this.order.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (this.labelAt(mid) < cursor) lo = mid + 1;
+      else hi = mid;
+    }
+    for (let i = lo; i < this.order.length; i++) {
+      const r = this.order[i];
+      if (r === null || !accept(r)) continue;
+      if (out.length === limit) return { records: out, next: r.label };
+      out.push(r);
+    }
+    return { records: out, next: null };
+  }
+
+  /** The `k` records nearest `query` among those `accept` lets through (all when absent), best first. */
+  nearest(query: Float32Array, k: number, accept?: (r: VectorRecord) => boolean): Hit[] {
+    if (k <= 0 || this.ann === null) return [];
+    let candidates: VectorRecord[] | null = null;
+    if (accept !== undefined) {
+      candidates = [];
+      for (const r of this.records.values()) if (r.vector !== null && accept(r)) candidates.push(r);
+    }
+    const matching = candidates?.length ?? this.ann.size;
+    const want = Math.min(k, matching);
+    if (this.ann.size >= EXACT_BELOW && (candidates === null || candidates.length >= SELECTIVE_SHARE * this.ann.size)) {
+      const allowed = candidates === null ? undefined : new Set(candidates.map((r) => r.label));
+      const labels = this.ann.search(query, want, allowed === undefined ? undefined : (l) => allowed.has(l));
+      if (labels.length >= want) {
+        const byLabel = new Map<number, VectorRecord>();
+        if (candidates !== null) for (const r of candidates) byLabel.set(r.label, r);
+        else for (const r of this.records.values()) byLabel.set(r.label, r);
+        return this.score(labels.map((l) => byLabel.get(l)!), query).slice(0, want);
+      }
+    }
+    const pool = candidates ?? [...this.records.values()].filter((r) => r.vector !== null);
+    return this.score(pool, query).slice(0, want);
+  }
+
+  /** Scores `records` against `query` exactly, best first; ties keep insertion order. */
+  score(records: readonly VectorRecord[], query: Float32Array): Hit[] {
+    const hits = records.map((record) => ({ record, score: denseScore(this.similarity, query, record.vector!) }));
+    return hits.sort((a, b) => b.score - a.score || a.record.label - b.record.label);
+  }
+
+  clear(): void {
+    this.records.clear();
+    this.order = [];
+    this.holes = 0;
+    this.ann = null;
+  }
+
+  private labelAt(i: number): number {
+    for (let j = i; j < this.order.length; j++) {
+      const r = this.order[j];
+      if (r !== null) return r.label;
+    }
+    return Number.MAX_SAFE_INTEGER;
+  }
+
+  private indexOfLabel(label: number): number {
+    let lo = 0;
+    let hi = this.order.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      const l = this.labelAtOrHole(mid);
+      if (l === label) return mid;
+      if (l < label) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    throw new Error(`label ${label} is not in the order`);
+  }
+
+  /** The label at `i`, looking left past holes (labels ascend, so any neighbour bounds it). */
+  private labelAtOrHole(i: number): number {
+    const r = this.order[i];
+    if (r !== null) return r.label;
+    for (let j = i - 1; j >= 0; j--) {
+      const left = this.order[j];
+      if (left !== null) return left.label + 0.5;
+    }
+    return -0.5;
+  }
+
+  private compactOrder(): void {
+    this.order = this.order.filter((r) => r !== null);
+    this.holes = 0;
+  }
+}

@@ -1,0 +1,271 @@
+// The engine of one vector index: its namespaces and every operation the REST surface offers,
+// on plain values (no HTTP). Writes are applied through `apply`, the same function that
+// replays the log, and handed to the journal first, so what is answered is what is logged.
+// The default namespace is '' and always exists.
+// Not safe for concurrent use; the server's JS thread owns it.
+
+import type { Filter } from '../filter/ast.js';
+import { matches } from '../filter/evaluate.js';
+import {
+  DEFAULT_NAMESPACE_DELETE,
+  DEFAULT_NAMESPACE_RENAME,
+  DENSE_ONLY,
+  HYBRID_NEEDS_BOTH,
+  invalidDimension,
+  namespaceExists,
+  namespaceNotFound,
+  NO_VECTOR,
+  SPARSE_ONLY,
+  VectorError,
+} from '../errors.js';
+import { Namespace, type Hit } from './namespace.js';
+import type { Op } from './ops.js';
+import type { IndexType, Similarity, VectorData, VectorRecord } from './record.js';
+
+export interface IndexSettings {
+  readonly name: string;
+  readonly type: IndexType;
+  readonly similarity: Similarity;
+  /** null until the first upsert fixes it (an index declared without one). */
+  readonly dimension: number | null;
+}
+
+/** Where writes go before they are applied; throws when the write cannot be made durable. */
+export interface Journal {
+  write(op: Op): void;
+}
+
+export interface MetadataChange {
+  readonly metadata: Record<string, unknown>;
+  /** PATCH merges into the stored metadata (a null value removes a field); OVERWRITE replaces it. */
+  readonly mode: 'PATCH' | 'OVERWRITE';
+}
+
+export interface Update {
+  readonly id: string;
+  readonly vector?: Float32Array;
+  readonly sparse?: VectorData['sparse'];
+  readonly metadata?: MetadataChange;
+  readonly data?: string;
+}
+
+/** Largest answer of a fetch by prefix, as the service documents. */
+export const FETCH_PREFIX_LIMIT = 1000;
+
+export class VectorIndex {
+  journal: Journal | null = null;
+  private readonly namespaces = new Map<string, Namespace>();
+  private dim: number | null;
+
+  constructor(readonly settings: IndexSettings) {
+    this.dim = settings.dimension;
+    this.namespaces.set('', new Namespace(settings.similarity));
+  }
+
+  get dimension(): number | null {
+    return this.dim;
+  }
+
+  // ---- writes ----
+
+  upsert(ns: string, records: readonly VectorData[]): VectorError | null {
+    // An index declared without a dimension takes the first vector's.
+    const fixes = this.dim === null ? records.find((r) => r.vector !== null)?.vector?.length : undefined;
+    const expected = this.dim ?? fixes ?? null;
+    for (const r of records) {
+      const bad = this.checkShape(r.vector, r.sparse, true, expected);
+      if (bad !== null) return bad;
+    }
+    if (fixes !== undefined) this.write({ op: 'dimension', dimension: fixes });
+    // Ids repeated within one request: the last one wins.
+    const byId = new Map(records.map((r) => [r.id, r]));
+    this.write({ op: 'upsert', ns, records: [...byId.values()] });
+    return null;
+  }
+
+  /** Returns how many vectors were updated: 0 when the id is absent. */
+  update(ns: string, u: Update): VectorError | number {
+    const bad = this.checkShape(u.vector ?? null, u.sparse ?? null, false, this.dim);
+    if (bad !== null) return bad;
+    const old = this.namespaces.get(ns)?.get(u.id);
+    if (old === undefined) return 0;
+    let metadata = old.metadata;
+    if (u.metadata !== undefined) {
+      metadata = u.metadata.mode === 'OVERWRITE' ? u.metadata.metadata : patch(old.metadata ?? {}, u.metadata.metadata);
+    }
+    const next: VectorData = {
+      id: old.id,
+      vector: u.vector ?? old.vector,
+      sparse: u.sparse ?? old.sparse,
+      metadata,
+      data: u.data ?? old.data,
+    };
+    this.write({ op: 'upsert', ns, records: [next] });
+    return 1;
+  }
+
+  deleteIds(ns: string, ids: readonly string[]): number {
+    const space = this.namespaces.get(ns);
+    if (space === undefined) return 0;
+    const present = [...new Set(ids)].filter((id) => space.get(id) !== undefined);
+    if (present.length > 0) this.write({ op: 'delete', ns, ids: present });
+    return present.length;
+  }
+
+  deleteWhere(ns: string, accept: (r: VectorRecord) => boolean): number {
+    const space = this.namespaces.get(ns);
+    if (space === undefined) return 0;
+    const ids: string[] = [];
+    for (const r of space.records.values()) if (accept(r)) ids.push(r.id);
+    if (ids.length > 0) this.write({ op: 'delete', ns, ids });
+    return ids.length;
+  }
+
+  reset(ns: string | null): void {
+    this.write({ op: 'reset', ns });
+  }
+
+  dropNamespace(ns: string): VectorError | null {
+    if (ns === '') return DEFAULT_NAMESPACE_DELETE;
+    if (!this.namespaces.has(ns)) return namespaceNotFound(ns);
+    this.write({ op: 'drop', ns });
+    return null;
+  }
+
+  renameNamespace(ns: string, to: string, deleteExisting: boolean): VectorError | null {
+    if (ns === '' || to === '') return DEFAULT_NAMESPACE_RENAME;
+    if (!this.namespaces.has(ns)) return namespaceNotFound(ns);
+    if (this.namespaces.has(to) && !deleteExisting) return namespaceExists(to);
+    if (ns !== to) this.write({ op: 'rename', ns, to });
+    return null;
+  }
+
+  // ---- reads ----
+
+  get(ns: string, id: string): VectorRecord | null {
+    return this.namespaces.get(ns)?.get(id) ?? null;
+  }
+
+  withPrefix(ns: string, prefix: string, limit: number): VectorRecord[] {
+    const space = this.namespaces.get(ns);
+    return space === undefined ? [] : space.range(0, limit, (r) => r.id.startsWith(prefix)).records;
+  }
+
+  range(ns: string, cursor: number, limit: number, prefix: string): { records: VectorRecord[]; next: number | null } {
+    const space = this.namespaces.get(ns);
+    if (space === undefined) return { records: [], next: null };
+    return space.range(cursor, limit, prefix === '' ? () => true : (r) => r.id.startsWith(prefix));
+  }
+
+  random(ns: string): VectorRecord | null {
+    const space = this.namespaces.get(ns);
+    if (space === undefined || space.size === 0) return null;
+    let skip = Math.floor(Math.random() * space.size);
+    for (const r of space.records.values()) if (skip-- === 0) return r;
+    return null;
+  }
+
+  /** The topK nearest vectors among those matching `filter`; the query's dimension must fit. */
+  query(ns: string, vector: Float32Array, topK: number, filter: Filter | null): VectorError | Hit[] {
+    if (this.settings.type === 'SPARSE') return SPARSE_ONLY;
+    if (this.dim !== null && vector.length !== this.dim) return invalidDimension(vector.length, this.dim);
+    const space = this.namespaces.get(ns);
+    if (space === undefined) return [];
+    return space.nearest(vector, topK, filter === null ? undefined : (r) => matches(filter, r.metadata));
+  }
+
+  namespaceNames(): string[] {
+    return [...this.namespaces.keys()];
+  }
+
+  info(): { vectorCount: number; indexSize: number; namespaces: Map<string, number> } {
+    let vectorCount = 0;
+    let indexSize = 0;
+    const namespaces = new Map<string, number>();
+    for (const [name, space] of this.namespaces) {
+      vectorCount += space.size;
+      indexSize += space.bytes;
+      namespaces.set(name, space.size);
+    }
+    return { vectorCount, indexSize, namespaces };
+  }
+
+  /** Every namespace with its records in insertion order, for a snapshot. */
+  *contents(): IterableIterator<[string, Iterable<VectorRecord>]> {
+    for (const [name, space] of this.namespaces) yield [name, space.records.values()];
+  }
+
+  // ---- applying logged writes ----
+
+  apply(op: Op): void {
+    switch (op.op) {
+      case 'dimension':
+        this.dim = op.dimension;
+        return;
+      case 'namespace':
+        this.space(op.ns);
+        return;
+      case 'upsert': {
+        const space = this.space(op.ns);
+        for (const r of op.records) space.put(r);
+        return;
+      }
+      case 'delete': {
+        const space = this.namespaces.get(op.ns);
+        if (space !== undefined) for (const id of op.ids) space.delete(id);
+        return;
+      }
+      case 'reset':
+        if (op.ns === null) for (const space of this.namespaces.values()) space.clear();
+        else this.namespaces.get(op.ns)?.clear();
+        return;
+      case 'drop':
+        this.namespaces.delete(op.ns);
+        return;
+      case 'rename': {
+        const space = this.namespaces.get(op.ns);
+        if (space === undefined) return;
+        this.namespaces.delete(op.ns);
+        this.namespaces.set(op.to, space);
+        return;
+      }
+    }
+  }
+
+  private write(op: Op): void {
+    this.journal?.write(op);
+    this.apply(op);
+  }
+
+  private space(ns: string): Namespace {
+    let space = this.namespaces.get(ns);
+    if (space === undefined) this.namespaces.set(ns, (space = new Namespace(this.settings.similarity)));
+    return space;
+  }
+
+  /** Whether a dense and a sparse part fit the index type and dimension (`required`: an upsert). */
+  private checkShape(vector: Float32Array | null, sparse: VectorData['sparse'], required: boolean, dim: number | null): VectorError | null {
+    const type = this.settings.type;
+    if (type === 'DENSE' && sparse !== null) return DENSE_ONLY;
+    if (type === 'SPARSE' && vector !== null) return SPARSE_ONLY;
+    if (required) {
+      if (vector === null && sparse === null) return NO_VECTOR;
+      if (type === 'HYBRID' && (vector === null || sparse === null)) return HYBRID_NEEDS_BOTH;
+      if (type === 'DENSE' && vector === null) return NO_VECTOR;
+    }
+    if (vector !== null && dim !== null && vector.length !== dim) return invalidDimension(vector.length, dim);
+    return null;
+  }
+}
+
+/** PATCH semantics (JSON merge patch, RFC 7386): objects merge, null removes, the rest replaces. */
+function patch(base: Record<string, unknown>, change: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...base };
+  for (const [k, v] of Object.entries(change)) {
+    if (v === null) delete out[k];
+    else if (typeof v === 'object' && !Array.isArray(v) && typeof out[k] === 'object' && out[k] !== null && !Array.isArray(out[k])) {
+      out[k] = patch(out[k] as Record<string, unknown>, v as Record<string, unknown>);
+    } else out[k] = v;
+  }
+  return out;
+}

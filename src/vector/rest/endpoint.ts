@@ -1,0 +1,21 @@
+// What every endpoint declares: whether it writes (refused to read-only tokens) and its
+// handler. routes.ts reads only this table to admit a request.
+
+import type { VectorError } from '../errors.js';
+import type { VectorIndex } from '../index/vector-index.js';
+import type { ResumableQueries } from './resumable.js';
+
+export interface Ctx {
+  readonly index: VectorIndex;
+  /** The namespace from the path's last segment; '' (the default) when absent. */
+  readonly ns: string;
+  /** The parsed JSON body; undefined when there was none. */
+  readonly body: unknown;
+  readonly query: string;
+  readonly resumable: ResumableQueries;
+}
+
+export interface Endpoint {
+  readonly write: boolean;
+  run(ctx: Ctx): unknown | VectorError;
+}

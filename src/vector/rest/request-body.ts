@@ -1,0 +1,87 @@
+// Reading the JSON fields of a request body into engine values. Every reader returns the
+// value or a VectorError; callers check with `instanceof VectorError`. The one place request
+// shapes are validated, so every endpoint words its complaints alike.
+
+import { badRequest, VectorError } from '../errors.js';
+import type { SparseVector, VectorData } from '../index/record.js';
+
+export type Json = Record<string, unknown>;
+
+export function isObject(v: unknown): v is Json {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** Ids may be strings or numbers; numbers come back as strings. */
+export function readId(v: unknown, what = 'id'): string | VectorError {
+  if (typeof v === 'string') return v;
+  if (typeof v === 'number' && Number.isFinite(v)) return String(v);
+  return badRequest(`${what} must be a string or a number`);
+}
+
+export function readIds(v: unknown): string[] | VectorError {
+  if (!Array.isArray(v)) return badRequest('ids must be an array of strings or numbers');
+  const out: string[] = [];
+  for (const x of v) {
+    const id = readId(x);
+    if (id instanceof VectorError) return id;
+    out.push(id);
+  }
+  return out;
+}
+
+export function readDense(v: unknown): Float32Array | VectorError {
+  if (!Array.isArray(v) || v.some((x) => typeof x !== 'number' || !Number.isFinite(x))) return badRequest('vector must be an array of numbers');
+  return Float32Array.from(v as number[]);
+}
+
+export function readSparse(v: unknown): SparseVector | VectorError {
+  if (!isObject(v) || !Array.isArray(v.indices) || !Array.isArray(v.values) || v.indices.length !== v.values.length) {
+    return badRequest('sparseVector must have indices and values arrays of the same length');
+  }
+  const pairs: [number, number][] = [];
+  for (let i = 0; i < v.indices.length; i++) {
+    const index = v.indices[i];
+    const value = v.values[i];
+    if (!Number.isInteger(index) || index < 0 || index > 0xffffffff) return badRequest('sparseVector indices must be non-negative integers');
+    if (typeof value !== 'number' || !Number.isFinite(value)) return badRequest('sparseVector values must be numbers');
+    pairs.push([index, value]);
+  }
+  pairs.sort((a, b) => a[0] - b[0]);
+  for (let i = 1; i < pairs.length; i++) if (pairs[i][0] === pairs[i - 1][0]) return badRequest('sparseVector indices must be unique');
+  return { indices: Uint32Array.from(pairs, (p) => p[0]), values: Float32Array.from(pairs, (p) => p[1]) };
+}
+
+export function readMetadata(v: unknown): Record<string, unknown> | undefined | VectorError {
+  if (v === undefined || v === null) return undefined;
+  return isObject(v) ? v : badRequest('metadata must be an object');
+}
+
+/** One vector of an upsert: id, vector and/or sparseVector, metadata, data. */
+export function readVectorData(v: unknown): VectorData | VectorError {
+  if (!isObject(v)) return badRequest('each vector must be an object');
+  const id = readId(v.id);
+  if (id instanceof VectorError) return id;
+  const vector = v.vector === undefined ? null : readDense(v.vector);
+  if (vector instanceof VectorError) return vector;
+  const sparse = v.sparseVector === undefined ? null : readSparse(v.sparseVector);
+  if (sparse instanceof VectorError) return sparse;
+  const metadata = readMetadata(v.metadata);
+  if (metadata instanceof VectorError) return metadata;
+  if (v.data !== undefined && typeof v.data !== 'string') return badRequest('data must be a string');
+  return { id, vector, sparse, metadata, data: v.data as string | undefined };
+}
+
+export function readBool(v: unknown, name: string): boolean | VectorError {
+  if (v === undefined || v === null) return false;
+  return typeof v === 'boolean' ? v : badRequest(`${name} must be a boolean`);
+}
+
+export function readCount(v: unknown, name: string, fallback: number): number | VectorError {
+  if (v === undefined || v === null) return fallback;
+  return Number.isInteger(v) && (v as number) >= 0 ? (v as number) : badRequest(`${name} must be a non-negative integer`);
+}
+
+export function readString(v: unknown, name: string): string | undefined | VectorError {
+  if (v === undefined || v === null) return undefined;
+  return typeof v === 'string' ? v : badRequest(`${name} must be a string`);
+}

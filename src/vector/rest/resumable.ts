@@ -1,0 +1,49 @@
+// Resumable queries: a query whose results are handed out in pieces. A session keeps the
+// query and the ids already returned; each next piece runs the query for returned + k results
+// and hands out those not yet returned, so a piece never repeats a vector. A session idle
+// for longer than its maxIdle seconds is gone.
+// Not safe for concurrent use; the server's JS thread owns it.
+
+import { randomUUID } from 'node:crypto';
+import type { Filter } from '../filter/ast.js';
+import type { Include } from './vector-json.js';
+
+export interface ResumableQuery {
+  readonly ns: string;
+  readonly vector: Float32Array;
+  readonly filter: Filter | null;
+  readonly include: Include;
+  readonly maxIdleMs: number;
+  readonly returned: Set<string>;
+  lastUsed: number;
+}
+
+export class ResumableQueries {
+  private readonly sessions = new Map<string, ResumableQuery>();
+
+  constructor(private readonly now: () => number) {}
+
+  start(q: Omit<ResumableQuery, 'lastUsed' | 'returned'>): { uuid: string; session: ResumableQuery } {
+    this.sweep();
+    const uuid = randomUUID();
+    const session: ResumableQuery = { ...q, returned: new Set(), lastUsed: this.now() };
+    this.sessions.set(uuid, session);
+    return { uuid, session };
+  }
+
+  get(uuid: string): ResumableQuery | undefined {
+    this.sweep();
+    const s = this.sessions.get(uuid);
+    if (s !== undefined) s.lastUsed = this.now();
+    return s;
+  }
+
+  end(uuid: string): boolean {
+    return this.sessions.delete(uuid);
+  }
+
+  private sweep(): void {
+    const now = this.now();
+    for (const [uuid, s] of this.sessions) if (now - s.lastUsed > s.maxIdleMs) this.sessions.delete(uuid);
+  }
+}

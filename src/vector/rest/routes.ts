@@ -1,0 +1,59 @@
+// The Upstash Vector REST surface under /vector/<index>/<endpoint>[/<namespace>]. Any method is
+// accepted: the SDKs always POST, the service's docs also show GET and DELETE.
+//
+// Order of checks, each answered in the error envelope: index (404), token (401), endpoint
+// (404), read-only token on a writing endpoint (403), body size (413), JSON (400), then the
+// endpoint's own checks.
+
+import type { HttpRequest, HttpResponse } from '../../server/http.js';
+import { pathSegments, percentDecode } from '../../server/url.js';
+import { badRequest, bodyTooLarge, READ_ONLY_TOKEN, UNAUTHORIZED, unknownEndpoint, unknownIndex, VectorError } from '../errors.js';
+import type { VectorIndex } from '../index/vector-index.js';
+import type { Endpoint } from './endpoint.js';
+import { fail, ok } from './envelope.js';
+import { QUERY_ENDPOINTS } from './query.js';
+import { READ_ENDPOINTS } from './read.js';
+import type { ResumableQueries } from './resumable.js';
+import { WRITE_ENDPOINTS } from './write.js';
+
+export interface MountedIndex {
+  readonly index: VectorIndex;
+  readonly token: string;
+  readonly readOnlyToken: string;
+  readonly resumable: ResumableQueries;
+}
+
+const ENDPOINTS: ReadonlyMap<string, Endpoint> = new Map(Object.entries({ ...WRITE_ENDPOINTS, ...READ_ENDPOINTS, ...QUERY_ENDPOINTS }));
+
+/** Path segments are percent-encoded UTF-8. */
+const decodeSegment = (s: string) => Buffer.from(percentDecode(s), 'latin1').toString('utf8');
+
+export function vectorRoutes(indexes: ReadonlyMap<string, MountedIndex>, maxBodyBytes: number) {
+  return function handle(req: HttpRequest, restAt: number): HttpResponse | Promise<HttpResponse> {
+    const segments = pathSegments(req.path, restAt);
+    const mounted = segments.length > 0 ? indexes.get(segments[0]) : undefined;
+    if (mounted === undefined) return fail(unknownIndex(segments[0] ?? ''));
+    const auth = req.header('authorization');
+    const token = auth !== undefined && /^bearer /i.test(auth) ? auth.slice(7).trim() : undefined;
+    const readOnly = token === mounted.readOnlyToken;
+    if (token !== mounted.token && !readOnly) return fail(UNAUTHORIZED);
+    const name = segments[1] ?? '';
+    const endpoint = ENDPOINTS.get(name);
+    if (endpoint === undefined || segments.length > 3) return fail(unknownEndpoint(segments.slice(1).join('/')));
+    if (readOnly && endpoint.write) return fail(READ_ONLY_TOKEN);
+    const ns = segments.length === 3 ? decodeSegment(segments[2]) : '';
+    return req.body(maxBodyBytes).then((bytes) => {
+      if (bytes === null) return fail(bodyTooLarge(maxBodyBytes));
+      let body: unknown;
+      if (bytes.length > 0) {
+        try {
+          body = JSON.parse(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8'));
+        } catch {
+          return fail(badRequest('the body is not valid JSON'));
+        }
+      }
+      const out = endpoint.run({ index: mounted.index, ns, body, query: req.query, resumable: mounted.resumable });
+      return out instanceof VectorError ? fail(out) : ok(out);
+    });
+  };
+}

@@ -1,0 +1,101 @@
+// The writing endpoints: upsert, update, delete, reset and the namespace admin ones.
+
+import { DELETE_ONE_CRITERION, NO_EMBEDDING_MODEL, badRequest, VectorError } from '../errors.js';
+import { parseFilter, FilterSyntaxError } from '../filter/parser.js';
+import { matches } from '../filter/evaluate.js';
+import type { VectorData } from '../index/record.js';
+import type { MetadataChange } from '../index/vector-index.js';
+import type { Ctx, Endpoint } from './endpoint.js';
+import { isObject, readBool, readDense, readId, readIds, readMetadata, readSparse, readString, readVectorData } from './request-body.js';
+
+// POST /upsert[/ns]  one vector object or an array of them
+function upsertEndpoint(ctx: Ctx): unknown {
+  const items = Array.isArray(ctx.body) ? ctx.body : [ctx.body];
+  const records: VectorData[] = [];
+  for (const item of items) {
+    const r = readVectorData(item);
+    if (r instanceof VectorError) return r;
+    records.push(r);
+  }
+  return ctx.index.upsert(ctx.ns, records) ?? 'Success';
+}
+
+// POST /update[/ns]  {id, vector?, sparseVector?, metadata?, metadataUpdateMode?, data?}
+function updateEndpoint(ctx: Ctx): unknown {
+  const b = ctx.body;
+  if (!isObject(b)) return badRequest('the body must be an object');
+  const id = readId(b.id);
+  if (id instanceof VectorError) return id;
+  if (b.data !== undefined) return NO_EMBEDDING_MODEL;
+  const vector = b.vector === undefined ? undefined : readDense(b.vector);
+  if (vector instanceof VectorError) return vector;
+  const sparse = b.sparseVector === undefined ? undefined : readSparse(b.sparseVector);
+  if (sparse instanceof VectorError) return sparse;
+  let metadata: MetadataChange | undefined;
+  if (b.metadata !== undefined) {
+    const m = readMetadata(b.metadata);
+    if (m instanceof VectorError) return m;
+    const mode = b.metadataUpdateMode ?? 'OVERWRITE';
+    if (mode !== 'PATCH' && mode !== 'OVERWRITE') return badRequest('metadataUpdateMode must be PATCH or OVERWRITE');
+    metadata = { metadata: m ?? {}, mode };
+  }
+  const updated = ctx.index.update(ctx.ns, { id, vector, sparse, metadata });
+  return updated instanceof VectorError ? updated : { updated };
+}
+
+// POST /delete[/ns]  [ids...] | {ids} | {prefix} | {filter}
+function deleteEndpoint(ctx: Ctx): unknown {
+  const b = Array.isArray(ctx.body) ? { ids: ctx.body } : ctx.body;
+  if (!isObject(b)) return badRequest('the body must be an array of ids or an object with ids, prefix or filter');
+  const given = ['ids', 'prefix', 'filter'].filter((k) => b[k] !== undefined);
+  if (given.length !== 1) return DELETE_ONE_CRITERION;
+  if (b.ids !== undefined) {
+    const ids = readIds(b.ids);
+    return ids instanceof VectorError ? ids : { deleted: ctx.index.deleteIds(ctx.ns, ids) };
+  }
+  if (b.prefix !== undefined) {
+    const prefix = readString(b.prefix, 'prefix');
+    if (prefix instanceof VectorError) return prefix;
+    return { deleted: ctx.index.deleteWhere(ctx.ns, (r) => r.id.startsWith(prefix!)) };
+  }
+  const text = readString(b.filter, 'filter');
+  if (text instanceof VectorError) return text;
+  const filter = parseFilter(text!);
+  if (filter instanceof FilterSyntaxError) return badRequest(filter.message);
+  return { deleted: ctx.index.deleteWhere(ctx.ns, (r) => matches(filter, r.metadata)) };
+}
+
+// POST /reset[/ns] | /reset?all
+function resetEndpoint(ctx: Ctx): unknown {
+  const all = /(^|&)all(=|&|$)/.test(ctx.query);
+  ctx.index.reset(all ? null : ctx.ns);
+  return 'Success';
+}
+
+// POST /delete-namespace/ns
+function deleteNamespaceEndpoint(ctx: Ctx): unknown {
+  return ctx.index.dropNamespace(ctx.ns) ?? 'Success';
+}
+
+// POST /rename-namespace  {namespace, newNamespace, deleteExisting?}
+function renameNamespaceEndpoint(ctx: Ctx): unknown {
+  const b = ctx.body;
+  if (!isObject(b) || typeof b.namespace !== 'string' || typeof b.newNamespace !== 'string') {
+    return badRequest('namespace and newNamespace must be strings');
+  }
+  const deleteExisting = readBool(b.deleteExisting, 'deleteExisting');
+  if (deleteExisting instanceof VectorError) return deleteExisting;
+  return ctx.index.renameNamespace(b.namespace, b.newNamespace, deleteExisting) ?? { renamed: true };
+}
+
+const noModel = (): VectorError => NO_EMBEDDING_MODEL;
+
+export const WRITE_ENDPOINTS: Record<string, Endpoint> = {
+  upsert: { write: true, run: upsertEndpoint },
+  'upsert-data': { write: true, run: noModel },
+  update: { write: true, run: updateEndpoint },
+  delete: { write: true, run: deleteEndpoint },
+  reset: { write: true, run: resetEndpoint },
+  'delete-namespace': { write: true, run: deleteNamespaceEndpoint },
+  'rename-namespace': { write: true, run: renameNamespaceEndpoint },
+};
