@@ -174,7 +174,7 @@ class Parser {
       this.at++;
       return { kind: 'contains', path, value: this.literal(), negated };
     }
-    throw new FilterSyntaxError(t.at, negated ? 'GLOB, IN or CONTAINS' : 'an operator');
+    throw new FilterSyntaxError(this.peek().at, negated ? 'GLOB, IN or CONTAINS' : 'an operator');
   }
 
   private path(): Path {
