@@ -5,8 +5,9 @@
 // Not safe for concurrent use; the index's JS thread owns it.
 
 import { HnswAnn, type AnnIndex } from './ann.js';
-import type { Similarity, VectorData, VectorRecord } from './record.js';
+import type { Similarity, SparseVector, VectorData, VectorRecord } from './record.js';
 import { denseScore } from './similarity.js';
+import { SparseIndex } from './sparse-index.js';
 
 /** Below this many vectors a query scans them all: exact, and as fast as the graph. */
 const EXACT_BELOW = 256;
@@ -24,6 +25,8 @@ export class Namespace {
   private order: (VectorRecord | null)[] = [];
   private holes = 0;
   private ann: AnnIndex | null = null;
+  private sparse = new SparseIndex();
+  private readonly byLabel = new Map<number, VectorRecord>();
   private nextLabel = 0;
 
   constructor(private readonly similarity: Similarity) {}
@@ -54,6 +57,9 @@ export class Namespace {
     this.records.set(data.id, record);
     if (old === undefined) this.order.push(record);
     else this.order[this.indexOfLabel(label)] = record;
+    this.byLabel.set(label, record);
+    if (old?.sparse) this.sparse.remove(label, old.sparse);
+    if (record.sparse !== null) this.sparse.add(label, record.sparse);
     if (record.vector !== null) {
       this.ann ??= new HnswAnn(this.similarity, record.vector.length);
       this.ann.add(label, record.vector);
@@ -64,6 +70,8 @@ export class Namespace {
     const old = this.records.get(id);
     if (old === undefined) return false;
     this.records.delete(id);
+    this.byLabel.delete(old.label);
+    if (old.sparse !== null) this.sparse.remove(old.label, old.sparse);
     this.order[this.indexOfLabel(old.label)] = null;
     if (++this.holes > 1024 && this.holes > this.order.length / 2) this.compactOrder();
     if (old.vector !== null) this.ann?.remove(old.label);
@@ -102,15 +110,16 @@ export class Namespace {
     if (this.ann.size >= EXACT_BELOW && (candidates === null || candidates.length >= SELECTIVE_SHARE * this.ann.size)) {
       const allowed = candidates === null ? undefined : new Set(candidates.map((r) => r.label));
       const labels = this.ann.search(query, want, allowed === undefined ? undefined : (l) => allowed.has(l));
-      if (labels.length >= want) {
-        const byLabel = new Map<number, VectorRecord>();
-        if (candidates !== null) for (const r of candidates) byLabel.set(r.label, r);
-        else for (const r of this.records.values()) byLabel.set(r.label, r);
-        return this.score(labels.map((l) => byLabel.get(l)!), query).slice(0, want);
-      }
+      if (labels.length >= want) return this.score(labels.map((l) => this.byLabel.get(l)!), query).slice(0, want);
     }
     const pool = candidates ?? [...this.records.values()].filter((r) => r.vector !== null);
     return this.score(pool, query).slice(0, want);
+  }
+
+  /** The `k` records with the largest sparse inner product with `query` (IDF-weighted when asked). */
+  sparseNearest(query: SparseVector, k: number, idf: boolean, accept?: (r: VectorRecord) => boolean): Hit[] {
+    const scored = this.sparse.search(query, idf, accept === undefined ? undefined : (l) => accept(this.byLabel.get(l)!));
+    return scored.slice(0, k).map((s) => ({ record: this.byLabel.get(s.label)!, score: s.score }));
   }
 
   /** Scores `records` against `query` exactly, best first; ties keep insertion order. */
@@ -121,6 +130,8 @@ export class Namespace {
 
   clear(): void {
     this.records.clear();
+    this.byLabel.clear();
+    this.sparse = new SparseIndex();
     this.order = [];
     this.holes = 0;
     this.ann = null;

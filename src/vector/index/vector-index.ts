@@ -18,9 +18,10 @@ import {
   SPARSE_ONLY,
   VectorError,
 } from '../errors.js';
+import { fuse, type Fusion } from './fusion.js';
 import { Namespace, type Hit } from './namespace.js';
 import type { Op } from './ops.js';
-import type { IndexType, Similarity, VectorData, VectorRecord } from './record.js';
+import type { IndexType, Similarity, SparseVector, VectorData, VectorRecord } from './record.js';
 
 export interface IndexSettings {
   readonly name: string;
@@ -33,6 +34,18 @@ export interface IndexSettings {
 /** Where writes go before they are applied; throws when the write cannot be made durable. */
 export interface Journal {
   write(op: Op): void;
+}
+
+export interface Query {
+  readonly vector: Float32Array | null;
+  readonly sparse: SparseVector | null;
+  readonly topK: number;
+  readonly filter: Filter | null;
+  /** Which part of a hybrid query counts; both when HYBRID. */
+  readonly mode: 'HYBRID' | 'DENSE' | 'SPARSE';
+  readonly fusion: Fusion;
+  /** IDF weights each sparse query dimension by its rarity; null weighs all alike. */
+  readonly weighting: 'IDF' | null;
 }
 
 export interface MetadataChange {
@@ -165,13 +178,27 @@ export class VectorIndex {
     return null;
   }
 
-  /** The topK nearest vectors among those matching `filter`; the query's dimension must fit. */
-  query(ns: string, vector: Float32Array, topK: number, filter: Filter | null): VectorError | Hit[] {
-    if (this.settings.type === 'SPARSE') return SPARSE_ONLY;
-    if (this.dim !== null && vector.length !== this.dim) return invalidDimension(vector.length, this.dim);
+  /**
+   * The topK best vectors among those matching the filter: by dense similarity, by sparse inner
+   * product, or both fused (a hybrid index given both parts, unless `mode` picks one).
+   */
+  query(ns: string, q: Query): VectorError | Hit[] {
+    const type = this.settings.type;
+    if (type === 'DENSE' && q.sparse !== null) return DENSE_ONLY;
+    if (type === 'SPARSE' && q.vector !== null) return SPARSE_ONLY;
+    if (q.vector !== null && this.dim !== null && q.vector.length !== this.dim) return invalidDimension(q.vector.length, this.dim);
+    const useDense = q.vector !== null && q.mode !== 'SPARSE';
+    const useSparse = q.sparse !== null && q.mode !== 'DENSE';
+    if (!useDense && !useSparse) return NO_VECTOR;
     const space = this.namespaces.get(ns);
     if (space === undefined) return [];
-    return space.nearest(vector, topK, filter === null ? undefined : (r) => matches(filter, r.metadata));
+    const filter = q.filter;
+    const accept = filter === null ? undefined : (r: VectorRecord) => matches(filter, r.metadata);
+    const dense = useDense ? space.nearest(q.vector!, q.topK, accept) : null;
+    const sparse = useSparse ? space.sparseNearest(q.sparse!, q.topK, q.weighting === 'IDF', accept) : null;
+    if (dense === null || sparse === null) return dense ?? sparse!;
+    const lists = [dense, sparse].map((hits) => hits.map((h) => ({ item: h.record, key: h.record.id, score: h.score })));
+    return fuse(lists, q.fusion).slice(0, q.topK).map((f) => ({ record: f.item, score: f.score }));
   }
 
   namespaceNames(): string[] {

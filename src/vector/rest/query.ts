@@ -3,25 +3,34 @@
 
 import { NO_EMBEDDING_MODEL, NO_VECTOR, badRequest, resumableQueryNotFound, VectorError } from '../errors.js';
 import type { Filter } from '../filter/ast.js';
+import type { Query } from '../index/vector-index.js';
 import { FilterSyntaxError, parseFilter } from '../filter/parser.js';
 import type { Ctx, Endpoint } from './endpoint.js';
-import { isObject, readCount, readDense, readString, type Json } from './request-body.js';
+import { isObject, readCount, readDense, readSparse, readString, type Json } from './request-body.js';
 import { readInclude, vectorJson, type Include } from './vector-json.js';
 
 const DEFAULT_TOP_K = 10;
 
-interface Query {
-  readonly vector: Float32Array;
-  readonly topK: number;
-  readonly filter: Filter | null;
+interface QueryRequest extends Query {
   readonly include: Include;
 }
 
-function readQuery(b: unknown): Query | VectorError {
+const MODES = ['HYBRID', 'DENSE', 'SPARSE'] as const;
+const FUSIONS = ['RRF', 'DBSF'] as const;
+
+function readQuery(b: unknown): QueryRequest | VectorError {
   if (!isObject(b)) return badRequest('a query must be an object');
-  if (b.vector === undefined) return NO_VECTOR;
-  const vector = readDense(b.vector);
+  if (b.vector === undefined && b.sparseVector === undefined) return NO_VECTOR;
+  const vector = b.vector === undefined ? null : readDense(b.vector);
   if (vector instanceof VectorError) return vector;
+  const sparse = b.sparseVector === undefined ? null : readSparse(b.sparseVector);
+  if (sparse instanceof VectorError) return sparse;
+  const mode = b.queryMode ?? 'HYBRID';
+  if (!MODES.includes(mode as never)) return badRequest('queryMode must be HYBRID, DENSE or SPARSE');
+  const fusion = b.fusionAlgorithm ?? 'RRF';
+  if (!FUSIONS.includes(fusion as never)) return badRequest('fusionAlgorithm must be RRF or DBSF');
+  const weighting = b.weightingStrategy ?? null;
+  if (weighting !== null && weighting !== 'IDF') return badRequest('weightingStrategy must be IDF');
   const topK = readCount(b.topK, 'topK', DEFAULT_TOP_K);
   if (topK instanceof VectorError) return topK;
   const text = readString(b.filter, 'filter');
@@ -34,12 +43,11 @@ function readQuery(b: unknown): Query | VectorError {
   }
   const include = readInclude(b);
   if (include instanceof VectorError) return include;
-  return { vector, topK, filter, include };
+  return { vector, sparse, topK, filter, include, mode: mode as Query['mode'], fusion: fusion as Query['fusion'], weighting };
 }
 
-function run(ctx: Ctx, q: Query, skip?: ReadonlySet<string>): Json[] | VectorError {
-  const topK = q.topK + (skip?.size ?? 0);
-  const hits = ctx.index.query(ctx.ns, q.vector, topK, q.filter);
+function run(ctx: Ctx, q: QueryRequest, skip?: ReadonlySet<string>): Json[] | VectorError {
+  const hits = ctx.index.query(ctx.ns, { ...q, topK: q.topK + (skip?.size ?? 0) });
   if (hits instanceof VectorError) return hits;
   const fresh = skip === undefined ? hits : hits.filter((h) => !skip.has(h.record.id)).slice(0, q.topK);
   return fresh.map((h) => vectorJson(h.record, q.include, h.score));
@@ -70,7 +78,7 @@ function resumableQueryEndpoint(ctx: Ctx): unknown {
   if (maxIdle instanceof VectorError) return maxIdle;
   const first = run(ctx, q);
   if (first instanceof VectorError) return first;
-  const { uuid, session } = ctx.resumable.start({ ns: ctx.ns, vector: q.vector, filter: q.filter, include: q.include, maxIdleMs: maxIdle * 1000 });
+  const { uuid, session } = ctx.resumable.start({ ns: ctx.ns, query: q, maxIdleMs: maxIdle * 1000 });
   for (const hit of first) session.returned.add(hit.id as string);
   return { uuid, scores: first };
 }
@@ -83,7 +91,7 @@ function resumableQueryNextEndpoint(ctx: Ctx): unknown {
   if (session === undefined) return resumableQueryNotFound(b.uuid);
   const k = readCount(b.additionalK, 'additionalK', DEFAULT_TOP_K);
   if (k instanceof VectorError) return k;
-  const next = run({ ...ctx, ns: session.ns }, { vector: session.vector, topK: k, filter: session.filter, include: session.include }, session.returned);
+  const next = run({ ...ctx, ns: session.ns }, { ...(session.query as QueryRequest), topK: k }, session.returned);
   if (next instanceof VectorError) return next;
   for (const hit of next) session.returned.add(hit.id as string);
   return next;

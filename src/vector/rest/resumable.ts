@@ -5,14 +5,12 @@
 // Not safe for concurrent use; the server's JS thread owns it.
 
 import { randomUUID } from 'node:crypto';
-import type { Filter } from '../filter/ast.js';
-import type { Include } from './vector-json.js';
+import type { Query } from '../index/vector-index.js';
 
 export interface ResumableQuery {
   readonly ns: string;
-  readonly vector: Float32Array;
-  readonly filter: Filter | null;
-  readonly include: Include;
+  /** The query as first asked, include flags and all. */
+  readonly query: Query;
   readonly maxIdleMs: number;
   readonly returned: Set<string>;
   lastUsed: number;

@@ -1,0 +1,107 @@
+// Sparse and hybrid indexes through @upstash/vector: exact sparse inner products, IDF
+// weighting, RRF and DBSF fusion, query modes, and the shape checks of each index type.
+
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { FusionAlgorithm, QueryMode, WeightingStrategy } from '@upstash/vector';
+import { suiteLarder } from '../support/larder.js';
+import { vectorClient } from '../support/vector-sdk.js';
+
+const t = suiteLarder({
+  vector: { indexes: { sparse: { type: 'SPARSE' }, hybrid: { type: 'HYBRID', dimension: 2 } } },
+});
+
+const f32 = (x: number) => {
+  const f = Math.fround(x);
+  for (let p = 1; p < 9; p++) if (Math.fround(Number(f.toPrecision(p))) === f) return Number(f.toPrecision(p));
+  return Number(f.toPrecision(9));
+};
+
+// The SDK's own test data (populateSparseIndex / populateHybridIndex).
+const SPARSE = [
+  { id: 'id0', sparseVector: { indices: [0, 1], values: [0.1, 0.2] } },
+  { id: 'id1', sparseVector: { indices: [1, 2], values: [0.2, 0.3] }, metadata: { key: 'value' } },
+  { id: 'id2', sparseVector: { indices: [2, 3], values: [0.3, 0.4] }, metadata: { key: 'value' }, data: 'data' },
+];
+const DENSE = [[0.1, 0.2], [0.2, 0.3], [0.3, 0.4]];
+
+describe('vector: sparse index', () => {
+  const ix = () => vectorClient(t, { index: 'sparse' }).namespace('s');
+
+  it('stores sparse vectors and fetches them as given', async () => {
+    assert.equal(await ix().upsert(SPARSE as never), 'Success');
+    assert.deepEqual(await ix().fetch(['id0', 'id1', 'id2', 'id3'], { includeVectors: true, includeMetadata: true, includeData: true }), [...SPARSE, null]);
+    const info = await vectorClient(t, { index: 'sparse' }).info();
+    assert.equal((info as unknown as { indexType: string }).indexType, 'SPARSE');
+    assert.equal(info.namespaces.s.vectorCount, 3);
+  });
+
+  it('scores by exact inner product over shared dimensions', async () => {
+    const hits = await ix().query({ sparseVector: { indices: [1, 2], values: [1, 1] }, topK: 5 });
+    assert.deepEqual(hits, [
+      { id: 'id1', score: 0.5 },
+      { id: 'id2', score: 0.3 },
+      { id: 'id0', score: 0.2 },
+    ]);
+    assert.deepEqual(await ix().query({ sparseVector: { indices: [9], values: [1] }, topK: 5 }), []);
+    assert.deepEqual((await ix().query({ sparseVector: { indices: [1, 2], values: [1, 1] }, topK: 5, filter: "key = 'value'" })).map((h) => h.id), ['id1', 'id2']);
+  });
+
+  it('weights query dimensions by IDF', async () => {
+    const idf = (n: number) => Math.log((3 - n + 0.5) / (n + 0.5) + 1);
+    const hits = await ix().query({ sparseVector: { indices: [0, 3], values: [1, 1] }, topK: 5, weightingStrategy: WeightingStrategy.IDF });
+    assert.deepEqual(hits, [
+      { id: 'id2', score: f32(Math.fround(0.4) * idf(1)) },
+      { id: 'id0', score: f32(Math.fround(0.1) * idf(1)) },
+    ]);
+  });
+
+  it('refuses dense vectors', async () => {
+    await assert.rejects(ix().upsert({ id: 'd', vector: [1, 2] }), /sparse; dense vectors are not allowed/);
+    await assert.rejects(ix().query({ vector: [1, 2], topK: 1 }), /sparse; dense vectors are not allowed/);
+  });
+});
+
+describe('vector: hybrid index', () => {
+  const ix = () => vectorClient(t, { index: 'hybrid' }).namespace('h');
+
+  it('needs both parts on upsert and returns both', async () => {
+    await assert.rejects(ix().upsert({ id: 'x', vector: [1, 2] }), /both vector and sparseVector are required/);
+    await ix().upsert(SPARSE.map((s, i) => ({ ...s, vector: DENSE[i] })) as never);
+    assert.deepEqual(await ix().fetch(['id1'], { includeVectors: true }), [{ id: 'id1', vector: [0.2, 0.3], sparseVector: { indices: [1, 2], values: [0.2, 0.3] } }]);
+  });
+
+  it('fuses dense and sparse rankings by RRF and DBSF, or uses one by query mode', async () => {
+    // Dense (cosine) ranking for [0.3, 0.4] is id2, id1, id0; sparse for {3: 1, 0: 1} is id2, id0.
+    const query = { vector: [0.3, 0.4], sparseVector: { indices: [0, 3], values: [1, 1] }, topK: 3 };
+    const rrf = await ix().query(query);
+    assert.deepEqual(rrf, [
+      { id: 'id2', score: f32(1 / 60 + 1 / 60) },
+      { id: 'id0', score: f32(1 / 62 + 1 / 61) },
+      { id: 'id1', score: f32(1 / 61) },
+    ]);
+
+    const dense = await ix().query({ ...query, queryMode: QueryMode.DENSE, includeVectors: false });
+    assert.deepEqual(dense.map((h) => h.id), ['id2', 'id1', 'id0']);
+    assert.equal(dense[0].score, 1);
+    const sparse = await ix().query({ ...query, queryMode: QueryMode.SPARSE });
+    assert.deepEqual(sparse, [{ id: 'id2', score: 0.4 }, { id: 'id0', score: 0.1 }]);
+
+    const dbsf = await ix().query({ ...query, fusionAlgorithm: FusionAlgorithm.DBSF });
+    const norm = (xs: number[]) => {
+      const mean = xs.reduce((a, b) => a + b, 0) / xs.length;
+      const sd = Math.sqrt(xs.reduce((a, b) => a + (b - mean) ** 2, 0) / xs.length);
+      return xs.map((x) => (x - (mean - 3 * sd)) / (6 * sd));
+    };
+    const cos = (a: number[], b: number[]) => (1 + (a[0] * b[0] + a[1] * b[1]) / (Math.hypot(...a) * Math.hypot(...b))) / 2;
+    const denseScores = [2, 1, 0].map((i) => cos(DENSE[i].map(Math.fround), [0.3, 0.4].map(Math.fround)));
+    const [d2, d1, d0] = norm(denseScores);
+    const [s2, s0] = norm([Math.fround(0.4), Math.fround(0.1)]);
+    const expected = [
+      { id: 'id2', score: d2 + s2 },
+      { id: 'id0', score: d0 + s0 },
+      { id: 'id1', score: d1 },
+    ].sort((a, b) => b.score - a.score);
+    assert.deepEqual(dbsf, expected.map((e) => ({ id: e.id, score: f32(e.score) })));
+  });
+});
