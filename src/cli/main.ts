@@ -37,7 +37,7 @@ async function main(argv: string[]): Promise<void> {
   }
   if (command !== 'start') throw new ConfigError(`unknown command '${command}'\n${USAGE}`);
   const { flags, repeated } = parseFlags(rest);
-  const config = loadConfig(flags, process.env, repeated);
+  const config = loadConfig(flags, undefined, repeated);
   const larder = await startLarder(config);
   let stopping = false;
   const stop = (signal: string) => {
