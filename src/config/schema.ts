@@ -41,6 +41,18 @@ const vectorIndex = z
     token: token.optional(),
     /** Read-only token; generated likewise. */
     readOnlyToken: token.optional(),
+    /** Dense embedding model for upsert-data and query-data: an OpenAI-compatible /v1/embeddings endpoint. */
+    embedding: z
+      .object({
+        url: z.url(),
+        model: z.string().min(1),
+        /** Sent as a bearer token when given. */
+        apiKey: z.string().optional(),
+      })
+      .strict()
+      .optional(),
+    /** Sparse embedding for upsert-data and query-data: the built-in BM25. */
+    sparseEmbedding: z.enum(['BM25']).optional(),
   })
   .strict();
 

@@ -5,6 +5,7 @@ import type { Config } from '../config/schema.js';
 import type { SecretStore } from '../config/secrets.js';
 import type { Logger } from '../server/log.js';
 import type { Service } from '../server/service.js';
+import { embedderFor } from './embedding/embedder.js';
 import { VectorPersistence } from './index/persistence.js';
 import { VectorIndex } from './index/vector-index.js';
 import { ResumableQueries } from './rest/resumable.js';
@@ -36,7 +37,7 @@ export function mountVector(config: Config, secrets: SecretStore, log: Logger): 
       );
       persistence.open();
       persisted.push(persistence);
-      indexes.set(name, { index, token, readOnlyToken, resumable: new ResumableQueries(Date.now) });
+      indexes.set(name, { index, token, readOnlyToken, resumable: new ResumableQueries(Date.now), embedder: embedderFor(c) });
       credentials.push({ index: name, token, readOnlyToken });
     }
   } catch (e) {

@@ -1,6 +1,7 @@
 // What every endpoint declares: whether it writes (refused to read-only tokens) and its
 // handler. routes.ts reads only this table to admit a request.
 
+import type { Embedder } from '../embedding/embedder.js';
 import type { VectorError } from '../errors.js';
 import type { VectorIndex } from '../index/vector-index.js';
 import type { ResumableQueries } from './resumable.js';
@@ -13,9 +14,12 @@ export interface Ctx {
   readonly body: unknown;
   readonly query: string;
   readonly resumable: ResumableQueries;
+  /** The index's embedding models, for the *-data endpoints; null when it has none. */
+  readonly embedder: Embedder | null;
 }
 
 export interface Endpoint {
   readonly write: boolean;
-  run(ctx: Ctx): unknown | VectorError;
+  /** The result, or a promise of it when the endpoint waits for an embedding model. */
+  run(ctx: Ctx): unknown | VectorError | Promise<unknown | VectorError>;
 }

@@ -63,8 +63,12 @@ function infoEndpoint(ctx: Ctx): unknown {
     similarityFunction: similarity,
     indexType: type,
   };
-  if (type !== 'SPARSE') result.denseIndex = { dimension, similarityFunction: similarity };
-  if (type !== 'DENSE') result.sparseIndex = {};
+  const dense: Record<string, unknown> = { dimension, similarityFunction: similarity };
+  const sparse: Record<string, unknown> = {};
+  if (ctx.embedder?.denseModel) dense.embeddingModel = ctx.embedder.denseModel;
+  if (ctx.embedder?.sparseModel) sparse.embeddingModel = ctx.embedder.sparseModel;
+  if (type !== 'SPARSE') result.denseIndex = dense;
+  if (type !== 'DENSE') result.sparseIndex = sparse;
   result.namespaces = Object.fromEntries([...namespaces].map(([name, count]) => [name, { vectorCount: count, pendingVectorCount: 0 }]));
   return result;
 }

@@ -8,6 +8,7 @@
 import type { HttpRequest, HttpResponse } from '../../server/http.js';
 import { pathSegments, percentDecode } from '../../server/url.js';
 import { badRequest, bodyTooLarge, READ_ONLY_TOKEN, UNAUTHORIZED, unknownEndpoint, unknownIndex, VectorError } from '../errors.js';
+import type { Embedder } from '../embedding/embedder.js';
 import type { VectorIndex } from '../index/vector-index.js';
 import type { Endpoint } from './endpoint.js';
 import { fail, ok } from './envelope.js';
@@ -21,6 +22,7 @@ export interface MountedIndex {
   readonly token: string;
   readonly readOnlyToken: string;
   readonly resumable: ResumableQueries;
+  readonly embedder: Embedder | null;
 }
 
 const ENDPOINTS: ReadonlyMap<string, Endpoint> = new Map(Object.entries({ ...WRITE_ENDPOINTS, ...READ_ENDPOINTS, ...QUERY_ENDPOINTS }));
@@ -42,7 +44,7 @@ export function vectorRoutes(indexes: ReadonlyMap<string, MountedIndex>, maxBody
     if (endpoint === undefined || segments.length > 3) return fail(unknownEndpoint(segments.slice(1).join('/')));
     if (readOnly && endpoint.write) return fail(READ_ONLY_TOKEN);
     const ns = segments.length === 3 ? decodeSegment(segments[2]) : '';
-    return req.body(maxBodyBytes).then((bytes) => {
+    return req.body(maxBodyBytes).then(async (bytes) => {
       if (bytes === null) return fail(bodyTooLarge(maxBodyBytes));
       let body: unknown;
       if (bytes.length > 0) {
@@ -52,7 +54,8 @@ export function vectorRoutes(indexes: ReadonlyMap<string, MountedIndex>, maxBody
           return fail(badRequest('the body is not valid JSON'));
         }
       }
-      const out = endpoint.run({ index: mounted.index, ns, body, query: req.query, resumable: mounted.resumable });
+      const ctx = { index: mounted.index, ns, body, query: req.query, resumable: mounted.resumable, embedder: mounted.embedder };
+      const out = await endpoint.run(ctx);
       return out instanceof VectorError ? fail(out) : ok(out);
     });
   };

@@ -20,17 +20,43 @@ function upsertEndpoint(ctx: Ctx): unknown {
   return ctx.index.upsert(ctx.ns, records) ?? 'Success';
 }
 
+// POST /upsert-data[/ns]  {id, data, metadata?} or an array of them: data embedded by the index's models
+async function upsertDataEndpoint(ctx: Ctx): Promise<unknown> {
+  if (ctx.embedder === null) return NO_EMBEDDING_MODEL;
+  const items = Array.isArray(ctx.body) ? ctx.body : [ctx.body];
+  const parsed: VectorData[] = [];
+  for (const item of items) {
+    const r = readVectorData(item);
+    if (r instanceof VectorError) return r;
+    if (r.data === undefined) return badRequest('data must be a string');
+    parsed.push(r);
+  }
+  const embedded = await ctx.embedder.embed(parsed.map((r) => r.data!), 'document');
+  if (embedded instanceof VectorError) return embedded;
+  const records = parsed.map((r, i) => ({ ...r, vector: embedded.vectors[i], sparse: embedded.sparse[i] }));
+  return ctx.index.upsert(ctx.ns, records) ?? 'Success';
+}
+
 // POST /update[/ns]  {id, vector?, sparseVector?, metadata?, metadataUpdateMode?, data?}
-function updateEndpoint(ctx: Ctx): unknown {
+// (with data: re-embedded by the index's models, and stored)
+async function updateEndpoint(ctx: Ctx): Promise<unknown> {
   const b = ctx.body;
   if (!isObject(b)) return badRequest('the body must be an object');
   const id = readId(b.id);
   if (id instanceof VectorError) return id;
-  if (b.data !== undefined) return NO_EMBEDDING_MODEL;
-  const vector = b.vector === undefined ? undefined : readDense(b.vector);
+  let vector = b.vector === undefined ? undefined : readDense(b.vector);
   if (vector instanceof VectorError) return vector;
-  const sparse = b.sparseVector === undefined ? undefined : readSparse(b.sparseVector);
+  let sparse = b.sparseVector === undefined ? undefined : readSparse(b.sparseVector);
   if (sparse instanceof VectorError) return sparse;
+  const data = readString(b.data, 'data');
+  if (data instanceof VectorError) return data;
+  if (data !== undefined) {
+    if (ctx.embedder === null) return NO_EMBEDDING_MODEL;
+    const embedded = await ctx.embedder.embed([data], 'document');
+    if (embedded instanceof VectorError) return embedded;
+    vector = embedded.vectors[0] ?? undefined;
+    sparse = embedded.sparse[0] ?? undefined;
+  }
   let metadata: MetadataChange | undefined;
   if (b.metadata !== undefined) {
     const m = readMetadata(b.metadata);
@@ -39,7 +65,7 @@ function updateEndpoint(ctx: Ctx): unknown {
     if (mode !== 'PATCH' && mode !== 'OVERWRITE') return badRequest('metadataUpdateMode must be PATCH or OVERWRITE');
     metadata = { metadata: m ?? {}, mode };
   }
-  const updated = ctx.index.update(ctx.ns, { id, vector, sparse, metadata });
+  const updated = ctx.index.update(ctx.ns, { id, vector, sparse, metadata, data });
   return updated instanceof VectorError ? updated : { updated };
 }
 
@@ -88,11 +114,9 @@ function renameNamespaceEndpoint(ctx: Ctx): unknown {
   return ctx.index.renameNamespace(b.namespace, b.newNamespace, deleteExisting) ?? { renamed: true };
 }
 
-const noModel = (): VectorError => NO_EMBEDDING_MODEL;
-
 export const WRITE_ENDPOINTS: Record<string, Endpoint> = {
   upsert: { write: true, run: upsertEndpoint },
-  'upsert-data': { write: true, run: noModel },
+  'upsert-data': { write: true, run: upsertDataEndpoint },
   update: { write: true, run: updateEndpoint },
   delete: { write: true, run: deleteEndpoint },
   reset: { write: true, run: resetEndpoint },
