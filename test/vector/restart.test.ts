@@ -3,7 +3,7 @@
 // vector.
 
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
@@ -11,6 +11,16 @@ import { Index } from '@upstash/vector';
 import { startTestLarder, TEST_RUNTIME, type TestLarder } from '../support/larder.js';
 import { spawnLarder } from '../support/larder-process.js';
 import { vectorClient } from '../support/vector-sdk.js';
+
+function dirBytes(dir: string): number {
+  return readdirSync(dir).reduce((sum, name) => sum + statSync(join(dir, name)).size, 0);
+}
+
+/** The shortest decimal that reads back as the same float32, as the service prints. */
+function shortest(f: number): number {
+  for (let p = 1; p < 9; p++) if (Math.fround(Number(f.toPrecision(p))) === f) return Number(f.toPrecision(p));
+  return Number(f.toPrecision(9));
+}
 
 const WAYS = [
   { how: 'replayed from the log', config: {}, snapshot: false },
@@ -64,6 +74,25 @@ describe('vector restart', () => {
       }
     });
   }
+
+  it('compacts its log, so deleted and overwritten vectors leave the disk', async () => {
+    const t = await startTestLarder({ vector: { compactAfterBytes: 256 * 1024, indexes: { default: { dimension: 64 } } } });
+    try {
+      const ix = vectorClient(t);
+      const vec = (i: number, v: number) => Array.from({ length: 64 }, (_, j) => Math.sin(i * 64 + j + v));
+      for (let b = 0; b < 6; b++) await ix.upsert(Array.from({ length: 500 }, (_, i) => ({ id: `v${b * 500 + i}`, vector: vec(b * 500 + i, 0) })));
+      const big = dirBytes(join(t.dataDir, 'vector', 'default'));
+      assert.deepEqual(await ix.delete({ filter: 'HAS NOT FIELD keep' }), { deleted: 3000 });
+      // Overwriting a few vectors again and again grows the log until it outweighs the snapshot.
+      for (let round = 1; round <= 40; round++) await ix.upsert(Array.from({ length: 100 }, (_, i) => ({ id: `k${i}`, vector: vec(i, round), metadata: { keep: true } })));
+      const small = dirBytes(join(t.dataDir, 'vector', 'default'));
+      assert.ok(small < big / 2, `${small} bytes after compaction, ${big} before`);
+      assert.equal((await ix.info()).vectorCount, 100);
+      assert.deepEqual((await ix.fetch(['k7'], { includeVectors: true }))[0]?.vector, vec(7, 40).map((x) => shortest(Math.fround(x))));
+    } finally {
+      await t.close();
+    }
+  });
 
   it('keeps every acknowledged vector across a kill -9 during upserts', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'larder-vector-kill-'));
