@@ -23,6 +23,8 @@ export class Namespace {
   readonly records = new Map<string, VectorRecord>();
   /** Records in label order; a deleted one stays as a hole until `compactOrder`. */
   private order: (VectorRecord | null)[] = [];
+  /** The label of each slot of `order`, holes included: ascending, so it can be searched. */
+  private labels: number[] = [];
   private holes = 0;
   private ann: AnnIndex | null = null;
   private sparse = new SparseIndex();
@@ -55,8 +57,10 @@ export class Namespace {
     const label = old?.label ?? this.nextLabel++;
     const record: VectorRecord = { ...data, label };
     this.records.set(data.id, record);
-    if (old === undefined) this.order.push(record);
-    else this.order[this.indexOfLabel(label)] = record;
+    if (old === undefined) {
+      this.order.push(record);
+      this.labels.push(label);
+    } else this.order[this.slotOf(label)] = record;
     this.byLabel.set(label, record);
     if (old?.sparse) this.sparse.remove(label, old.sparse);
     if (record.sparse !== null) this.sparse.add(label, record.sparse);
@@ -72,7 +76,7 @@ export class Namespace {
     this.records.delete(id);
     this.byLabel.delete(old.label);
     if (old.sparse !== null) this.sparse.remove(old.label, old.sparse);
-    this.order[this.indexOfLabel(old.label)] = null;
+    this.order[this.slotOf(old.label)] = null;
     if (++this.holes > 1024 && this.holes > this.order.length / 2) this.compactOrder();
     if (old.vector !== null) this.ann?.remove(old.label);
     return true;
@@ -81,14 +85,7 @@ export class Namespace {
   /** Records from label `cursor` on, in insertion order; `next` is the cursor after them, or null at the end. */
   range(cursor: number, limit: number, accept: (r: VectorRecord) => boolean): { records: VectorRecord[]; next: number | null } {
     const out: VectorRecord[] = [];
-    let lo = 0;
-    let hi = this.order.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (this.labelAt(mid) < cursor) lo = mid + 1;
-      else hi = mid;
-    }
-    for (let i = lo; i < this.order.length; i++) {
+    for (let i = this.firstSlotFrom(cursor); i < this.order.length; i++) {
       const r = this.order[i];
       if (r === null || !accept(r)) continue;
       if (out.length === limit) return { records: out, next: r.label };
@@ -133,44 +130,32 @@ export class Namespace {
     this.byLabel.clear();
     this.sparse = new SparseIndex();
     this.order = [];
+    this.labels = [];
     this.holes = 0;
     this.ann = null;
   }
 
-  private labelAt(i: number): number {
-    for (let j = i; j < this.order.length; j++) {
-      const r = this.order[j];
-      if (r !== null) return r.label;
-    }
-    return Number.MAX_SAFE_INTEGER;
-  }
-
-  private indexOfLabel(label: number): number {
+  /** The first slot whose label is at least `label`. */
+  private firstSlotFrom(label: number): number {
     let lo = 0;
-    let hi = this.order.length - 1;
-    while (lo <= hi) {
+    let hi = this.labels.length;
+    while (lo < hi) {
       const mid = (lo + hi) >> 1;
-      const l = this.labelAtOrHole(mid);
-      if (l === label) return mid;
-      if (l < label) lo = mid + 1;
-      else hi = mid - 1;
+      if (this.labels[mid] < label) lo = mid + 1;
+      else hi = mid;
     }
-    throw new Error(`label ${label} is not in the order`);
+    return lo;
   }
 
-  /** The label at `i`, looking left past holes (labels ascend, so any neighbour bounds it). */
-  private labelAtOrHole(i: number): number {
-    const r = this.order[i];
-    if (r !== null) return r.label;
-    for (let j = i - 1; j >= 0; j--) {
-      const left = this.order[j];
-      if (left !== null) return left.label + 0.5;
-    }
-    return -0.5;
+  private slotOf(label: number): number {
+    const slot = this.firstSlotFrom(label);
+    if (this.labels[slot] !== label) throw new Error(`label ${label} is not in the order`);
+    return slot;
   }
 
   private compactOrder(): void {
     this.order = this.order.filter((r) => r !== null);
+    this.labels = this.order.map((r) => r!.label);
     this.holes = 0;
   }
 }

@@ -4,6 +4,7 @@
 import type { Embedder } from '../embedding/embedder.js';
 import type { VectorError } from '../errors.js';
 import type { VectorIndex } from '../index/vector-index.js';
+import type { QueryRequest } from './query.js';
 import type { ResumableQueries } from './resumable.js';
 
 export interface Ctx {
@@ -13,7 +14,7 @@ export interface Ctx {
   /** The parsed JSON body; undefined when there was none. */
   readonly body: unknown;
   readonly query: string;
-  readonly resumable: ResumableQueries;
+  readonly resumable: ResumableQueries<QueryRequest>;
   /** The index's embedding models, for the *-data endpoints; null when it has none. */
   readonly embedder: Embedder | null;
 }

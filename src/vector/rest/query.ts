@@ -13,7 +13,8 @@ const DEFAULT_TOP_K = 10;
 const MODES = ['HYBRID', 'DENSE', 'SPARSE'] as const;
 const FUSIONS = ['RRF', 'DBSF'] as const;
 
-interface QueryRequest extends Query {
+/** A query as read from a request, with what to include in its results. */
+export interface QueryRequest extends Query {
   readonly include: Include;
 }
 
@@ -117,7 +118,7 @@ function resumableQueryNextEndpoint(ctx: Ctx): unknown {
   if (session === undefined) return resumableQueryNotFound(b.uuid);
   const k = readCount(b.additionalK, 'additionalK', DEFAULT_TOP_K);
   if (k instanceof VectorError) return k;
-  const next = run({ ...ctx, ns: session.ns }, { ...(session.query as QueryRequest), topK: k }, session.returned);
+  const next = run({ ...ctx, ns: session.ns }, { ...session.query, topK: k }, session.returned);
   if (next instanceof VectorError) return next;
   for (const hit of next) session.returned.add(hit.id as string);
   return next;

@@ -5,31 +5,30 @@
 // Not safe for concurrent use; the server's JS thread owns it.
 
 import { randomUUID } from 'node:crypto';
-import type { Query } from '../index/vector-index.js';
 
-export interface ResumableQuery {
+export interface ResumableQuery<Q> {
   readonly ns: string;
   /** The query as first asked, include flags and all. */
-  readonly query: Query;
+  readonly query: Q;
   readonly maxIdleMs: number;
   readonly returned: Set<string>;
   lastUsed: number;
 }
 
-export class ResumableQueries {
-  private readonly sessions = new Map<string, ResumableQuery>();
+export class ResumableQueries<Q> {
+  private readonly sessions = new Map<string, ResumableQuery<Q>>();
 
   constructor(private readonly now: () => number) {}
 
-  start(q: Omit<ResumableQuery, 'lastUsed' | 'returned'>): { uuid: string; session: ResumableQuery } {
+  start(q: Omit<ResumableQuery<Q>, 'lastUsed' | 'returned'>): { uuid: string; session: ResumableQuery<Q> } {
     this.sweep();
     const uuid = randomUUID();
-    const session: ResumableQuery = { ...q, returned: new Set(), lastUsed: this.now() };
+    const session: ResumableQuery<Q> = { ...q, returned: new Set(), lastUsed: this.now() };
     this.sessions.set(uuid, session);
     return { uuid, session };
   }
 
-  get(uuid: string): ResumableQuery | undefined {
+  get(uuid: string): ResumableQuery<Q> | undefined {
     this.sweep();
     const s = this.sessions.get(uuid);
     if (s !== undefined) s.lastUsed = this.now();

@@ -12,7 +12,7 @@ import type { Embedder } from '../embedding/embedder.js';
 import type { VectorIndex } from '../index/vector-index.js';
 import type { Endpoint } from './endpoint.js';
 import { fail, ok } from './envelope.js';
-import { QUERY_ENDPOINTS } from './query.js';
+import { QUERY_ENDPOINTS, type QueryRequest } from './query.js';
 import { READ_ENDPOINTS } from './read.js';
 import type { ResumableQueries } from './resumable.js';
 import { WRITE_ENDPOINTS } from './write.js';
@@ -21,7 +21,7 @@ export interface MountedIndex {
   readonly index: VectorIndex;
   readonly token: string;
   readonly readOnlyToken: string;
-  readonly resumable: ResumableQueries;
+  readonly resumable: ResumableQueries<QueryRequest>;
   readonly embedder: Embedder | null;
 }
 
