@@ -3,7 +3,7 @@
 // vector.
 
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
@@ -93,6 +93,54 @@ describe('vector restart', () => {
       await t.close();
     }
   });
+
+  for (const way of WAYS) {
+    it(`loads the graphs a clean stop saved instead of rebuilding them, ${way.how}`, async () => {
+      const dataDir = mkdtempSync(join(tmpdir(), 'larder-vector-graph-'));
+      const dir = join(dataDir, 'vector', 'default');
+      try {
+        const config = { ...way.config, vector: { ...(way.config as { vector?: object }).vector, indexes: { default: { dimension: 8 } } } };
+        const client = (p: { info: { indexes: ReadonlyMap<string, { url: string; token: string }> } }) => {
+          const c = p.info.indexes.get('default')!;
+          return new Index({ url: c.url, token: c.token, retry: false, enableTelemetry: false });
+        };
+        const answers = async (ix: Index) => [
+          await ix.query({ vector: [1, 0, 0, 0, 0, 0, 0, 1], topK: 10 }),
+          await ix.namespace('ns').query({ vector: [0, 1, 0, 0, 0, 0, 1, 0], topK: 10, filter: 'i > 100' }),
+          await ix.range({ cursor: 0, limit: 1000 }),
+        ];
+        const first = await spawnLarder({ runtime: TEST_RUNTIME, config, dataDir });
+        const ix = client(first);
+        const vec = (i: number) => Array.from({ length: 8 }, (_, j) => Math.sin(i * 8 + j));
+        for (const ns of ['', 'ns']) {
+          for (let b = 0; b < 3; b++) await ix.namespace(ns).upsert(Array.from({ length: 300 }, (_, i) => ({ id: `v${b * 300 + i}`, vector: vec(b * 300 + i), metadata: { i: b * 300 + i } })));
+          await ix.namespace(ns).delete({ filter: 'i < 50' });
+          await ix.namespace(ns).upsert({ id: 'v60', vector: vec(9999), metadata: { i: 60 } });
+        }
+        const before = await answers(ix);
+        assert.equal((await first.stop()).code, 0);
+        const saved = readdirSync(dir);
+        assert.equal(saved.filter((f) => /^graph-\d{20}-\d+\.hnsw$/.test(f)).length, 2, saved.join(' '));
+        assert.ok(saved.includes('graphs.json'));
+
+        const second = await spawnLarder({ runtime: TEST_RUNTIME, config, dataDir });
+        assert.deepEqual(await answers(client(second)), before);
+        assert.deepEqual(readdirSync(dir).filter((f) => f.startsWith('graph')), [], 'the cache is consumed at start');
+        assert.equal((await second.stop()).code, 0);
+        assert.doesNotMatch(second.stderr(), /graph unreadable/);
+
+        // A damaged graph is noticed and rebuilt from the stored vectors.
+        const graph = readdirSync(dir).find((f) => f.endsWith('.hnsw'))!;
+        writeFileSync(join(dir, graph), 'not a graph');
+        const third = await spawnLarder({ runtime: TEST_RUNTIME, config, dataDir });
+        assert.deepEqual(await answers(client(third)), before);
+        assert.equal((await third.stop()).code, 0);
+        assert.match(third.stderr(), /saved vector graph unreadable/);
+      } finally {
+        rmSync(dataDir, { recursive: true, force: true });
+      }
+    });
+  }
 
   it('keeps every acknowledged vector across a kill -9 during upserts', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'larder-vector-kill-'));

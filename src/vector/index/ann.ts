@@ -18,6 +18,8 @@ export interface AnnIndex {
   readonly size: number;
   /** Approximate memory held, in bytes. */
   readonly bytes: number;
+  /** Writes the graph to `path` (hnswlib's format, deleted marks included). */
+  save(path: string): void;
 }
 
 const SPACE = { COSINE: 'cosine', EUCLIDEAN: 'l2', DOT_PRODUCT: 'ip' } as const;
@@ -34,12 +36,38 @@ export class HnswAnn implements AnnIndex {
   private deleted = 0;
   private capacity = INITIAL_CAPACITY;
 
+  /** A new, empty graph; or, with `saved`, the graph saved there holding exactly the `live` labels. */
   constructor(
     similarity: Similarity,
     private readonly dimension: number,
+    saved?: { path: string; live: readonly number[] },
   ) {
     this.index = new hnswlib.HierarchicalNSW(SPACE[similarity], dimension);
-    this.index.initIndex({ maxElements: this.capacity, m: M, efConstruction: EF_CONSTRUCTION, randomSeed: 100, allowReplaceDeleted: true });
+    if (saved === undefined) {
+      this.index.initIndex({ maxElements: this.capacity, m: M, efConstruction: EF_CONSTRUCTION, randomSeed: 100, allowReplaceDeleted: true });
+      return;
+    }
+    this.index.readIndexSync(saved.path, true);
+    this.capacity = this.index.getMaxElements();
+    const present = new Set(this.index.getIdsList());
+    for (const label of saved.live) {
+      if (!present.has(label)) throw new Error(`${saved.path} lacks label ${label}`);
+      this.live.add(label);
+    }
+    // Every other point must be marked deleted; most already are, and hnswlib refuses those.
+    for (const label of present) {
+      if (this.live.has(label)) continue;
+      try {
+        this.index.markDelete(label);
+      } catch {
+        // Already deleted.
+      }
+    }
+    this.deleted = present.size - this.live.size;
+  }
+
+  save(path: string): void {
+    this.index.writeIndexSync(path);
   }
 
   get size(): number {

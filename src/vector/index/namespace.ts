@@ -29,9 +29,47 @@ export class Namespace {
   private ann: AnnIndex | null = null;
   private sparse = new SparseIndex();
   private readonly byLabel = new Map<number, VectorRecord>();
-  private nextLabel = 0;
+  /** The next new record's label. */
+  nextLabel = 0;
+  /** While an index loads, the graph waits: `finishLoad` loads or builds it once. */
+  private deferred: boolean;
 
-  constructor(private readonly similarity: Similarity) {}
+  constructor(
+    private readonly similarity: Similarity,
+    deferred = false,
+  ) {
+    this.deferred = deferred;
+  }
+
+  /** Starts a load: records fill in, the graph waits for `finishLoad`. */
+  defer(): void {
+    this.deferred = true;
+    this.ann = null;
+  }
+
+  /** Ends a load: loads the graph saved at `saved`, or (absent, or unreadable) builds it from the records. */
+  finishLoad(saved: string | undefined, onUnreadable: (err: unknown) => void): void {
+    this.deferred = false;
+    const withVectors = [...this.records.values()].filter((r) => r.vector !== null);
+    if (withVectors.length === 0) return;
+    if (saved !== undefined) {
+      try {
+        this.ann = new HnswAnn(this.similarity, withVectors[0].vector!.length, { path: saved, live: withVectors.map((r) => r.label) });
+        return;
+      } catch (err) {
+        onUnreadable(err);
+      }
+    }
+    this.ann = new HnswAnn(this.similarity, withVectors[0].vector!.length);
+    for (const r of withVectors) this.ann.add(r.label, r.vector!);
+  }
+
+  /** Saves the graph to `path`; false when there is none. */
+  saveGraph(path: string): boolean {
+    if (this.ann === null) return false;
+    this.ann.save(path);
+    return true;
+  }
 
   get size(): number {
     return this.records.size;
@@ -51,10 +89,11 @@ export class Namespace {
     return this.records.get(id);
   }
 
-  /** Inserts or replaces; a replaced record keeps its place in insertion order. */
+  /** Inserts or replaces; a replaced record keeps its place in insertion order, and its label. */
   put(data: VectorData): void {
     const old = this.records.get(data.id);
-    const label = old?.label ?? this.nextLabel++;
+    const label = old?.label ?? data.label ?? this.nextLabel;
+    this.nextLabel = Math.max(this.nextLabel, label + 1);
     const record: VectorRecord = { ...data, label };
     this.records.set(data.id, record);
     if (old === undefined) {
@@ -64,6 +103,7 @@ export class Namespace {
     this.byLabel.set(label, record);
     if (old?.sparse) this.sparse.remove(label, old.sparse);
     if (record.sparse !== null) this.sparse.add(label, record.sparse);
+    if (this.deferred) return;
     if (record.vector !== null) {
       this.ann ??= new HnswAnn(this.similarity, record.vector.length);
       this.ann.add(label, record.vector);
@@ -78,7 +118,7 @@ export class Namespace {
     if (old.sparse !== null) this.sparse.remove(old.label, old.sparse);
     this.order[this.slotOf(old.label)] = null;
     if (++this.holes > 1024 && this.holes > this.order.length / 2) this.compactOrder();
-    if (old.vector !== null) this.ann?.remove(old.label);
+    if (old.vector !== null && !this.deferred) this.ann?.remove(old.label);
     return true;
   }
 

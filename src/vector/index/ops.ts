@@ -10,7 +10,8 @@ import type { VectorData } from './record.js';
 
 export type Op =
   | { readonly op: 'dimension'; readonly dimension: number }
-  | { readonly op: 'namespace'; readonly ns: string }
+  /** Creates a namespace; from a snapshot, with the label its next record gets. */
+  | { readonly op: 'namespace'; readonly ns: string; readonly next?: number }
   | { readonly op: 'upsert'; readonly ns: string; readonly records: readonly VectorData[] }
   | { readonly op: 'delete'; readonly ns: string; readonly ids: readonly string[] }
   /** Empties one namespace, or all of them when `ns` is null. */
@@ -26,6 +27,7 @@ interface EncodedRecord {
   sv?: string;
   m?: Record<string, unknown>;
   d?: string;
+  l?: number;
 }
 
 const b64 = (a: Float32Array | Uint32Array) => Buffer.from(a.buffer, a.byteOffset, a.byteLength).toString('base64');
@@ -53,6 +55,7 @@ function encodeRecord(r: VectorData): EncodedRecord {
   }
   if (r.metadata !== undefined) e.m = r.metadata;
   if (r.data !== undefined) e.d = r.data;
+  if (r.label !== undefined) e.l = r.label;
   return e;
 }
 
@@ -63,6 +66,7 @@ function decodeRecord(e: EncodedRecord): VectorData {
     sparse: e.si === undefined || e.sv === undefined ? null : { indices: uints(e.si), values: floats(e.sv) },
     metadata: e.m,
     data: e.d,
+    label: e.l,
   };
 }
 

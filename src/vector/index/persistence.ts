@@ -7,17 +7,22 @@
 // Restoring loads the newest snapshot and replays its log, exactly as kv does (see
 // kv/engine/persistence.ts for the crash reasoning of compaction, which is the same here).
 //
-// The HNSW graphs are not saved: a restart rebuilds them from the stored vectors. The log and
-// snapshot are the one source of truth, checksummed and cut on a torn tail; a graph file
-// written beside them could disagree with them after a crash, and hnswlib's file has no
-// checksum. The price is start time (inserting every vector again), paid only at start.
+// The log and snapshot are the one source of truth. The HNSW graphs are a cache beside them:
+//   graph-<gen>-<i>.hnsw   namespace i's graph (hnswlib's format), written by a clean close
+//   graphs.json            {"gen","logBytes","graphs":{namespace: file}}, written (atomically) last
+// A start that finds graphs.json naming its generation and exactly its log's length (nothing
+// cut, nothing appended since) loads those graphs instead of inserting every vector again; in
+// every other case (kill -9, a torn log, a compaction since) it rebuilds them from the stored
+// vectors. Either way the cache files are deleted once read, before any new write, so they
+// never outlive the state they describe. Labels are part of that state: a snapshot stores each
+// record's label and each namespace's next label, so a load assigns the labels the graph uses.
 // Not safe for concurrent use; the index's JS thread owns it.
 
-import { readdirSync, readFileSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { closeSync, fsyncSync, openSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { basename, join } from 'node:path';
 import type { Logger } from '../../server/log.js';
 import { AppendLog, type FsyncPolicy } from '../../storage/append-log.js';
-import { makeDirectory, replaceFile } from '../../storage/atomic-file.js';
+import { makeDirectory, replaceFile, writeFileAtomic } from '../../storage/atomic-file.js';
 import { CorruptDataError } from '../../storage/errors.js';
 import { frame, readFrames } from '../../storage/frames.js';
 import { decodeOp, encodeOp, type Op } from './ops.js';
@@ -27,6 +32,14 @@ import type { Journal, VectorIndex } from './vector-index.js';
 const SNAPSHOT_VERSION = 1;
 const SNAPSHOT_BATCH = 1000;
 const GEN_FILE = /^(snapshot|log)-(\d{20})\.(bin|aof)$/;
+const GRAPHS_MARKER = 'graphs.json';
+const GRAPH_FILE = /^graph-\d{20}-\d+\.hnsw(\.tmp)?$/;
+
+interface GraphsMarker {
+  gen: number;
+  logBytes: number;
+  graphs: Record<string, string>;
+}
 
 export interface PersistenceSettings {
   dir: string;
@@ -71,8 +84,16 @@ export class VectorPersistence implements Journal {
         );
       }
     }
+    const marker = this.readGraphsMarker();
+    this.index.beginLoad();
     if (this.gen > 0) this.loadSnapshot(join(this.settings.dir, genName('snapshot', this.gen)));
-    this.replayLog();
+    const logBytes = this.replayLog();
+    const usable = marker !== null && marker.gen === this.gen && marker.logBytes === logBytes;
+    const graphs = new Map(usable ? Object.entries(marker.graphs).map(([ns, file]) => [ns, join(this.settings.dir, file)]) : []);
+    this.index.finishLoad(graphs, (ns, err) =>
+      this.logger.warn({ err, index: this.name, namespace: ns }, 'saved vector graph unreadable; rebuilt it from the stored vectors'),
+    );
+    this.removeGraphs();
     this.removeOlderGenerations();
     this.index.journal = this;
   }
@@ -101,9 +122,34 @@ export class VectorPersistence implements Journal {
     this.logger.info({ index: this.name, generation: next, snapshotBytes: this.snapshotBytes }, 'vector log compacted');
   }
 
+  /** Flushes the log, then saves the graphs so the next start need not rebuild them. */
   close(): void {
+    if (this.closed) return;
     this.closed = true;
     this.log.close();
+    try {
+      const graphs = this.index.saveGraphs((i) => join(this.settings.dir, `graph-${String(this.gen).padStart(20, '0')}-${i}.hnsw`));
+      for (const path of graphs.values()) syncFile(path);
+      const marker: GraphsMarker = { gen: this.gen, logBytes: this.log.size, graphs: Object.fromEntries([...graphs].map(([ns, p]) => [ns, basename(p)])) };
+      writeFileAtomic(join(this.settings.dir, GRAPHS_MARKER), JSON.stringify(marker));
+    } catch (err) {
+      // Only a cache: the next start rebuilds the graphs.
+      this.logger.warn({ err, index: this.name }, 'could not save the vector graphs');
+    }
+  }
+
+  private readGraphsMarker(): GraphsMarker | null {
+    try {
+      return JSON.parse(readFileSync(join(this.settings.dir, GRAPHS_MARKER), 'utf8')) as GraphsMarker;
+    } catch {
+      return null;
+    }
+  }
+
+  private removeGraphs(): void {
+    for (const name of readdirSync(this.settings.dir)) {
+      if (name === GRAPHS_MARKER || GRAPH_FILE.test(name)) rmSync(join(this.settings.dir, name));
+    }
   }
 
   private compactSafely(size: number): void {
@@ -125,7 +171,8 @@ export class VectorPersistence implements Journal {
     }
   }
 
-  private replayLog(): void {
+  /** Replays the log; returns its valid length. */
+  private replayLog(): number {
     const path = join(this.settings.dir, genName('log', this.gen));
     const { log, recovered } = AppendLog.open(path, this.settings.fsync);
     this.log = log;
@@ -136,6 +183,7 @@ export class VectorPersistence implements Journal {
       );
     }
     recovered.frames.forEach((payload, i) => this.index.apply(this.decode(payload, path, i)));
+    return recovered.cutBytes > 0 ? -1 : recovered.validBytes;
   }
 
   private decode(payload: Buffer, path: string, i: number): Op {
@@ -167,8 +215,8 @@ export class VectorPersistence implements Journal {
     const payloads: Buffer[] = [];
     const dimension = this.index.dimension;
     if (dimension !== null) payloads.push(encodeOp({ op: 'dimension', dimension }));
-    for (const [ns, records] of this.index.contents()) {
-      payloads.push(encodeOp({ op: 'namespace', ns }));
+    for (const [ns, records, next] of this.index.contents()) {
+      payloads.push(encodeOp({ op: 'namespace', ns, next }));
       let batch: VectorData[] = [];
       for (const r of records) {
         batch.push(r);
@@ -188,5 +236,14 @@ export class VectorPersistence implements Journal {
       }
     });
     return bytes;
+  }
+}
+
+function syncFile(path: string): void {
+  const fd = openSync(path, 'r');
+  try {
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
   }
 }

@@ -16,6 +16,8 @@ export interface VectorData {
   readonly sparse: SparseVector | null;
   readonly metadata: Record<string, unknown> | undefined;
   readonly data: string | undefined;
+  /** Set only when a snapshot restores a record, so it keeps its label (a saved graph's key). */
+  readonly label?: number;
 }
 
 /** A stored vector; `label` is its place in insertion order and its key in the ANN index. */

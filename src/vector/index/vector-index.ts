@@ -69,10 +69,35 @@ export class VectorIndex {
   journal: Journal | null = null;
   private readonly namespaces = new Map<string, Namespace>();
   private dim: number | null;
+  /** While true (a load), namespaces defer their graphs to `finishLoad`. */
+  private loading = false;
 
   constructor(readonly settings: IndexSettings) {
     this.dim = settings.dimension;
     this.namespaces.set('', new Namespace(settings.similarity));
+  }
+
+  /** Starts a load: the ops applied until `finishLoad` only fill the records. */
+  beginLoad(): void {
+    this.loading = true;
+    for (const space of this.namespaces.values()) space.defer();
+  }
+
+  /** Ends a load: each namespace loads its saved graph (`graphs`, by name) or builds one. */
+  finishLoad(graphs: ReadonlyMap<string, string>, onUnreadable: (ns: string, err: unknown) => void): void {
+    this.loading = false;
+    for (const [name, space] of this.namespaces) space.finishLoad(graphs.get(name), (err) => onUnreadable(name, err));
+  }
+
+  /** Saves each namespace's graph through `pathFor`; returns the paths by namespace. */
+  saveGraphs(pathFor: (i: number) => string): Map<string, string> {
+    const saved = new Map<string, string>();
+    let i = 0;
+    for (const [name, space] of this.namespaces) {
+      const path = pathFor(i++);
+      if (space.saveGraph(path)) saved.set(name, path);
+    }
+    return saved;
   }
 
   get dimension(): number | null {
@@ -217,9 +242,9 @@ export class VectorIndex {
     return { vectorCount, indexSize, namespaces };
   }
 
-  /** Every namespace with its records in insertion order, for a snapshot. */
-  *contents(): IterableIterator<[string, Iterable<VectorRecord>]> {
-    for (const [name, space] of this.namespaces) yield [name, space.records.values()];
+  /** Every namespace with its records in insertion order and its next label, for a snapshot. */
+  *contents(): IterableIterator<[string, Iterable<VectorRecord>, number]> {
+    for (const [name, space] of this.namespaces) yield [name, space.records.values(), space.nextLabel];
   }
 
   // ---- applying logged writes ----
@@ -230,7 +255,8 @@ export class VectorIndex {
         this.dim = op.dimension;
         return;
       case 'namespace':
-        this.space(op.ns);
+        if (op.next !== undefined) this.space(op.ns).nextLabel = op.next;
+        else this.space(op.ns);
         return;
       case 'upsert': {
         const space = this.space(op.ns);
@@ -266,7 +292,7 @@ export class VectorIndex {
 
   private space(ns: string): Namespace {
     let space = this.namespaces.get(ns);
-    if (space === undefined) this.namespaces.set(ns, (space = new Namespace(this.settings.similarity)));
+    if (space === undefined) this.namespaces.set(ns, (space = new Namespace(this.settings.similarity, this.loading)));
     return space;
   }
 
