@@ -3,9 +3,9 @@
 //   families  sorted-set and list operations at 10k, 100k and 1M items (bench/families.ts, issue 4)
 //
 //   npm run bench -- [get] [families]
-//                    [--duration S] [--warmup S] [--rounds N] [--threads N] [--connections N]
-//                    [--only id,id]                              (get)
-//                    [--cell S] [--sizes N,N,N] [--modes engine,http]  (families)
+//                    [--warmup S] [--rounds N] [--threads N] [--connections N]    (both)
+//                    [--duration S] [--only id,id]                                (get)
+//                    [--cell S] [--sizes N,N,N] [--modes engine,http]             (families)
 //
 // Never part of `npm test`.
 
@@ -74,14 +74,15 @@ async function main(): Promise<void> {
     console.log('warning: other work is using this machine; req/s will move with it, CPU/req much less');
   }
 
+  const rounds = positive('rounds', values.rounds, 1);
   if (workloads.includes('get')) {
     const load = { seconds: positive('duration', values.duration, 1), threads, connections };
-    await benchGet(ROOT, BENCH_DIR, { load, warmup, rounds: positive('rounds', values.rounds, 1), only: values.only?.split(',') });
+    await benchGet(ROOT, BENCH_DIR, { load, warmup, rounds, only: values.only?.split(',') });
   }
   if (workloads.includes('families')) {
     const sizes = values.sizes.split(',').map((s) => positive('sizes', s, 10, 10_000_000));
     const modes = oneOf('mode', values.modes.split(','), FAMILY_MODES);
-    await benchFamilies(ROOT, { sizes, seconds: positive('cell', values.cell, 1), warmup, threads, connections, modes });
+    await benchFamilies(ROOT, { sizes, seconds: positive('cell', values.cell, 1), warmup, threads, connections, modes, rounds });
   }
   console.log(`\nload average after: ${loadavg().map((n) => n.toFixed(2)).join(' ')}`);
 }
