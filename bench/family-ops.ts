@@ -3,9 +3,10 @@
 // the very same commands (bench/families.ts).
 //
 // For each size n, the sorted set `bench:z:<n>` holds members m:0 .. m:<n-1>, member m:i with
-// score i, and the list `bench:l:<n>` holds n elements. Every operation leaves the size as it found it, give or take commands in flight:
-// pairs push one end and pop the other, ZREM is followed by ZADD of the same member, and the
-// members "ZADD new member" inserts are removed by `undo`, outside the measured time.
+// score i, and the list `bench:l:<n>` holds n elements. Every operation leaves the size as it
+// found it, give or take commands in flight: pairs push one end and pop the other, ZREM is
+// followed by ZADD of the same member, and the members "ZADD new member" inserts are removed
+// by `undo`, outside the measured time.
 
 import type { Xorshift } from './xorshift.js';
 
