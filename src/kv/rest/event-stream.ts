@@ -9,9 +9,11 @@
 //
 // Slow clients: the publisher hands events over synchronously and never waits. What the
 // connection has not taken yet is queued here, up to `maxBytes`; a client that falls further
-// behind is disconnected (its subscriptions end at once and the connection is cut), as Redis
-// disconnects a pub/sub client past its output buffer limit. Memory stays bounded and the
-// other clients are not held up. Used only from the JS thread.
+// behind is disconnected, as Redis disconnects a pub/sub client past its output buffer limit:
+// its subscriptions end at once and the queue is freed, and the connection is cut (the
+// iterator throws) when the adapter next asks for a chunk, which it does as soon as the socket
+// drains. A client that never reads again holds only its socket's buffers until it goes away.
+// Memory stays bounded and the other clients are not held up. Used only from the JS thread.
 
 import type { PubSubClient } from '../backend.js';
 
@@ -37,7 +39,7 @@ export class EventStream implements PubSubClient, AsyncIterableIterator<Uint8Arr
 
   send(event: readonly string[]): void {
     if (this.state !== 'open') return;
-    const frame = sseFrame(event.join(','));
+    const frame = frameOf(event);
     if (this.waiter !== null) {
       const resolve = this.waiter;
       this.waiter = null;
@@ -108,6 +110,18 @@ export class EventStream implements PubSubClient, AsyncIterableIterator<Uint8Arr
 }
 
 const DONE: IteratorResult<Uint8Array> = { done: true, value: undefined };
+
+// The hub hands the same event array to every receiver of one PUBLISH: it is framed once.
+let lastEvent: readonly string[] | null = null;
+let lastFrame = '';
+
+function frameOf(event: readonly string[]): string {
+  if (event !== lastEvent) {
+    lastFrame = sseFrame(event.join(','));
+    lastEvent = event;
+  }
+  return lastFrame;
+}
 
 /** One event: each line of the text as a `data:` line (CR, LF and CRLF all end lines in SSE). */
 export function sseFrame(text: string): string {

@@ -70,10 +70,10 @@ function send(res: ServerResponse, out: HttpResponse): void {
 }
 
 /**
- * Writes each chunk as soon as the body yields it, and asks for the next only once the socket
- * took the last one, so a slow client's backlog stays in the body (which bounds it) rather than
- * in Node's buffers. The next chunk is asked for while the socket drains, so a body that throws
- * (a client too far behind) cuts the connection at once. A client that hangs up ends the body.
+ * Writes each chunk as soon as the body yields it. While the socket is full, at most one more
+ * chunk is taken and held until it drains, so a slow client's backlog stays in the body (which
+ * bounds it) rather than in Node's buffers. A body that throws (a client too far behind) cuts
+ * the connection; a client that hangs up ends the body at once.
  */
 async function stream(res: ServerResponse, body: AsyncIterable<Uint8Array>): Promise<void> {
   const iterator = body[Symbol.asyncIterator]();

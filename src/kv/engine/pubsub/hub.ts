@@ -81,16 +81,22 @@ export class PubSubHub {
   publish(channel: string, message: string): number {
     let receivers = 0;
     const listeners = this.byKind.channel.get(channel);
+    // Counted as sent: a client that falls behind on this very event still counts, as in Redis
+    // (and a send may drop its client from the set being walked, which a Set allows).
     if (listeners !== undefined) {
       const event = ['message', channel, message];
-      for (const client of listeners) client.send(event);
-      receivers += listeners.size;
+      for (const client of listeners) {
+        client.send(event);
+        receivers++;
+      }
     }
     for (const [pattern, clients] of this.byKind.pattern) {
       if (!globMatch(pattern, channel)) continue;
       const event = ['pmessage', pattern, channel, message];
-      for (const client of clients) client.send(event);
-      receivers += clients.size;
+      for (const client of clients) {
+        client.send(event);
+        receivers++;
+      }
     }
     return receivers;
   }
@@ -100,8 +106,12 @@ export class PubSubHub {
     const listeners = this.byKind.shard.get(channel);
     if (listeners === undefined) return 0;
     const event = ['smessage', channel, message];
-    for (const client of listeners) client.send(event);
-    return listeners.size;
+    let receivers = 0;
+    for (const client of listeners) {
+      client.send(event);
+      receivers++;
+    }
+    return receivers;
   }
 
   /** Active channels (those with a subscriber) matching `pattern`, if given. */
