@@ -12,12 +12,12 @@ import { Status, type Reply } from '../reply.js';
 import { container, family, NO_KEYS, refused, type Args, type CommandSpec, type Ctx, type Handler } from './spec.js';
 
 // SPUBLISH and SSUBSCRIBE name their shard channel in a key spec flagged not_key in Redis, which
-// ACL key patterns skip; Larder declares no keys, so COMMAND INFO shows 0 0 0 where Redis shows 1 1 1.
-const NOT_KEY = 'the shard channel is not declared as a (not_key) key, so COMMAND INFO shows no key range';
+// ACL key patterns skip. Larder's key specs have no such flag, so it declares no keys: COMMAND
+// INFO shows 0 0 0 where Redis shows 1 1 1 (1 -1 1 for SSUBSCRIBE).
 
 export default family('pubsub', 'pubsub', [
   { name: 'publish', arity: 3, flags: ['fast'], keys: NO_KEYS, run: publishCommand },
-  { name: 'spublish', arity: 3, flags: ['fast'], keys: NO_KEYS, deviates: NOT_KEY, run: spublishCommand },
+  { name: 'spublish', arity: 3, flags: ['fast'], keys: NO_KEYS, run: spublishCommand },
   container('pubsub', [
     { name: 'channels', arity: -2, flags: [], keys: NO_KEYS, run: (ctx, argv) => channelsCommand(ctx, argv, 'channel') },
     { name: 'numsub', arity: -2, flags: [], keys: NO_KEYS, run: (ctx, argv) => numsubCommand(ctx, argv, 'channel') },
@@ -28,7 +28,7 @@ export default family('pubsub', 'pubsub', [
   ]),
   { name: 'subscribe', arity: -2, flags: [], keys: NO_KEYS, run: subscribing('channel') },
   { name: 'psubscribe', arity: -2, flags: [], keys: NO_KEYS, run: subscribing('pattern') },
-  { name: 'ssubscribe', arity: -2, flags: [], keys: NO_KEYS, deviates: NOT_KEY, run: subscribing('shard') },
+  { name: 'ssubscribe', arity: -2, flags: [], keys: NO_KEYS, run: subscribing('shard') },
   ...['unsubscribe', 'punsubscribe', 'sunsubscribe'].map(
     (name): CommandSpec => ({ name, arity: -1, flags: ['unsupported'], keys: NO_KEYS, run: refused }),
   ),
