@@ -4,10 +4,10 @@
 import type { AclRegistry } from './acl/registry.js';
 import type { Args, Caller } from './commands/spec.js';
 import type { PubSubClient } from './engine/pubsub/hub.js';
-
-export type { PubSubClient };
 import type { ReplyError } from './errors.js';
 import type { Reply } from './reply.js';
+
+export type { PubSubClient };
 
 export interface KvBackend {
   readonly acl: AclRegistry;

@@ -127,12 +127,17 @@ describe('pub/sub commands over HTTP', () => {
     assert.equal(await sub.next(), 'message,news,héllo ✓');
     await reply(['publish', 'news', 'one\ntwo\r\nthree'], 1);
     assert.equal(await sub.next(), 'message,news,one\ntwo\nthree');
-    // The path form of PUBLISH, and a second subscriber.
-    const second = await openEvents(t, '/subscribe/news', { method: 'POST', body: '[]', headers: { accept: 'text/event-stream' } });
+    // A second subscriber as the SDK opens it; the stream is text whatever the encoding header.
+    const second = await openEvents(t, '/subscribe/news', {
+      method: 'POST',
+      body: '[]',
+      headers: { accept: 'text/event-stream', 'upstash-encoding': 'base64' },
+    });
     assert.equal(await second.next(), 'subscribe,news,1');
-    assert.deepEqual(await (await t.request('/publish/news/both')).json(), { result: 2 });
-    assert.equal(await sub.next(), 'message,news,both');
-    assert.equal(await second.next(), 'message,news,both');
+    // The path form of PUBLISH.
+    assert.deepEqual(await (await t.request('/publish/news/b%C3%B6th')).json(), { result: 2 });
+    assert.equal(await sub.next(), 'message,news,böth');
+    assert.equal(await second.next(), 'message,news,böth');
     sub.close();
     second.close();
     await eventually(async () => (await numsub('news')) === 0, 'NUMSUB news drops to 0');
