@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { decodeCommands } from '../../../src/kv/engine/command-codec.js';
 import { readFrames } from '../../../src/storage/frames.js';
+import { eventually } from '../../support/eventually.js';
 import { replies, startTestLarder, type KvClient, type TestLarder } from '../../support/larder.js';
 
 /** An open event stream: each `next()` is one event's data lines, joined by '\n'. */
@@ -46,15 +47,6 @@ async function openEvents(c: KvClient, path: string, init: RequestInit & { token
     },
     close: () => abort.abort(),
   };
-}
-
-/** Polls until `check` holds: the server notices a closed connection on its own schedule. */
-async function eventually(check: () => Promise<boolean>, what: string): Promise<void> {
-  for (let i = 0; i < 500; i++) {
-    if (await check()) return;
-    await new Promise((r) => setTimeout(r, 10));
-  }
-  assert.fail(`never happened: ${what}`);
 }
 
 describe('pub/sub commands over HTTP', () => {

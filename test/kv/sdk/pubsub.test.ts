@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Redis } from '@upstash/redis';
 import type { TestLarder } from '../../support/larder.js';
+import { eventually } from '../../support/eventually.js';
 import { PIPELINE_MODES, startSdk } from '../../support/sdk.js';
 
 /** Resolves with the next `count` payloads of `type` the subscriber emits. */
@@ -17,15 +18,6 @@ function collect<T>(sub: { on(type: any, listener: (data: any) => void): void },
       if (seen.length === count) resolve(seen);
     });
   });
-}
-
-/** Polls until `check` holds: the server notices a closed connection on its own schedule. */
-async function eventually(check: () => Promise<boolean>, what: string): Promise<void> {
-  for (let i = 0; i < 500; i++) {
-    if (await check()) return;
-    await new Promise((r) => setTimeout(r, 10));
-  }
-  assert.fail(`never happened: ${what}`);
 }
 
 for (const mode of PIPELINE_MODES) {
