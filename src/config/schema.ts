@@ -46,6 +46,12 @@ export const configSchema = z
         fsync: z.enum(['always', 'everysec']).default('everysec'),
         /** The log is compacted into a snapshot once it is this large (and larger than the last snapshot). */
         compactAfterBytes: z.number().int().positive().default(64 * MiB),
+        /**
+         * How many bytes of events a subscriber or monitor stream may have waiting for its
+         * connection; one that falls further behind is disconnected (as Redis's pub/sub
+         * client-output-buffer-limit).
+         */
+        streamBufferBytes: z.number().int().positive().default(8 * MiB),
         databases: z.record(z.string().regex(/^[A-Za-z0-9_-]+$/, 'database names use letters, digits, _ and -'), kvDatabase)
           .default({ default: kvDatabase.parse({}) }),
       })

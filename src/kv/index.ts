@@ -55,9 +55,10 @@ export function mountKv(config: Config, secrets: SecretStore, log: Logger, runti
   return {
     prefix: 'redis',
     credentials,
-    handle: kvRoutes(databases, config.maxBodyBytes),
+    handle: kvRoutes(databases, config.maxBodyBytes, config.kv.streamBufferBytes),
     async close() {
       clearInterval(expiry);
+      for (const db of embedded) await db.close();
       for (const p of persisted) p.close();
     },
   };

@@ -5,6 +5,7 @@
 import type { AclUser } from '../acl/user.js';
 import type { AclRegistry } from '../acl/registry.js';
 import type { Keyspace } from '../engine/keyspace.js';
+import type { PubSubClient, PubSubHub } from '../engine/pubsub/hub.js';
 import type { Reply } from '../reply.js';
 
 export type Args = readonly string[];
@@ -48,6 +49,9 @@ export interface Ctx {
   readonly server: ServerStats;
   /** The command table, for COMMAND: table.ts imports the families, so they cannot import it. */
   readonly commands: ReadonlyMap<string, Command>;
+  readonly pubsub: PubSubHub;
+  /** The streaming client (an SSE connection) running SUBSCRIBE or MONITOR; null over request/response. */
+  readonly client: PubSubClient | null;
   /**
    * Replaces what the log records for this write (Redis's command rewriting): relative times
    * become absolute, random choices become the elements chosen. An empty call logs nothing.

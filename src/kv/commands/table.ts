@@ -8,6 +8,7 @@ import generic from './generic.js';
 import geo from './geo.js';
 import hash from './hash.js';
 import list from './list.js';
+import pubsub from './pubsub.js';
 import hyperloglog from './hll.js';
 import server from './server.js';
 import set from './set.js';
@@ -30,6 +31,7 @@ import {
 
 const FAMILIES: readonly Family[] = [
   generic, string, hash, list, set, zset, geo, sort, bitmap, hyperloglog, server, connection, transaction, acl,
+  pubsub,
 ];
 
 const BITS: Partial<Record<Flag, number>> = {

@@ -5,11 +5,12 @@
 import type { AclRegistry } from '../acl/registry.js';
 import type { KvBackend } from '../backend.js';
 import { admit, resolve } from '../commands/admit.js';
-import { WRITE, type Args, type Caller, type Command, type Ctx, type ServerStats } from '../commands/spec.js';
+import { ADMIN, WRITE, type Args, type Caller, type Command, type Ctx, type ServerStats } from '../commands/spec.js';
 import { lookupCommand, TABLE } from '../commands/table.js';
 import { isError, ReplyError } from '../errors.js';
 import type { Reply } from '../reply.js';
 import { Keyspace, type Clock } from './keyspace.js';
+import { monitorLine, PubSubHub, type PubSubClient } from './pubsub/hub.js';
 
 /** Where writes go to be durable. */
 export interface Journal {
@@ -30,6 +31,8 @@ export class Database implements Ctx, KvBackend, ServerStats {
   caller: Caller = SYSTEM_CALLER;
   journal: Journal = NO_JOURNAL;
   readonly commands = TABLE;
+  readonly pubsub = new PubSubHub();
+  client: PubSubClient | null = null;
   readonly startedAt: number;
   commandsProcessed = 0;
   private writes = 0;
@@ -83,6 +86,23 @@ export class Database implements Ctx, KvBackend, ServerStats {
     return replies;
   }
 
+  /**
+   * Runs SUBSCRIBE, PSUBSCRIBE, SSUBSCRIBE or MONITOR for a streaming client: admitted like any
+   * command, its confirmations go to the client. Returns what ends the client's subscriptions.
+   */
+  stream(argv: Args, caller: Caller, client: PubSubClient): (() => void) | ReplyError {
+    const admitted = admit(lookupCommand(argv[0]), argv, caller);
+    if (admitted instanceof ReplyError) return admitted;
+    this.client = client;
+    try {
+      const reply = this.run(admitted, argv, caller);
+      if (reply instanceof ReplyError) return reply;
+    } finally {
+      this.client = null;
+    }
+    return () => this.pubsub.drop(client);
+  }
+
   syncToken(): string {
     return String(this.writes);
   }
@@ -106,7 +126,10 @@ export class Database implements Ctx, KvBackend, ServerStats {
     this.journal.commit();
   }
 
-  async close(): Promise<void> {}
+  /** Ends every subscription and monitor: their streams close. */
+  async close(): Promise<void> {
+    this.pubsub.dropAll();
+  }
 
   private runOne(argv: Args, caller: Caller): Reply {
     const admitted = admit(lookupCommand(argv[0]), argv, caller);
@@ -117,6 +140,8 @@ export class Database implements Ctx, KvBackend, ServerStats {
     this.caller = caller;
     this.commandsProcessed++;
     const reply = cmd.run(this, argv);
+    // As Redis, monitors see every command that ran, administration left out.
+    if (this.pubsub.monitors !== null && !(cmd.bits & ADMIN)) this.pubsub.feed(monitorLine(this.ks.now(), argv));
     const logged = this.rewritten;
     if (cmd.bits & WRITE && !(reply instanceof ReplyError)) {
       if (logged === null) this.journal.record(argv);
