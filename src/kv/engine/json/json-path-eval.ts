@@ -1,0 +1,142 @@
+// Evaluates a parsed JSONPath (json-path.ts) against a document, returning each match with
+// its concrete location (keys and indexes from the root), which the write commands use to
+// change the document in place.
+//
+// Recursive descent ("..") visits a node's children, each with its whole subtree, before
+// the node itself: `$..a` on {"a":1,"n":{"a":2}} answers [2,1]. RedisJSON answers [1,2];
+// Upstash answers the deeper match first, and @upstash/redis's own tests expect that order.
+
+import type { CmpOp, Expr, Operand, Query, Step } from './json-path.js';
+import { isNumber, jsonEquals, type JsonValue, type PathKey } from './json-value.js';
+
+export interface Match {
+  readonly value: JsonValue;
+  readonly at: readonly PathKey[];
+}
+
+export function evaluate(query: Query, root: JsonValue, current: JsonValue = root): Match[] {
+  let matches: Match[] = [{ value: query.from === '$' ? root : current, at: [] }];
+  for (const step of query.steps) {
+    const next: Match[] = [];
+    for (const m of matches) apply(step, m, root, next);
+    matches = next;
+    if (matches.length === 0) break;
+  }
+  return matches;
+}
+
+function child(m: Match, key: PathKey, value: JsonValue): Match {
+  return { value, at: [...m.at, key] };
+}
+
+function apply(step: Step, m: Match, root: JsonValue, out: Match[]): void {
+  const v = m.value;
+  switch (step.k) {
+    case 'name':
+      if (v instanceof Map) {
+        const x = v.get(step.name);
+        if (x !== undefined) out.push(child(m, step.name, x));
+      }
+      return;
+    case 'index':
+      if (Array.isArray(v)) {
+        const i = step.index < 0 ? v.length + step.index : step.index;
+        if (i >= 0 && i < v.length) out.push(child(m, i, v[i]));
+      }
+      return;
+    case 'wild':
+      if (Array.isArray(v)) v.forEach((x, i) => out.push(child(m, i, x)));
+      else if (v instanceof Map) for (const [k, x] of v) out.push(child(m, k, x));
+      return;
+    case 'union':
+      for (const item of step.items) apply(typeof item === 'string' ? { k: 'name', name: item } : { k: 'index', index: item }, m, root, out);
+      return;
+    case 'slice': {
+      if (!Array.isArray(v)) return;
+      const len = v.length;
+      const norm = (i: number | undefined, dflt: number) => (i === undefined ? dflt : i < 0 ? Math.max(0, len + i) : Math.min(len, i));
+      const end = norm(step.end, len);
+      for (let i = norm(step.start, 0); i < end; i += step.step) out.push(child(m, i, v[i]));
+      return;
+    }
+    case 'filter':
+      if (Array.isArray(v)) v.forEach((x, i) => test(step.expr, x, root) && out.push(child(m, i, x)));
+      else if (v instanceof Map) for (const [k, x] of v) if (test(step.expr, x, root)) out.push(child(m, k, x));
+      return;
+    case 'descend':
+      descend(m, (n) => apply(step.step, n, root, out));
+      return;
+  }
+}
+
+/** Visits `m`'s subtree: children (each with its subtree) first, then `m` itself. */
+function descend(m: Match, visit: (n: Match) => void): void {
+  const v = m.value;
+  if (Array.isArray(v)) v.forEach((x, i) => descend(child(m, i, x), visit));
+  else if (v instanceof Map) for (const [k, x] of v) descend(child(m, k, x), visit);
+  visit(m);
+}
+
+function test(e: Expr, current: JsonValue, root: JsonValue): boolean {
+  switch (e.k) {
+    case 'or':
+      return test(e.a, current, root) || test(e.b, current, root);
+    case 'and':
+      return test(e.a, current, root) && test(e.b, current, root);
+    case 'exists':
+      return evaluate(e.path, root, current).length > 0;
+    case 'cmp': {
+      const left = values(e.left, current, root);
+      const right = values(e.right, current, root);
+      return left.some((l) => right.some((r) => compare(e.op, l, r)));
+    }
+  }
+}
+
+function values(o: Operand, current: JsonValue, root: JsonValue): JsonValue[] {
+  return o.k === 'lit' ? [o.value] : evaluate(o.path, root, current).map((m) => m.value);
+}
+
+const regexes = new Map<string, RegExp | null>();
+
+function regex(pattern: string): RegExp | null {
+  let r = regexes.get(pattern);
+  if (r === undefined) {
+    try {
+      r = new RegExp(pattern, 'u');
+    } catch {
+      r = null;
+    }
+    if (regexes.size > 256) regexes.clear();
+    regexes.set(pattern, r);
+  }
+  return r;
+}
+
+function compare(op: CmpOp, l: JsonValue, r: JsonValue): boolean {
+  if (op === '=~') return typeof l === 'string' && typeof r === 'string' && (regex(r)?.test(l) ?? false);
+  let order: number | undefined;
+  if (isNumber(l) && isNumber(r)) {
+    if (typeof l === 'bigint' && typeof r === 'bigint') order = l < r ? -1 : l > r ? 1 : 0;
+    else order = Number(l) < Number(r) ? -1 : Number(l) > Number(r) ? 1 : 0;
+  } else if (typeof l === 'string' && typeof r === 'string') order = l < r ? -1 : l > r ? 1 : 0;
+  if (order === undefined) {
+    if (op === '==') return jsonEquals(l, r);
+    if (op === '!=') return !jsonEquals(l, r);
+    return false;
+  }
+  switch (op) {
+    case '==':
+      return order === 0;
+    case '!=':
+      return order !== 0;
+    case '<':
+      return order < 0;
+    case '<=':
+      return order <= 0;
+    case '>':
+      return order > 0;
+    case '>=':
+      return order >= 0;
+  }
+}
