@@ -109,7 +109,11 @@ describe('JSON commands over HTTP', () => {
     await fails(['json.get', 'g', 'INDENT'], arity('json.get'));
     await reply(['json.get', 'nokey'], null);
     await reply(['json.get', 'nokey', '$'], null);
-    await fails(['json.get', 'g', '$['], 'Error occurred on position 3, expected an integer');
+    await fails(
+      ['json.get', 'g', '$['],
+      `Error occurred on position 2, "$[ <<<<----", expected one of the following: '<number>', '<string>', '*', '[?(filter_expression)]'.`,
+    );
+    await fails(['json.get', 'g', 'a b'], `Error occurred on position 4, "$.a  ---->>>> b", expected one of the following: '.', '..', '['.`);
   });
 
   it('JSONPath: wildcards, indexes, slices, unions, filters and quoted names', async () => {
@@ -142,6 +146,16 @@ describe('JSON commands over HTTP', () => {
     await get('$.books[?(@.title =~ "^[BC]")].title', ['B', 'C']);
     await get('$.books[?((@.price > 20) || (@.price < 9))].title', ['A', 'C']);
     await get('$.books[?(@.price > $.books[3].price)].title', ['B', 'C']);
+    await get('$.books[?@.price>20].title', ['C']);
+    await get('$.books[-10].title', ['A']);
+    await get('$.books[0,-1,7].title', ['A', 'D']);
+    // A term a path gives more or less than one value for compares false, except with !=.
+    await get('$.books[?(@.tags[*] == "x")].title', ['A']);
+    await get('$.books[?(@.isbn != "1")].title', ['A', 'C', 'D']);
+    await get('$.books[?(@.tags)].title', ['A', 'C']);
+    await get('$.books[?(@.price > "1")].title', []);
+    await get('$.books[0].price[?(@ == 8)]', [8]);
+    await get('$books[1:2].title', ['B']);
     await get("$['odd key']['a.b']", [1]);
     await get('$["odd key"].*', [1]);
     await get('$..tags', [['x'], []]);

@@ -39,9 +39,10 @@ function apply(step: Step, m: Match, root: JsonValue, out: Match[]): void {
       }
       return;
     case 'index':
+      // As RedisJSON: an index before the first element means the first.
       if (Array.isArray(v)) {
-        const i = step.index < 0 ? v.length + step.index : step.index;
-        if (i >= 0 && i < v.length) out.push(child(m, i, v[i]));
+        const i = step.index < 0 ? Math.max(0, v.length + step.index) : step.index;
+        if (i < v.length) out.push(child(m, i, v[i]));
       }
       return;
     case 'wild':
@@ -60,8 +61,11 @@ function apply(step: Step, m: Match, root: JsonValue, out: Match[]): void {
       return;
     }
     case 'filter':
+      // A container's elements or members are tested; a scalar is tested itself.
       if (Array.isArray(v)) v.forEach((x, i) => test(step.expr, x, root) && out.push(child(m, i, x)));
-      else if (v instanceof Map) for (const [k, x] of v) if (test(step.expr, x, root)) out.push(child(m, k, x));
+      else if (v instanceof Map) {
+        for (const [k, x] of v) if (test(step.expr, x, root)) out.push(child(m, k, x));
+      } else if (test(step.expr, v, root)) out.push(m);
       return;
     case 'descend':
       descend(m, (n) => apply(step.step, n, root, out));
@@ -77,6 +81,12 @@ function descend(m: Match, visit: (n: Match) => void): void {
   visit(m);
 }
 
+/**
+ * A filter term, as RedisJSON evaluates it: a literal, or the value a path selects when it
+ * selects exactly one (otherwise the term is invalid: no comparison holds but !=).
+ */
+type Term = { readonly fromPath: boolean; readonly value: JsonValue } | undefined;
+
 function test(e: Expr, current: JsonValue, root: JsonValue): boolean {
   switch (e.k) {
     case 'or':
@@ -84,17 +94,16 @@ function test(e: Expr, current: JsonValue, root: JsonValue): boolean {
     case 'and':
       return test(e.a, current, root) && test(e.b, current, root);
     case 'exists':
-      return evaluate(e.path, root, current).length > 0;
-    case 'cmp': {
-      const left = values(e.left, current, root);
-      const right = values(e.right, current, root);
-      return left.some((l) => right.some((r) => compare(e.op, l, r)));
-    }
+      return evaluate(e.path, root, current).length === 1;
+    case 'cmp':
+      return compare(e.op, term(e.left, current, root), term(e.right, current, root));
   }
 }
 
-function values(o: Operand, current: JsonValue, root: JsonValue): JsonValue[] {
-  return o.k === 'lit' ? [o.value] : evaluate(o.path, root, current).map((m) => m.value);
+function term(o: Operand, current: JsonValue, root: JsonValue): Term {
+  if (o.k === 'lit') return { fromPath: false, value: o.value };
+  const found = evaluate(o.path, root, current);
+  return found.length === 1 ? { fromPath: true, value: found[0].value } : undefined;
 }
 
 const regexes = new Map<string, RegExp | null>();
@@ -103,7 +112,7 @@ function regex(pattern: string): RegExp | null {
   let r = regexes.get(pattern);
   if (r === undefined) {
     try {
-      r = new RegExp(pattern, 'u');
+      r = new RegExp(pattern);
     } catch {
       r = null;
     }
@@ -113,30 +122,31 @@ function regex(pattern: string): RegExp | null {
   return r;
 }
 
-function compare(op: CmpOp, l: JsonValue, r: JsonValue): boolean {
-  if (op === '=~') return typeof l === 'string' && typeof r === 'string' && (regex(r)?.test(l) ?? false);
-  let order: number | undefined;
-  if (isNumber(l) && isNumber(r)) {
-    if (typeof l === 'bigint' && typeof r === 'bigint') order = l < r ? -1 : l > r ? 1 : 0;
-    else order = Number(l) < Number(r) ? -1 : Number(l) > Number(r) ? 1 : 0;
-  } else if (typeof l === 'string' && typeof r === 'string') order = l < r ? -1 : l > r ? 1 : 0;
-  if (order === undefined) {
-    if (op === '==') return jsonEquals(l, r);
-    if (op === '!=') return !jsonEquals(l, r);
-    return false;
+/** Numbers against numbers, strings against strings, booleans against booleans; else not comparable. */
+function order(a: JsonValue, b: JsonValue): number | undefined {
+  if (isNumber(a) && isNumber(b)) {
+    if (typeof a === 'bigint' && typeof b === 'bigint') return a < b ? -1 : a > b ? 1 : 0;
+    return Number(a) < Number(b) ? -1 : Number(a) > Number(b) ? 1 : 0;
   }
+  if ((typeof a === 'string' && typeof b === 'string') || (typeof a === 'boolean' && typeof b === 'boolean')) return a < b ? -1 : a > b ? 1 : 0;
+  return undefined;
+}
+
+function compare(op: CmpOp, l: Term, r: Term): boolean {
+  if (op === '!=') return !compare('==', l, r);
+  if (l === undefined || r === undefined) return false;
+  if (op === '=~') return l.fromPath && typeof l.value === 'string' && typeof r.value === 'string' && (regex(r.value)?.test(l.value) ?? false);
+  const o = order(l.value, r.value);
   switch (op) {
     case '==':
-      return order === 0;
-    case '!=':
-      return order !== 0;
+      return o === undefined ? l.fromPath && r.fromPath && jsonEquals(l.value, r.value) : o === 0;
     case '<':
-      return order < 0;
+      return o !== undefined && o < 0;
     case '<=':
-      return order <= 0;
+      return o !== undefined && o <= 0;
     case '>':
-      return order > 0;
+      return o !== undefined && o > 0;
     case '>=':
-      return order >= 0;
+      return o !== undefined && o >= 0;
   }
 }

@@ -1,7 +1,7 @@
 // JSONPath as RedisJSON 2.x reads it, parsed once into steps the evaluator walks:
 //   $            the root (inside a filter, @ is the current element and $ the document root)
 //   .name ['name'] ["name"]   a member          .* [*]   every member or element
-//   [3] [-1]     an element, negative from the end        [0,2] ['a','b']   a union
+//   [3] [-1]     an element, negative from the end (clamped to the first)   [0,2] ['a','b']   a union
 //   [start:end:step]   a slice (Python's rules, step > 0)
 //   ..x          x applied to every value at any depth
 //   [?(expr)]    elements (or members) for which expr holds: comparisons ==, !=, <, <=, >, >=,
@@ -76,10 +76,14 @@ class PathParser {
     try {
       const q = this.query();
       this.ws();
-      if (this.at < this.s.length) throw new PathFault(this.at, 'unexpected character');
+      if (this.at < this.s.length) throw new PathFault(this.at, "expected one of the following: '.', '..', '['");
       return q;
     } catch (e) {
-      if (e instanceof PathFault) return `Error occurred on position ${e.at + 1}, ${e.message}`;
+      if (e instanceof PathFault) {
+        const s = this.s;
+        const framed = e.at >= s.length ? `${s} <<<<----` : `${s.slice(0, e.at)} ---->>>> ${s.slice(e.at)}`;
+        return `Error occurred on position ${e.at}, "${framed}", ${e.message}.`;
+      }
       throw e;
     }
   }
@@ -90,9 +94,11 @@ class PathParser {
 
   private query(): Query {
     const from = this.s[this.at];
-    if (from !== '$' && from !== '@') throw new PathFault(this.at, "expected '$' or '@'");
+    if (from !== '$' && from !== '@') throw new PathFault(this.at, "expected one of the following: '$', '@'");
     this.at++;
     const steps: Step[] = [];
+    // The first step may follow the root without a dot ($a, $*), as RedisJSON's grammar allows.
+    if (this.at < this.s.length && (this.s[this.at] === '*' || isNameChar(this.s.charCodeAt(this.at)))) steps.push(this.member());
     for (;;) {
       const c = this.s[this.at];
       if (c === '.' && this.s[this.at + 1] === '.') {
@@ -114,7 +120,7 @@ class PathParser {
     }
     const start = this.at;
     while (this.at < this.s.length && isNameChar(this.s.charCodeAt(this.at))) this.at++;
-    if (this.at === start) throw new PathFault(this.at, 'expected a member name');
+    if (this.at === start) throw new PathFault(this.at, "expected one of the following: <string>, '*', '['");
     return { k: 'name', name: this.s.slice(start, this.at) };
   }
 
@@ -127,12 +133,7 @@ class PathParser {
       step = { k: 'wild' };
     } else if (this.s[this.at] === '?') {
       this.at++;
-      this.ws();
-      this.expect('(');
-      const expr = this.or();
-      this.ws();
-      this.expect(')');
-      step = { k: 'filter', expr };
+      step = { k: 'filter', expr: this.or() };
     } else step = this.unionOrSlice();
     this.ws();
     this.expect(']');
@@ -140,7 +141,7 @@ class PathParser {
   }
 
   private expect(c: string): void {
-    if (this.s[this.at] !== c) throw new PathFault(this.at, `expected '${c}'`);
+    if (this.s[this.at] !== c) throw new PathFault(this.at, `expected one of the following: '${c}'`);
     this.at++;
   }
 
@@ -182,7 +183,7 @@ class PathParser {
       this.at++;
       step = bound() ?? 1;
     }
-    if (step <= 0) throw new PathFault(this.at, 'slice step must be positive');
+    if (step <= 0) throw new PathFault(this.at, 'expected one of the following: <positive number>');
     return { k: 'slice', start, end, step };
   }
 
@@ -191,7 +192,7 @@ class PathParser {
     if (this.s[this.at] === '-') this.at++;
     while (isDigit(this.s[this.at])) this.at++;
     const n = Number(this.s.slice(start, this.at));
-    if (this.at === start || !Number.isSafeInteger(n)) throw new PathFault(start, 'expected an integer');
+    if (this.at === start || !Number.isSafeInteger(n)) throw new PathFault(start, "expected one of the following: '<number>', '<string>', '*', '[?(filter_expression)]'");
     return n;
   }
 
@@ -199,7 +200,7 @@ class PathParser {
     const q = this.s[this.at++];
     let out = '';
     while (this.at < this.s.length && this.s[this.at] !== q) {
-      if (this.s[this.at] === '\\' && this.at + 1 < this.s.length) this.at++;
+      if (this.s[this.at] === '\\' && (this.s[this.at + 1] === q || this.s[this.at + 1] === '\\')) this.at++;
       out += this.s[this.at++];
     }
     this.expect(q);
@@ -239,7 +240,7 @@ class PathParser {
     this.ws();
     const op = CMP_OPS.find((o) => this.s.startsWith(o, this.at));
     if (op === undefined) {
-      if (left.k !== 'path') throw new PathFault(this.at, 'expected a comparison');
+      if (left.k !== 'path') throw new PathFault(this.at, 'expected one of the following: <comparison operator>');
       return { k: 'exists', path: left.path };
     }
     this.at += op.length;
@@ -252,10 +253,10 @@ class PathParser {
     if (c === '@' || c === '$') return { k: 'path', path: this.query() };
     if (c === '"' || c === "'") return { k: 'lit', value: this.quoted() };
     const m = /^(true|false|null|-?\d+(\.\d+)?([eE][+-]?\d+)?)/.exec(this.s.slice(this.at));
-    if (m === null) throw new PathFault(this.at, 'expected a value');
+    if (m === null) throw new PathFault(this.at, 'expected one of the following: <term>');
     this.at += m[0].length;
     const parsed = parseJson(m[0]);
-    if (!parsed.ok) throw new PathFault(this.at, 'expected a value');
+    if (!parsed.ok) throw new PathFault(this.at, 'expected one of the following: <term>');
     return { k: 'lit', value: parsed.value };
   }
 }
@@ -264,6 +265,9 @@ function isDigit(c: string | undefined): boolean {
   return c !== undefined && c >= '0' && c <= '9';
 }
 
+/** RedisJSON's unquoted member names: ASCII letters, digits and -_`~+#%$^/: (others need brackets). */
 function isNameChar(c: number): boolean {
-  return (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95 || c === 45 || c >= 0x80;
+  return (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || NAME_SYMBOLS.includes(String.fromCharCode(c));
 }
+
+const NAME_SYMBOLS = '-_`~+#%$^/:';
