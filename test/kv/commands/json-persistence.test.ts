@@ -42,7 +42,7 @@ async function writeShapes(t: TestLarder): Promise<void> {
     ['json.nummultby', 'num', '$.t', '3'],
     ['json.set', 'scalar', '$', '42'],
     ['json.set', 'utf', '$', '{"héllo":"wörld ✓","esc":"\\u0000\\n\\"q\\""}'],
-    ['json.strappend', 'utf', '$.héllo', '"!"'],
+    ['json.strappend', 'utf', '$["héllo"]', '"!"'],
     ['json.merge', 'utf', '$', '{"esc":null,"m":{"n":1}}'],
     ['json.set', 'ttl', '$', '{"v":1}'],
     ['pexpireat', 'ttl', String(LATER_MS)],

@@ -264,6 +264,15 @@ describe('JSON commands over HTTP', () => {
   it('JSON.STRAPPEND and JSON.STRLEN count UTF-8 bytes', async () => {
     await reply(['json.set', 's', '$', '{"a":"foo","nested":{"a":"héllo"},"n":1}'], 'OK');
     await reply(['json.strlen', 's', '$..a'], [6, 3]);
+    await reply(['json.set', 's', '$["ключ"]', '"значение"'], 'OK');
+    await reply(['json.strlen', 's', "$['ключ']"], [16]);
+    await reply(['json.get', 's', "$['ключ']", '$.n'], '{"$[\'ключ\']":["значение"],"$.n":[1]}');
+    await fails(['json.get', 's', '$.ключ'], 'Error occurred on position 2, "$. ---->>>> ключ", expected one of the following: <string>, \'*\', \'[\'.');
+    await fails(['json.get', 's', 'ключ'], 'Error occurred on position 2, "$. ---->>>> ключ", expected one of the following: <string>, \'*\', \'[\'.');
+    await fails(['json.get', 's', '$["ключ"]["x"', '.zz'], 'ERR Path \'.zz\' does not exist');
+    await fails(['json.get', 's', '.ключ2', '.zz'], "ERR Path '.zz' does not exist");
+    await fails(['json.get', 's', '["ключ2"]', '.zz'], 'ERR Path \'["ключ2"]\' does not exist');
+    await reply(['json.del', 's', '$["ключ"]'], 1);
     await reply(['json.strappend', 's', '$..a', '"baz"'], [9, 6]);
     await reply(['json.strappend', 's', '.a', '"!"'], 7);
     await reply(['json.strlen', 's', '.a'], 7);

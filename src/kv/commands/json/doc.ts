@@ -23,7 +23,7 @@ export function readDoc(ctx: Ctx, key: string): JsonDoc | undefined | ReplyError
 
 /** A path argument, or the error RedisJSON gives when it does not parse. */
 export function pathArg(arg: string): JsonPath | ReplyError {
-  const p = parsePath(utf8Text(arg));
+  const p = parsePath(arg);
   return typeof p === 'string' ? jsonBadPath(p) : p;
 }
 

@@ -42,9 +42,9 @@ export function jsonGetCommand(ctx: Ctx, argv: Args): Reply {
   const out = new Map<string, Printable>();
   for (const p of parsed) {
     const found = matches(doc, p).map((m) => m.value);
-    if (!legacy) out.set(p.original, found);
+    if (!legacy) out.set(utf8Text(p.original), found);
     else if (found.length === 0) return jsonPathMissing(p.original);
-    else out.set(p.original, found[0]);
+    else out.set(utf8Text(p.original), found[0]);
   }
   return text(out, layout);
 }

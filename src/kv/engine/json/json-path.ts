@@ -10,8 +10,9 @@
 // rewrite: "." is "$", ".a" is "$.a", "a[0]" is "$.a[0]"; commands answer a legacy path with a
 // single value and an error when nothing matches.
 
+import { utf8Bytes, utf8Text } from '../../bytes.js';
 import { parseJson } from './json-parse.js';
-import type { JsonValue } from './json-value.js';
+import { utf8Length, type JsonValue } from './json-value.js';
 
 export type Step =
   | { readonly k: 'name'; readonly name: string }
@@ -39,9 +40,9 @@ export interface Query {
 
 /** A path as a command was given it. */
 export interface JsonPath {
-  /** As the client sent it (some error texts quote this one). */
+  /** As the client sent it, a byte string (some error texts quote this one). */
   readonly original: string;
-  /** The $-form (legacy paths rewritten), quoted by the other error texts. */
+  /** The $-form (legacy paths rewritten), a byte string quoted by the other error texts. */
   readonly normal: string;
   readonly legacy: boolean;
   readonly query: Query;
@@ -50,10 +51,11 @@ export interface JsonPath {
   readonly isRoot: boolean;
 }
 
+/** Parses a path argument (a byte string holding UTF-8); a string is the error text, in bytes too. */
 export function parsePath(original: string): JsonPath | string {
   const legacy = !original.startsWith('$');
   const normal = !legacy ? original : original === '.' ? '$' : original.startsWith('.') ? '$' + original : '$.' + original;
-  const p = new PathParser(normal);
+  const p = new PathParser(utf8Text(normal));
   const query = p.parseQuery();
   if (typeof query === 'string') return query;
   const isStatic = query.steps.every((s) => s.k === 'name' || s.k === 'index' || (s.k === 'union' && s.items.length === 1));
@@ -80,9 +82,10 @@ class PathParser {
       return q;
     } catch (e) {
       if (e instanceof PathFault) {
+        // RedisJSON counts the position in bytes.
         const s = this.s;
         const framed = e.at >= s.length ? `${s} <<<<----` : `${s.slice(0, e.at)} ---->>>> ${s.slice(e.at)}`;
-        return `Error occurred on position ${e.at}, "${framed}", ${e.message}.`;
+        return utf8Bytes(`Error occurred on position ${utf8Length(s.slice(0, e.at))}, "${framed}", ${e.message}.`);
       }
       throw e;
     }
