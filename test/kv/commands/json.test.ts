@@ -88,6 +88,11 @@ describe('JSON commands over HTTP', () => {
     await reply(['json.numincrby', 'cnt', '$.a', '2'], '[null]');
     await reply(['json.numincrby', 'cnt', '$..a', '2'], '[4,7,null,null]');
     await reply(['json.nummultby', 'cnt', '$..a', '2'], '[8,14,null,null]');
+    await reply(['json.numincrby', 'cnt', '$.b[0,0].a', '1'], '[9,10]');
+    await reply(['json.get', 'cnt', '$.b[0].a'], '[10]');
+    await reply(['json.set', 'cnt', '$.b[1].a', '1.7976931348623157e308'], 'OK');
+    await fails(['json.numincrby', 'cnt', '$..a', '1.7976931348623157e308'], 'result is not a number');
+    await reply(['json.get', 'cnt', '$.b[0].a'], '[10]');
   });
 
   it('JSON.GET answers paths, several paths as an object, and lays the text out', async () => {
@@ -215,7 +220,7 @@ describe('JSON commands over HTTP', () => {
     await reply(['json.set', 'd', '$', '{"a":1,"nested":{"a":2,"b":3},"arr":[0,1,2,3,4]}'], 'OK');
     await reply(['json.del', 'd', '$..a'], 2);
     await reply(['json.get', 'd'], '{"nested":{"b":3},"arr":[0,1,2,3,4]}');
-    await reply(['json.forget', 'd', '$.arr[1,3]'], 2);
+    await reply(['json.forget', 'd', '$.arr[1,3,1]'], 2);
     await reply(['json.get', 'd', '$.arr'], '[[0,2,4]]');
     await reply(['json.del', 'd', '$..*'], 2);
     await reply(['json.get', 'd'], '{}');
@@ -252,6 +257,7 @@ describe('JSON commands over HTTP', () => {
     await reply(['json.type', 'nokey'], null);
     await reply(['json.toggle', 'ty', '$..a'], [0, null]);
     await reply(['json.toggle', 'ty', '.nested.a'], 'true');
+    await reply(['json.toggle', 'ty', "$.nested['a','a']"], [0, 1]);
     await fails(['json.toggle', 'ty', '.foo'], "ERR Path '$.foo' does not exist or not a bool");
     await fails(['json.toggle', 'nokey', '$'], NO_KEY);
     await reply(['json.resp', 'ty'], ['{', 'a', 2, 'nested', ['{', 'a', 'true'], 'foo', 'bar', 'f', '1.5', 'n', null, 'arr', ['[', 1]]);
@@ -275,11 +281,14 @@ describe('JSON commands over HTTP', () => {
     await reply(['json.del', 's', '$["ключ"]'], 1);
     await reply(['json.strappend', 's', '$..a', '"baz"'], [9, 6]);
     await reply(['json.strappend', 's', '.a', '"!"'], 7);
+    await reply(['json.strappend', 's', '$.nested["a","a"]', '"é"'], [11, 13]);
+    await reply(['json.set', 's', '$.nested.a', '"héllobaz"'], 'OK');
     await reply(['json.strlen', 's', '.a'], 7);
     await reply(['json.strlen', 's', '$.*'], [7, null, null]);
     await reply(['json.get', 's', '$..a'], '["héllobaz","foobaz!"]');
     await fails(['json.strappend', 's', '$.a', 'baz'], 'ERR expected value at line 1 column 1');
     await fails(['json.strappend', 's', '$.a', '1'], 'WRONGTYPE wrong type of path value - expected string but found 1');
+    await fails(['json.strappend', 's', '$.a', '["é"]'], 'WRONGTYPE wrong type of path value - expected string but found ["é"]');
     await fails(['json.strappend', 's', '.n', '"x"'], "ERR Path '$.n' does not exist or not a string");
     await fails(['json.strlen', 's', '.n'], 'WRONGTYPE wrong type of path value - expected string but found integer');
     await fails(['json.strlen', 's', '.zz'], "ERR Path '$.zz' does not exist");

@@ -2,9 +2,10 @@
 // STRAPPEND. Numbers keep RedisJSON's integer/float rule: an integer operated on by an
 // integer stays an integer, anything else becomes a float (1 + 0.5 = 1.5, 2 * 1.5 = 3.0).
 
-import { utf8Bytes } from '../../bytes.js';
 import type { JsonDoc } from '../../engine/json/json-doc.js';
-import { isNumber, utf8Length } from '../../engine/json/json-value.js';
+import { valueAt } from '../../engine/json/json-edit.js';
+import type { Match } from '../../engine/json/json-path-eval.js';
+import { isNumber, utf8Length, type JsonValue } from '../../engine/json/json-value.js';
 import { isError, JSON_BAD_NUMBER, JSON_NO_KEY, JSON_NOT_A_NUMBER, jsonExpected, jsonPathMissingOr, type ReplyError } from '../../errors.js';
 import type { Reply } from '../../reply.js';
 import { INT64_MAX, INT64_MIN } from '../args.js';
@@ -19,6 +20,11 @@ function existing(ctx: Ctx, key: string, pathText: string): { doc: JsonDoc; path
   const path = pathArg(pathText);
   if (isError(path)) return path;
   return doc === undefined ? JSON_NO_KEY : { doc, path };
+}
+
+/** The value at a match now: an earlier change may have replaced it (a path can match one place twice). */
+function current(doc: JsonDoc, m: Match): JsonValue {
+  return valueAt(doc.root, m.at) ?? m.value;
 }
 
 /** The reply of a write that may have changed nothing. */
@@ -36,7 +42,7 @@ export function jsonToggleCommand(ctx: Ctx, argv: Args): Reply {
     t.path,
     (v) => typeof v === 'boolean',
     (m) => {
-      const next = !(m.value as boolean);
+      const next = !(current(t.doc, m) as boolean);
       putAt(t.doc, m.at, next);
       changed = true;
       return t.path.legacy ? String(next) : next ? 1 : 0;
@@ -64,14 +70,23 @@ export function numOpGeneric(ctx: Ctx, argv: Args, int: NumOp, float: FloatOp): 
     if (!isNumber(v)) return JSON_BAD_NUMBER;
     by = v;
   }
+  // Computed in order (a place matched twice is operated on twice) and stored only when all
+  // succeed, so a failure leaves the document as it was.
+  const pending = new Map<string, bigint | number>();
   const results: (bigint | number | null)[] = [];
   for (const m of found) {
-    const r = isNumber(m.value) ? compute(m.value, by, int, float) : null;
+    if (!isNumber(m.value)) {
+      results.push(null);
+      continue;
+    }
+    const place = JSON.stringify(m.at);
+    const r = compute(pending.get(place) ?? m.value, by, int, float);
     if (isError(r)) return r;
+    pending.set(place, r);
     results.push(r);
   }
   if (numbers === 0) return unchanged(ctx, jsonReply(results));
-  found.forEach((m, i) => results[i] !== null && putAt(t.doc, m.at, results[i]));
+  for (const m of found) if (pending.has(JSON.stringify(m.at))) putAt(t.doc, m.at, pending.get(JSON.stringify(m.at))!);
   // Logged as the document it produced, so a replay does no arithmetic.
   ctx.rewrite(['json.set', argv[1], '$', jsonReply(t.doc.root)]);
   return t.path.legacy ? jsonReply(results.filter((r) => r !== null).pop()!) : jsonReply(results);
@@ -101,7 +116,7 @@ export function jsonStrappendCommand(ctx: Ctx, argv: Args): Reply {
   if (strings.length > 0) {
     const v = jsonArg(valueText, true);
     if (isError(v)) return v;
-    if (typeof v !== 'string') return jsonExpected('string', utf8Bytes(valueText));
+    if (typeof v !== 'string') return jsonExpected('string', valueText);
     suffix = v;
   }
   let changed = false;
@@ -110,7 +125,7 @@ export function jsonStrappendCommand(ctx: Ctx, argv: Args): Reply {
     t.path,
     (v) => typeof v === 'string',
     (m) => {
-      const next = (m.value as string) + suffix;
+      const next = (current(t.doc, m) as string) + suffix;
       putAt(t.doc, m.at, next);
       changed = true;
       return utf8Length(next);

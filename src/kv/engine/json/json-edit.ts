@@ -45,10 +45,11 @@ export function removeAt(root: JsonValue, at: readonly PathKey[]): boolean {
 
 /**
  * The locations to remove, ordered so each removal leaves the others valid: within an array
- * higher indexes first, and none inside another one being removed.
+ * higher indexes first, each once, and none inside another one being removed.
  */
 export function removalOrder(locations: readonly (readonly PathKey[])[]): (readonly PathKey[])[] {
-  const sorted = [...locations].sort(compareForRemoval);
+  const unique = new Map(locations.map((at) => [JSON.stringify(at), at]));
+  const sorted = [...unique.values()].sort(compareForRemoval);
   return sorted.filter((at) => !sorted.some((other) => other !== at && other.length < at.length && other.every((k, i) => k === at[i])));
 }
 
