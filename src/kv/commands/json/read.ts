@@ -144,7 +144,8 @@ export function jsonArrlenCommand(ctx: Ctx, argv: Args): Reply {
   if (isError(t)) return t;
   if (t.path.legacy) {
     const p = t.path;
-    return firstMeasured(t, Array.isArray, arrayLength, () => jsonPathMissingOr(p.original, 'not an array'), () => jsonPathMissing(p.original));
+    const notArray = () => jsonPathMissingOr(p.original, 'not an array');
+    return firstMeasured(t, Array.isArray, arrayLength, notArray, () => jsonPathMissing(p.original));
   }
   if (t.doc === undefined) return JSON_NO_KEY;
   return perMatch(t.doc, t.path, Array.isArray, (m) => arrayLength(m.value), 'not an array');

@@ -175,12 +175,11 @@ export function jsonClearCommand(ctx: Ctx, argv: Args): Reply {
   let cleared = 0;
   for (const m of matches(doc, path)) {
     const v = m.value;
-    if (Array.isArray(v) ? v.length > 0 : v instanceof Map ? v.size > 0 : typeof v === 'bigint' ? v !== 0n : typeof v === 'number' && v !== 0) {
-      if (Array.isArray(v)) v.length = 0;
-      else if (v instanceof Map) v.clear();
-      else putAt(doc, m.at, 0n);
-      cleared++;
-    }
+    if (Array.isArray(v) && v.length > 0) v.length = 0;
+    else if (v instanceof Map && v.size > 0) v.clear();
+    else if ((typeof v === 'bigint' && v !== 0n) || (typeof v === 'number' && v !== 0)) putAt(doc, m.at, 0n);
+    else continue;
+    cleared++;
   }
   return cleared > 0 ? cleared : unchanged(ctx, 0);
 }

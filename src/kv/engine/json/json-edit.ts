@@ -5,11 +5,12 @@
 import { cloneJson, type JsonObject, type JsonValue, type PathKey } from './json-value.js';
 
 /** The container holding the value at `at` and its key there; undefined for the root or a location gone. */
-export function parentOf(root: JsonValue, at: readonly PathKey[]): { parent: JsonObject | JsonValue[]; key: PathKey } | undefined {
+function parentOf(root: JsonValue, at: readonly PathKey[]): { parent: JsonObject | JsonValue[]; key: PathKey } | undefined {
   if (at.length === 0) return undefined;
-  const v = valueAt(root, at.slice(0, -1));
-  if (v instanceof Map || Array.isArray(v)) return step(v, at[at.length - 1]) === undefined ? undefined : { parent: v, key: at[at.length - 1] };
-  return undefined;
+  const parent = valueAt(root, at.slice(0, -1));
+  const key = at[at.length - 1];
+  if (!(parent instanceof Map || Array.isArray(parent)) || step(parent, key) === undefined) return undefined;
+  return { parent, key };
 }
 
 /** The value at `at`; undefined when the location does not exist. */

@@ -67,7 +67,7 @@ const ESCAPES: Record<string, string> = { '"': '\\"', '\\': '\\\\', '\b': '\\b',
 // eslint-disable-next-line no-control-regex
 const NEEDS_ESCAPE = /["\\\u0000-\u001f]/g;
 
-export function quote(s: string): string {
+function quote(s: string): string {
   return (
     '"' +
     s.replace(NEEDS_ESCAPE, (c) => ESCAPES[c] ?? '\\u00' + c.charCodeAt(0).toString(16).padStart(2, '0')) +
@@ -76,7 +76,7 @@ export function quote(s: string): string {
 }
 
 /** A float as ryu (Rust) prints it; see the head comment. */
-export function formatJsonFloat(f: number): string {
+function formatJsonFloat(f: number): string {
   if (f === 0) return Object.is(f, -0) ? '-0.0' : '0.0';
   const sign = f < 0 ? '-' : '';
   const exp = f.toExponential(); // shortest round-trip digits, as ryu finds them

@@ -165,7 +165,9 @@ class Parser {
           break;
         case 'u': {
           const hex = s.slice(this.at, this.at + 4);
-          if (!/^[0-9a-fA-F]{4}$/.test(hex)) this.fail(this.at + 4 > s.length ? 'EOF while parsing a string' : 'invalid escape', this.at + 1);
+          if (!/^[0-9a-fA-F]{4}$/.test(hex)) {
+            this.fail(this.at + 4 > s.length ? 'EOF while parsing a string' : 'invalid escape', this.at + 1);
+          }
           out += String.fromCharCode(parseInt(hex, 16));
           this.at += 4;
           break;

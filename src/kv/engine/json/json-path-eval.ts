@@ -50,7 +50,9 @@ function apply(step: Step, m: Match, root: JsonValue, out: Match[]): void {
       else if (v instanceof Map) for (const [k, x] of v) out.push(child(m, k, x));
       return;
     case 'union':
-      for (const item of step.items) apply(typeof item === 'string' ? { k: 'name', name: item } : { k: 'index', index: item }, m, root, out);
+      for (const item of step.items) {
+        apply(typeof item === 'string' ? { k: 'name', name: item } : { k: 'index', index: item }, m, root, out);
+      }
       return;
     case 'slice': {
       if (!Array.isArray(v)) return;
@@ -128,14 +130,17 @@ function order(a: JsonValue, b: JsonValue): number | undefined {
     if (typeof a === 'bigint' && typeof b === 'bigint') return a < b ? -1 : a > b ? 1 : 0;
     return Number(a) < Number(b) ? -1 : Number(a) > Number(b) ? 1 : 0;
   }
-  if ((typeof a === 'string' && typeof b === 'string') || (typeof a === 'boolean' && typeof b === 'boolean')) return a < b ? -1 : a > b ? 1 : 0;
+  const sameKind = (typeof a === 'string' && typeof b === 'string') || (typeof a === 'boolean' && typeof b === 'boolean');
+  if (sameKind) return a < b ? -1 : a > b ? 1 : 0;
   return undefined;
 }
 
 function compare(op: CmpOp, l: Term, r: Term): boolean {
   if (op === '!=') return !compare('==', l, r);
   if (l === undefined || r === undefined) return false;
-  if (op === '=~') return l.fromPath && typeof l.value === 'string' && typeof r.value === 'string' && (regex(r.value)?.test(l.value) ?? false);
+  if (op === '=~') {
+    return l.fromPath && typeof l.value === 'string' && typeof r.value === 'string' && (regex(r.value)?.test(l.value) ?? false);
+  }
   const o = order(l.value, r.value);
   switch (op) {
     case '==':

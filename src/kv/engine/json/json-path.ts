@@ -195,7 +195,9 @@ class PathParser {
     if (this.s[this.at] === '-') this.at++;
     while (isDigit(this.s[this.at])) this.at++;
     const n = Number(this.s.slice(start, this.at));
-    if (this.at === start || !Number.isSafeInteger(n)) throw new PathFault(start, "expected one of the following: '<number>', '<string>', '*', '[?(filter_expression)]'");
+    if (this.at === start || !Number.isSafeInteger(n)) {
+      throw new PathFault(start, "expected one of the following: '<number>', '<string>', '*', '[?(filter_expression)]'");
+    }
     return n;
   }
 
