@@ -5,13 +5,21 @@
 import type { JsonDoc } from '../../engine/json/json-doc.js';
 import { valueAt } from '../../engine/json/json-edit.js';
 import type { Match } from '../../engine/json/json-path-eval.js';
+import type { JsonPath } from '../../engine/json/json-path.js';
 import { isNumber, utf8Length, type JsonValue } from '../../engine/json/json-value.js';
-import { isError, JSON_BAD_NUMBER, JSON_NO_KEY, JSON_NOT_A_NUMBER, jsonExpected, jsonPathMissingOr, type ReplyError } from '../../errors.js';
+import {
+  isError,
+  JSON_BAD_NUMBER,
+  JSON_NO_KEY,
+  JSON_NOT_A_NUMBER,
+  jsonExpected,
+  jsonPathMissingOr,
+  type ReplyError,
+} from '../../errors.js';
 import type { Reply } from '../../reply.js';
 import { INT64_MAX, INT64_MIN } from '../args.js';
 import { unchanged, type Args, type Ctx } from '../spec.js';
 import { jsonArg, jsonReply, matches, pathArg, perMatch, putAt, readDoc } from './doc.js';
-import type { JsonPath } from '../../engine/json/json-path.js';
 
 /** The document and path of a command that needs an existing document. */
 function existing(ctx: Ctx, key: string, pathText: string): { doc: JsonDoc; path: JsonPath } | ReplyError {
@@ -56,7 +64,7 @@ type NumOp = (a: bigint, b: bigint) => bigint;
 type FloatOp = (a: number, b: number) => number;
 
 /** NUMINCRBY and NUMMULTBY: `int` on two integers, `float` otherwise. */
-export function numOpGeneric(ctx: Ctx, argv: Args, int: NumOp, float: FloatOp): Reply {
+function numOpGeneric(ctx: Ctx, argv: Args, int: NumOp, float: FloatOp): Reply {
   const t = existing(ctx, argv[1], argv[2]);
   if (isError(t)) return t;
   const found = matches(t.doc, t.path);
@@ -72,7 +80,7 @@ export function numOpGeneric(ctx: Ctx, argv: Args, int: NumOp, float: FloatOp): 
   }
   // Computed in order (a place matched twice is operated on twice) and stored only when all
   // succeed, so a failure leaves the document as it was.
-  const pending = new Map<string, bigint | number>();
+  const pending = new Map<string, { m: Match; value: bigint | number }>();
   const results: (bigint | number | null)[] = [];
   for (const m of found) {
     if (!isNumber(m.value)) {
@@ -80,13 +88,13 @@ export function numOpGeneric(ctx: Ctx, argv: Args, int: NumOp, float: FloatOp): 
       continue;
     }
     const place = JSON.stringify(m.at);
-    const r = compute(pending.get(place) ?? m.value, by, int, float);
+    const r = compute(pending.get(place)?.value ?? m.value, by, int, float);
     if (isError(r)) return r;
-    pending.set(place, r);
+    pending.set(place, { m, value: r });
     results.push(r);
   }
   if (numbers === 0) return unchanged(ctx, jsonReply(results));
-  for (const m of found) if (pending.has(JSON.stringify(m.at))) putAt(t.doc, m.at, pending.get(JSON.stringify(m.at))!);
+  for (const { m, value } of pending.values()) putAt(t.doc, m.at, value);
   // Logged as the document it produced, so a replay does no arithmetic.
   ctx.rewrite(['json.set', argv[1], '$', jsonReply(t.doc.root)]);
   return t.path.legacy ? jsonReply(results.filter((r) => r !== null).pop()!) : jsonReply(results);
