@@ -5,7 +5,7 @@
 import { formatJson } from '../../engine/json/json-format.js';
 import { utf8Bytes } from '../../bytes.js';
 import { cloneJson, type JsonValue } from '../../engine/json/json-value.js';
-import { isError, JSON_INDEX_OUT_OF_BOUNDS, JSON_NO_KEY, NOT_INTEGER } from '../../errors.js';
+import { isError, JSON_INDEX_OUT_OF_BOUNDS, JSON_NO_KEY, NOT_INTEGER, type ReplyError } from '../../errors.js';
 import type { Reply } from '../../reply.js';
 import { parseInt64 } from '../args.js';
 import { unchanged, type Args, type Ctx } from '../spec.js';
@@ -14,7 +14,7 @@ import { jsonArg, matches, pathArg, perMatch, readDoc } from './doc.js';
 const isArray = (v: JsonValue): v is JsonValue[] => Array.isArray(v);
 
 /** The JSON values in argv from `from` on, or the first parse error. */
-function values(argv: Args, from: number): JsonValue[] | Reply {
+function values(argv: Args, from: number): JsonValue[] | ReplyError {
   const out: JsonValue[] = [];
   for (let i = from; i < argv.length; i++) {
     const v = jsonArg(argv[i]);
@@ -49,7 +49,7 @@ function onArrays(ctx: Ctx, key: string, pathText: string, op: (arr: JsonValue[]
 // JSON.ARRAPPEND key path value [value ...]
 export function jsonArrappendCommand(ctx: Ctx, argv: Args): Reply {
   const add = values(argv, 3);
-  if (!Array.isArray(add)) return add;
+  if (isError(add)) return add;
   return onArrays(
     ctx,
     argv[1],
@@ -67,7 +67,7 @@ export function jsonArrinsertCommand(ctx: Ctx, argv: Args): Reply {
   const index = parseInt64(argv[3]);
   if (index === undefined) return NOT_INTEGER;
   const add = values(argv, 4);
-  if (!Array.isArray(add)) return add;
+  if (isError(add)) return add;
   const at = Number(index);
   // Checked on every array before any changes, so a refused index leaves the document as it was.
   const doc = readDoc(ctx, argv[1]);

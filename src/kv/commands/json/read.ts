@@ -6,7 +6,16 @@ import type { JsonDoc } from '../../engine/json/json-doc.js';
 import { formatJson, type Layout, type Printable } from '../../engine/json/json-format.js';
 import type { JsonPath } from '../../engine/json/json-path.js';
 import { isObject, jsonEquals, jsonTypeName, utf8Length, type JsonValue } from '../../engine/json/json-value.js';
-import { isError, JSON_NO_KEY, NOT_INTEGER, jsonExpected, jsonPathMissing, jsonPathMissingOr, wrongArity, type ReplyError } from '../../errors.js';
+import {
+  isError,
+  JSON_NO_KEY,
+  jsonExpected,
+  jsonPathMissing,
+  jsonPathMissingOr,
+  NOT_INTEGER,
+  wrongArity,
+  type ReplyError,
+} from '../../errors.js';
 import { Status, type Reply } from '../../reply.js';
 import { parseInt64 } from '../args.js';
 import { replyDouble } from '../reply-double.js';
