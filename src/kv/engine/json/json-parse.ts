@@ -4,7 +4,7 @@
 // serde_json's wording ("expected value at line 1 column 1"), since RedisJSON answers those
 // texts as they are. Recursion is bounded so a deeply nested document cannot blow the stack.
 
-import type { JsonObject, JsonValue } from './json-value.js';
+import { utf8Length, type JsonObject, type JsonValue } from './json-value.js';
 
 const MAX_DEPTH = 128;
 const I64_MIN = -(2n ** 63n);
@@ -32,18 +32,21 @@ class Parser {
   at = 0;
   constructor(private readonly s: string) {}
 
-  /** Throws serde's message for the error at 1-based offset `col` (counted in lines and columns). */
+  /**
+   * Throws serde's message for an error found once `col` characters were read: serde gives the
+   * line and the column in bytes of the last character read (column 0 right after a newline).
+   */
   fail(what: string, col = this.at): never {
     let line = 1;
     let start = 0;
     const upto = Math.min(col, this.s.length);
-    for (let i = 0; i < upto - 1; i++) {
+    for (let i = 0; i < upto; i++) {
       if (this.s.charCodeAt(i) === 10) {
         line++;
         start = i + 1;
       }
     }
-    throw new SyntaxFault(`${what} at line ${line} column ${Math.max(0, upto - start)}`);
+    throw new SyntaxFault(`${what} at line ${line} column ${utf8Length(this.s.slice(start, upto))}`);
   }
 
   skipWs(): void {
@@ -184,26 +187,30 @@ class Parser {
     this.at++;
     const out: JsonValue[] = [];
     this.skipWs();
+    if (this.at >= this.s.length) this.fail('EOF while parsing a list');
     if (this.s[this.at] === ']') {
       this.at++;
       return out;
     }
     for (;;) {
-      this.skipWs();
-      if (this.at >= this.s.length) this.fail('EOF while parsing a list');
       out.push(this.value(depth));
       this.skipWs();
       const c = this.s[this.at];
-      if (c === ',') {
-        this.at++;
-        continue;
-      }
       if (c === ']') {
         this.at++;
         return out;
       }
-      this.fail(c === undefined ? 'EOF while parsing a list' : 'expected `,` or `]`', this.at + 1);
+      if (c !== ',') this.fail(c === undefined ? 'EOF while parsing a list' : 'expected `,` or `]`', this.at + 1);
+      this.at++;
+      this.afterComma(']');
     }
+  }
+
+  /** After a ',' in a list or an object: serde's words for what may not come next. */
+  private afterComma(close: string): void {
+    this.skipWs();
+    if (this.at >= this.s.length) this.fail('EOF while parsing a value');
+    if (this.s[this.at] === close) this.fail('trailing comma', this.at + 1);
   }
 
   private object(depth: number): JsonObject {
@@ -211,13 +218,12 @@ class Parser {
     this.at++;
     const out: JsonObject = new Map();
     this.skipWs();
+    if (this.at >= this.s.length) this.fail('EOF while parsing an object');
     if (this.s[this.at] === '}') {
       this.at++;
       return out;
     }
     for (;;) {
-      this.skipWs();
-      if (this.at >= this.s.length) this.fail('EOF while parsing an object');
       if (this.s[this.at] !== '"') this.fail('key must be a string', this.at + 1);
       this.at++;
       const key = this.string();
@@ -229,15 +235,13 @@ class Parser {
       out.set(key, this.value(depth));
       this.skipWs();
       const c = this.s[this.at];
-      if (c === ',') {
-        this.at++;
-        continue;
-      }
       if (c === '}') {
         this.at++;
         return out;
       }
-      this.fail(c === undefined ? 'EOF while parsing an object' : 'expected `,` or `}`', this.at + 1);
+      if (c !== ',') this.fail(c === undefined ? 'EOF while parsing an object' : 'expected `,` or `}`', this.at + 1);
+      this.at++;
+      this.afterComma('}');
     }
   }
 }
