@@ -215,3 +215,4 @@ export const jsonExpected = (expected: string, found: string) =>
 export const jsonSyntax = (message: string, prefixed: boolean) => new ReplyError(prefixed ? `ERR ${message}` : message);
 /** A JSONPath that does not parse (RedisJSON quotes the position, 1-based). */
 export const jsonBadPath = (message: string) => new ReplyError(message);
+export const JSON_TOO_DEEP = new ReplyError('ERR the document would nest deeper than 1024 levels');

@@ -12,7 +12,7 @@ import { startTestLarder, type TestLarder } from '../../support/larder.js';
 
 /** 2100-01-01 in ms: no test outlives it. */
 const LATER_MS = 4102444800000;
-const KEYS = ['doc', 'arr', 'num', 'scalar', 'utf', 'ttl', 'big'];
+const KEYS = ['doc', 'arr', 'num', 'scalar', 'utf', 'ttl', 'big', 'odd', 'deep'];
 
 function loggedCommands(dataDir: string): string[][] {
   const dir = join(dataDir, 'kv', 'default');
@@ -23,6 +23,7 @@ function loggedCommands(dataDir: string): string[][] {
 }
 
 async function writeShapes(t: TestLarder): Promise<void> {
+  const nested = (levels: number) => '['.repeat(levels) + ']'.repeat(levels);
   const wide: Record<string, number[]> = {};
   for (let i = 0; i < 100; i++) wide[`k${i}`] = [i, i + 0.5];
   for (const argv of [
@@ -49,6 +50,13 @@ async function writeShapes(t: TestLarder): Promise<void> {
     ['json.numincrby', 'ttl', '$.v', '1'],
     ['json.set', 'ttl', '$', '{"v":10}'],
     ['json.set', 'big', '$', JSON.stringify(wide)],
+    ['json.set', 'odd', '$', '{"q\\"uo\\\\te":[0,{"ключ":7}]}'],
+    ['json.numincrby', 'odd', '$..["ключ"]', '1'],
+    // Deeper than a value a command may pass: logs, snapshots and DUMP must still read it back.
+    ['json.set', 'deep', '$', nested(100)],
+    ['json.arrappend', 'deep', '$' + '[0]'.repeat(99), nested(100)],
+    ['json.arrappend', 'deep', '$' + '[0]'.repeat(199), '0'],
+    ['json.numincrby', 'deep', '$' + '[0]'.repeat(200), '1'],
     ['json.set', 'gone', '$', '1'],
     ['json.del', 'gone'],
   ]) {
@@ -106,8 +114,9 @@ describe('JSON documents across a restart', () => {
     const names = logged.map((argv) => argv[0].toLowerCase());
     assert.ok(!names.includes('json.numincrby') && !names.includes('json.nummultby'), 'number arithmetic is logged as its result');
     const doc = logged.filter((argv) => argv[1] === 'doc').map((argv) => argv.join(' '));
-    assert.equal(doc[2], 'json.set doc $ {"a":3,"b":{"c":[true,false,null]},"f":2.5,"d":"added"}');
-    assert.equal(doc[4], 'json.set doc $ {"a":4.5,"b":{"c":[true,false,null]},"f":3.0,"d":"added"}');
+    assert.deepEqual(doc.slice(2, 5), ['json.set doc $["a"] 3', 'json.set doc $["f"] 3.0', 'json.set doc $["a"] 4.5']);
+    const odd = logged.filter((argv) => argv[1] === 'odd').map((argv) => Buffer.from(argv.join(' '), 'latin1').toString('utf8'));
+    assert.deepEqual(odd.slice(1), ['json.set odd $["q\\"uo\\\\te"][1]["ключ"] 8']);
   });
 
   it('a snapshot holds the documents', async () => {

@@ -383,6 +383,28 @@ describe('JSON commands over HTTP', () => {
     await fails(['json.arrtrim', 't', '$.a', 'a', '1'], 'ERR value is not an integer or out of range');
   });
 
+  it('refuses values nested deeper than 128 levels, and documents deeper than 1024', async () => {
+    const nested = (levels: number) => '['.repeat(levels) + ']'.repeat(levels);
+    await reply(['json.set', 'deep', '$', nested(128)], 'OK');
+    await fails(['json.set', 'deep', '$', nested(129)], 'recursion limit exceeded at line 1 column 129');
+    // Grows the document 100 levels per write, appending to the innermost array.
+    await reply(['json.set', 'deep', '$', nested(100)], 'OK');
+    const innermost = (depth: number) => '$' + '[0]'.repeat(depth - 1);
+    for (let depth = 100; depth < 1000; depth += 100) await reply(['json.arrappend', 'deep', innermost(depth), nested(100)], [1]);
+    await reply(['json.arrappend', 'deep', innermost(1000), nested(24)], [1]);
+    const depth = async () => (await t.command(['json.get', 'deep'])).body.result.length / 2;
+    assert.equal(await depth(), 1024);
+    const tooDeep = 'ERR the document would nest deeper than 1024 levels';
+    await fails(['json.arrappend', 'deep', innermost(1024), '[]'], tooDeep);
+    await fails(['json.arrinsert', 'deep', innermost(1024), '0', '1', '[]'], tooDeep);
+    await fails(['json.set', 'deep', innermost(1024), '[[]]'], tooDeep);
+    await fails(['json.mset', 'deep', innermost(1024), '[[]]'], tooDeep);
+    await fails(['json.merge', 'deep', innermost(1024), '{"a":[]}'], tooDeep);
+    await reply(['json.arrappend', 'deep', innermost(1024), '1'], [1]);
+    await reply(['json.set', 'deep', innermost(1023), '[[]]'], 'OK');
+    assert.equal(await depth(), 1024);
+  });
+
   it('COPY clones documents and read-only tokens may read them', async () => {
     await reply(['json.set', 'orig', '$', '{"a":[1]}'], 'OK');
     await reply(['copy', 'orig', 'copied'], 1);

@@ -4,8 +4,8 @@
 
 import { formatJson } from '../../engine/json/json-format.js';
 import { utf8Bytes } from '../../bytes.js';
-import { cloneJson, type JsonValue } from '../../engine/json/json-value.js';
-import { isError, JSON_INDEX_OUT_OF_BOUNDS, JSON_NO_KEY, NOT_INTEGER, type ReplyError } from '../../errors.js';
+import { cloneJson, depthOf, MAX_DOCUMENT_DEPTH, type JsonValue } from '../../engine/json/json-value.js';
+import { isError, JSON_INDEX_OUT_OF_BOUNDS, JSON_NO_KEY, JSON_TOO_DEEP, NOT_INTEGER, type ReplyError } from '../../errors.js';
 import type { Reply } from '../../reply.js';
 import { parseInt64 } from '../args.js';
 import { unchanged, type Args, type Ctx } from '../spec.js';
@@ -46,10 +46,20 @@ function onArrays(ctx: Ctx, key: string, pathText: string, op: (arr: JsonValue[]
   return changed || isError(reply) ? reply : unchanged(ctx, reply);
 }
 
+/** Whether adding `add` to an array `path` matches would nest the document too deep. */
+function tooDeep(ctx: Ctx, key: string, pathText: string, add: readonly JsonValue[]): boolean {
+  const doc = readDoc(ctx, key);
+  const path = pathArg(pathText);
+  if (doc === undefined || isError(doc) || isError(path)) return false;
+  const depth = Math.max(...add.map(depthOf));
+  return matches(doc, path).some((m) => Array.isArray(m.value) && m.at.length + 1 + depth > MAX_DOCUMENT_DEPTH);
+}
+
 // JSON.ARRAPPEND key path value [value ...]
 export function jsonArrappendCommand(ctx: Ctx, argv: Args): Reply {
   const add = values(argv, 3);
   if (isError(add)) return add;
+  if (tooDeep(ctx, argv[1], argv[2], add)) return JSON_TOO_DEEP;
   return onArrays(
     ctx,
     argv[1],
@@ -68,6 +78,7 @@ export function jsonArrinsertCommand(ctx: Ctx, argv: Args): Reply {
   if (index === undefined) return NOT_INTEGER;
   const add = values(argv, 4);
   if (isError(add)) return add;
+  if (tooDeep(ctx, argv[1], argv[2], add)) return JSON_TOO_DEEP;
   const at = Number(index);
   // Checked on every array before any changes, so a refused index leaves the document as it was.
   const doc = readDoc(ctx, argv[1]);

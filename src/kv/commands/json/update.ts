@@ -2,11 +2,12 @@
 // STRAPPEND. Numbers keep RedisJSON's integer/float rule: an integer operated on by an
 // integer stays an integer, anything else becomes a float (1 + 0.5 = 1.5, 2 * 1.5 = 3.0).
 
+import { utf8Bytes } from '../../bytes.js';
 import type { JsonDoc } from '../../engine/json/json-doc.js';
 import { valueAt } from '../../engine/json/json-edit.js';
 import type { Match } from '../../engine/json/json-path-eval.js';
 import type { JsonPath } from '../../engine/json/json-path.js';
-import { isNumber, utf8Length, type JsonValue } from '../../engine/json/json-value.js';
+import { isNumber, utf8Length, type JsonValue, type PathKey } from '../../engine/json/json-value.js';
 import {
   isError,
   JSON_BAD_NUMBER,
@@ -95,9 +96,15 @@ function numOpGeneric(ctx: Ctx, argv: Args, int: NumOp, float: FloatOp): Reply {
   }
   if (numbers === 0) return unchanged(ctx, jsonReply(results));
   for (const { m, value } of pending.values()) putAt(t.doc, m.at, value);
-  // Logged as the document it produced, so a replay does no arithmetic.
-  ctx.rewrite(['json.set', argv[1], '$', jsonReply(t.doc.root)]);
+  // Logged as the numbers it produced, each set at its place, so a replay does no arithmetic.
+  ctx.rewrite(...[...pending.values()].map(({ m, value }) => ['json.set', argv[1], concretePath(m.at), jsonReply(value)]));
   return t.path.legacy ? jsonReply(results.filter((r) => r !== null).pop()!) : jsonReply(results);
+}
+
+/** A $-path naming exactly the place `at` (members in brackets, so any name reads back). */
+function concretePath(at: readonly PathKey[]): string {
+  const steps = at.map((k) => (typeof k === 'number' ? `[${k}]` : `["${k.replace(/["\\]/g, '\\$&')}"]`));
+  return utf8Bytes('$' + steps.join(''));
 }
 
 function compute(a: bigint | number, b: bigint | number, int: NumOp, float: FloatOp): bigint | number | ReplyError {

@@ -8,13 +8,14 @@ import { JsonDoc } from '../../engine/json/json-doc.js';
 import { mergePatch, removalOrder, removeAt, valueAt } from '../../engine/json/json-edit.js';
 import { evaluate } from '../../engine/json/json-path-eval.js';
 import type { JsonPath } from '../../engine/json/json-path.js';
-import { cloneJson, type JsonValue, type PathKey } from '../../engine/json/json-value.js';
+import { cloneJson, depthOf, MAX_DOCUMENT_DEPTH, type JsonValue, type PathKey } from '../../engine/json/json-value.js';
 import {
   isError,
   JSON_INDEX_OUT_OF_RANGE,
   JSON_NEW_AT_ROOT,
   JSON_NO_KEY,
   JSON_NOT_STATIC_PATH,
+  JSON_TOO_DEEP,
   SYNTAX,
   wrongArity,
   type ReplyError,
@@ -40,6 +41,12 @@ function placements(doc: JsonDoc, path: JsonPath, mode: Mode): Placement[] | Rep
     return evaluate({ from: '$', steps: steps.slice(0, -1) }, doc.root).map((m) => ({ parent: m.at, key: last.name }));
   }
   return matches(doc, path).length === 0 ? JSON_INDEX_OUT_OF_RANGE : [];
+}
+
+/** Whether putting `value` at any of `where` would nest the document too deep. */
+function tooDeep(where: readonly Placement[], value: JsonValue): boolean {
+  const depth = depthOf(value);
+  return where.some((p) => ('at' in p ? p.at.length : p.parent.length + 1) + depth > MAX_DOCUMENT_DEPTH);
 }
 
 /** Puts `value` at each placement (merged into what is there when `merge`); whether anything changed. */
@@ -95,6 +102,7 @@ export function jsonSetCommand(ctx: Ctx, argv: Args): Reply {
   }
   const where = placements(doc, path, mode);
   if (isError(where)) return where;
+  if (tooDeep(where, value)) return JSON_TOO_DEEP;
   return place(doc, where, value, false) ? OK : unchanged(ctx, null);
 }
 
@@ -117,6 +125,7 @@ export function jsonMsetCommand(ctx: Ctx, argv: Args): Reply {
     }
     const value = jsonArg(argv[i + 2]);
     if (isError(value)) return value;
+    if (where !== null && tooDeep(where, value)) return JSON_TOO_DEEP;
     plan.push({ key: argv[i], doc, where, value });
   }
   for (const p of plan) {
@@ -146,6 +155,8 @@ export function jsonMergeCommand(ctx: Ctx, argv: Args): Reply {
   }
   const where = placements(doc, path, 'any');
   if (isError(where)) return where;
+  // A merge nests no deeper than the patch placed there, the document being within bounds already.
+  if (tooDeep(where, value)) return JSON_TOO_DEEP;
   return place(doc, where, value, true) ? OK : unchanged(ctx, null);
 }
 

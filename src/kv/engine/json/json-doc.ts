@@ -7,7 +7,7 @@ import { utf8Bytes, utf8Text } from '../../bytes.js';
 import { registerKind, type Container, type ContainerKind } from '../value.js';
 import { formatJson } from './json-format.js';
 import { parseJson } from './json-parse.js';
-import { cloneJson, type JsonValue } from './json-value.js';
+import { cloneJson, MAX_DOCUMENT_DEPTH, type JsonValue } from './json-value.js';
 
 export class JsonDoc implements Container {
   constructor(public root: JsonValue) {}
@@ -23,7 +23,7 @@ export const JSON_KIND: ContainerKind = registerKind({
   clone: (v) => new JsonDoc(cloneJson((v as JsonDoc).root)),
   encode: (v) => utf8Bytes(formatJson((v as JsonDoc).root)),
   decode(bytes) {
-    const parsed = parseJson(utf8Text(bytes));
+    const parsed = parseJson(utf8Text(bytes), MAX_DOCUMENT_DEPTH);
     return parsed.ok ? new JsonDoc(parsed.value) : null;
   },
   encoding: () => 'raw',

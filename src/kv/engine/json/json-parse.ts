@@ -2,18 +2,21 @@
 // an integer literal stays an integer (i64, or u64 when positive), anything with a fraction
 // or an exponent is a float, and a literal beyond the f64 range is refused. Errors carry
 // serde_json's wording ("expected value at line 1 column 1"), since RedisJSON answers those
-// texts as they are. Recursion is bounded so a deeply nested document cannot blow the stack.
+// texts as they are. Nesting is bounded as serde_json bounds it (128 levels) for values
+// commands pass; stored documents, which may be deeper (json-value.ts), are read with their
+// own bound.
 
 import { utf8Length, type JsonObject, type JsonValue } from './json-value.js';
 
-const MAX_DEPTH = 128;
+/** serde_json's recursion limit, which RedisJSON keeps for the values commands pass. */
+const VALUE_MAX_DEPTH = 128;
 const I64_MIN = -(2n ** 63n);
 const U64_MAX = 2n ** 64n - 1n;
 
 export type ParseResult = { ok: true; value: JsonValue } | { ok: false; error: string };
 
-export function parseJson(text: string): ParseResult {
-  const p = new Parser(text);
+export function parseJson(text: string, maxDepth = VALUE_MAX_DEPTH): ParseResult {
+  const p = new Parser(text, maxDepth);
   try {
     p.skipWs();
     const value = p.value(0);
@@ -30,7 +33,10 @@ class SyntaxFault extends Error {}
 
 class Parser {
   at = 0;
-  constructor(private readonly s: string) {}
+  constructor(
+    private readonly s: string,
+    private readonly maxDepth: number,
+  ) {}
 
   /**
    * Throws serde's message for an error found once `col` characters were read: serde gives the
@@ -183,7 +189,7 @@ class Parser {
   }
 
   private array(depth: number): JsonValue[] {
-    if (depth > MAX_DEPTH) this.fail('recursion limit exceeded', this.at + 1);
+    if (depth > this.maxDepth) this.fail('recursion limit exceeded', this.at + 1);
     this.at++;
     const out: JsonValue[] = [];
     this.skipWs();
@@ -214,7 +220,7 @@ class Parser {
   }
 
   private object(depth: number): JsonObject {
-    if (depth > MAX_DEPTH) this.fail('recursion limit exceeded', this.at + 1);
+    if (depth > this.maxDepth) this.fail('recursion limit exceeded', this.at + 1);
     this.at++;
     const out: JsonObject = new Map();
     this.skipWs();

@@ -63,6 +63,23 @@ export function jsonEquals(a: JsonValue, b: JsonValue): boolean {
   return false;
 }
 
+/**
+ * How deep a document may nest. RedisJSON bounds each value a command passes (128 levels,
+ * json-parse.ts) but not a document built by writing into ever deeper paths; Larder bounds
+ * that too, so that printing, copying and comparing, which recurse, stay far from the stack's
+ * limit.
+ */
+export const MAX_DOCUMENT_DEPTH = 1024;
+
+/** Levels of containers in `v`: 0 for a scalar, 1 for [] or {}. */
+export function depthOf(v: JsonValue): number {
+  let inner = 0;
+  if (Array.isArray(v)) for (const x of v) inner = Math.max(inner, depthOf(x));
+  else if (v instanceof Map) for (const x of v.values()) inner = Math.max(inner, depthOf(x));
+  else return 0;
+  return inner + 1;
+}
+
 /** Byte length of a string's UTF-8 encoding (STRLEN and STRAPPEND count bytes, as Rust does). */
 export function utf8Length(s: string): number {
   let n = 0;
