@@ -159,6 +159,8 @@ describe('JSON commands over HTTP', () => {
     await get('$.books[?(@.isbn != "1")].title', ['A', 'C', 'D']);
     await get('$.books[?(@.tags)].title', ['A', 'C']);
     await get('$.books[?(@.price > "1")].title', []);
+    // A term alone holds when valid: any literal is, even false (as RedisJSON evaluates it).
+    await get('$.books[?(false)].title', ['A', 'B', 'C', 'D']);
     await get('$.books[0].price[?(@ == 8)]', [8]);
     await get('$books[1:2].title', ['B']);
     await get("$['odd key']['a.b']", [1]);

@@ -95,8 +95,8 @@ function test(e: Expr, current: JsonValue, root: JsonValue): boolean {
       return test(e.a, current, root) || test(e.b, current, root);
     case 'and':
       return test(e.a, current, root) && test(e.b, current, root);
-    case 'exists':
-      return evaluate(e.path, root, current).length === 1;
+    case 'valid':
+      return term(e.term, current, root) !== undefined;
     case 'cmp':
       return compare(e.op, term(e.left, current, root), term(e.right, current, root));
   }

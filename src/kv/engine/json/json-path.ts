@@ -5,7 +5,8 @@
 //   [start:end:step]   a slice (Python's rules, step > 0)
 //   ..x          x applied to every value at any depth
 //   [?(expr)]    elements (or members) for which expr holds: comparisons ==, !=, <, <=, >, >=,
-//                =~ (regex), && and ||, parentheses, and a bare path meaning "exists"
+//                =~ (regex), && and ||, parentheses, and a term alone (a path that selects
+//                exactly one value, or any literal) meaning "holds"
 // A legacy path (anything not starting with '$') is the same language after RedisJSON's
 // rewrite: "." is "$", ".a" is "$.a", "a[0]" is "$.a[0]"; commands answer a legacy path with a
 // single value and an error when nothing matches.
@@ -28,7 +29,7 @@ export type CmpOp = '==' | '!=' | '<' | '<=' | '>' | '>=' | '=~';
 export type Expr =
   | { readonly k: 'or' | 'and'; readonly a: Expr; readonly b: Expr }
   | { readonly k: 'cmp'; readonly op: CmpOp; readonly left: Operand; readonly right: Operand }
-  | { readonly k: 'exists'; readonly path: Query };
+  | { readonly k: 'valid'; readonly term: Operand }; // a term alone: holds unless it is invalid
 
 export type Operand = { readonly k: 'path'; readonly path: Query } | { readonly k: 'lit'; readonly value: JsonValue };
 
@@ -244,10 +245,7 @@ class PathParser {
     const left = this.operand();
     this.ws();
     const op = CMP_OPS.find((o) => this.s.startsWith(o, this.at));
-    if (op === undefined) {
-      if (left.k !== 'path') throw new PathFault(this.at, 'expected one of the following: <comparison operator>');
-      return { k: 'exists', path: left.path };
-    }
+    if (op === undefined) return { k: 'valid', term: left };
     this.at += op.length;
     this.ws();
     return { k: 'cmp', op, left, right: this.operand() };
