@@ -59,7 +59,7 @@ export function parsePath(original: string): JsonPath | string {
   const p = new PathParser(utf8Text(normal));
   const query = p.parseQuery();
   if (typeof query === 'string') return query;
-  const isStatic = query.steps.every((s) => s.k === 'name' || s.k === 'index' || (s.k === 'union' && s.items.length === 1));
+  const isStatic = query.steps.every((s) => s.k === 'name' || s.k === 'index');
   return { original, normal, legacy, query, isStatic, isRoot: query.steps.length === 0 };
 }
 
