@@ -21,10 +21,20 @@ export function readDoc(ctx: Ctx, key: string): JsonDoc | undefined | ReplyError
   return readTyped<JsonDoc>(ctx.ks, key, JSON_KIND);
 }
 
+/** Parsed paths by their bytes: clients send the same few paths again and again. */
+const parsedPaths = new Map<string, JsonPath | ReplyError>();
+const PARSED_PATHS_MAX = 1024;
+
 /** A path argument, or the error RedisJSON gives when it does not parse. */
 export function pathArg(arg: string): JsonPath | ReplyError {
-  const p = parsePath(arg);
-  return typeof p === 'string' ? jsonBadPath(p) : p;
+  let p = parsedPaths.get(arg);
+  if (p === undefined) {
+    const parsed = parsePath(arg);
+    p = typeof parsed === 'string' ? jsonBadPath(parsed) : parsed;
+    if (parsedPaths.size >= PARSED_PATHS_MAX) parsedPaths.clear();
+    parsedPaths.set(arg, p);
+  }
+  return p;
 }
 
 /** A JSON argument; `prefixed` says whether RedisJSON puts ERR before serde's message here. */
