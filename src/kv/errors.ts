@@ -197,3 +197,22 @@ export const geoStoreWith = (what: string) =>
   new ReplyError(`ERR ${what} is not compatible with WITHDIST, WITHHASH and WITHCOORD options`);
 export const geoFrom = (cmd: string) => new ReplyError(`ERR exactly one of FROMMEMBER or FROMLONLAT can be specified for ${cmd}`);
 export const geoBy = (cmd: string) => new ReplyError(`ERR exactly one of BYRADIUS and BYBOX can be specified for ${cmd}`);
+
+// JSON documents (RedisJSON 2.x: commands.rs, manager.rs, redis-module's rediserror.rs).
+// Some texts have no error code, as RedisJSON sends them.
+export const JSON_NEW_AT_ROOT = new ReplyError('ERR new objects must be created at the root');
+export const JSON_NO_KEY = new ReplyError("ERR could not perform this operation on a key that doesn't exist");
+export const JSON_INDEX_OUT_OF_RANGE = new ReplyError('ERR array index out of range');
+export const JSON_INDEX_OUT_OF_BOUNDS = new ReplyError('ERR index out of bounds');
+export const JSON_NOT_STATIC_PATH = new ReplyError('Err wrong static path');
+export const JSON_BAD_NUMBER = new ReplyError('bad input number');
+export const JSON_NOT_A_NUMBER = new ReplyError('result is not a number');
+export const jsonPathMissing = (path: string) => new ReplyError(`ERR Path '${path}' does not exist`);
+export const jsonPathMissingOr = (path: string, or: string) => new ReplyError(`ERR Path '${path}' does not exist or ${or}`);
+export const jsonExpected = (expected: string, found: string) =>
+  new ReplyError(`WRONGTYPE wrong type of path value - expected ${expected} but found ${found}`);
+/** A JSON parse failure in serde_json's words, as RedisJSON answers it (`prefixed`: where it adds ERR). */
+export const jsonSyntax = (message: string, prefixed: boolean) => new ReplyError(prefixed ? `ERR ${message}` : message);
+/** A JSONPath that does not parse (RedisJSON quotes the position, 1-based). */
+export const jsonBadPath = (message: string) => new ReplyError(message);
+export const JSON_TOO_DEEP = new ReplyError('ERR the document would nest deeper than 1024 levels');

@@ -7,6 +7,7 @@ import connection from './connection.js';
 import generic from './generic.js';
 import geo from './geo.js';
 import hash from './hash.js';
+import json from './json.js';
 import list from './list.js';
 import pubsub from './pubsub.js';
 import hyperloglog from './hll.js';
@@ -30,7 +31,7 @@ import {
 } from './spec.js';
 
 const FAMILIES: readonly Family[] = [
-  generic, string, hash, list, set, zset, geo, sort, bitmap, hyperloglog, server, connection, transaction, acl,
+  generic, string, hash, list, set, zset, geo, sort, bitmap, hyperloglog, json, server, connection, transaction, acl,
   pubsub,
 ];
 
