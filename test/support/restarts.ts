@@ -3,6 +3,7 @@
 // and the commands a database logged.
 
 import assert from 'node:assert/strict';
+import { after } from 'node:test';
 import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { decodeCommands } from '../../src/kv/engine/command-codec.js';
@@ -65,4 +66,30 @@ export function loggedCommands(dataDir: string, db = 'default'): string[][] {
   const dir = join(dataDir, 'kv', db);
   const logs = readdirSync(dir).filter((name) => name.endsWith('.aof')).sort();
   return logs.flatMap((name) => readFrames(readFileSync(join(dir, name))).frames.flatMap((f) => decodeCommands(f).map((argv) => [...argv])));
+}
+
+/**
+ * Servers that a suite starts and restarts on the same data dirs: `stop` keeps the data; after
+ * the suite, whatever a failing test left running is closed and every data dir removed.
+ */
+export function restartableServers() {
+  const dirs: string[] = [];
+  const open: TestLarder[] = [];
+  after(async () => {
+    await Promise.all(open.map((t) => t.close(true)));
+    for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+  });
+  return {
+    /** A server on `dataDir`, or on a new one when absent. */
+    async start(config: Record<string, unknown> = {}, dataDir?: string): Promise<TestLarder> {
+      const t = await startTestLarder(config, dataDir);
+      if (dataDir === undefined) dirs.push(t.dataDir);
+      open.push(t);
+      return t;
+    },
+    async stop(t: TestLarder): Promise<void> {
+      open.splice(open.indexOf(t), 1);
+      await t.close(true);
+    },
+  };
 }

@@ -3,11 +3,10 @@
 // HSETEX KEEPTTL for HINCRBYFLOAT, HDEL for expired fields), and snapshots encode field TTLs.
 
 import assert from 'node:assert/strict';
-import { rmSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { after, describe, it } from 'node:test';
-import { startTestLarder, type TestLarder } from '../../support/larder.js';
-import { loggedCommands } from '../../support/restarts.js';
+import { describe, it } from 'node:test';
+import type { TestLarder } from '../../support/larder.js';
+import { loggedCommands, restartableServers } from '../../support/restarts.js';
 
 /** 2100-01-01 in ms: no test outlives it. */
 const LATER_MS = 4102444800000;
@@ -64,23 +63,7 @@ async function readShapes(t: TestLarder): Promise<unknown> {
 }
 
 describe('hashes across a restart', () => {
-  const dirs: string[] = [];
-  const open: TestLarder[] = [];
-  after(async () => {
-    await Promise.all(open.map((t) => t.close(true)));
-    for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-  });
-  /** A server on `dataDir` (a new one when absent), closed after the suite if a test fails. */
-  const start = async (config: Record<string, unknown> = {}, dataDir?: string) => {
-    const t = await startTestLarder(config, dataDir);
-    if (dataDir === undefined) dirs.push(t.dataDir);
-    open.push(t);
-    return t;
-  };
-  const stop = async (t: TestLarder) => {
-    open.splice(open.indexOf(t), 1);
-    await t.close(true);
-  };
+  const { start, stop } = restartableServers();
 
   it('keeps every shape and field TTL instant, logged in absolute form', async () => {
     const first = await start();

@@ -3,24 +3,13 @@
 // (JSON.SET at the root). Snapshots and DUMP/RESTORE carry the same compact JSON text.
 
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
-import { after, describe, it } from 'node:test';
-import { decodeCommands } from '../../../src/kv/engine/command-codec.js';
-import { readFrames } from '../../../src/storage/frames.js';
-import { startTestLarder, type TestLarder } from '../../support/larder.js';
+import { describe, it } from 'node:test';
+import type { TestLarder } from '../../support/larder.js';
+import { loggedCommands, restartableServers } from '../../support/restarts.js';
 
 /** 2100-01-01 in ms: no test outlives it. */
 const LATER_MS = 4102444800000;
 const KEYS = ['doc', 'arr', 'num', 'scalar', 'utf', 'ttl', 'big', 'odd', 'deep'];
-
-function loggedCommands(dataDir: string): string[][] {
-  const dir = join(dataDir, 'kv', 'default');
-  return readdirSync(dir)
-    .filter((name) => name.endsWith('.aof'))
-    .sort()
-    .flatMap((name) => readFrames(readFileSync(join(dir, name))).frames.flatMap((f) => decodeCommands(f).map((a) => [...a])));
-}
 
 async function writeShapes(t: TestLarder): Promise<void> {
   const nested = (levels: number) => '['.repeat(levels) + ']'.repeat(levels);
@@ -79,22 +68,7 @@ async function readShapes(t: TestLarder): Promise<unknown> {
 }
 
 describe('JSON documents across a restart', () => {
-  const dirs: string[] = [];
-  const open: TestLarder[] = [];
-  after(async () => {
-    await Promise.all(open.map((t) => t.close(true)));
-    for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-  });
-  const start = async (config: Record<string, unknown> = {}, dataDir?: string) => {
-    const t = await startTestLarder(config, dataDir);
-    if (dataDir === undefined) dirs.push(t.dataDir);
-    open.push(t);
-    return t;
-  };
-  const stop = async (t: TestLarder) => {
-    open.splice(open.indexOf(t), 1);
-    await t.close(true);
-  };
+  const { start, stop } = restartableServers();
 
   it('replays the log to the same documents, with number arithmetic logged as its result', async () => {
     const first = await start();

@@ -5,10 +5,10 @@
 // Upstash does and @upstash/redis's tests expect.
 
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { keysOf } from '../../../src/kv/commands/spec.js';
 import { TABLE } from '../../../src/kv/commands/table.js';
-import { replies, startTestLarder, type TestLarder } from '../../support/larder.js';
+import { replies, suiteLarder } from '../../support/larder.js';
 
 const WRONGTYPE = 'WRONGTYPE Operation against a key holding the wrong kind of value';
 const NO_KEY = "ERR could not perform this operation on a key that doesn't exist";
@@ -22,11 +22,7 @@ const ITEM = JSON.stringify({
 });
 
 describe('JSON commands over HTTP', () => {
-  let t: TestLarder;
-  before(async () => {
-    t = await startTestLarder();
-  });
-  after(() => t.close());
+  const t = suiteLarder();
   const { reply, fails } = replies(() => t);
 
   it('JSON.SET creates documents at the root only, honours NX and XX, and answers nil when it sets nothing', async () => {

@@ -75,6 +75,17 @@ function setRoot(ks: Keyspace, key: string, doc: JsonDoc | undefined, value: Jso
   else doc.root = value;
 }
 
+/** JSON.SET's and JSON.MERGE's `key path value`, checked in RedisJSON's order: key, value, path. */
+function writeArgs(ctx: Ctx, argv: Args) {
+  const doc = readDoc(ctx, argv[1]);
+  if (isError(doc)) return doc;
+  const value = jsonArg(argv[3]);
+  if (isError(value)) return value;
+  const path = pathArg(argv[2]);
+  if (isError(path)) return path;
+  return { doc, value, path };
+}
+
 // JSON.SET key path value [NX | XX]
 export function jsonSetCommand(ctx: Ctx, argv: Args): Reply {
   let mode: Mode = 'any';
@@ -83,12 +94,9 @@ export function jsonSetCommand(ctx: Ctx, argv: Args): Reply {
     if ((word === 'nx' || word === 'xx') && mode === 'any') mode = word;
     else return SYNTAX;
   }
-  const doc = readDoc(ctx, argv[1]);
-  if (isError(doc)) return doc;
-  const value = jsonArg(argv[3]);
-  if (isError(value)) return value;
-  const path = pathArg(argv[2]);
-  if (isError(path)) return path;
+  const args = writeArgs(ctx, argv);
+  if (isError(args)) return args;
+  const { doc, value, path } = args;
   if (doc === undefined) {
     if (mode === 'xx') return unchanged(ctx, null);
     if (!path.isRoot) return JSON_NEW_AT_ROOT;
@@ -138,12 +146,9 @@ export function jsonMsetCommand(ctx: Ctx, argv: Args): Reply {
 // JSON.MERGE key path value
 export function jsonMergeCommand(ctx: Ctx, argv: Args): Reply {
   if (argv.length > 4) return SYNTAX;
-  const doc = readDoc(ctx, argv[1]);
-  if (isError(doc)) return doc;
-  const value = jsonArg(argv[3]);
-  if (isError(value)) return value;
-  const path = pathArg(argv[2]);
-  if (isError(path)) return path;
+  const args = writeArgs(ctx, argv);
+  if (isError(args)) return args;
+  const { doc, value, path } = args;
   if (doc === undefined) {
     if (!path.isRoot) return JSON_NEW_AT_ROOT;
     setRoot(ctx.ks, argv[1], doc, value);
