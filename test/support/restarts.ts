@@ -61,6 +61,17 @@ export async function restartWith<S>(
   return { server: restarted, before };
 }
 
+/**
+ * Pads the log until a compaction has moved every logged command that `pick` selects into a
+ * snapshot (the server must compact after a few kilobytes).
+ */
+export async function pushIntoSnapshot(t: TestLarder, pick: (argv: string[]) => boolean): Promise<void> {
+  for (let i = 0; loggedCommands(t.dataDir).some(pick); i++) {
+    assert.ok(i < 1000, 'the log was never compacted');
+    await t.ok(['set', `pad:${i}`, 'x'.repeat(512)]);
+  }
+}
+
 /** Every command in a database's append-only logs, oldest first. */
 export function loggedCommands(dataDir: string, db = 'default'): string[][] {
   const dir = join(dataDir, 'kv', db);
