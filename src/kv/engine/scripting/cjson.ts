@@ -86,11 +86,21 @@ function encodeTable(L: LuaState, t: number, depth: number): string {
   return `{${parts.join(',')}}`;
 }
 
+// lua-cjson copies a string's raw bytes and writes \u escapes as UTF-8. JSON.parse reads text,
+// so bytes 0x80-0xff go in as private-use characters U+F780-U+F7FF and come back out as bytes.
+const RAW_BASE = 0xf700;
+const rawIn = (bytes: string) => bytes.replace(/[\x80-\xff]/g, (c) => String.fromCharCode(RAW_BASE + c.charCodeAt(0)));
+const bytesOut = (s: string) =>
+  s.replace(/[\uf780-\uf7ff]|[^\x00-\x7f\uf780-\uf7ff]+/g, (m) => {
+    const code = m.charCodeAt(0);
+    return code >= 0xf780 && code <= 0xf7ff ? String.fromCharCode(code - RAW_BASE) : Buffer.from(m, 'utf8').toString('latin1');
+  });
+
 function push(L: LuaState, v: unknown): void {
   if (v === null) lua.lua_pushlightuserdata(L, NULL);
   else if (typeof v === 'boolean') lua.lua_pushboolean(L, v);
   else if (typeof v === 'number') pushNumber(L, v);
-  else if (typeof v === 'string') pushBytes(L, Buffer.from(v, 'utf8').toString('latin1'));
+  else if (typeof v === 'string') pushBytes(L, bytesOut(v));
   else if (Array.isArray(v)) {
     lua.lua_createtable(L, v.length, 0);
     v.forEach((item, i) => {
@@ -101,7 +111,7 @@ function push(L: LuaState, v: unknown): void {
     const entries = Object.entries(v as Record<string, unknown>);
     lua.lua_createtable(L, 0, entries.length);
     for (const [k, item] of entries) {
-      pushBytes(L, Buffer.from(k, 'utf8').toString('latin1'));
+      pushBytes(L, bytesOut(k));
       push(L, item);
       lua.lua_rawset(L, -3);
     }
@@ -117,11 +127,15 @@ const FUNCTIONS: Record<string, (L: LuaState) => number> = {
   },
   // cjson.decode(text)
   decode: (L) => {
-    const text = lua.lua_gettop(L) === 1 ? toBytes(L, 1) : null;
-    if (text === null) fail(L, 'bad argument #1 to \'decode\' (expected 1 argument)');
+    if (lua.lua_gettop(L) !== 1) fail(L, "bad argument #1 to 'decode' (expected 1 argument)");
+    const text = toBytes(L, 1);
+    if (text === null) {
+      const got = Buffer.from(lauxlib.luaL_typename(L, 1)).toString();
+      return fail(L, `bad argument #1 to 'decode' (string expected, got ${got})`);
+    }
     let value: unknown;
     try {
-      value = JSON.parse(Buffer.from(text, 'latin1').toString('utf8'));
+      value = JSON.parse(rawIn(text));
     } catch (e) {
       return fail(L, `cjson.decode: ${(e as Error).message}`);
     }

@@ -45,12 +45,22 @@ export function toReply(L: LuaState, idx: number): Reply {
     case lua.LUA_TBOOLEAN:
       return lua.lua_toboolean(L, idx) ? 1 : null;
     case lua.LUA_TNUMBER:
-      return Math.trunc(lua.lua_tonumber(L, idx));
+      return toInteger(lua.lua_tonumber(L, idx));
     case lua.LUA_TTABLE:
       return tableToReply(L, lua.lua_absindex(L, idx));
     default:
       return null;
   }
+}
+
+const INT64_MIN = -(2n ** 63n);
+
+/** C's (long long) cast of a double, as Redis converts a Lua number, on x86: out of range is INT64_MIN. */
+function toInteger(n: number): number | bigint {
+  const t = Math.trunc(n);
+  if (Number.isSafeInteger(t)) return t;
+  if (!Number.isFinite(t) || t >= 2 ** 63 || t < -(2 ** 63)) return INT64_MIN;
+  return BigInt(t);
 }
 
 function tableToReply(L: LuaState, t: number): Reply {
