@@ -28,10 +28,12 @@ const runs = (name: string, readOnly: boolean, run: CommandSpec['run'], deviates
   ...(deviates === undefined ? {} : { deviates }),
 });
 
+const KEY_LOCKING = "A script's shebang may carry Upstash's allow-key-locking flag (@upstash/ratelimit's do), which Redis 7.0 refuses";
+
 export default family('scripting', 'scripting', [
-  runs('eval', false, evalCommand),
+  runs('eval', false, evalCommand, KEY_LOCKING),
   runs('evalsha', false, evalshaCommand),
-  runs('eval_ro', true, evalRoCommand),
+  runs('eval_ro', true, evalRoCommand, KEY_LOCKING),
   runs('evalsha_ro', true, evalshaRoCommand),
   runs('fcall', false, fcallCommand),
   runs(

@@ -70,6 +70,11 @@ const EXCLUSIONS: readonly Exclusion[] = [
   },
   { command: 'zrange', reason: 'ZRANGE pages an index range with LIMIT (Upstash)', applies: limitWithIndexRange(4) },
   { command: 'zrangestore', reason: 'ZRANGESTORE pages an index range with LIMIT (Upstash)', applies: limitWithIndexRange(5) },
+  ...['eval', 'eval_ro'].map((command) => ({
+    command,
+    reason: "a shebang with Upstash's allow-key-locking flag runs (Redis 7.0 refuses the flag)",
+    applies: (argv: readonly string[]) => /^#!lua[^\n]*allow-key-locking/.test(argv[1] ?? ''),
+  })),
   {
     command: 'fcall_ro',
     reason: 'FCALL_RO runs a function without the no-writes flag (Upstash), where Redis refuses to',

@@ -1,6 +1,7 @@
 // Scripts by SHA1 (Redis eval.c): EVAL caches what it runs, SCRIPT LOAD caches and persists.
 // A script may start with a shebang, "#!lua [flags=f1,f2]" (Redis 7.0); its only flag that
-// matters here is no-writes, which makes the script read-only.
+// matters here is no-writes, which makes the script read-only. Upstash's allow-key-locking is
+// accepted too (Redis 7.0 refuses it).
 
 import { createHash } from 'node:crypto';
 import { ReplyError } from '../../errors.js';
@@ -17,7 +18,9 @@ export interface CachedScript {
 
 export const sha1hex = (body: string) => createHash('sha1').update(body, 'latin1').digest('hex');
 
-const SCRIPT_FLAGS = new Set(['no-writes', 'allow-oom', 'allow-stale', 'no-cluster', 'allow-cross-slot-keys']);
+// allow-key-locking is Upstash's, not Redis 7.0's: @upstash/ratelimit's scripts declare it. Every
+// script here runs alone, so it changes nothing.
+const SCRIPT_FLAGS = new Set(['no-writes', 'allow-oom', 'allow-stale', 'no-cluster', 'allow-cross-slot-keys', 'allow-key-locking']);
 
 /**
  * A script's shebang: its flags, and the code to compile (the shebang line commented out, so
