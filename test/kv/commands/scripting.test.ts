@@ -138,6 +138,20 @@ describe('scripting commands over HTTP', () => {
     await evals('return unpack({1, 2})', 1);
   });
 
+  it('answers for values nested too deeply instead of failing the request', async () => {
+    // A table holding itself: arrays 1000 deep, then Redis's error in the innermost one.
+    const { status, body } = await t.command(['EVAL', 'local t = {} t[1] = t return t', '0']);
+    assert.equal(status, 200);
+    let inner = body.result;
+    for (let depth = 0; depth < 1000; depth++) inner = inner[0];
+    assert.equal(inner, 'ERR reached lua stack limit');
+    let script = "return cjson.decode(string.rep('[', 5000) .. string.rep(']', 5000))";
+    await evalFails(script, `ERR user_script:1: Found too many nested data structures (1001)${at(script)}`);
+    script = "return cmsgpack.unpack(string.rep('\\145', 5000))";
+    await evalFails(script, `ERR user_script:1: MessagePack unpack: too many nested structures.${at(script)}`);
+    await reply(['PING'], 'PONG');
+  });
+
   it('differs from Redis where Lua 5.3 does: integral floats print with .0', async () => {
     // Redis (Lua 5.1) answers "5" here.
     await evals('return tostring(10/2)', '5.0');

@@ -96,7 +96,8 @@ const bytesOut = (s: string) =>
     return code >= 0xf780 && code <= 0xf7ff ? String.fromCharCode(code - RAW_BASE) : Buffer.from(m, 'utf8').toString('latin1');
   });
 
-function push(L: LuaState, v: unknown): void {
+function push(L: LuaState, v: unknown, depth = 1): void {
+  if (depth > MAX_DEPTH || !lua.lua_checkstack(L, 3)) fail(L, `Found too many nested data structures (${depth})`);
   if (v === null) lua.lua_pushlightuserdata(L, NULL);
   else if (typeof v === 'boolean') lua.lua_pushboolean(L, v);
   else if (typeof v === 'number') pushNumber(L, v);
@@ -104,7 +105,7 @@ function push(L: LuaState, v: unknown): void {
   else if (Array.isArray(v)) {
     lua.lua_createtable(L, v.length, 0);
     v.forEach((item, i) => {
-      push(L, item);
+      push(L, item, depth + 1);
       lua.lua_rawseti(L, -2, i + 1);
     });
   } else {
@@ -112,7 +113,7 @@ function push(L: LuaState, v: unknown): void {
     lua.lua_createtable(L, 0, entries.length);
     for (const [k, item] of entries) {
       pushBytes(L, bytesOut(k));
-      push(L, item);
+      push(L, item, depth + 1);
       lua.lua_rawset(L, -3);
     }
   }
@@ -137,6 +138,7 @@ const FUNCTIONS: Record<string, (L: LuaState) => number> = {
     try {
       value = JSON.parse(rawIn(text));
     } catch (e) {
+      // JSON.parse's own words, not lua-cjson's ("Expected value but found ... at character N").
       return fail(L, `cjson.decode: ${(e as Error).message}`);
     }
     push(L, value);

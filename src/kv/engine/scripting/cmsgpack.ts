@@ -124,9 +124,13 @@ function packTable(L: LuaState, w: Writer, t: number, depth: number): void {
   }
 }
 
+/** How deep unpack nests tables before it gives up (lua-cmsgpack is bounded by the C stack). */
+const MAX_UNPACK_DEPTH = 1000;
+
 /** Reads one object from `b` at `at`, pushing it; returns the next offset, or -1 if `b` ends first. */
-function unpackOne(L: LuaState, b: Buffer, at: number): number {
+function unpackOne(L: LuaState, b: Buffer, at: number, depth = 0): number {
   if (at >= b.length) return -1;
+  if (depth > MAX_UNPACK_DEPTH || !lua.lua_checkstack(L, 3)) lauxlib.luaL_error(L, 'MessagePack unpack: too many nested structures.');
   const t = b[at++];
   const need = (n: number) => at + n <= b.length;
   const str = (len: number): number => {
@@ -138,12 +142,12 @@ function unpackOne(L: LuaState, b: Buffer, at: number): number {
     lua.lua_createtable(L, pairs ? 0 : n, pairs ? n : 0);
     for (let i = 1; i <= n; i++) {
       if (pairs) {
-        if ((at = unpackOne(L, b, at)) < 0) return -1;
-        if ((at = unpackOne(L, b, at)) < 0) return -1;
+        if ((at = unpackOne(L, b, at, depth + 1)) < 0) return -1;
+        if ((at = unpackOne(L, b, at, depth + 1)) < 0) return -1;
         if (lua.lua_type(L, -2) === lua.LUA_TNIL) lua.lua_pop(L, 2);
         else lua.lua_rawset(L, -3);
       } else {
-        if ((at = unpackOne(L, b, at)) < 0) return -1;
+        if ((at = unpackOne(L, b, at, depth + 1)) < 0) return -1;
         lua.lua_rawseti(L, -2, i);
       }
     }

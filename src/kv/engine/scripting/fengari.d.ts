@@ -29,6 +29,7 @@ declare module 'fengari' {
     readonly LUA_MASKCOUNT: number;
     readonly LUA_MASKLINE: number;
     lua_Debug: typeof LuaDebug;
+    lua_atnativeerror(L: LuaState, f: JsFunction): void;
     lua_absindex(L: LuaState, idx: number): number;
     lua_checkstack(L: LuaState, n: number): boolean;
     lua_createtable(L: LuaState, narr: number, nrec: number): void;

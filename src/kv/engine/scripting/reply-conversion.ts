@@ -14,6 +14,7 @@ import { pushBytes, pushNumber, toBytes } from './lua-bytes.js';
 const { lua } = fengari;
 
 export function pushReply(L: LuaState, reply: Reply): void {
+  if (!lua.lua_checkstack(L, 3)) throw new Error('reply nested too deeply for the Lua stack');
   if (reply === null) lua.lua_pushboolean(L, false);
   else if (typeof reply === 'number') pushNumber(L, reply);
   else if (typeof reply === 'bigint') pushNumber(L, Number(reply));
@@ -37,8 +38,12 @@ export function pushSingleField(L: LuaState, field: 'ok' | 'err', text: string):
   lua.lua_setfield(L, -2, field);
 }
 
+/** Tables nested deeper than this (a table holding itself) end in Redis's error instead. */
+const MAX_DEPTH = 1000;
+const STACK_LIMIT = new ReplyError('ERR reached lua stack limit');
+
 /** The Lua value at idx as a reply. */
-export function toReply(L: LuaState, idx: number): Reply {
+export function toReply(L: LuaState, idx: number, depth = 0): Reply {
   switch (lua.lua_type(L, idx)) {
     case lua.LUA_TSTRING:
       return toBytes(L, idx);
@@ -47,7 +52,8 @@ export function toReply(L: LuaState, idx: number): Reply {
     case lua.LUA_TNUMBER:
       return toInteger(lua.lua_tonumber(L, idx));
     case lua.LUA_TTABLE:
-      return tableToReply(L, lua.lua_absindex(L, idx));
+      if (depth >= MAX_DEPTH || !lua.lua_checkstack(L, 3)) return STACK_LIMIT;
+      return tableToReply(L, lua.lua_absindex(L, idx), depth);
     default:
       return null;
   }
@@ -63,7 +69,7 @@ function toInteger(n: number): number | bigint {
   return BigInt(t);
 }
 
-function tableToReply(L: LuaState, t: number): Reply {
+function tableToReply(L: LuaState, t: number, depth: number): Reply {
   const err = stringField(L, t, 'err');
   if (err !== null) return new ReplyError(err);
   const ok = stringField(L, t, 'ok');
@@ -71,7 +77,7 @@ function tableToReply(L: LuaState, t: number): Reply {
   const out: Reply[] = [];
   for (let i = 1; ; i++) {
     if (lua.lua_rawgeti(L, t, i) === lua.LUA_TNIL) break;
-    out.push(toReply(L, -1));
+    out.push(toReply(L, -1, depth + 1));
     lua.lua_pop(L, 1);
   }
   lua.lua_pop(L, 1);

@@ -96,6 +96,13 @@ export class LuaVm {
     lua.lua_pushjsfunction(L, errorHandler);
     this.handlerRef = lauxlib.luaL_ref(L, lua.LUA_REGISTRYINDEX);
     lua.lua_sethook(L, this.hook, lua.LUA_MASKCOUNT, HOOK_EVERY);
+    // A JS exception in a library function (JSON nested deeper than the JS stack) becomes a
+    // Lua error, which the script may catch, rather than a failed request.
+    lua.lua_atnativeerror(L, (L) => {
+      const e = lua.lua_touserdata(L, -1);
+      lua.lua_pushstring(L, e instanceof Error ? e.message : String(e));
+      return 1;
+    });
   }
 
   /** Compiles code into a function kept in the registry: its reference, or the compiler's message. */
