@@ -118,6 +118,16 @@ describe('scripting commands over HTTP', () => {
     body = 'return y';
     await evalFails(body, `ERR user_script:1: Script attempted to access nonexistent global variable 'y'${at(body)}`);
     await evals('local x = 5 return x', 5);
+    // The libraries Redis 7.0 gives scripts (but struct), and the ones it takes away.
+    for (const name of ['loadstring', 'load', 'string.dump', 'setmetatable', 'math.pow', 'table.getn', 'unpack']) {
+      await evals(`return type(${name})`, 'function');
+    }
+    for (const name of ['coroutine', 'cjson', 'cmsgpack', 'bit', 'redis']) await evals(`return type(${name})`, 'table');
+    for (const name of ['print', 'os', 'require', 'dofile', 'loadfile']) {
+      body = `return type(${name})`;
+      await evalFails(body, `ERR user_script:1: Script attempted to access nonexistent global variable '${name}'${at(body)}`);
+    }
+    await evals('return {math.pow(2, 10), table.getn({1, 2, 3})}', [1024, 3]);
   });
 
   it('has the redis helpers, cjson, cmsgpack and bit', async () => {
@@ -253,6 +263,7 @@ describe('scripting commands over HTTP', () => {
     await fails(['FUNCTION', 'RESTORE', payload], "ERR Library 'mylib' already exists");
     await fails(['FUNCTION', 'RESTORE', 'xx'], 'ERR DUMP payload version or checksum are wrong');
     await fails(['FUNCTION', 'RESTORE', payload, 'foo'], 'ERR Wrong restore policy given, value should be either FLUSH, APPEND or REPLACE.');
+    await fails(['FUNCTION', 'RESTORE', payload, 'FLUSH', 'extra'], "ERR unknown subcommand or wrong number of arguments for 'restore'. Try FUNCTION HELP.");
     await reply(['FUNCTION', 'RESTORE', payload, 'REPLACE'], 'OK');
     await reply(['FUNCTION', 'DELETE', 'mylib'], 'OK');
     await fails(['FUNCTION', 'DELETE', 'mylib'], 'ERR Library not found');

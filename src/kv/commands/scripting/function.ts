@@ -9,6 +9,7 @@ import {
   functionUnknownOption,
   LIBRARY_NAME_MISSING,
   LIBRARY_NOT_FOUND,
+  subcommandSyntax,
 } from '../../errors.js';
 import { FunctionRegistry } from '../../engine/scripting/functions.js';
 import { globMatch } from '../../glob.js';
@@ -81,7 +82,7 @@ export function functionDumpCommand(ctx: Ctx): Reply {
 
 // FUNCTION RESTORE serialized-value [FLUSH | APPEND | REPLACE]
 export function functionRestoreCommand(ctx: Ctx, argv: Args): Reply {
-  if (argv.length > 4) return functionUnknownArgument(argv[4]);
+  if (argv.length > 4) return subcommandSyntax('restore', 'function');
   const policy = argv.length === 4 ? argv[3].toLowerCase() : 'append';
   if (policy !== 'flush' && policy !== 'append' && policy !== 'replace') return FUNCTION_RESTORE_POLICY;
   const codes = FunctionRegistry.undump(argv[2]);

@@ -83,6 +83,7 @@ declare module 'fengari' {
     luaopen_table: JsFunction;
     luaopen_string: JsFunction;
     luaopen_math: JsFunction;
+    luaopen_coroutine: JsFunction;
   }
 
   const fengari: { lua: Lua; lauxlib: Lauxlib; lualib: Lualib };

@@ -4,8 +4,9 @@
 // - Globals: scripts see a proxy of the globals table. Reading a missing global raises
 //   "Script attempted to access nonexistent global variable", creating one raises "Attempt to
 //   modify a readonly table", as in Redis 7.0.
-// - Libraries: base (without dofile/loadfile), table, string, math, and cjson, cmsgpack and
-//   bit written in TypeScript. `unpack` and `loadstring` are Lua 5.1's names, kept for scripts.
+// - Libraries: base (without dofile, loadfile and print), table, string, math, coroutine, and
+//   cjson, cmsgpack and bit written in TypeScript. `unpack`, `loadstring`, math.pow and
+//   table.getn are Lua 5.1's, kept for scripts. Redis's `struct` library is not provided.
 // - Errors: every call runs under a message handler that turns the error into Redis's error
 //   table {err=..., source=..., line=...}, from which the reply text is built.
 // - Time: a count hook checks the clock; past the deadline it raises an error, and then raises
@@ -59,6 +60,7 @@ export class LuaVm {
       ['table', lualib.luaopen_table],
       ['string', lualib.luaopen_string],
       ['math', lualib.luaopen_math],
+      ['coroutine', lualib.luaopen_coroutine],
       ['cjson', openCjson],
       ['cmsgpack', openCmsgpack],
       ['bit', openBit],
@@ -72,11 +74,12 @@ export class LuaVm {
     lua.lua_setfield(L, g, 'redis');
     openRedisApi(L, host, () => this.registrar, 'load');
     this.loadApiRef = lauxlib.luaL_ref(L, lua.LUA_REGISTRYINDEX);
-    for (const name of ['dofile', 'loadfile']) {
+    for (const name of ['dofile', 'loadfile', 'print']) {
       lua.lua_pushnil(L);
       lua.lua_setfield(L, g, name);
     }
     alias(L, g, 'table', 'unpack', 'unpack');
+    addLua51(L, g);
     lua.lua_pushstring(L, 'load');
     lua.lua_rawget(L, g);
     lua.lua_setfield(L, g, 'loadstring');
@@ -211,6 +214,25 @@ function alias(L: LuaState, g: number, lib: string, field: string, as: string): 
   lua.lua_rawget(L, -2);
   lua.lua_setfield(L, g, as);
   lua.lua_pop(L, 1);
+}
+
+/** Lua 5.1 functions Redis scripts use that 5.3 dropped: math.pow and table.getn. */
+function addLua51(L: LuaState, g: number): void {
+  const add = (lib: string, name: string, f: (L: LuaState) => number) => {
+    lua.lua_pushstring(L, lib);
+    lua.lua_rawget(L, g);
+    lua.lua_pushjsfunction(L, f);
+    lua.lua_setfield(L, -2, name);
+    lua.lua_pop(L, 1);
+  };
+  add('math', 'pow', (L) => {
+    lua.lua_pushnumber(L, Math.pow(lua.lua_tonumber(L, 1), lua.lua_tonumber(L, 2)));
+    return 1;
+  });
+  add('table', 'getn', (L) => {
+    lua.lua_pushinteger(L, lua.lua_rawlen(L, 1));
+    return 1;
+  });
 }
 
 function pushArray(L: LuaState, items: readonly string[]): void {
