@@ -153,10 +153,10 @@ export class FunctionRegistry {
     if (typeof ref === 'string') return new ReplyError(`ERR Error compiling function: ${ref}`);
     const functions: LuaFunction[] = [];
     const registrar: Registrar = {
-      register: (fname, callbackIdx, flags, description) => {
+      register: (fname, ref, flags, description) => {
         if (!NAME.test(fname)) return BAD_NAME;
         if (functions.some((f) => f.name === fname)) return 'Function already exists in the library';
-        functions.push({ name: fname, library: name, ref: this.vm.keep(callbackIdx), flags, description });
+        functions.push({ name: fname, library: name, ref, flags, description });
         return null;
       },
     };

@@ -20,8 +20,8 @@ export interface ScriptHost {
 
 /** What a library being loaded registers its functions with. */
 export interface Registrar {
-  /** Keeps the function at callbackIdx; returns why it cannot be registered, or null. */
-  register(name: string, callbackIdx: number, flags: readonly string[], description: string | null): string | null;
+  /** Takes a function (a registry reference to it); returns why it cannot be registered, or null. */
+  register(name: string, ref: number, flags: readonly string[], description: string | null): string | null;
 }
 
 const LOG_LEVELS = { LOG_DEBUG: 0, LOG_VERBOSE: 1, LOG_NOTICE: 2, LOG_WARNING: 3 } as const;
@@ -188,8 +188,13 @@ function registerFunction(L: LuaState, registrar: Registrar | null): number {
   } else {
     raise(L, 'wrong number of arguments to redis.register_function');
   }
-  const refused = registrar.register(name, callback, flags, description);
-  if (refused !== null) raise(L, refused);
+  lua.lua_pushvalue(L, callback);
+  const ref = lauxlib.luaL_ref(L, lua.LUA_REGISTRYINDEX);
+  const refused = registrar.register(name, ref, flags, description);
+  if (refused !== null) {
+    lauxlib.luaL_unref(L, lua.LUA_REGISTRYINDEX, ref);
+    raise(L, refused);
+  }
   return 0;
 }
 

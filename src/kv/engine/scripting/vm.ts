@@ -152,12 +152,6 @@ export class LuaVm {
     }
   }
 
-  /** Keeps the function at idx (a callback a library registers) in the registry; its reference. */
-  keep(idx: number): number {
-    lua.lua_pushvalue(this.L, idx);
-    return lauxlib.luaL_ref(this.L, lua.LUA_REGISTRYINDEX);
-  }
-
   private call(ref: number, arrays: (readonly string[])[], timeLimitMs: number): CallResult {
     const L = this.L;
     const base = lua.lua_gettop(L);
