@@ -162,9 +162,14 @@ describe('scripting commands over HTTP', () => {
     await reply(['PING'], 'PONG');
   });
 
-  it('differs from Redis where Lua 5.3 does: integral floats print with .0', async () => {
-    // Redis (Lua 5.1) answers "5" here.
+  it('differs from Redis where Lua 5.3 in fengari does: float printing, 32-bit integers', async () => {
+    // Redis (Lua 5.1, doubles only) answers "5", "2147483648" and 2147483648.
     await evals('return tostring(10/2)', '5.0');
+    await evals('return tostring(2147483647 + 1)', '-2147483648');
+    // Numbers too large for 32 bits arrive as floats, and floats do not wrap.
+    await evals("return tonumber(ARGV[1]) + 1", 1795386911859, '0', '1795386911858');
+    await reply(['SET', 'big', '9000000000'], 'OK');
+    await evals("return redis.call('incrby', 'big', 1) + 1", 9000000002);
   });
 
   it('caches scripts: EVALSHA, SCRIPT LOAD, EXISTS, FLUSH, KILL', async () => {
