@@ -25,6 +25,8 @@ const kvDatabase = z
     maxRequestSize: z.number().int().positive().optional(),
     /** Commands a UTC day; no limit when absent. */
     dailyRequestLimit: z.number().int().positive().optional(),
+    /** How long one script or function (EVAL, FCALL) may run before it is stopped with an error. */
+    scriptTimeoutMs: z.number().int().positive().default(5000),
     /** ACL users created at start (and kept in step with this list). */
     users: z.array(aclUser).default([]),
   })

@@ -15,11 +15,13 @@ import server from './server.js';
 import set from './set.js';
 import string from './string.js';
 import transaction from './transaction.js';
+import scripting from './scripting.js';
 import sort from './sort.js';
 import zset from './zset.js';
 import {
   ADMIN,
   FAST,
+  NOSCRIPT,
   READONLY,
   UNSUPPORTED,
   WIDE_READ,
@@ -32,7 +34,7 @@ import {
 
 const FAMILIES: readonly Family[] = [
   generic, string, hash, list, set, zset, geo, sort, bitmap, hyperloglog, json, server, connection, transaction, acl,
-  pubsub,
+  pubsub, scripting,
 ];
 
 const BITS: Partial<Record<Flag, number>> = {
@@ -42,6 +44,7 @@ const BITS: Partial<Record<Flag, number>> = {
   wideRead: WIDE_READ,
   unsupported: UNSUPPORTED,
   admin: ADMIN,
+  noscript: NOSCRIPT,
 };
 
 /** Redis's ACL categories, in ACL CAT's order ('all' is implied, not listed). */
@@ -56,7 +59,8 @@ function compile(fam: Family, spec: CommandSpec, name = spec.name): Command {
   const categories = new Set<string>(['all', ...(spec.acl ?? [])]);
   if (fam.category !== null) categories.add(fam.category);
   if (bits & WRITE) categories.add('write');
-  if (bits & READONLY) categories.add('read');
+  // Redis gives @read to read-only commands except scripting's (EVAL_RO, FCALL_RO).
+  if (bits & READONLY && fam.category !== 'scripting') categories.add('read');
   categories.add(bits & FAST ? 'fast' : 'slow');
   if (spec.flags.includes('admin')) categories.add('admin').add('dangerous');
   if (spec.flags.includes('dangerous')) categories.add('dangerous');

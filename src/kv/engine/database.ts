@@ -4,13 +4,14 @@
 
 import type { AclRegistry } from '../acl/registry.js';
 import type { KvBackend } from '../backend.js';
-import { admit, resolve } from '../commands/admit.js';
+import { admit, admitFromScript, resolve } from '../commands/admit.js';
 import { ADMIN, WRITE, type Args, type Caller, type Command, type Ctx, type ServerStats } from '../commands/spec.js';
 import { lookupCommand, TABLE } from '../commands/table.js';
 import { isError, ReplyError } from '../errors.js';
 import type { Reply } from '../reply.js';
 import { Keyspace, type Clock } from './keyspace.js';
 import { monitorLine, PubSubHub, type PubSubClient } from './pubsub/hub.js';
+import { Scripting } from './scripting/scripting.js';
 
 /** Where writes go to be durable. */
 export interface Journal {
@@ -26,8 +27,12 @@ const NO_JOURNAL: Journal = { record() {}, seal() {}, commit() {} };
 
 export const SYSTEM_CALLER: Caller = { user: 'default', readOnly: false, acl: null };
 
+/** A script's time limit when none is configured (the config schema's default too). */
+export const DEFAULT_SCRIPT_TIMEOUT_MS = 5000;
+
 export class Database implements Ctx, KvBackend, ServerStats {
   readonly ks: Keyspace;
+  readonly scripting: Scripting;
   caller: Caller = SYSTEM_CALLER;
   journal: Journal = NO_JOURNAL;
   readonly commands = TABLE;
@@ -43,9 +48,11 @@ export class Database implements Ctx, KvBackend, ServerStats {
     readonly acl: AclRegistry,
     readonly runtime: string,
     clock: Clock = Date.now,
+    scriptTimeoutMs = DEFAULT_SCRIPT_TIMEOUT_MS,
   ) {
     this.ks = new Keyspace(clock, (argv) => this.journal.record(argv));
     this.startedAt = clock();
+    this.scripting = new Scripting((argv, readOnly) => this.runFromScript(argv, readOnly), scriptTimeoutMs);
   }
 
   get server(): ServerStats {
@@ -133,6 +140,17 @@ export class Database implements Ctx, KvBackend, ServerStats {
 
   private runOne(argv: Args, caller: Caller): Reply {
     const admitted = admit(lookupCommand(argv[0]), argv, caller);
+    return admitted instanceof ReplyError ? admitted : this.run(admitted, argv, caller);
+  }
+
+  /**
+   * A command a script runs (redis.call), as the script's caller. It is logged like any
+   * command, into the frame of the command running the script, so the script's effects are
+   * replayed, all or none, instead of the script.
+   */
+  private runFromScript(argv: Args, readOnly: boolean): Reply {
+    const caller = this.caller;
+    const admitted = admitFromScript(lookupCommand(argv[0]), argv, caller, readOnly);
     return admitted instanceof ReplyError ? admitted : this.run(admitted, argv, caller);
   }
 
