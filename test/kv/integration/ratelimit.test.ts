@@ -3,11 +3,9 @@
 // script to run atomically; getRemaining and resetUsedTokens read and reset the same state.
 
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { Ratelimit } from '@upstash/ratelimit';
-import type { Redis } from '@upstash/redis';
-import type { TestLarder } from '../../support/larder.js';
-import { PIPELINE_MODES, startSdk } from '../../support/sdk.js';
+import { PIPELINE_MODES, suiteSdk } from '../../support/sdk.js';
 
 const LIMIT = 10;
 const CALLERS = 50;
@@ -20,10 +18,7 @@ const ALGORITHMS = [
 
 for (const mode of PIPELINE_MODES) {
   describe(`@upstash/ratelimit against Larder (${mode.name})`, () => {
-    let t: TestLarder;
-    let redis: Redis;
-    before(async () => ({ t, redis } = await startSdk(mode)));
-    after(() => t.close());
+    const { redis } = suiteSdk(mode);
 
     for (const [name, limiter] of ALGORITHMS) {
       for (const cached of [false, true]) {

@@ -3,10 +3,8 @@
 // parses JSON.GET's text and the other JSON-text replies into values).
 
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import type { Redis } from '@upstash/redis';
-import type { TestLarder } from '../../support/larder.js';
-import { PIPELINE_MODES, startSdk } from '../../support/sdk.js';
+import { describe, it } from 'node:test';
+import { PIPELINE_MODES, suiteSdk } from '../../support/sdk.js';
 
 type Product = {
   name: string;
@@ -26,10 +24,7 @@ const PRODUCT: Product = {
 
 for (const mode of PIPELINE_MODES) {
   describe(`JSON commands through the SDK (${mode.name})`, () => {
-    let t: TestLarder;
-    let redis: Redis;
-    before(async () => ({ t, redis } = await startSdk(mode)));
-    after(() => t.close());
+    const { redis } = suiteSdk(mode);
 
     it('set, get, type, strlen, strappend, numincrby, nummultby, toggle', async () => {
       assert.equal(await redis.json.set('item', '$', PRODUCT), 'OK');

@@ -3,11 +3,9 @@
 // published with redis.publish round-trip, JSON values deserialized as the SDK does.
 
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import type { Redis } from '@upstash/redis';
-import type { TestLarder } from '../../support/larder.js';
+import { describe, it } from 'node:test';
 import { eventually } from '../../support/eventually.js';
-import { PIPELINE_MODES, startSdk } from '../../support/sdk.js';
+import { PIPELINE_MODES, suiteSdk } from '../../support/sdk.js';
 
 /** Resolves with the next `count` payloads of `type` the subscriber emits. */
 function collect<T>(sub: { on(type: any, listener: (data: any) => void): void }, type: string, count: number): Promise<T[]> {
@@ -22,10 +20,7 @@ function collect<T>(sub: { on(type: any, listener: (data: any) => void): void },
 
 for (const mode of PIPELINE_MODES) {
   describe(`pub/sub through the SDK (${mode.name})`, () => {
-    let t: TestLarder;
-    let redis: Redis;
-    before(async () => ({ t, redis } = await startSdk(mode)));
-    after(() => t.close());
+    const { t, redis } = suiteSdk(mode);
 
     const numsub = async (...channels: string[]) => (await t.ok(['pubsub', 'numsub', ...channels])) as (string | number)[];
 

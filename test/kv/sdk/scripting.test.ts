@@ -3,10 +3,8 @@
 
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { after, before, describe, it } from 'node:test';
-import type { Redis } from '@upstash/redis';
-import type { TestLarder } from '../../support/larder.js';
-import { PIPELINE_MODES, sdkClient, startSdk } from '../../support/sdk.js';
+import { describe, it } from 'node:test';
+import { PIPELINE_MODES, sdkClient, suiteSdk } from '../../support/sdk.js';
 
 const sha1 = (s: string) => createHash('sha1').update(s).digest('hex');
 const LIB = [
@@ -17,10 +15,7 @@ const LIB = [
 
 for (const mode of PIPELINE_MODES) {
   describe(`scripting through the SDK (${mode.name})`, () => {
-    let t: TestLarder;
-    let redis: Redis;
-    before(async () => ({ t, redis } = await startSdk(mode)));
-    after(() => t.close());
+    const { t, redis } = suiteSdk(mode);
 
     it('eval and evalsha', async () => {
       assert.equal(await redis.eval("return redis.call('set', KEYS[1], ARGV[1])", ['k'], ['v']), 'OK');
