@@ -62,10 +62,38 @@ export async function restartWith<S>(
 }
 
 /**
+ * Writes with `write`, pads the log until the commands `pick` selects are in a snapshot,
+ * restarts, and checks that `read` reads the same from the snapshot.
+ */
+export async function snapshotRoundTrip<S>(
+  write: (t: TestLarder) => Promise<void>,
+  read: (t: TestLarder) => Promise<S>,
+  pick: (argv: string[]) => boolean,
+): Promise<void> {
+  const config = { kv: { compactAfterBytes: 4096 } };
+  const first = await startTestLarder(config);
+  let before: S;
+  try {
+    await write(first);
+    before = await read(first);
+    await pushIntoSnapshot(first, pick);
+  } finally {
+    await first.close(true);
+  }
+  const second = await startTestLarder(config, first.dataDir);
+  try {
+    assert.deepEqual(await read(second), before);
+  } finally {
+    await second.close();
+    rmSync(first.dataDir, { recursive: true, force: true });
+  }
+}
+
+/**
  * Pads the log until a compaction has moved every logged command that `pick` selects into a
  * snapshot (the server must compact after a few kilobytes).
  */
-export async function pushIntoSnapshot(t: TestLarder, pick: (argv: string[]) => boolean): Promise<void> {
+async function pushIntoSnapshot(t: TestLarder, pick: (argv: string[]) => boolean): Promise<void> {
   for (let i = 0; loggedCommands(t.dataDir).some(pick); i++) {
     assert.ok(i < 1000, 'the log was never compacted');
     await t.ok(['set', `pad:${i}`, 'x'.repeat(512)]);

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { TestLarder } from '../../support/larder.js';
-import { loggedCommands, pushIntoSnapshot, restartableServers } from '../../support/restarts.js';
+import { loggedCommands, restartableServers, snapshotRoundTrip } from '../../support/restarts.js';
 
 /** 2100-01-01 in ms: no test outlives it. */
 const LATER_MS = 4102444800000;
@@ -94,18 +94,7 @@ describe('JSON documents across a restart', () => {
   });
 
   it('a snapshot holds the documents', async () => {
-    const config = { kv: { compactAfterBytes: 4096 } };
-    const first = await start(config);
-    await writeShapes(first);
-    const before = await readShapes(first);
-    await pushIntoSnapshot(first, (argv) => argv[0].startsWith('json.'));
-    await stop(first);
-    const second = await start(config, first.dataDir);
-    try {
-      assert.deepEqual(await readShapes(second), before);
-    } finally {
-      await stop(second);
-    }
+    await snapshotRoundTrip(writeShapes, readShapes, (argv) => argv[0].startsWith('json.'));
   });
 
   it('DUMP and RESTORE round-trip every document', async () => {
