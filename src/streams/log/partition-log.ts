@@ -1,0 +1,181 @@
+// One partition: a list of segment files in <dir>, each named by its first offset padded to
+// 20 digits (`00000000000000000000.log`), holding frames of record-codec payloads. Offsets
+// are dense from the first kept one. Appends go to the last segment; a message is visible
+// to readers (below the high watermark) only once an fdatasync covered it, so nothing a
+// reader saw or a producer was told can vanish in a crash. Concurrent appends share one
+// fdatasync (AppendLog.sync). Retention deletes whole old segments, never the active one.
+// Recovery cuts a torn tail of the last segment; damage anywhere else is CorruptDataError.
+// Records are kept decoded in memory for reads. Not safe for concurrent use; one JS thread owns it.
+
+import { readdirSync, readFileSync, unlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import { AppendLog } from '../../storage/append-log.js';
+import { makeDirectory, syncDirectory } from '../../storage/atomic-file.js';
+import { CorruptDataError } from '../../storage/errors.js';
+import { FRAME_HEADER, readFrames } from '../../storage/frames.js';
+import { decodeRecord, encodeRecord, type StoredRecord } from './record-codec.js';
+import { TimeIndex } from './time-index.js';
+
+export interface PartitionSettings {
+  retentionMs: number;
+  retentionBytes: number;
+  segmentBytes: number;
+}
+
+interface Segment {
+  base: number;
+  path: string;
+  bytes: number;
+  count: number;
+  maxTimestamp: number;
+}
+
+const SEGMENT_SUFFIX = '.log';
+const segmentName = (base: number) => String(base).padStart(20, '0') + SEGMENT_SUFFIX;
+
+export class PartitionLog {
+  private readonly segments: Segment[] = [];
+  /** Records from `start` on, by offset - start. */
+  private records: StoredRecord[] = [];
+  private start = 0;
+  /** The next offset to assign. */
+  private next = 0;
+  /** Offsets below this are durable and readable. */
+  private highWatermark = 0;
+  private active!: AppendLog;
+  private readonly index = new TimeIndex();
+  private readonly waiters = new Set<() => void>();
+
+  private constructor(
+    private readonly dir: string,
+    public settings: PartitionSettings,
+  ) {}
+
+  /** Opens the partition in `dir` (creating it), recovering its segments. `warn` hears of cut tails. */
+  static open(dir: string, settings: PartitionSettings, warn: (msg: string, cut: number) => void): PartitionLog {
+    makeDirectory(dir);
+    const p = new PartitionLog(dir, settings);
+    const names = readdirSync(dir).filter((n) => n.endsWith(SEGMENT_SUFFIX)).sort();
+    if (names.length === 0) names.push(segmentName(0));
+    names.forEach((name, i) => {
+      const path = join(dir, name);
+      const base = Number(name.slice(0, -SEGMENT_SUFFIX.length));
+      if (i === 0) p.start = p.next = base;
+      else if (base !== p.next) throw new CorruptDataError(`${path}: segment starts at ${base}, expected ${p.next}`);
+      let frames: Buffer[];
+      if (i === names.length - 1) {
+        const { log, recovered } = AppendLog.open(path, 'everysec');
+        if (recovered.cutBytes > 0) warn(`${path}: cut an invalid tail (${recovered.stop})`, recovered.cutBytes);
+        p.active = log;
+        frames = recovered.frames;
+      } else {
+        const scan = readFrames(readFileSync(path));
+        if (scan.stop !== undefined) throw new CorruptDataError(`${path}: damaged at byte ${scan.validBytes} (${scan.stop}); only the last segment may be cut`);
+        frames = scan.frames;
+      }
+      const seg: Segment = { base, path, bytes: 0, count: 0, maxTimestamp: -Infinity };
+      for (const f of frames) {
+        const r = decodeRecord(f);
+        if (r.offset !== p.next) throw new CorruptDataError(`${path}: record with offset ${r.offset} where ${p.next} was expected`);
+        p.add(seg, r, f.length + FRAME_HEADER);
+      }
+      p.segments.push(seg);
+    });
+    p.highWatermark = p.next;
+    return p;
+  }
+
+  get range(): { start: number; end: number } {
+    return { start: this.start, end: this.highWatermark };
+  }
+
+  /**
+   * Appends records (offsets are assigned here) and resolves once they are durable, which
+   * is when readers see them. Returns the first offset at once.
+   */
+  append(messages: readonly Omit<StoredRecord, 'offset'>[]): { first: number; durable: Promise<void> } {
+    const first = this.next;
+    for (const m of messages) {
+      if (this.tail().bytes >= this.settings.segmentBytes && this.tail().count > 0) this.roll();
+      const r: StoredRecord = { ...m, offset: this.next };
+      const payload = encodeRecord(r);
+      this.active.append(payload);
+      this.add(this.tail(), r, payload.length + FRAME_HEADER);
+    }
+    const end = this.next;
+    const durable = this.active.sync().then(() => {
+      if (end <= this.highWatermark) return;
+      this.highWatermark = end;
+      for (const wake of this.waiters) wake();
+      this.waiters.clear();
+    });
+    return { first, durable };
+  }
+
+  /** Records from `offset` below the high watermark, at most `max`. */
+  read(offset: number, max: number): StoredRecord[] {
+    const from = Math.max(offset, this.start) - this.start;
+    const to = Math.min(this.highWatermark - this.start, from + max);
+    return from >= to ? [] : this.records.slice(from, to);
+  }
+
+  /** Calls `wake` once, when the high watermark next moves; returns a cancel. */
+  onAppend(wake: () => void): () => void {
+    this.waiters.add(wake);
+    return () => this.waiters.delete(wake);
+  }
+
+  offsetForTime(timestamp: number): number {
+    for (let o = this.index.scanFrom(timestamp, this.start); o < this.highWatermark; o++) {
+      if (this.records[o - this.start].timestamp >= timestamp) return o;
+    }
+    return this.highWatermark;
+  }
+
+  /** Deletes old segments by time and size; the active one always stays. */
+  enforceRetention(now: number): void {
+    const { retentionMs, retentionBytes } = this.settings;
+    let total = this.segments.reduce((n, s) => n + s.bytes, 0);
+    let deleted = false;
+    while (this.segments.length > 1) {
+      const oldest = this.segments[0];
+      const expired = retentionMs >= 0 && oldest.maxTimestamp < now - retentionMs;
+      const oversize = retentionBytes >= 0 && total - oldest.bytes >= retentionBytes;
+      if (!expired && !oversize) break;
+      unlinkSync(oldest.path);
+      this.segments.shift();
+      total -= oldest.bytes;
+      this.records = this.records.slice(oldest.count);
+      this.start += oldest.count;
+      deleted = true;
+    }
+    if (!deleted) return;
+    syncDirectory(this.dir);
+    this.index.dropBefore(this.start);
+  }
+
+  close(): void {
+    this.active.close();
+  }
+
+  private tail(): Segment {
+    return this.segments[this.segments.length - 1];
+  }
+
+  private add(seg: Segment, r: StoredRecord, bytes: number): void {
+    this.records.push(r);
+    this.index.add(r.offset, r.timestamp);
+    seg.bytes += bytes;
+    seg.count++;
+    if (r.timestamp > seg.maxTimestamp) seg.maxTimestamp = r.timestamp;
+    this.next = r.offset + 1;
+  }
+
+  /** Closes the active segment (flushed and fsynced) and starts the next one. */
+  private roll(): void {
+    this.active.close();
+    const path = join(this.dir, segmentName(this.next));
+    this.active = AppendLog.open(path, 'everysec').log;
+    this.segments.push({ base: this.next, path, bytes: 0, count: 0, maxTimestamp: -Infinity });
+  }
+}
