@@ -132,9 +132,15 @@ export class PartitionLog {
     return this.highWatermark;
   }
 
-  /** Deletes old segments by time and size; the active one always stays. */
+  /**
+   * Deletes old segments by time and size. An active segment whose every message has
+   * expired is rolled first, so it can go too; an empty active segment always stays.
+   */
   enforceRetention(now: number): void {
     const { retentionMs, retentionBytes } = this.settings;
+    if (retentionMs >= 0 && this.tail().count > 0 && this.tail().maxTimestamp < now - retentionMs && this.next === this.highWatermark) {
+      this.roll();
+    }
     let total = this.segments.reduce((n, s) => n + s.bytes, 0);
     let deleted = false;
     while (this.segments.length > 1) {

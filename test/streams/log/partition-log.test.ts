@@ -80,7 +80,15 @@ describe('partition log', () => {
     const again = open(dir);
     assert.equal(again.range.end, 80);
     assert.equal(again.read(0, 1000).at(-1)!.offset, 79);
+    // Once everything expired, the active segment is rolled and deleted too; offsets go on.
+    again.settings = { ...SETTINGS, retentionMs: 10_000 };
+    again.enforceRetention(1_000_000);
+    assert.deepEqual(again.range, { start: 80, end: 80 });
     again.close();
+    const empty = open(dir);
+    assert.deepEqual(empty.range, { start: 80, end: 80 });
+    assert.equal(empty.append([msg(80)]).first, 80);
+    empty.close();
   });
 
   it('hashes keys with Kafka murmur2', () => {
