@@ -3,17 +3,19 @@
 // are dense from the first kept one. Appends go to the last segment; a message is visible
 // to readers (below the high watermark) only once an fdatasync covered it, so nothing a
 // reader saw or a producer was told can vanish in a crash. Concurrent appends share one
-// fdatasync (AppendLog.sync). Retention deletes whole old segments, never the active one.
+// fdatasync (AppendLog.sync). Retention deletes whole old segments.
 // Recovery cuts a torn tail of the last segment; damage anywhere else is CorruptDataError.
-// Records are kept decoded in memory for reads. Not safe for concurrent use; one JS thread owns it.
+// Reads go to the files: memory holds only, per segment, the file position of every
+// POSITION_EVERY-th record, and the sparse time index, both rebuilt at open.
+// Not safe for concurrent use; one JS thread owns it.
 
-import { readdirSync, readFileSync, unlinkSync } from 'node:fs';
+import { closeSync, openSync, readdirSync, readFileSync, readSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { AppendLog } from '../../storage/append-log.js';
 import { makeDirectory, syncDirectory } from '../../storage/atomic-file.js';
 import { CorruptDataError } from '../../storage/errors.js';
 import { FRAME_HEADER, readFrames } from '../../storage/frames.js';
-import { decodeRecord, encodeRecord, type StoredRecord } from './record-codec.js';
+import { decodeRecord, encodeRecord, recordHead, type StoredRecord } from './record-codec.js';
 import { TimeIndex } from './time-index.js';
 
 export interface PartitionSettings {
@@ -25,18 +27,22 @@ export interface PartitionSettings {
 interface Segment {
   base: number;
   path: string;
+  /** Bytes of whole frames in the file. */
   bytes: number;
   count: number;
   maxTimestamp: number;
+  /** File position of record base + k * POSITION_EVERY, by k. */
+  positions: number[];
 }
 
 const SEGMENT_SUFFIX = '.log';
+const POSITION_EVERY = 32;
+/** Bytes read from a segment at a time. */
+const READ_CHUNK = 256 * 1024;
 const segmentName = (base: number) => String(base).padStart(20, '0') + SEGMENT_SUFFIX;
 
 export class PartitionLog {
   private readonly segments: Segment[] = [];
-  /** Records from `start` on, by offset - start. */
-  private records: StoredRecord[] = [];
   private start = 0;
   /** The next offset to assign. */
   private next = 0;
@@ -73,11 +79,11 @@ export class PartitionLog {
         if (scan.stop !== undefined) throw new CorruptDataError(`${path}: damaged at byte ${scan.validBytes} (${scan.stop}); only the last segment may be cut`);
         frames = scan.frames;
       }
-      const seg: Segment = { base, path, bytes: 0, count: 0, maxTimestamp: -Infinity };
+      const seg: Segment = { base, path, bytes: 0, count: 0, maxTimestamp: -Infinity, positions: [] };
       for (const f of frames) {
-        const r = decodeRecord(f);
-        if (r.offset !== p.next) throw new CorruptDataError(`${path}: record with offset ${r.offset} where ${p.next} was expected`);
-        p.add(seg, r, f.length + FRAME_HEADER);
+        const head = recordHead(f);
+        if (head.offset !== p.next) throw new CorruptDataError(`${path}: record with offset ${head.offset} where ${p.next} was expected`);
+        p.add(seg, head.offset, head.timestamp, f.length + FRAME_HEADER);
       }
       p.segments.push(seg);
     });
@@ -97,10 +103,9 @@ export class PartitionLog {
     const first = this.next;
     for (const m of messages) {
       if (this.tail().bytes >= this.settings.segmentBytes && this.tail().count > 0) this.roll();
-      const r: StoredRecord = { ...m, offset: this.next };
-      const payload = encodeRecord(r);
+      const payload = encodeRecord({ ...m, offset: this.next });
       this.active.append(payload);
-      this.add(this.tail(), r, payload.length + FRAME_HEADER);
+      this.add(this.tail(), this.next, m.timestamp, payload.length + FRAME_HEADER);
     }
     const end = this.next;
     const durable = this.active.sync().then(() => {
@@ -112,11 +117,19 @@ export class PartitionLog {
     return { first, durable };
   }
 
-  /** Records from `offset` below the high watermark, at most `max`. */
+  /** Records from `offset` (or the first kept) below the high watermark, at most `max`. */
   read(offset: number, max: number): StoredRecord[] {
-    const from = Math.max(offset, this.start) - this.start;
-    const to = Math.min(this.highWatermark - this.start, from + max);
-    return from >= to ? [] : this.records.slice(from, to);
+    let from = Math.max(offset, this.start);
+    const to = Math.min(this.highWatermark, from + max);
+    const out: StoredRecord[] = [];
+    for (let s = this.segmentOf(from); from < to && s < this.segments.length; s++) {
+      const seg = this.segments[s];
+      const k = Math.floor((from - seg.base) / POSITION_EVERY);
+      const records = readSegment(seg, seg.positions[k], seg.base + k * POSITION_EVERY, from, Math.min(to, seg.base + seg.count));
+      out.push(...records);
+      from += records.length;
+    }
+    return out;
   }
 
   /** Calls `wake` once, when the high watermark next moves; returns a cancel. */
@@ -125,9 +138,12 @@ export class PartitionLog {
     return () => this.waiters.delete(wake);
   }
 
+  /** The first offset whose timestamp is at least `timestamp`; the end when there is none. */
   offsetForTime(timestamp: number): number {
-    for (let o = this.index.scanFrom(timestamp, this.start); o < this.highWatermark; o++) {
-      if (this.records[o - this.start].timestamp >= timestamp) return o;
+    for (let o = this.index.scanFrom(timestamp, this.start); o < this.highWatermark; ) {
+      const batch = this.read(o, POSITION_EVERY);
+      for (const r of batch) if (r.timestamp >= timestamp) return r.offset;
+      o += batch.length;
     }
     return this.highWatermark;
   }
@@ -151,7 +167,6 @@ export class PartitionLog {
       unlinkSync(oldest.path);
       this.segments.shift();
       total -= oldest.bytes;
-      this.records = this.records.slice(oldest.count);
       this.start += oldest.count;
       deleted = true;
     }
@@ -168,13 +183,25 @@ export class PartitionLog {
     return this.segments[this.segments.length - 1];
   }
 
-  private add(seg: Segment, r: StoredRecord, bytes: number): void {
-    this.records.push(r);
-    this.index.add(r.offset, r.timestamp);
+  /** Index of the segment holding `offset` (the last one when past the end). */
+  private segmentOf(offset: number): number {
+    let lo = 0;
+    let hi = this.segments.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >>> 1;
+      if (this.segments[mid].base <= offset) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo;
+  }
+
+  private add(seg: Segment, offset: number, timestamp: number, bytes: number): void {
+    if (seg.count % POSITION_EVERY === 0) seg.positions.push(seg.bytes);
+    this.index.add(offset, timestamp);
     seg.bytes += bytes;
     seg.count++;
-    if (r.timestamp > seg.maxTimestamp) seg.maxTimestamp = r.timestamp;
-    this.next = r.offset + 1;
+    if (timestamp > seg.maxTimestamp) seg.maxTimestamp = timestamp;
+    this.next = offset + 1;
   }
 
   /** Closes the active segment (flushed and fsynced) and starts the next one. */
@@ -182,6 +209,35 @@ export class PartitionLog {
     this.active.close();
     const path = join(this.dir, segmentName(this.next));
     this.active = AppendLog.open(path, 'everysec').log;
-    this.segments.push({ base: this.next, path, bytes: 0, count: 0, maxTimestamp: -Infinity });
+    this.segments.push({ base: this.next, path, bytes: 0, count: 0, maxTimestamp: -Infinity, positions: [] });
   }
+}
+
+/** Records [from, to) of a segment, scanning from the record `at` which starts at byte `position`. */
+function readSegment(seg: Segment, position: number, at: number, from: number, to: number): StoredRecord[] {
+  const out: StoredRecord[] = [];
+  const fd = openSync(seg.path, 'r');
+  try {
+    let chunk = READ_CHUNK;
+    while (at < to && position < seg.bytes) {
+      const buf = Buffer.allocUnsafe(Math.min(chunk, seg.bytes - position));
+      const got = readSync(fd, buf, 0, buf.length, position);
+      const scan = readFrames(buf.subarray(0, got));
+      if (scan.frames.length === 0) {
+        // One frame larger than the chunk: read it whole next time.
+        if (got >= FRAME_HEADER && chunk < buf.readUInt32LE(0) + FRAME_HEADER) chunk = buf.readUInt32LE(0) + FRAME_HEADER;
+        else throw new CorruptDataError(`${seg.path}: unreadable frame at byte ${position}`);
+        continue;
+      }
+      for (const f of scan.frames) {
+        if (at >= to) break;
+        if (at >= from) out.push(decodeRecord(f));
+        at++;
+      }
+      position += scan.validBytes;
+    }
+  } finally {
+    closeSync(fd);
+  }
+  return out;
 }

@@ -70,6 +70,11 @@ export function decodeRecord(b: Buffer): StoredRecord {
   return { offset, timestamp, key, value, headers };
 }
 
+/** Just the offset and timestamp, for recovery and indexes, without decoding the rest. */
+export function recordHead(b: Buffer): { offset: number; timestamp: number } {
+  return { offset: readU64(b, 0), timestamp: readU64(b, 8) };
+}
+
 function writeU64(b: Buffer, at: number, n: number): number {
   b.writeUInt32LE(n % TWO32, at);
   return b.writeUInt32LE(Math.floor(n / TWO32), at + 4);

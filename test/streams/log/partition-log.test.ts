@@ -35,6 +35,16 @@ describe('partition log', () => {
     again.close();
   });
 
+  it('reads records larger than one read chunk', async () => {
+    const dir = join(root, String(dirs++));
+    const log = open(dir, { ...SETTINGS, segmentBytes: 1 << 20 });
+    const big = { timestamp: 1, key: null, value: 'x'.repeat(600_000), headers: [] };
+    await log.append([msg(0), big, msg(2)]).durable;
+    assert.deepEqual(log.read(0, 10).map((r) => r.value.length), [msg(0).value.length, 600_000, msg(2).value.length]);
+    assert.deepEqual(log.read(2, 10).map((r) => r.offset), [2]);
+    log.close();
+  });
+
   it('cuts a torn tail at reopen and goes on from there', async () => {
     const dir = join(root, String(dirs++));
     const log = open(dir, { ...SETTINGS, segmentBytes: 1 << 20 });
