@@ -9,7 +9,10 @@ import { suiteLarder } from '../support/larder.js';
 const TOPICS = { t: { partitions: 2 }, hooks: { partitions: 1 } };
 
 describe('stream topics over raw HTTP', () => {
-  const t = suiteLarder({ streams: { clusters: { default: { topics: TOPICS, maxMessageBytes: 1000 } } } });
+  const t = suiteLarder({
+    maxBodyBytes: 100_000,
+    streams: { clusters: { default: { topics: TOPICS, maxMessageBytes: 1000 }, auto: { autoCreateTopics: true, defaultPartitions: 2, username: 'auto-user', password: 'auto-password' } } },
+  });
   const auth = () => 'Basic ' + Buffer.from(`${t.cluster().username}:${t.cluster().password}`).toString('base64');
   async function call(path: string, init: { method?: string; body?: unknown; headers?: Record<string, string>; auth?: string | null } = {}) {
     const headers: Record<string, string> = { ...init.headers };
@@ -79,6 +82,20 @@ describe('stream topics over raw HTTP', () => {
     await fails('/create-topic/x', 400, { body: { partitions: 0 } });
   });
 
+  it('creates unknown topics on produce only in a cluster with autoCreateTopics', async () => {
+    const auto = t.cluster('auto');
+    assert.equal(auto.url, `${t.url}/kafka/auto`);
+    assert.equal(auto.username, 'auto-user');
+    const authorization = 'Basic ' + Buffer.from('auto-user:auto-password').toString('base64');
+    const res = await fetch(`${auto.url}/produce/fresh/hi`, { headers: { authorization } });
+    assert.equal(res.status, 200);
+    const topics = await (await fetch(`${auto.url}/topics`, { headers: { authorization } })).json();
+    assert.deepEqual(topics, { fresh: 2 });
+    // The default cluster's credentials do not open another cluster.
+    assert.equal((await fetch(`${auto.url}/topics`, { headers: { authorization: auth() } })).status, 401);
+    await fails('/produce/fresh/hi', 404);
+  });
+
   it('refuses bad credentials with 401', async () => {
     await fails('/topics', 401, { auth: null });
     await fails('/topics', 401, { auth: 'Basic ' + Buffer.from('nobody:nothing').toString('base64') });
@@ -115,6 +132,7 @@ describe('stream topics over raw HTTP', () => {
     await fails('/offsets/yesterday', 400, { body: { topic: 't', partition: 0 } });
     await fails('/committed/g/i', 400, { body: [{ topic: 't' }] });
     assert.match(await fails('/produce/t', 413, { body: { value: 'x'.repeat(1001) } }), /larger than the limit of 1000/);
+    assert.match(await fails('/produce/t', 413, { body: { value: 'x'.repeat(200_000) } }), /request body too large/);
     // The server lives on.
     assert.equal((await call('/topics')).status, 200);
   });
