@@ -145,5 +145,7 @@ describe('stream topics over raw HTTP', () => {
     const headers = { 'Kafka-Auto-Offset-Reset': 'earliest' };
     for (const id of ['a', 'b']) assert.equal((await call(`/consume/full/${id}/t?timeout=0`, { headers })).status, 200);
     assert.match(await fails('/consume/full/c/t?timeout=0', 409, { headers }), /one instance per partition/);
+    // Consumer headers count only when they create the instance.
+    assert.equal((await call('/consume/full/a/t?timeout=0', { headers: { 'Kafka-Auto-Offset-Reset': 'sometimes' } })).status, 200);
   });
 });

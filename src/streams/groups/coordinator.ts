@@ -10,7 +10,7 @@
 // Not safe for concurrent use; one JS thread owns it (awaits are the only interleavings).
 
 import type { Message, Position, StreamBackend, TopicPartition } from '../backend.js';
-import { noOffset, tooManyInstances, unknownInstance, unknownPartition, unknownTopic, type StreamError } from '../errors.js';
+import { isError, noOffset, tooManyInstances, unknownInstance, unknownPartition, unknownTopic, type StreamError } from '../errors.js';
 import { rangeAssign } from './assignment.js';
 
 export interface InstanceSettings {
@@ -70,7 +70,8 @@ export class GroupCoordinator {
   }
 
   // /consume/$GROUP/$INSTANCE[/$TOPIC]
-  async consume(groupName: string, id: string, topics: readonly string[], timeoutMs: number, settings: () => InstanceSettings): Promise<Message[] | StreamError> {
+  /** `settings` is asked only when the request creates the instance. */
+  async consume(groupName: string, id: string, topics: readonly string[], timeoutMs: number, settings: () => InstanceSettings | StreamError): Promise<Message[] | StreamError> {
     const partitions = this.backend.topics();
     for (const t of topics) if (!partitions.has(t)) return unknownTopic(t);
     let group = this.groups.get(groupName);
@@ -84,7 +85,12 @@ export class GroupCoordinator {
         if (group.instances.size === 0) this.groups.delete(groupName);
         return tooManyInstances(groupName, total);
       }
-      inst = new Instance(id, settings(), this.now());
+      const chosen = settings();
+      if (isError(chosen)) {
+        if (group.instances.size === 0) this.groups.delete(groupName);
+        return chosen;
+      }
+      inst = new Instance(id, chosen, this.now());
       group.instances.set(id, inst);
       changed = true;
     }

@@ -67,10 +67,6 @@ export class LogBackend implements StreamBackend {
     return null;
   }
 
-  hasTopic(name: string): boolean {
-    return this.topicsByName.has(name);
-  }
-
   async produce(messages: readonly OutgoingMessage[]): Promise<Metadata[] | StreamError> {
     const targets: { log: PartitionLog; partition: number }[] = [];
     for (const m of messages) {

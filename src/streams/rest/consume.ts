@@ -34,9 +34,8 @@ export async function consumeCommand(call: Call): Promise<HttpResponse> {
     wait = timeout(body.timeout ?? query(call, 'timeout'), CONSUME_TIMEOUT_MS);
   }
   if (isError(wait)) return fail(wait);
-  const settings = instanceSettings(call);
-  if (isError(settings)) return fail(settings);
-  const out = await call.cluster.groups.consume(group, instance, topics, wait, () => settings);
+  // The headers count only on the request that creates the instance.
+  const out = await call.cluster.groups.consume(group, instance, topics, wait, () => instanceSettings(call));
   return isError(out) ? fail(out) : ok(out);
 }
 
