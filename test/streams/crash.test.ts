@@ -64,6 +64,7 @@ describe('stream topics after kill -9', () => {
 
     const second = await spawnLarder({ runtime: TEST_RUNTIME, dataDir });
     try {
+      assert.deepEqual(second.info.clusters.get('default'), { ...first.info.clusters.get('default'), url: `${second.info.url}/kafka/default` }, 'generated credentials are kept');
       const again = client(second.info.clusters.get('default')!);
       const stored = new Map<string, string>();
       for (let partition = 0; partition < PARTITIONS; partition++) {
