@@ -10,7 +10,7 @@ import { createApp } from './server/app.js';
 import type { RunningServer } from './server/http.js';
 import { createLogger, type Logger } from './server/log.js';
 import type { Service } from './server/service.js';
-import { mountStreams, type StreamCredentials } from './streams/index.js';
+import { mountStreams, type StreamCredentials, type StreamsService } from './streams/index.js';
 
 export interface Larder {
   readonly url: string;
@@ -31,7 +31,7 @@ export async function startLarder(config: Config, log: Logger = createLogger(con
   mkdirSync(config.dataDir, { recursive: true });
   const secrets = new SecretStore(config.dataDir);
   const kv = mountKv(config, secrets, log, runtime);
-  let streams;
+  let streams: StreamsService;
   try {
     streams = mountStreams(config, secrets, log);
   } catch (e) {
