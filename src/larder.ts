@@ -10,12 +10,14 @@ import { createApp } from './server/app.js';
 import type { RunningServer } from './server/http.js';
 import { createLogger, type Logger } from './server/log.js';
 import type { Service } from './server/service.js';
+import { mountStreams, type StreamCredentials, type StreamsService } from './streams/index.js';
 
 export interface Larder {
   readonly url: string;
   readonly port: number;
   readonly runtime: 'node' | 'bun';
   readonly kv: readonly KvCredentials[];
+  readonly streams: readonly StreamCredentials[];
   readonly log: Logger;
   /** Stops serving, then flushes and closes every service. */
   close(): Promise<void>;
@@ -29,7 +31,14 @@ export async function startLarder(config: Config, log: Logger = createLogger(con
   mkdirSync(config.dataDir, { recursive: true });
   const secrets = new SecretStore(config.dataDir);
   const kv = mountKv(config, secrets, log, runtime);
-  const services: Service[] = [kv];
+  let streams: StreamsService;
+  try {
+    streams = mountStreams(config, secrets, log);
+  } catch (e) {
+    await kv.close();
+    throw e;
+  }
+  const services: Service[] = [kv, streams];
   const handler = createApp(services, log);
   const at = { host: config.host, port: config.port };
   let server: RunningServer;
@@ -48,6 +57,7 @@ export async function startLarder(config: Config, log: Logger = createLogger(con
     port: server.port,
     runtime,
     kv: kv.credentials,
+    streams: streams.credentials,
     log,
     async close() {
       await server.close();

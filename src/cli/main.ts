@@ -1,30 +1,27 @@
 // `larder` command line: `larder start [--config FILE] [--port N] [--host H] [--data-dir DIR]
-// [--runtime node|bun] [--log-level L] [--fsync always|everysec]`.
+// [--runtime node|bun] [--log-level L] [--fsync always|everysec] [--topic NAME:PARTITIONS]...`
+// and `larder topic create ...` (topic.ts).
 
 import { ConfigError, loadConfig } from '../config/load.js';
+import { addTopicFlags } from '../config/topic-flags.js';
 import { startLarder } from '../larder.js';
 import { CorruptDataError } from '../storage/errors.js';
 import { envLines } from './env-lines.js';
+import { parseFlags } from './flags.js';
+import { TOPIC_USAGE, topicCommand } from './topic.js';
 
 const USAGE = `usage: larder start [--config FILE] [--port N] [--host H] [--data-dir DIR]
                     [--runtime auto|node|bun] [--log-level LEVEL] [--fsync always|everysec]
+                    [--topic NAME:PARTITIONS]...
 
 Starts every configured service on one port. Settings: defaults < config file (JSON or
-YAML; also LARDER_CONFIG) < LARDER_* environment variables < flags.`;
+YAML; also LARDER_CONFIG) < LARDER_* environment variables < flags.
+
+${TOPIC_USAGE}`;
 
 const FLAGS = new Set(['config', 'port', 'host', 'data-dir', 'runtime', 'log-level', 'fsync']);
-
-function parseFlags(args: string[]): Record<string, string> {
-  const flags: Record<string, string> = {};
-  for (let i = 0; i < args.length; i++) {
-    const m = /^--([a-z-]+)(?:=(.*))?$/.exec(args[i]);
-    if (m === null || !FLAGS.has(m[1])) throw new ConfigError(`unknown argument '${args[i]}'\n${USAGE}`);
-    const value = m[2] ?? args[++i];
-    if (value === undefined) throw new ConfigError(`--${m[1]} needs a value`);
-    flags[m[1]] = value;
-  }
-  return flags;
-}
+/** Flags that may repeat. */
+const LIST_FLAGS = new Set(['topic']);
 
 async function main(argv: string[]): Promise<void> {
   const [command, ...rest] = argv;
@@ -32,8 +29,11 @@ async function main(argv: string[]): Promise<void> {
     console.log(USAGE);
     return;
   }
+  if (command === 'topic') return topicCommand(rest);
   if (command !== 'start') throw new ConfigError(`unknown command '${command}'\n${USAGE}`);
-  const config = loadConfig(parseFlags(rest));
+  const { flags, lists } = parseFlags(rest, FLAGS, USAGE, LIST_FLAGS);
+  const config = loadConfig(flags);
+  addTopicFlags(config, lists.topic ?? []);
   const larder = await startLarder(config);
   let stopping = false;
   const stop = (signal: string) => {

@@ -32,6 +32,38 @@ const kvDatabase = z
   })
   .strict();
 
+export const topicName = z.string().regex(/^[A-Za-z0-9._-]{1,249}$/, 'topic names use letters, digits, ., _ and - (at most 249)');
+
+export const streamTopic = z
+  .object({
+    partitions: z.number().int().min(1).max(1000).default(1),
+    /** Messages older than this are deleted, a whole segment at a time; -1 keeps them for ever. */
+    retentionMs: z.number().int().min(-1).default(7 * 24 * 3600 * 1000),
+    /** A partition keeps at most about this many bytes (whole segments are deleted); -1 means no limit. */
+    retentionBytes: z.number().int().min(-1).default(-1),
+    /** A partition's active segment file is closed and a new one started at this size. */
+    segmentBytes: z.number().int().min(1024).default(16 * MiB),
+  })
+  .strict();
+
+const streamCluster = z
+  .object({
+    /** REST username (HTTP Basic); generated and kept in the data dir when not given. */
+    username: z.string().min(1).optional(),
+    /** REST password; generated likewise. */
+    password: token.optional(),
+    /** Produce to an unknown topic creates it (with `defaultPartitions`) instead of failing. */
+    autoCreateTopics: z.boolean().default(false),
+    defaultPartitions: z.number().int().min(1).max(1000).default(1),
+    /** Largest message (key, value and headers) in bytes. */
+    maxMessageBytes: z.number().int().positive().default(MiB),
+    /** A consumer instance without a request for this long is closed, unless it asked for another (Kafka-Session-Timeout-Ms). */
+    sessionTimeoutMs: z.number().int().positive().default(120_000),
+    /** Topics created at start if absent (partitions only grow). */
+    topics: z.record(topicName, streamTopic).default({}),
+  })
+  .strict();
+
 export const configSchema = z
   .object({
     host: z.string().min(1).default('127.0.0.1'),
@@ -59,9 +91,21 @@ export const configSchema = z
       })
       .strict()
       .prefault({}),
+    streams: z
+      .object({
+        /** Stream clusters, each served at /kafka/<name>. */
+        clusters: z.record(z.string().regex(/^[A-Za-z0-9_-]+$/, 'cluster names use letters, digits, _ and -'), streamCluster)
+          .default({ default: streamCluster.parse({}) }),
+        /** How often retention runs over every partition. */
+        retentionCheckMs: z.number().int().positive().default(60_000),
+      })
+      .strict()
+      .prefault({}),
   })
   .strict();
 
 export type Config = z.infer<typeof configSchema>;
 export type KvDatabaseConfig = z.infer<typeof kvDatabase>;
 export type KvConfig = Config['kv'];
+export type StreamClusterConfig = z.infer<typeof streamCluster>;
+export type StreamTopicConfig = z.infer<typeof streamTopic>;

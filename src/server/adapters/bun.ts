@@ -37,6 +37,10 @@ class FetchRequest implements HttpRequest {
     return this.req.headers.get(name) ?? undefined;
   }
 
+  headerNames(): string[] {
+    return [...this.req.headers.keys()];
+  }
+
   async body(maxBytes: number): Promise<Uint8Array | null> {
     const declared = this.req.headers.get('content-length');
     // Bun reads exactly the declared length, so a declared body can be taken whole.

@@ -24,6 +24,10 @@ class NodeRequest implements HttpRequest {
     return Array.isArray(v) ? v.join(', ') : v;
   }
 
+  headerNames(): string[] {
+    return Object.keys(this.req.headers);
+  }
+
   /**
    * Over the limit it answers null at once, without buffering; Node discards the rest of the
    * upload once the response is sent, so the connection stays usable. When the body breaks off
