@@ -1,6 +1,6 @@
-// The results table (Markdown, so it pastes into docs/benchmarks.md) and the issue's targets:
-// Larder's GET at least 0.9x the bare server of its runtime, and at least 1.5x webdis on the
-// faster runtime.
+// The results tables (Markdown, so they paste into docs/benchmarks.md) and the GET targets of
+// issue 3: Larder's GET at least 0.9x the bare server of its runtime, and at least 1.5x webdis
+// on the faster runtime.
 
 import type { Target } from './targets.js';
 import type { WrkResult } from './wrk.js';
@@ -37,8 +37,13 @@ export function renderTable(rows: readonly Row[]): string {
       row.note,
     ]);
   }
+  return markdownTable(cells);
+}
+
+/** A header line and rows as an aligned Markdown table. */
+export function markdownTable(cells: readonly (readonly string[])[]): string {
   const widths = cells[0].map((_, c) => Math.max(...cells.map((line) => line[c].length)));
-  const line = (items: string[]) => `| ${items.map((s, c) => s.padEnd(widths[c])).join(' | ')} |`;
+  const line = (items: readonly string[]) => `| ${items.map((s, c) => s.padEnd(widths[c])).join(' | ')} |`;
   return [line(cells[0]), line(widths.map((w) => '-'.repeat(w))), ...cells.slice(1).map(line)].join('\n');
 }
 

@@ -40,7 +40,7 @@ export const TARGETS: readonly Target[] = [
   { id: 'webdis', name: 'webdis + redis-server', runtime: 'C', kind: 'webdis', start: () => webdis() },
 ];
 
-function bunPath(root: string): string {
+export function bunPath(root: string): string {
   const path = join(root, BUN);
   if (!existsSync(path)) throw new Missing(`${BUN} not found (npm install)`);
   return path;
@@ -57,8 +57,16 @@ async function bare(root: string, runtime: string, script: string): Promise<Star
   }
 }
 
-// GET /redis/default/get/foo with the standard token, after SET foo bar.
-async function larder(root: string, runtime: string, name: string): Promise<Started> {
+/** A Larder server on a free loopback port with a fresh data directory. */
+export interface LarderServer {
+  /** The REST URL of database `default` (UPSTASH_REDIS_REST_URL). */
+  readonly base: string;
+  readonly headers: Record<string, string>;
+  readonly pid: number;
+  stop(): Promise<void>;
+}
+
+export async function startLarder(root: string, runtime: string, name: string): Promise<LarderServer> {
   const dataDir = mkdtempSync(join(tmpdir(), 'larder-bench-'));
   const args = ['bin/larder.js', 'start', '--host', '127.0.0.1', '--port', '0', '--data-dir', dataDir, '--log-level', 'warn', '--runtime', name];
   const server = await ServerProcess.start(runtime, args, root, 'npm install');
@@ -69,12 +77,23 @@ async function larder(root: string, runtime: string, name: string): Promise<Star
   try {
     const [, base] = await server.waitFor(/^UPSTASH_REDIS_REST_URL=(\S+)$/m, READY_MS);
     const [, token] = await server.waitFor(/^UPSTASH_REDIS_REST_TOKEN=(\S+)$/m, READY_MS);
-    const headers = { authorization: `Bearer ${token}` };
-    const set = await fetch(`${base}/set/foo/bar`, { headers });
-    if (!set.ok) throw new Error(`SET foo bar answered ${set.status} ${await set.text()}`);
-    return { url: `${base}/get/foo`, headers, expect: FIXED_BODY, pids: [server.pid], stop };
+    return { base, headers: { authorization: `Bearer ${token}` }, pid: server.pid, stop };
   } catch (e) {
     await stop();
+    throw e;
+  }
+}
+
+// GET /redis/default/get/foo with the standard token, after SET foo bar.
+async function larder(root: string, runtime: string, name: string): Promise<Started> {
+  const server = await startLarder(root, runtime, name);
+  try {
+    const { base, headers } = server;
+    const set = await fetch(`${base}/set/foo/bar`, { headers });
+    if (!set.ok) throw new Error(`SET foo bar answered ${set.status} ${await set.text()}`);
+    return { url: `${base}/get/foo`, headers, expect: FIXED_BODY, pids: [server.pid], stop: () => server.stop() };
+  } catch (e) {
+    await server.stop();
     throw e;
   }
 }

@@ -1,5 +1,6 @@
 // Runs wrk (Debian package `wrk`) against one URL and reads its summary: requests per second,
-// the 99th percentile latency, and anything that was not a clean 2xx answer.
+// the 99th percentile latency, and anything that was not a clean 2xx answer. A Lua script, if
+// given, builds the requests (bench/wrk-bodies.ts posts prepared bodies).
 
 import { spawn } from 'node:child_process';
 
@@ -19,10 +20,18 @@ export interface WrkResult {
 
 const OVERRUN_MS = 15_000; // wrk stops itself after `seconds`; this only guards a hang
 
-export function runWrk(url: string, headers: Record<string, string>, load: Load): Promise<WrkResult> {
+/** A wrk Lua script and the arguments its `init` receives. */
+export interface WrkScript {
+  readonly path: string;
+  readonly args: readonly string[];
+}
+
+export function runWrk(url: string, headers: Record<string, string>, load: Load, script?: WrkScript): Promise<WrkResult> {
   const args = ['-t', String(load.threads), '-c', String(load.connections), '-d', `${load.seconds}s`, '--latency'];
   for (const [name, value] of Object.entries(headers)) args.push('-H', `${name}: ${value}`);
+  if (script !== undefined) args.push('-s', script.path);
   args.push(url);
+  if (script !== undefined) args.push('--', ...script.args);
   const child = spawn('wrk', args, { stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString('utf8')));

@@ -10,13 +10,15 @@ import { createApp } from './server/app.js';
 import type { RunningServer } from './server/http.js';
 import { createLogger, type Logger } from './server/log.js';
 import type { Service } from './server/service.js';
-import { mountVector, type VectorCredentials } from './vector/index.js';
+import { mountStreams, type StreamCredentials, type StreamsService } from './streams/index.js';
+import { mountVector, type VectorCredentials, type VectorService } from './vector/index.js';
 
 export interface Larder {
   readonly url: string;
   readonly port: number;
   readonly runtime: 'node' | 'bun';
   readonly kv: readonly KvCredentials[];
+  readonly streams: readonly StreamCredentials[];
   readonly vector: readonly VectorCredentials[];
   readonly log: Logger;
   /** Stops serving, then flushes and closes every service. */
@@ -31,14 +33,22 @@ export async function startLarder(config: Config, log: Logger = createLogger(con
   mkdirSync(config.dataDir, { recursive: true });
   const secrets = new SecretStore(config.dataDir);
   const kv = mountKv(config, secrets, log, runtime);
-  let vector;
+  let streams: StreamsService;
   try {
-    vector = mountVector(config, secrets, log);
+    streams = mountStreams(config, secrets, log);
   } catch (e) {
     await kv.close();
     throw e;
   }
-  const services: Service[] = [kv, vector];
+  let vector: VectorService;
+  try {
+    vector = mountVector(config, secrets, log);
+  } catch (e) {
+    await kv.close();
+    await streams.close();
+    throw e;
+  }
+  const services: Service[] = [kv, streams, vector];
   const handler = createApp(services, log);
   const at = { host: config.host, port: config.port };
   let server: RunningServer;
@@ -57,6 +67,7 @@ export async function startLarder(config: Config, log: Logger = createLogger(con
     port: server.port,
     runtime,
     kv: kv.credentials,
+    streams: streams.credentials,
     vector: vector.credentials,
     log,
     async close() {

@@ -18,6 +18,15 @@ export function envLines(larder: Larder): string[] {
       `KV_REST_API_READ_ONLY_TOKEN${suffix}=${kv.readOnlyToken}`,
     );
   }
+  for (const c of larder.streams) {
+    const suffix = c.cluster === 'default' ? '' : `_${c.cluster.toUpperCase().replace(/-/g, '_')}`;
+    lines.push(
+      `# stream cluster '${c.cluster}'`,
+      `UPSTASH_KAFKA_REST_URL${suffix}=${larder.url}/kafka/${c.cluster}`,
+      `UPSTASH_KAFKA_REST_USERNAME${suffix}=${c.username}`,
+      `UPSTASH_KAFKA_REST_PASSWORD${suffix}=${c.password}`,
+    );
+  }
   for (const v of larder.vector) {
     const prefix = v.index === 'default' ? '' : `${v.index.toUpperCase().replace(/-/g, '_')}_`;
     lines.push(

@@ -1,33 +1,29 @@
 // `larder` command line: `larder start [--config FILE] [--port N] [--host H] [--data-dir DIR]
-// [--runtime node|bun] [--log-level L] [--fsync always|everysec] [--vector-index NAME:TYPE[:DIM[:SIM]]]...`.
+// [--runtime node|bun] [--log-level L] [--fsync always|everysec] [--topic NAME:PARTITIONS]...
+// [--vector-index NAME:TYPE[:DIMENSION[:SIMILARITY]]]...`
+// and `larder topic create ...` (topic.ts).
 
-import { ConfigError, loadConfig, type RepeatedFlags } from '../config/load.js';
+import { ConfigError, loadConfig } from '../config/load.js';
+import { addTopicFlags } from '../config/topic-flags.js';
+import { setVectorIndexFlags } from '../config/vector-index-flags.js';
 import { startLarder } from '../larder.js';
 import { CorruptDataError } from '../storage/errors.js';
 import { envLines } from './env-lines.js';
+import { parseFlags } from './flags.js';
+import { TOPIC_USAGE, topicCommand } from './topic.js';
 
 const USAGE = `usage: larder start [--config FILE] [--port N] [--host H] [--data-dir DIR]
                     [--runtime auto|node|bun] [--log-level LEVEL] [--fsync always|everysec]
-                    [--vector-index NAME:TYPE[:DIMENSION[:SIMILARITY]]]...
+                    [--topic NAME:PARTITIONS]... [--vector-index NAME:TYPE[:DIMENSION[:SIMILARITY]]]...
 
 Starts every configured service on one port. Settings: defaults < config file (JSON or
-YAML; also LARDER_CONFIG) < LARDER_* environment variables < flags.`;
+YAML; also LARDER_CONFIG) < LARDER_* environment variables < flags.
+
+${TOPIC_USAGE}`;
 
 const FLAGS = new Set(['config', 'port', 'host', 'data-dir', 'runtime', 'log-level', 'fsync']);
-
-function parseFlags(args: string[]): { flags: Record<string, string>; repeated: RepeatedFlags } {
-  const flags: Record<string, string> = {};
-  const vectorIndexes: string[] = [];
-  for (let i = 0; i < args.length; i++) {
-    const m = /^--([a-z-]+)(?:=(.*))?$/.exec(args[i]);
-    if (m === null || !(FLAGS.has(m[1]) || m[1] === 'vector-index')) throw new ConfigError(`unknown argument '${args[i]}'\n${USAGE}`);
-    const value = m[2] ?? args[++i];
-    if (value === undefined) throw new ConfigError(`--${m[1]} needs a value`);
-    if (m[1] === 'vector-index') vectorIndexes.push(value);
-    else flags[m[1]] = value;
-  }
-  return { flags, repeated: { vectorIndexes } };
-}
+/** Flags that may repeat. */
+const LIST_FLAGS = new Set(['topic', 'vector-index']);
 
 async function main(argv: string[]): Promise<void> {
   const [command, ...rest] = argv;
@@ -35,9 +31,12 @@ async function main(argv: string[]): Promise<void> {
     console.log(USAGE);
     return;
   }
+  if (command === 'topic') return topicCommand(rest);
   if (command !== 'start') throw new ConfigError(`unknown command '${command}'\n${USAGE}`);
-  const { flags, repeated } = parseFlags(rest);
-  const config = loadConfig(flags, undefined, repeated);
+  const { flags, lists } = parseFlags(rest, FLAGS, USAGE, LIST_FLAGS);
+  const config = loadConfig(flags);
+  addTopicFlags(config, lists.topic ?? []);
+  setVectorIndexFlags(config, lists['vector-index'] ?? []);
   const larder = await startLarder(config);
   let stopping = false;
   const stop = (signal: string) => {

@@ -38,18 +38,8 @@ export function readConfigFile(path: string): unknown {
   }
 }
 
-/** Flags that may be given many times, each adding one entry. */
-export interface RepeatedFlags {
-  /** `--vector-index NAME:TYPE[:DIMENSION[:SIMILARITY]]`: declares the vector indexes, in place of the config's. */
-  vectorIndexes?: readonly string[];
-}
-
 /** Builds the config: `flags` are the command line's `--name value` pairs, by name. */
-export function loadConfig(
-  flags: Readonly<Record<string, string>>,
-  env: NodeJS.ProcessEnv = process.env,
-  repeated: RepeatedFlags = {},
-): Config {
+export function loadConfig(flags: Readonly<Record<string, string>>, env: NodeJS.ProcessEnv = process.env): Config {
   const file = flags.config ?? env[CONFIG_ENV];
   const raw = (file === undefined ? {} : readConfigFile(file)) ?? {};
   if (typeof raw !== 'object' || Array.isArray(raw)) throw new ConfigError('the config file must hold an object');
@@ -58,20 +48,7 @@ export function loadConfig(
     const value = flags[o.flag] ?? env[o.env];
     if (value !== undefined) setPath(merged, o.path, o.parse(value));
   }
-  if (repeated.vectorIndexes !== undefined && repeated.vectorIndexes.length > 0) {
-    setPath(merged, ['vector', 'indexes'], Object.fromEntries(repeated.vectorIndexes.map(vectorIndexFlag)));
-  }
   return validate(merged);
-}
-
-/** `NAME:TYPE[:DIMENSION[:SIMILARITY]]` as a config entry; the schema validates the parts. */
-function vectorIndexFlag(spec: string): [string, Record<string, unknown>] {
-  const [name, type, dimension, similarity, ...rest] = spec.split(':');
-  if (type === undefined || rest.length > 0) throw new ConfigError(`--vector-index ${spec}: expected NAME:TYPE[:DIMENSION[:SIMILARITY]]`);
-  const entry: Record<string, unknown> = { type: type.toUpperCase() };
-  if (dimension !== undefined && dimension !== '') entry.dimension = numberOrText(dimension);
-  if (similarity !== undefined) entry.similarity = similarity.toUpperCase();
-  return [name, entry];
 }
 
 export function validate(raw: unknown): Config {

@@ -25,12 +25,14 @@ const kvDatabase = z
     maxRequestSize: z.number().int().positive().optional(),
     /** Commands a UTC day; no limit when absent. */
     dailyRequestLimit: z.number().int().positive().optional(),
+    /** How long one script or function (EVAL, FCALL) may run before it is stopped with an error. */
+    scriptTimeoutMs: z.number().int().positive().default(5000),
     /** ACL users created at start (and kept in step with this list). */
     users: z.array(aclUser).default([]),
   })
   .strict();
 
-const vectorIndex = z
+export const vectorIndex = z
   .object({
     /** DENSE vectors, SPARSE vectors, or both (HYBRID). */
     type: z.enum(['DENSE', 'SPARSE', 'HYBRID']).default('DENSE'),
@@ -56,6 +58,40 @@ const vectorIndex = z
   })
   .strict();
 
+export const vectorIndexName = z.string().regex(/^[A-Za-z0-9_-]+$/, 'index names use letters, digits, _ and -');
+
+export const topicName = z.string().regex(/^[A-Za-z0-9._-]{1,249}$/, 'topic names use letters, digits, ., _ and - (at most 249)');
+
+export const streamTopic = z
+  .object({
+    partitions: z.number().int().min(1).max(1000).default(1),
+    /** Messages older than this are deleted, a whole segment at a time; -1 keeps them for ever. */
+    retentionMs: z.number().int().min(-1).default(7 * 24 * 3600 * 1000),
+    /** A partition keeps at most about this many bytes (whole segments are deleted); -1 means no limit. */
+    retentionBytes: z.number().int().min(-1).default(-1),
+    /** A partition's active segment file is closed and a new one started at this size. */
+    segmentBytes: z.number().int().min(1024).default(16 * MiB),
+  })
+  .strict();
+
+const streamCluster = z
+  .object({
+    /** REST username (HTTP Basic); generated and kept in the data dir when not given. */
+    username: z.string().min(1).optional(),
+    /** REST password; generated likewise. */
+    password: token.optional(),
+    /** Produce to an unknown topic creates it (with `defaultPartitions`) instead of failing. */
+    autoCreateTopics: z.boolean().default(false),
+    defaultPartitions: z.number().int().min(1).max(1000).default(1),
+    /** Largest message (key, value and headers) in bytes. */
+    maxMessageBytes: z.number().int().positive().default(MiB),
+    /** A consumer instance without a request for this long is closed, unless it asked for another (Kafka-Session-Timeout-Ms). */
+    sessionTimeoutMs: z.number().int().positive().default(120_000),
+    /** Topics created at start if absent (partitions only grow). */
+    topics: z.record(topicName, streamTopic).default({}),
+  })
+  .strict();
+
 export const configSchema = z
   .object({
     host: z.string().min(1).default('127.0.0.1'),
@@ -72,8 +108,24 @@ export const configSchema = z
         fsync: z.enum(['always', 'everysec']).default('everysec'),
         /** The log is compacted into a snapshot once it is this large (and larger than the last snapshot). */
         compactAfterBytes: z.number().int().positive().default(64 * MiB),
+        /**
+         * How many bytes of events a subscriber or monitor stream may have waiting for its
+         * connection; one that falls further behind is disconnected (as Redis's pub/sub
+         * client-output-buffer-limit).
+         */
+        streamBufferBytes: z.number().int().positive().default(8 * MiB),
         databases: z.record(z.string().regex(/^[A-Za-z0-9_-]+$/, 'database names use letters, digits, _ and -'), kvDatabase)
           .default({ default: kvDatabase.parse({}) }),
+      })
+      .strict()
+      .prefault({}),
+    streams: z
+      .object({
+        /** Stream clusters, each served at /kafka/<name>. */
+        clusters: z.record(z.string().regex(/^[A-Za-z0-9_-]+$/, 'cluster names use letters, digits, _ and -'), streamCluster)
+          .default({ default: streamCluster.parse({}) }),
+        /** How often retention runs over every partition. */
+        retentionCheckMs: z.number().int().positive().default(60_000),
       })
       .strict()
       .prefault({}),
@@ -83,8 +135,7 @@ export const configSchema = z
         fsync: z.enum(['always', 'everysec']).default('everysec'),
         /** An index's log is compacted into a snapshot once it is this large (and larger than the last snapshot). */
         compactAfterBytes: z.number().int().positive().default(64 * MiB),
-        indexes: z.record(z.string().regex(/^[A-Za-z0-9_-]+$/, 'index names use letters, digits, _ and -'), vectorIndex)
-          .default({ default: vectorIndex.parse({}) }),
+        indexes: z.record(vectorIndexName, vectorIndex).default({ default: vectorIndex.parse({}) }),
       })
       .strict()
       .prefault({}),
@@ -94,4 +145,6 @@ export const configSchema = z
 export type Config = z.infer<typeof configSchema>;
 export type KvDatabaseConfig = z.infer<typeof kvDatabase>;
 export type KvConfig = Config['kv'];
+export type StreamClusterConfig = z.infer<typeof streamCluster>;
+export type StreamTopicConfig = z.infer<typeof streamTopic>;
 export type VectorIndexConfig = z.infer<typeof vectorIndex>;

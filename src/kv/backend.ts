@@ -3,8 +3,11 @@
 
 import type { AclRegistry } from './acl/registry.js';
 import type { Args, Caller } from './commands/spec.js';
+import type { PubSubClient } from './engine/pubsub/hub.js';
 import type { ReplyError } from './errors.js';
 import type { Reply } from './reply.js';
+
+export type { PubSubClient };
 
 export interface KvBackend {
   readonly acl: AclRegistry;
@@ -14,6 +17,11 @@ export interface KvBackend {
   pipeline(commands: readonly Args[], caller: Caller): Reply[] | Promise<Reply[]>;
   /** Runs commands atomically, or refuses them all with one error (syntax, unsupported). */
   transaction(commands: readonly Args[], caller: Caller): Reply[] | ReplyError | Promise<Reply[] | ReplyError>;
+  /**
+   * Runs SUBSCRIBE, PSUBSCRIBE, SSUBSCRIBE or MONITOR for a streaming client: the confirmations
+   * and then every event go to `client.send`, until the returned function ends them all.
+   */
+  stream(argv: Args, caller: Caller, client: PubSubClient): (() => void) | ReplyError;
   /** Changes after every write; sent as `upstash-sync-token`. */
   syncToken(): string;
   close(): Promise<void>;

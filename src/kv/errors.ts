@@ -197,3 +197,48 @@ export const geoStoreWith = (what: string) =>
   new ReplyError(`ERR ${what} is not compatible with WITHDIST, WITHHASH and WITHCOORD options`);
 export const geoFrom = (cmd: string) => new ReplyError(`ERR exactly one of FROMMEMBER or FROMLONLAT can be specified for ${cmd}`);
 export const geoBy = (cmd: string) => new ReplyError(`ERR exactly one of BYRADIUS and BYBOX can be specified for ${cmd}`);
+
+// JSON documents (RedisJSON 2.x: commands.rs, manager.rs, redis-module's rediserror.rs).
+// Some texts have no error code, as RedisJSON sends them.
+export const JSON_NEW_AT_ROOT = new ReplyError('ERR new objects must be created at the root');
+export const JSON_NO_KEY = new ReplyError("ERR could not perform this operation on a key that doesn't exist");
+export const JSON_INDEX_OUT_OF_RANGE = new ReplyError('ERR array index out of range');
+export const JSON_INDEX_OUT_OF_BOUNDS = new ReplyError('ERR index out of bounds');
+export const JSON_NOT_STATIC_PATH = new ReplyError('Err wrong static path');
+export const JSON_BAD_NUMBER = new ReplyError('bad input number');
+export const JSON_NOT_A_NUMBER = new ReplyError('result is not a number');
+export const jsonPathMissing = (path: string) => new ReplyError(`ERR Path '${path}' does not exist`);
+export const jsonPathMissingOr = (path: string, or: string) => new ReplyError(`ERR Path '${path}' does not exist or ${or}`);
+export const jsonExpected = (expected: string, found: string) =>
+  new ReplyError(`WRONGTYPE wrong type of path value - expected ${expected} but found ${found}`);
+/** A JSON parse failure in serde_json's words, as RedisJSON answers it (`prefixed`: where it adds ERR). */
+export const jsonSyntax = (message: string, prefixed: boolean) => new ReplyError(prefixed ? `ERR ${message}` : message);
+/** A JSONPath that does not parse (RedisJSON quotes the position, 1-based). */
+export const jsonBadPath = (message: string) => new ReplyError(message);
+export const JSON_TOO_DEEP = new ReplyError('ERR the document would nest deeper than 1024 levels');
+
+// Scripting (Redis eval.c, script.c, script_lua.c, functions.c).
+export const NOSCRIPT = new ReplyError('NOSCRIPT No matching script. Please use EVAL.');
+export const NUMKEYS_NEGATIVE = new ReplyError("ERR Number of keys can't be negative");
+export const BAD_NUMKEYS = new ReplyError('ERR Bad number of keys provided');
+export const NUMKEYS_TOO_MANY = new ReplyError("ERR Number of keys can't be greater than number of args");
+export const SCRIPT_UNKNOWN_COMMAND = new ReplyError('ERR Unknown Redis command called from script');
+export const SCRIPT_WRONG_ARITY = new ReplyError('ERR Wrong number of args calling Redis command from script');
+export const SCRIPT_NOT_ALLOWED = new ReplyError('ERR This Redis command is not allowed from script');
+export const SCRIPT_WRITE_IN_READONLY = new ReplyError('ERR Write commands are not allowed from read-only scripts.');
+export const SCRIPT_ACL_COMMAND = new ReplyError("ERR The user executing the script can't run this command or subcommand");
+export const SCRIPT_ACL_KEY = new ReplyError(
+  "ERR The user executing the script can't access at least one of the keys mentioned in the command arguments",
+);
+export const SCRIPT_FLUSH_OPTION = new ReplyError('ERR SCRIPT FLUSH only support SYNC|ASYNC option');
+export const FUNCTION_FLUSH_OPTION = new ReplyError('ERR FUNCTION FLUSH only supports SYNC|ASYNC option');
+export const FUNCTION_NOT_FOUND = new ReplyError('ERR Function not found');
+export const LIBRARY_NOT_FOUND = new ReplyError('ERR Library not found');
+export const LIBRARY_NAME_MISSING = new ReplyError('ERR library name argument was not given');
+export const FUNCTION_BAD_PAYLOAD = new ReplyError('ERR DUMP payload version or checksum are wrong');
+export const FUNCTION_RESTORE_POLICY = new ReplyError(
+  'ERR Wrong restore policy given, value should be either FLUSH, APPEND or REPLACE.',
+);
+export const NOTBUSY = new ReplyError('NOTBUSY No scripts in execution right now.');
+export const functionUnknownOption = (arg: string) => new ReplyError(`ERR Unknown option given: ${arg}`);
+export const functionUnknownArgument = (arg: string) => new ReplyError(`ERR Unknown argument ${arg}`);

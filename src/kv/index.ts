@@ -35,7 +35,7 @@ export function mountKv(config: Config, secrets: SecretStore, log: Logger, runti
     const dir = join(config.dataDir, 'kv', name);
     const acl = new AclRegistry(token, readOnlyToken, new AclStore(join(dir, 'acl.json')));
     acl.load(dbConfig.users);
-    const db = new Database(name, acl, runtime);
+    const db = new Database(name, acl, runtime, Date.now, dbConfig.scriptTimeoutMs);
     const persistence = new Persistence(
       db,
       { dir, fsync: config.kv.fsync, compactAfterBytes: config.kv.compactAfterBytes },
@@ -55,9 +55,10 @@ export function mountKv(config: Config, secrets: SecretStore, log: Logger, runti
   return {
     prefix: 'redis',
     credentials,
-    handle: kvRoutes(databases, config.maxBodyBytes),
+    handle: kvRoutes(databases, config.maxBodyBytes, config.kv.streamBufferBytes),
     async close() {
       clearInterval(expiry);
+      for (const db of embedded) await db.close();
       for (const p of persisted) p.close();
     },
   };

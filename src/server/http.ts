@@ -8,6 +8,8 @@ export interface HttpRequest {
   /** Text after '?', '' if none. */
   readonly query: string;
   header(lowerName: string): string | undefined;
+  /** Every header name sent, lower case (the stream webhook turns headers into message headers). */
+  headerNames(): string[];
   /** Reads the whole body on demand; null when it is over `maxBytes`. */
   body(maxBytes: number): Promise<Uint8Array | null>;
 }

@@ -8,6 +8,8 @@
 //   A failed flush also cuts the file back to its last whole frame. Frames appended after a
 //   torn one would be cut by the next recovery, and after an fsync error the kernel may have
 //   dropped the unwritten pages, so answering later writes would be a lie.
+// - sync() is group commit: it writes what was appended and resolves once an fdatasync that
+//   began after the write has ended. Callers arriving while one runs share the next one.
 // - close() flushes what was appended and fdatasyncs; a background fdatasync still running
 //   keeps the descriptor open until it ends, so it never touches a reused descriptor number.
 // Not safe for concurrent use; one JS thread owns it.
@@ -41,6 +43,8 @@ export class AppendLog {
   private syncing = false;
   private closed = false;
   private failure: LogFailedError | null = null;
+  /** Callers of sync() waiting for the next fdatasync. */
+  private waiting: { resolve: () => void; reject: (e: Error) => void }[] = [];
   private readonly timer: NodeJS.Timeout | null = null;
   /** Bytes written plus bytes appended and not yet flushed. */
   size: number;
@@ -112,26 +116,59 @@ export class AppendLog {
     this.unsynced = this.policy === 'everysec';
   }
 
+  /** Writes what was appended and waits, without blocking, until it is on the disk. */
+  sync(): Promise<void> {
+    try {
+      this.flush();
+    } catch (e) {
+      return Promise.reject(e as Error);
+    }
+    if (this.failure !== null) return Promise.reject(this.failure);
+    return new Promise((resolve, reject) => {
+      this.waiting.push({ resolve, reject });
+      this.startSync();
+    });
+  }
+
   close(): void {
     if (this.closed) return;
     if (this.timer !== null) clearInterval(this.timer);
+    const waiting = this.waiting;
+    this.waiting = [];
     try {
       this.flush();
       fdatasyncSync(this.fd);
+    } catch (e) {
+      for (const w of waiting) w.reject(e as Error);
+      throw e;
     } finally {
       this.closed = true;
       if (!this.syncing) closeSync(this.fd);
     }
+    for (const w of waiting) w.resolve();
   }
 
   private syncInBackground(): void {
     if (!this.unsynced || this.syncing || this.failure !== null) return;
+    this.startSync();
+  }
+
+  /** One fdatasync for everyone waiting now; those who come while it runs get the next one. */
+  private startSync(): void {
+    if (this.syncing || this.closed) return;
+    const batch = this.waiting;
+    this.waiting = [];
     this.unsynced = false;
     this.syncing = true;
     fdatasync(this.fd, (err) => {
       this.syncing = false;
       if (err !== null && !this.closed) this.fail(err);
+      for (const w of batch) {
+        if (err === null) w.resolve();
+        else w.reject(this.failure ?? err);
+      }
       if (this.closed) closeSync(this.fd);
+      else if (this.waiting.length > 0) this.startSync();
     });
   }
 

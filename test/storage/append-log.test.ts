@@ -92,4 +92,19 @@ describe('append log', () => {
     next.log.close();
     assert.equal(readFileSync(path).length, 2 * frame(payload(1)).length);
   });
+
+  it('sync() writes and resolves concurrent callers with shared fdatasyncs', async () => {
+    const path = newPath();
+    const { log } = AppendLog.open(path, 'everysec');
+    const waits: Promise<void>[] = [];
+    for (let i = 0; i < 20; i++) {
+      log.append(payload(i));
+      waits.push(log.sync());
+    }
+    await Promise.all(waits);
+    const { log: again, recovered } = AppendLog.open(path, 'everysec');
+    assert.equal(recovered.frames.length, 20);
+    again.close();
+    log.close();
+  });
 });

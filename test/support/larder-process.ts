@@ -25,11 +25,20 @@ export interface DatabaseCredentials {
   readonly readOnlyToken: string;
 }
 
+/** A stream cluster's REST URL and Basic credentials. */
+export interface ClusterCredentials {
+  readonly url: string;
+  readonly username: string;
+  readonly password: string;
+}
+
 export interface Ready {
   readonly url: string;
   readonly runtime: Runtime;
   /** Credentials by database name, from the printed env lines. */
   readonly databases: ReadonlyMap<string, DatabaseCredentials>;
+  /** Stream cluster credentials by cluster name, from the printed env lines. */
+  readonly clusters: ReadonlyMap<string, ClusterCredentials>;
   /** Credentials by vector index name, from the printed env lines. */
   readonly indexes: ReadonlyMap<string, DatabaseCredentials>;
 }
@@ -91,6 +100,7 @@ export function launchLarder(opts: LaunchOptions): LarderProcess {
     });
   });
   const names = Object.keys((config as { kv?: { databases?: object } }).kv?.databases ?? { default: {} });
+  const clusterNames = Object.keys((config as { streams?: { clusters?: object } }).streams?.clusters ?? { default: {} });
   const indexNames = vectorIndexNames(config, opts.flags ?? []);
   const ready = new Promise<Ready>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`larder did not start in ${READY_TIMEOUT_MS} ms\n${stderr}`)), READY_TIMEOUT_MS);
@@ -104,6 +114,8 @@ export function launchLarder(opts: LaunchOptions): LarderProcess {
     let serving: Runtime | undefined;
     let db: string | undefined;
     const printed = new Set<string>();
+    const clusters = new Map<string, Partial<Record<'url' | 'username' | 'password', string>>>();
+    let cluster: string | undefined;
     const indexes = new Map<string, Partial<Record<'url' | 'token' | 'readOnlyToken', string>>>();
     let index: string | undefined;
     createInterface({ input: child.stdout! }).on('line', (line) => {
@@ -111,13 +123,17 @@ export function launchLarder(opts: LaunchOptions): LarderProcess {
       const listening = /^Larder listening on (http:\/\/\S+) \((node|bun)\)$/.exec(line);
       const section = /^# key-value database '(.+)'$/.exec(line);
       const env = /^UPSTASH_REDIS_REST_(URL|TOKEN|READ_ONLY_TOKEN)(?:_[A-Z0-9_]+)?=(.*)$/.exec(line);
+      const clusterSection = /^# stream cluster '(.+)'$/.exec(line);
+      const kafka = /^UPSTASH_KAFKA_REST_(URL|USERNAME|PASSWORD)(?:_[A-Z0-9_]+)?=(.*)$/.exec(line);
       const vectorSection = /^# vector index '(.+)'$/.exec(line);
       const vectorEnv = /^(?:[A-Z0-9_]+_)?UPSTASH_VECTOR_REST_(URL|TOKEN|READONLY_TOKEN)=(.*)$/.exec(line);
-      if (vectorSection !== null) {
-        db = undefined;
-        indexes.set((index = vectorSection[1]), {});
-      } else if (vectorEnv !== null && index !== undefined) {
+      if (vectorSection !== null) indexes.set((index = vectorSection[1]), {});
+      else if (vectorEnv !== null && index !== undefined) {
         indexes.get(index)![vectorEnv[1] === 'URL' ? 'url' : vectorEnv[1] === 'TOKEN' ? 'token' : 'readOnlyToken'] = vectorEnv[2];
+      }
+      if (clusterSection !== null) clusters.set((cluster = clusterSection[1]), {});
+      else if (kafka !== null && cluster !== undefined) {
+        clusters.get(cluster)![kafka[1] === 'URL' ? 'url' : kafka[1] === 'USERNAME' ? 'username' : 'password'] = kafka[2];
       }
       if (listening !== null) {
         url = listening[1];
@@ -128,8 +144,13 @@ export function launchLarder(opts: LaunchOptions): LarderProcess {
       }
       // KV_REST_API_READ_ONLY_TOKEN is the last line of a database's section (cli/env-lines.ts).
       if (db !== undefined && line.startsWith('KV_REST_API_READ_ONLY_TOKEN')) printed.add(db);
+      // UPSTASH_KAFKA_REST_PASSWORD is the last line of a cluster's section.
+      if (cluster !== undefined && line.startsWith('UPSTASH_KAFKA_REST_PASSWORD')) printed.add(`cluster ${cluster}`);
       const complete =
-        names.every((n) => printed.has(n)) && indexNames.every((n) => indexes.get(n)?.readOnlyToken !== undefined);
+        names.every((n) => printed.has(n)) &&
+        clusterNames.every((n) => printed.has(`cluster ${n}`)) &&
+        // UPSTASH_VECTOR_REST_READONLY_TOKEN is the last line of an index's section.
+        indexNames.every((n) => indexes.get(n)?.readOnlyToken !== undefined);
       if (url === undefined || serving === undefined || !complete) return;
       clearTimeout(timer);
       // A test that forgets to stop its server must not keep the runner alive; `exit` kills it.
@@ -138,6 +159,7 @@ export function launchLarder(opts: LaunchOptions): LarderProcess {
         url,
         runtime: serving,
         databases: found as Map<string, DatabaseCredentials>,
+        clusters: clusters as Map<string, ClusterCredentials>,
         indexes: indexes as Map<string, DatabaseCredentials>,
       });
     });

@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { validate } from '../../src/config/load.js';
 import { startLarder } from '../../src/larder.js';
-import { spawnLarder, type Runtime } from './larder-process.js';
+import { spawnLarder, type ClusterCredentials, type Runtime } from './larder-process.js';
 
 export interface KvClient {
   /** Base URL of the database. */
@@ -40,6 +40,8 @@ export interface TestLarder extends KvClient {
   readonly dataDir: string;
   /** Another configured database of the same server. */
   database(name: string): KvClient;
+  /** A stream cluster's REST URL and Basic credentials (`default` when not named). */
+  cluster(name?: string): ClusterCredentials;
   /** URL and tokens of a vector index (`default` when not named). */
   vectorIndex(name?: string): VectorCredentials;
   /** Stops the server; the data dir is removed unless `keepData` (or it was passed in). */
@@ -72,6 +74,11 @@ export async function startTestLarder(config: Record<string, unknown> = {}, data
         if (c === undefined) throw new Error(`no database '${db}'`);
         return kvClient(`${p.info.url}/redis/${db}`, c.token, c.readOnlyToken);
       },
+      cluster(name = 'default') {
+        const c = p.info.clusters.get(name);
+        if (c === undefined) throw new Error(`no stream cluster '${name}'`);
+        return c;
+      },
       vectorIndex(name = 'default') {
         const c = p.info.indexes.get(name);
         if (c === undefined) throw new Error(`no vector index '${name}'`);
@@ -95,6 +102,11 @@ export async function startTestLarder(config: Record<string, unknown> = {}, data
       const c = larder.kv.find((k) => k.db === db);
       if (c === undefined) throw new Error(`no database '${db}'`);
       return kvClient(`${larder.url}/redis/${db}`, c.token, c.readOnlyToken);
+    },
+    cluster(name = 'default') {
+      const c = larder.streams.find((s) => s.cluster === name);
+      if (c === undefined) throw new Error(`no stream cluster '${name}'`);
+      return { url: `${larder.url}/kafka/${name}`, username: c.username, password: c.password };
     },
     vectorIndex(name = 'default') {
       const c = larder.vector.find((v) => v.index === name);

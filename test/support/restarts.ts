@@ -3,6 +3,7 @@
 // and the commands a database logged.
 
 import assert from 'node:assert/strict';
+import { after } from 'node:test';
 import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { decodeCommands } from '../../src/kv/engine/command-codec.js';
@@ -60,9 +61,74 @@ export async function restartWith<S>(
   return { server: restarted, before };
 }
 
+/**
+ * Writes with `write`, pads the log until the commands `pick` selects are in a snapshot,
+ * restarts, and checks that `read` reads the same from the snapshot.
+ */
+export async function snapshotRoundTrip<S>(
+  write: (t: TestLarder) => Promise<void>,
+  read: (t: TestLarder) => Promise<S>,
+  pick: (argv: string[]) => boolean,
+): Promise<void> {
+  const config = { kv: { compactAfterBytes: 4096 } };
+  const first = await startTestLarder(config);
+  let before: S;
+  try {
+    await write(first);
+    before = await read(first);
+    await pushIntoSnapshot(first, pick);
+  } finally {
+    await first.close(true);
+  }
+  const second = await startTestLarder(config, first.dataDir);
+  try {
+    assert.deepEqual(await read(second), before);
+  } finally {
+    await second.close();
+    rmSync(first.dataDir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Pads the log until a compaction has moved every logged command that `pick` selects into a
+ * snapshot (the server must compact after a few kilobytes).
+ */
+async function pushIntoSnapshot(t: TestLarder, pick: (argv: string[]) => boolean): Promise<void> {
+  for (let i = 0; loggedCommands(t.dataDir).some(pick); i++) {
+    assert.ok(i < 1000, 'the log was never compacted');
+    await t.ok(['set', `pad:${i}`, 'x'.repeat(512)]);
+  }
+}
+
 /** Every command in a database's append-only logs, oldest first. */
 export function loggedCommands(dataDir: string, db = 'default'): string[][] {
   const dir = join(dataDir, 'kv', db);
   const logs = readdirSync(dir).filter((name) => name.endsWith('.aof')).sort();
   return logs.flatMap((name) => readFrames(readFileSync(join(dir, name))).frames.flatMap((f) => decodeCommands(f).map((argv) => [...argv])));
+}
+
+/**
+ * Servers that a suite starts and restarts on the same data dirs: `stop` keeps the data; after
+ * the suite, whatever a failing test left running is closed and every data dir removed.
+ */
+export function restartableServers() {
+  const dirs: string[] = [];
+  const open: TestLarder[] = [];
+  after(async () => {
+    await Promise.all(open.map((t) => t.close(true)));
+    for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+  });
+  return {
+    /** A server on `dataDir`, or on a new one when absent. */
+    async start(config: Record<string, unknown> = {}, dataDir?: string): Promise<TestLarder> {
+      const t = await startTestLarder(config, dataDir);
+      if (dataDir === undefined) dirs.push(t.dataDir);
+      open.push(t);
+      return t;
+    },
+    async stop(t: TestLarder): Promise<void> {
+      open.splice(open.indexOf(t), 1);
+      await t.close(true);
+    },
+  };
 }

@@ -1,7 +1,8 @@
 // The official @upstash/redis client pointed at a test Larder, with auto-pipelining on or off.
 
 import { Redis } from '@upstash/redis';
-import { startTestLarder, type TestLarder } from './larder.js';
+import { before } from 'node:test';
+import { startTestLarder, suiteLarder, type TestLarder } from './larder.js';
 
 export interface SdkOptions {
   autoPipeline?: boolean;
@@ -32,4 +33,24 @@ export const PIPELINE_MODES = [
 export async function startSdk(mode: { autoPipeline: boolean }): Promise<{ t: TestLarder; redis: Redis }> {
   const t = await startTestLarder();
   return { t, redis: sdkClient(t, { autoPipeline: mode.autoPipeline }) };
+}
+
+/**
+ * One server per suite and an SDK client on it in `mode`, both standing for what the suite's
+ * before hook starts (see suiteLarder).
+ */
+export function suiteSdk(mode: { autoPipeline: boolean }): { t: TestLarder; redis: Redis } {
+  const t = suiteLarder();
+  let client: Redis | undefined;
+  before(() => {
+    client = sdkClient(t, { autoPipeline: mode.autoPipeline });
+  });
+  const redis = new Proxy({} as Redis, {
+    get(_, prop) {
+      if (client === undefined) throw new Error('the suite client exists only inside the suite (before/after hooks)');
+      const value = Reflect.get(client, prop);
+      return typeof value === 'function' ? value.bind(client) : value;
+    },
+  });
+  return { t, redis };
 }

@@ -65,6 +65,6 @@ describe('larder start: vector indexes', () => {
     const q = launchLarder({ dataDir: join(root, 'bad2'), flags: ['--vector-index', 'docs:FLAT'] });
     q.ready.catch(() => {});
     assert.equal((await q.exited).code, 2);
-    assert.match(q.stderr(), /vector\.indexes\.docs\.type/);
+    assert.match(q.stderr(), /--vector-index docs:FLAT: type: /);
   });
 });

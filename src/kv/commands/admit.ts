@@ -4,13 +4,20 @@
 
 import {
   noPermCommand,
+  NOPERM_KEY,
   ReplyError,
+  SCRIPT_ACL_COMMAND,
+  SCRIPT_ACL_KEY,
+  SCRIPT_NOT_ALLOWED,
+  SCRIPT_UNKNOWN_COMMAND,
+  SCRIPT_WRITE_IN_READONLY,
+  SCRIPT_WRONG_ARITY,
   unknownCommand,
   unknownSubcommand,
   unsupported,
   wrongArity,
 } from '../errors.js';
-import { ADMIN, keysOf, UNSUPPORTED, WIDE_READ, WRITE, type Args, type Caller, type Command } from './spec.js';
+import { ADMIN, keysOf, NOSCRIPT, UNSUPPORTED, WIDE_READ, WRITE, type Args, type Caller, type Command } from './spec.js';
 
 /** The command to run (a container's resolved subcommand), or why the caller may not run it. */
 export function admit(cmd: Command | undefined, argv: Args, caller: Caller): Command | ReplyError {
@@ -32,4 +39,23 @@ export function resolve(cmd: Command | undefined, argv: Args): Command | ReplyEr
   if (cmd.subcommands === undefined) return cmd;
   const sub = cmd.subcommands.get(argv[1].toLowerCase());
   return sub === undefined ? unknownSubcommand(argv[1], cmd.name) : resolve(sub, argv);
+}
+
+/**
+ * Admission of a command a script runs (redis.call), in Redis's order (script.c scriptCall):
+ * known, arity, allowed in scripts, then as `admit`, with a read-only script (EVAL_RO, a
+ * no-writes function, a read-only token) refusing writes. Errors carry the texts Redis gives
+ * inside scripts.
+ */
+export function admitFromScript(cmd: Command | undefined, argv: Args, caller: Caller, readOnly: boolean): Command | ReplyError {
+  if (cmd === undefined) return SCRIPT_UNKNOWN_COMMAND;
+  if (cmd.arity > 0 ? argv.length !== cmd.arity : argv.length < -cmd.arity) return SCRIPT_WRONG_ARITY;
+  if (cmd.bits & NOSCRIPT) return SCRIPT_NOT_ALLOWED;
+  const resolved = resolve(cmd, argv);
+  if (resolved instanceof ReplyError) return resolved;
+  if (resolved.bits & NOSCRIPT) return SCRIPT_NOT_ALLOWED;
+  if (resolved.bits & WRITE && (readOnly || caller.readOnly)) return SCRIPT_WRITE_IN_READONLY;
+  const admitted = admit(cmd, argv, caller);
+  if (!(admitted instanceof ReplyError) || !admitted.text.startsWith('NOPERM')) return admitted;
+  return admitted === NOPERM_KEY ? SCRIPT_ACL_KEY : SCRIPT_ACL_COMMAND;
 }

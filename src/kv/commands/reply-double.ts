@@ -19,6 +19,8 @@ export function replyDouble(n: number): string {
   if (n === -Infinity) return '-inf';
   if (Number.isNaN(n)) return 'nan';
   if (n === 0) return Object.is(n, -0) ? '-0' : '0';
+  // At most 16 digits, all exact: %.17g prints them as they are (the common integer score).
+  if (Number.isSafeInteger(n)) return String(n);
   const sign = n < 0 ? '-' : '';
   const x = Math.abs(n);
   let [digits, exp] = splitExponential(x.toExponential(PRECISION - 1));

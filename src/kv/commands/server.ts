@@ -2,7 +2,7 @@
 // REST database; administration that acts on a Redis process (saving, replication,
 // shutdown, debugging) is declared so it is refused by name.
 
-import { SYNTAX, unknownSubcommand, wrongArity } from '../errors.js';
+import { SYNTAX, unknownSubcommand, unsupported, wrongArity } from '../errors.js';
 import { globMatch } from '../glob.js';
 import { OK, type Reply } from '../reply.js';
 import { commandCommand } from './introspection/command.js';
@@ -19,10 +19,20 @@ export default family('server', null, [
   { name: 'info', arity: -1, flags: ['dangerous'], keys: NO_KEYS, run: (ctx, argv) => infoText(ctx, argv.slice(1)) },
   { name: 'command', arity: -1, flags: [], keys: NO_KEYS, acl: ['connection'], run: commandCommand },
   { name: 'config', arity: -2, flags: ['admin'], keys: NO_KEYS, run: configCommand },
+  { name: 'monitor', arity: 1, flags: ['admin'], keys: NO_KEYS, run: monitorCommand },
   ...REFUSED.map(
     (name): CommandSpec => ({ name, arity: -1, flags: ['admin', 'unsupported'], keys: NO_KEYS, run: refused }),
   ),
 ]);
+
+// MONITOR: only a streaming client (the /monitor event stream) can monitor; Upstash refuses it
+// over HTTP. Every command run after it goes to the client as a line (Database.run).
+function monitorCommand(ctx: Ctx): Reply {
+  if (ctx.client === null) return unsupported('monitor');
+  ctx.pubsub.monitor(ctx.client);
+  ctx.client.send(['OK']);
+  return null;
+}
 
 // DBSIZE
 function dbsizeCommand(ctx: Ctx): Reply {

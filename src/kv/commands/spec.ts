@@ -5,6 +5,8 @@
 import type { AclUser } from '../acl/user.js';
 import type { AclRegistry } from '../acl/registry.js';
 import type { Keyspace } from '../engine/keyspace.js';
+import type { PubSubClient, PubSubHub } from '../engine/pubsub/hub.js';
+import type { Scripting } from '../engine/scripting/scripting.js';
 import type { Reply } from '../reply.js';
 
 export type Args = readonly string[];
@@ -16,6 +18,7 @@ export type Flag =
   | 'admin' //         server administration: @admin and @dangerous
   | 'dangerous' //     @dangerous without being admin (KEYS, FLUSHALL, ...)
   | 'wideRead' //      walks the keyspace (KEYS, SCAN, RANDOMKEY): refused to read-only tokens
+  | 'noscript' //      refused inside scripts (EVAL, MULTI, ...), as Redis's CMD_NOSCRIPT
   | 'unsupported'; //  known name, refused; discards a multi-exec as a whole
 
 /** Where the keys sit in argv (argv[0] is the name). Read by ACL key patterns and cluster routing. */
@@ -48,6 +51,11 @@ export interface Ctx {
   readonly server: ServerStats;
   /** The command table, for COMMAND: table.ts imports the families, so they cannot import it. */
   readonly commands: ReadonlyMap<string, Command>;
+  readonly pubsub: PubSubHub;
+  /** The streaming client (an SSE connection) running SUBSCRIBE or MONITOR; null over request/response. */
+  readonly client: PubSubClient | null;
+  /** Scripts and function libraries (EVAL, FUNCTION, FCALL). */
+  readonly scripting: Scripting;
   /**
    * Replaces what the log records for this write (Redis's command rewriting): relative times
    * become absolute, random choices become the elements chosen. An empty call logs nothing.
@@ -96,6 +104,7 @@ export const FAST = 4;
 export const WIDE_READ = 8;
 export const UNSUPPORTED = 16;
 export const ADMIN = 32;
+export const NOSCRIPT = 64;
 
 export interface Command extends Omit<CommandSpec, 'subcommands'> {
   readonly bits: number;

@@ -7,17 +7,21 @@ import connection from './connection.js';
 import generic from './generic.js';
 import geo from './geo.js';
 import hash from './hash.js';
+import json from './json.js';
 import list from './list.js';
+import pubsub from './pubsub.js';
 import hyperloglog from './hll.js';
 import server from './server.js';
 import set from './set.js';
 import string from './string.js';
 import transaction from './transaction.js';
+import scripting from './scripting.js';
 import sort from './sort.js';
 import zset from './zset.js';
 import {
   ADMIN,
   FAST,
+  NOSCRIPT,
   READONLY,
   UNSUPPORTED,
   WIDE_READ,
@@ -29,7 +33,8 @@ import {
 } from './spec.js';
 
 const FAMILIES: readonly Family[] = [
-  generic, string, hash, list, set, zset, geo, sort, bitmap, hyperloglog, server, connection, transaction, acl,
+  generic, string, hash, list, set, zset, geo, sort, bitmap, hyperloglog, json, server, connection, transaction, acl,
+  pubsub, scripting,
 ];
 
 const BITS: Partial<Record<Flag, number>> = {
@@ -39,6 +44,7 @@ const BITS: Partial<Record<Flag, number>> = {
   wideRead: WIDE_READ,
   unsupported: UNSUPPORTED,
   admin: ADMIN,
+  noscript: NOSCRIPT,
 };
 
 /** Redis's ACL categories, in ACL CAT's order ('all' is implied, not listed). */
@@ -53,7 +59,8 @@ function compile(fam: Family, spec: CommandSpec, name = spec.name): Command {
   const categories = new Set<string>(['all', ...(spec.acl ?? [])]);
   if (fam.category !== null) categories.add(fam.category);
   if (bits & WRITE) categories.add('write');
-  if (bits & READONLY) categories.add('read');
+  // Redis gives @read to read-only commands except scripting's (EVAL_RO, FCALL_RO).
+  if (bits & READONLY && fam.category !== 'scripting') categories.add('read');
   categories.add(bits & FAST ? 'fast' : 'slow');
   if (spec.flags.includes('admin')) categories.add('admin').add('dangerous');
   if (spec.flags.includes('dangerous')) categories.add('dangerous');

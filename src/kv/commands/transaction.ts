@@ -9,7 +9,7 @@ export default family(
   ['multi', 'exec', 'discard', 'watch', 'unwatch'].map((name) => ({
     name,
     arity: -1,
-    flags: ['unsupported'],
+    flags: ['unsupported', 'noscript'],
     keys: NO_KEYS,
     run: refused,
   })),

@@ -4,12 +4,14 @@
 
 import type { AclRegistry } from '../acl/registry.js';
 import type { KvBackend } from '../backend.js';
-import { admit, resolve } from '../commands/admit.js';
-import { WRITE, type Args, type Caller, type Command, type Ctx, type ServerStats } from '../commands/spec.js';
+import { admit, admitFromScript, resolve } from '../commands/admit.js';
+import { ADMIN, WRITE, type Args, type Caller, type Command, type Ctx, type ServerStats } from '../commands/spec.js';
 import { lookupCommand, TABLE } from '../commands/table.js';
 import { isError, ReplyError } from '../errors.js';
 import type { Reply } from '../reply.js';
 import { Keyspace, type Clock } from './keyspace.js';
+import { monitorLine, PubSubHub, type PubSubClient } from './pubsub/hub.js';
+import { Scripting } from './scripting/scripting.js';
 
 /** Where writes go to be durable. */
 export interface Journal {
@@ -25,11 +27,17 @@ const NO_JOURNAL: Journal = { record() {}, seal() {}, commit() {} };
 
 export const SYSTEM_CALLER: Caller = { user: 'default', readOnly: false, acl: null };
 
+/** A script's time limit when none is configured (the config schema's default too). */
+export const DEFAULT_SCRIPT_TIMEOUT_MS = 5000;
+
 export class Database implements Ctx, KvBackend, ServerStats {
   readonly ks: Keyspace;
+  readonly scripting: Scripting;
   caller: Caller = SYSTEM_CALLER;
   journal: Journal = NO_JOURNAL;
   readonly commands = TABLE;
+  readonly pubsub = new PubSubHub();
+  client: PubSubClient | null = null;
   readonly startedAt: number;
   commandsProcessed = 0;
   private writes = 0;
@@ -40,9 +48,11 @@ export class Database implements Ctx, KvBackend, ServerStats {
     readonly acl: AclRegistry,
     readonly runtime: string,
     clock: Clock = Date.now,
+    scriptTimeoutMs = DEFAULT_SCRIPT_TIMEOUT_MS,
   ) {
     this.ks = new Keyspace(clock, (argv) => this.journal.record(argv));
     this.startedAt = clock();
+    this.scripting = new Scripting((argv, readOnly) => this.runFromScript(argv, readOnly), scriptTimeoutMs);
   }
 
   get server(): ServerStats {
@@ -83,6 +93,23 @@ export class Database implements Ctx, KvBackend, ServerStats {
     return replies;
   }
 
+  /**
+   * Runs SUBSCRIBE, PSUBSCRIBE, SSUBSCRIBE or MONITOR for a streaming client: admitted like any
+   * command, its confirmations go to the client. Returns what ends the client's subscriptions.
+   */
+  stream(argv: Args, caller: Caller, client: PubSubClient): (() => void) | ReplyError {
+    const admitted = admit(lookupCommand(argv[0]), argv, caller);
+    if (admitted instanceof ReplyError) return admitted;
+    this.client = client;
+    try {
+      const reply = this.run(admitted, argv, caller);
+      if (reply instanceof ReplyError) return reply;
+    } finally {
+      this.client = null;
+    }
+    return () => this.pubsub.drop(client);
+  }
+
   syncToken(): string {
     return String(this.writes);
   }
@@ -106,10 +133,24 @@ export class Database implements Ctx, KvBackend, ServerStats {
     this.journal.commit();
   }
 
-  async close(): Promise<void> {}
+  /** Ends every subscription and monitor: their streams close. */
+  async close(): Promise<void> {
+    this.pubsub.dropAll();
+  }
 
   private runOne(argv: Args, caller: Caller): Reply {
     const admitted = admit(lookupCommand(argv[0]), argv, caller);
+    return admitted instanceof ReplyError ? admitted : this.run(admitted, argv, caller);
+  }
+
+  /**
+   * A command a script runs (redis.call), as the script's caller. It is logged like any
+   * command, into the frame of the command running the script, so the script's effects are
+   * replayed, all or none, instead of the script.
+   */
+  private runFromScript(argv: Args, readOnly: boolean): Reply {
+    const caller = this.caller;
+    const admitted = admitFromScript(lookupCommand(argv[0]), argv, caller, readOnly);
     return admitted instanceof ReplyError ? admitted : this.run(admitted, argv, caller);
   }
 
@@ -117,6 +158,8 @@ export class Database implements Ctx, KvBackend, ServerStats {
     this.caller = caller;
     this.commandsProcessed++;
     const reply = cmd.run(this, argv);
+    // As Redis, monitors see every command that ran, administration left out.
+    if (this.pubsub.monitors !== null && !(cmd.bits & ADMIN)) this.pubsub.feed(monitorLine(this.ks.now(), argv));
     const logged = this.rewritten;
     if (cmd.bits & WRITE && !(reply instanceof ReplyError)) {
       if (logged === null) this.journal.record(argv);

@@ -7,7 +7,9 @@
 // A log's invalid tail is cut and reported (AppendLog.open); a damaged snapshot, or a log
 // newer than every snapshot, stops the start with a CorruptDataError naming the file.
 //
-// Snapshot frames: the first holds {"version":1,"keys":N} as JSON; each next one holds
+// Snapshot frames: the first holds {"version":1,"keys":N} as JSON, plus "scripts" (SCRIPT LOAD's
+// bodies) and "libraries" (FUNCTION LOAD's codes) as arrays of byte strings when there are
+// any; each next one holds
 //   [u32 key length][key][f64 expiry ms, 0 = none][value encoding (value-codec.ts)].
 // Not safe for concurrent use; the database's JS thread owns it.
 
@@ -175,7 +177,7 @@ export class Persistence implements Journal {
     if (validBytes !== data.length || frames.length === 0) {
       throw corrupt(`is corrupt (valid up to byte ${validBytes} of ${data.length})`);
     }
-    let header: { version?: unknown; keys?: unknown };
+    let header: { version?: unknown; keys?: unknown; scripts?: unknown; libraries?: unknown };
     try {
       header = JSON.parse(frames[0].toString('utf8')) as typeof header;
     } catch {
@@ -183,6 +185,13 @@ export class Persistence implements Journal {
     }
     if (header.version !== SNAPSHOT_VERSION) throw corrupt(`has version ${String(header.version)}, not ${SNAPSHOT_VERSION}`);
     if (header.keys !== frames.length - 1) throw corrupt(`holds ${frames.length - 1} of ${String(header.keys)} keys`);
+    const texts = (v: unknown): string[] | null =>
+      v === undefined ? [] : Array.isArray(v) && v.every((s) => typeof s === 'string') ? v : null;
+    const scripts = texts(header.scripts);
+    const libraries = texts(header.libraries);
+    if (scripts === null || libraries === null) throw corrupt('has unreadable scripts or libraries');
+    const failed = this.db.scripting.restore({ scripts, libraries });
+    if (failed > 0) this.logger.error({ db: this.db.dbName, file: path, failed }, 'kv snapshot scripts or libraries failed to load');
     const ks = this.db.ks;
     for (let i = 1; i < frames.length; i++) {
       const f = frames[i];
@@ -213,7 +222,9 @@ export class Persistence implements Journal {
         chunkBytes = 0;
       };
       const entries = [...this.db.ks.live()];
-      add(Buffer.from(JSON.stringify({ version: SNAPSHOT_VERSION, keys: entries.length })));
+      const { scripts, libraries } = this.db.scripting.snapshot();
+      const header = { version: SNAPSHOT_VERSION, keys: entries.length, ...(scripts.length > 0 && { scripts }), ...(libraries.length > 0 && { libraries }) };
+      add(Buffer.from(JSON.stringify(header)));
       for (const e of entries) {
         const value = encodeValue(e.value);
         const buf = Buffer.allocUnsafe(12 + e.key.length + value.length);

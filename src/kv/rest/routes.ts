@@ -24,6 +24,7 @@ import {
   unsupportedFormat,
 } from '../errors.js';
 import type { Reply } from '../reply.js';
+import { EventStream } from './event-stream.js';
 import { parseBatch, parseCommand } from './json-args.js';
 import type { Limits } from './limits.js';
 import { errorEnvelope, jsonEnvelope, jsonEnvelopes, type Encoding } from './reply-json.js';
@@ -51,7 +52,20 @@ function fail(status: number, e: ReplyError): HttpResponse {
   return { status, headers: { 'content-type': JSON_TYPE }, body: errorEnvelope(e) };
 }
 
-export function kvRoutes(databases: ReadonlyMap<string, KvDatabase>, maxBodyBytes: number) {
+/** The streaming endpoints (server-sent events), by the command they run. */
+const STREAMS: ReadonlySet<string> = new Set(['subscribe', 'psubscribe', 'ssubscribe', 'monitor']);
+const STREAM_HEADERS: Readonly<Record<string, string>> = {
+  'content-type': 'text/event-stream',
+  'cache-control': 'no-cache',
+  'x-accel-buffering': 'no', // tells proxies (nginx) to pass each event on at once
+  'access-control-allow-origin': '*',
+};
+
+/**
+ * `maxBodyBytes`: the largest request body read. `streamBufferBytes`: how far a streaming
+ * client may fall behind before it is disconnected (see event-stream.ts).
+ */
+export function kvRoutes(databases: ReadonlyMap<string, KvDatabase>, maxBodyBytes: number, streamBufferBytes: number) {
   return function handle(req: HttpRequest, restAt: number): HttpResponse | Promise<HttpResponse> {
     const method = req.method;
     const isRead = method === 'GET' || method === 'HEAD';
@@ -67,6 +81,11 @@ export function kvRoutes(databases: ReadonlyMap<string, KvDatabase>, maxBodyByte
     if (caller === undefined) return fail(401, UNAUTHORIZED);
     const opts = readOptions(req);
     if (opts instanceof ReplyError) return fail(400, opts);
+    if (segments.length > 1 && isStream(segments[1])) {
+      // The SDK POSTs an empty JSON array; like a path GET, a stream reads no body.
+      if (method === 'HEAD') return { status: 200, headers: { ...STREAM_HEADERS }, body: null };
+      return openStream(db, pathCommand(segments, 1, req.query, null), caller, opts, streamBufferBytes);
+    }
     if (!isRead) return withBody(req, segments, db, caller, opts, maxBodyBytes);
     if (segments.length === 1) return fail(400, NO_COMMAND);
     return single(db, pathCommand(segments, 1, req.query, null), caller, opts);
@@ -94,6 +113,21 @@ async function withBody(
   if (segments.length > 1) return single(db, pathCommand(segments, 1, req.query, body), caller, opts);
   const argv = parseCommand(body);
   return argv instanceof ReplyError ? fail(400, argv) : single(db, argv, caller, opts);
+}
+
+function isStream(name: string): boolean {
+  return STREAMS.has(name) || (name.length >= 7 && name.length <= 10 && STREAMS.has(name.toLowerCase()));
+}
+
+/** /subscribe/<channel>..., /psubscribe/<pattern>..., /ssubscribe/<channel>..., /monitor: 200 and events until the client leaves. */
+function openStream(db: KvDatabase, argv: Args, caller: Caller, opts: Options, bufferBytes: number): HttpResponse {
+  const refusal = db.limits.admit(argv);
+  if (refusal !== null) return answer(db, refusal, opts);
+  const events = new EventStream(bufferBytes);
+  const opened = db.backend.stream(argv, caller, events);
+  if (opened instanceof ReplyError) return answer(db, opened, opts);
+  events.opened(opened);
+  return { status: 200, headers: { ...STREAM_HEADERS }, body: events };
 }
 
 const BEARER = 'bearer ';

@@ -6,13 +6,15 @@ import type { Body, Handler, HttpRequest, HttpResponse, ListenAt, RunningServer 
 interface BunServer {
   readonly port: number;
   stop(closeActiveConnections?: boolean): Promise<void> | void;
+  /** Seconds a request's connection may idle; 0 never times out. */
+  timeout(req: Request, seconds: number): void;
 }
 interface BunRuntime {
   serve(options: {
     hostname: string;
     port: number;
     maxRequestBodySize?: number;
-    fetch(req: Request): Response | Promise<Response>;
+    fetch(req: Request, server: BunServer): Response | Promise<Response>;
   }): BunServer;
 }
 
@@ -33,6 +35,10 @@ class FetchRequest implements HttpRequest {
 
   header(name: string): string | undefined {
     return this.req.headers.get(name) ?? undefined;
+  }
+
+  headerNames(): string[] {
+    return [...this.req.headers.keys()];
   }
 
   async body(maxBytes: number): Promise<Uint8Array | null> {
@@ -56,13 +62,20 @@ class FetchRequest implements HttpRequest {
   }
 }
 
-function toResponse(out: HttpResponse): Response {
-  return new Response(toBody(out.body), { status: out.status, headers: out.headers });
+function toResponse(out: HttpResponse, req: Request, server: BunServer): Response {
+  return new Response(toBody(out.body, req, server), { status: out.status, headers: out.headers });
 }
 
-function toBody(body: Body): ConstructorParameters<typeof Response>[0] {
+/**
+ * A streamed body is pulled one chunk at a time, when Bun wants the next. It ends when the
+ * client goes away (the request's signal), is never cut for idling, and a body that throws
+ * (a client too far behind) errors the stream, which cuts the connection.
+ */
+function toBody(body: Body, req: Request, server: BunServer): ConstructorParameters<typeof Response>[0] {
   if (body === null || typeof body === 'string' || body instanceof Uint8Array) return body as string | Uint8Array<ArrayBuffer> | null;
   const iterator = body[Symbol.asyncIterator]();
+  server.timeout(req, 0);
+  req.signal.addEventListener('abort', () => void iterator.return?.(), { once: true });
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
       const next = await iterator.next();
@@ -81,9 +94,9 @@ export async function listenBun(handle: Handler, at: ListenAt): Promise<RunningS
     hostname: at.host,
     port: at.port,
     maxRequestBodySize: Number.MAX_SAFE_INTEGER,
-    fetch(req) {
+    fetch(req, server) {
       const out = handle(new FetchRequest(req));
-      return out instanceof Promise ? out.then(toResponse) : toResponse(out);
+      return out instanceof Promise ? out.then((o) => toResponse(o, req, server)) : toResponse(out, req, server);
     },
   });
   return { port: server.port, close: async () => void (await server.stop(true)) };

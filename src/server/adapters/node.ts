@@ -24,6 +24,10 @@ class NodeRequest implements HttpRequest {
     return Array.isArray(v) ? v.join(', ') : v;
   }
 
+  headerNames(): string[] {
+    return Object.keys(this.req.headers);
+  }
+
   /**
    * Over the limit it answers null at once, without buffering; Node discards the rest of the
    * upload once the response is sent, so the connection stays usable. When the body breaks off
@@ -58,6 +62,7 @@ function send(res: ServerResponse, out: HttpResponse): void {
   const body = out.body;
   if (body !== null && typeof body === 'object' && Symbol.asyncIterator in body) {
     res.writeHead(out.status, out.headers);
+    res.flushHeaders();
     stream(res, body).catch((err: unknown) => crash(res, err));
     return;
   }
@@ -68,11 +73,40 @@ function send(res: ServerResponse, out: HttpResponse): void {
   res.end(body ?? undefined);
 }
 
+/**
+ * Writes each chunk as soon as the body yields it. While the socket is full, at most one more
+ * chunk is taken and held until it drains, so a slow client's backlog stays in the body (which
+ * bounds it) rather than in Node's buffers. A body that throws (a client too far behind) cuts
+ * the connection; a client that hangs up ends the body at once.
+ */
 async function stream(res: ServerResponse, body: AsyncIterable<Uint8Array>): Promise<void> {
   const iterator = body[Symbol.asyncIterator]();
   res.on('close', () => void iterator.return?.());
-  for (let next = await iterator.next(); !next.done; next = await iterator.next()) res.write(next.value);
+  try {
+    let next = iterator.next();
+    for (let chunk = await next; !chunk.done; chunk = await next) {
+      const flushed = res.write(chunk.value);
+      next = iterator.next();
+      if (!flushed) await Promise.race([drained(res), next.then(() => drained(res))]);
+    }
+  } catch {
+    res.destroy();
+    return;
+  }
   res.end();
+}
+
+function drained(res: ServerResponse): Promise<void> {
+  if (!res.writableNeedDrain || res.destroyed) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = () => {
+      res.off('drain', done);
+      res.off('close', done);
+      resolve();
+    };
+    res.on('drain', done);
+    res.on('close', done);
+  });
 }
 
 /**

@@ -3,11 +3,10 @@
 // HSETEX KEEPTTL for HINCRBYFLOAT, HDEL for expired fields), and snapshots encode field TTLs.
 
 import assert from 'node:assert/strict';
-import { rmSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { after, describe, it } from 'node:test';
-import { startTestLarder, type TestLarder } from '../../support/larder.js';
-import { loggedCommands } from '../../support/restarts.js';
+import { describe, it } from 'node:test';
+import type { TestLarder } from '../../support/larder.js';
+import { loggedCommands, restartableServers, snapshotRoundTrip } from '../../support/restarts.js';
 
 /** 2100-01-01 in ms: no test outlives it. */
 const LATER_MS = 4102444800000;
@@ -64,23 +63,7 @@ async function readShapes(t: TestLarder): Promise<unknown> {
 }
 
 describe('hashes across a restart', () => {
-  const dirs: string[] = [];
-  const open: TestLarder[] = [];
-  after(async () => {
-    await Promise.all(open.map((t) => t.close(true)));
-    for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-  });
-  /** A server on `dataDir` (a new one when absent), closed after the suite if a test fails. */
-  const start = async (config: Record<string, unknown> = {}, dataDir?: string) => {
-    const t = await startTestLarder(config, dataDir);
-    if (dataDir === undefined) dirs.push(t.dataDir);
-    open.push(t);
-    return t;
-  };
-  const stop = async (t: TestLarder) => {
-    open.splice(open.indexOf(t), 1);
-    await t.close(true);
-  };
+  const { start, stop } = restartableServers();
 
   it('keeps every shape and field TTL instant, logged in absolute form', async () => {
     const first = await start();
@@ -147,22 +130,7 @@ describe('hashes across a restart', () => {
   });
 
   it('a snapshot encodes the field TTLs', async () => {
-    const config = { kv: { compactAfterBytes: 4096 } };
-    const first = await start(config);
-    await writeShapes(first);
-    const before = await readShapes(first);
-    // Writes until a compaction has taken the hashes out of the log and into a snapshot.
-    for (let i = 0; loggedCommands(first.dataDir).some((argv) => argv[0].startsWith('h')); i++) {
-      assert.ok(i < 1000, 'the log was never compacted');
-      await first.command(['set', `pad:${i}`, 'x'.repeat(512)]);
-    }
-    await stop(first);
-    const second = await start(config, first.dataDir);
-    try {
-      assert.deepEqual(await readShapes(second), before);
-    } finally {
-      await stop(second);
-    }
+    await snapshotRoundTrip(writeShapes, readShapes, (argv) => argv[0].startsWith('h'));
   });
 
   it('DUMP and RESTORE keep fields, values and field TTLs', async () => {

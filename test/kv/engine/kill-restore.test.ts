@@ -48,6 +48,9 @@ function writes(): Argv[] {
     ['ZADD', 'zset:big', ...pairs(big, (i) => [i / 7, `m${i}`])],
     ['PEXPIREAT', 'zset:small', LATER_MS + 6],
     ['GEOADD', 'geo', 13.361389, 38.115556, 'Palermo', 15.087269, 37.502669, 'Catania'],
+    ['JSON.SET', 'json', '$', '{"a":1,"b":[true,null,2.5],"c":{"d":"text"}}'],
+    ['JSON.NUMINCRBY', 'json', '$.a', 41],
+    ['PEXPIREAT', 'json', LATER_MS + 7],
   ];
   // Enough churn to compact the log several times: overwritten and deleted keys.
   for (const i of range(40)) cmds.push(['SET', `churn:${i % 4}`, 'x'.repeat(500)], ['DEL', `churn:${(i + 2) % 4}`]);
@@ -77,6 +80,8 @@ async function read(client: KvClient, key: string): Promise<unknown> {
       return { ...common, members: (await ok(['SMEMBERS', key])).sort() };
     case 'zset':
       return { ...common, members: await ok(['ZRANGE', key, 0, -1, 'WITHSCORES']) };
+    case 'ReJSON-RL':
+      return { ...common, document: await ok(['JSON.GET', key]) };
     default:
       return { ...common, dump: await ok(['DUMP', key]) };
   }

@@ -2,20 +2,16 @@
 // and on, and in an explicit pipeline: the typed results it returns.
 
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import type { Redis } from '@upstash/redis';
-import type { TestLarder } from '../../support/larder.js';
-import { PIPELINE_MODES, startSdk } from '../../support/sdk.js';
+import { PIPELINE_MODES, suiteSdk } from '../../support/sdk.js';
 
 // The SDK types bitcount with both ends or neither, but its overloads only let the last through.
 const wholeCount = (redis: Redis, key: string) => (redis.bitcount as (key: string) => Promise<number>)(key);
 
 for (const mode of PIPELINE_MODES) {
   describe(`bitmap commands through the SDK (${mode.name})`, () => {
-    let t: TestLarder;
-    let redis: Redis;
-    before(async () => ({ t, redis } = await startSdk(mode)));
-    after(() => t.close());
+    const { redis } = suiteSdk(mode);
 
     it('setbit and getbit', async () => {
       assert.equal(await redis.setbit('b', 7, 1), 0);

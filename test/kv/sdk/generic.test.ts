@@ -1,18 +1,13 @@
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, it } from 'node:test';
-import type { Redis } from '@upstash/redis';
-import type { TestLarder } from '../../support/larder.js';
-import { PIPELINE_MODES, startSdk } from '../../support/sdk.js';
+import { beforeEach, describe, it } from 'node:test';
+import { PIPELINE_MODES, suiteSdk } from '../../support/sdk.js';
 
 // Every generic, server and connection command the official SDK exposes, as the SDK sends
 // them and parses their replies.
 
 for (const mode of PIPELINE_MODES) {
   describe(`generic and server commands through the SDK (${mode.name})`, () => {
-    let t: TestLarder;
-    let redis: Redis;
-    before(async () => ({ t, redis } = await startSdk(mode)));
-    after(() => t.close());
+    const { redis } = suiteSdk(mode);
     beforeEach(async () => {
       await redis.flushall();
     });

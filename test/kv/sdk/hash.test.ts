@@ -3,20 +3,15 @@
 // JSON where it can, so "1" comes back as 1, and turns field lists into objects).
 
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import type { Redis } from '@upstash/redis';
-import type { TestLarder } from '../../support/larder.js';
-import { PIPELINE_MODES, startSdk } from '../../support/sdk.js';
+import { describe, it } from 'node:test';
+import { PIPELINE_MODES, suiteSdk } from '../../support/sdk.js';
 
 /** 2100-01-01: later than any test runs. */
 const LATER = 4102444800;
 
 for (const mode of PIPELINE_MODES) {
   describe(`hash commands through the SDK (${mode.name})`, () => {
-    let t: TestLarder;
-    let redis: Redis;
-    before(async () => ({ t, redis } = await startSdk(mode)));
-    after(() => t.close());
+    const { redis } = suiteSdk(mode);
 
     it('hset, hget, hmget, hgetall, hkeys, hvals, hlen, hexists, hstrlen', async () => {
       assert.equal(await redis.hset('h', { name: 'ada', age: 36, profile: { langs: ['en'] } }), 3);

@@ -2,19 +2,14 @@
 // off and on: the typed results it returns, and Redis's estimates.
 
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import type { Redis } from '@upstash/redis';
-import type { TestLarder } from '../../support/larder.js';
-import { PIPELINE_MODES, startSdk } from '../../support/sdk.js';
+import { describe, it } from 'node:test';
+import { PIPELINE_MODES, suiteSdk } from '../../support/sdk.js';
 
 const elements = (from: number, to: number) => Array.from({ length: to - from }, (_, i) => `el:${from + i}`);
 
 for (const mode of PIPELINE_MODES) {
   describe(`hyperloglog commands through the SDK (${mode.name})`, () => {
-    let t: TestLarder;
-    let redis: Redis;
-    before(async () => ({ t, redis } = await startSdk(mode)));
-    after(() => t.close());
+    const { redis } = suiteSdk(mode);
 
     it('pfadd and pfcount', async () => {
       assert.equal(await redis.pfadd('h', 'a', 'b', 'c'), 1);

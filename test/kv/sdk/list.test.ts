@@ -3,17 +3,12 @@
 // "1" comes back as 1 and an object pushed comes back as that object.
 
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import type { Redis } from '@upstash/redis';
-import type { TestLarder } from '../../support/larder.js';
-import { PIPELINE_MODES, startSdk } from '../../support/sdk.js';
+import { describe, it } from 'node:test';
+import { PIPELINE_MODES, suiteSdk } from '../../support/sdk.js';
 
 for (const mode of PIPELINE_MODES) {
   describe(`list commands through the SDK (${mode.name})`, () => {
-    let t: TestLarder;
-    let redis: Redis;
-    before(async () => ({ t, redis } = await startSdk(mode)));
-    after(() => t.close());
+    const { redis } = suiteSdk(mode);
 
     it('lpush, rpush, lpushx, rpushx, llen and lrange', async () => {
       assert.equal(await redis.rpush('l', 'a', 'b'), 2);

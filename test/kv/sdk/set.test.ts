@@ -2,19 +2,14 @@
 // on. The SDK parses members as JSON where it can: "1" comes back as 1, objects as objects.
 
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import type { Redis } from '@upstash/redis';
-import type { TestLarder } from '../../support/larder.js';
-import { PIPELINE_MODES, startSdk } from '../../support/sdk.js';
+import { describe, it } from 'node:test';
+import { PIPELINE_MODES, suiteSdk } from '../../support/sdk.js';
 
 const sorted = <T>(xs: T[]): T[] => [...xs].sort((a, b) => String(a).localeCompare(String(b)));
 
 for (const mode of PIPELINE_MODES) {
   describe(`set commands through the SDK (${mode.name})`, () => {
-    let t: TestLarder;
-    let redis: Redis;
-    before(async () => ({ t, redis } = await startSdk(mode)));
-    after(() => t.close());
+    const { redis } = suiteSdk(mode);
 
     it('sadd, srem, scard, sismember, smismember and smembers', async () => {
       assert.equal(await redis.sadd('s', 'a', 'b', 'c'), 3);

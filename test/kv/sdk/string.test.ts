@@ -2,21 +2,16 @@
 // and on. The SDK parses results as JSON where it can, so "1" comes back as 1.
 
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import type { Redis } from '@upstash/redis';
+import { describe, it } from 'node:test';
 import { TABLE } from '../../../src/kv/commands/table.js';
-import type { TestLarder } from '../../support/larder.js';
-import { PIPELINE_MODES, startSdk } from '../../support/sdk.js';
+import { PIPELINE_MODES, suiteSdk } from '../../support/sdk.js';
 
 // TTLs are read with PTTL, which the generic family declares; skipped until it is in the table.
 const ttlIt = TABLE.has('pttl') ? it : it.skip;
 
 for (const mode of PIPELINE_MODES) {
   describe(`string commands through the SDK (${mode.name})`, () => {
-    let t: TestLarder;
-    let redis: Redis;
-    before(async () => ({ t, redis } = await startSdk(mode)));
-    after(() => t.close());
+    const { redis } = suiteSdk(mode);
 
     it('get and set', async () => {
       assert.equal(await redis.get('k'), null);

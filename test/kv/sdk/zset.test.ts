@@ -3,17 +3,12 @@
 // comes back as 2.5 but "0.10000000000000001" stays a string, as against Upstash.
 
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import type { Redis } from '@upstash/redis';
-import type { TestLarder } from '../../support/larder.js';
-import { PIPELINE_MODES, startSdk } from '../../support/sdk.js';
+import { describe, it } from 'node:test';
+import { PIPELINE_MODES, suiteSdk } from '../../support/sdk.js';
 
 for (const mode of PIPELINE_MODES) {
   describe(`sorted-set commands through the SDK (${mode.name})`, () => {
-    let t: TestLarder;
-    let redis: Redis;
-    before(async () => ({ t, redis } = await startSdk(mode)));
-    after(() => t.close());
+    const { redis } = suiteSdk(mode);
 
     it('zadd with every option, zscore, zincrby and zcard', async () => {
       assert.equal(await redis.zadd('z', { score: 1, member: 'a' }), 1);

@@ -4,7 +4,7 @@
 import { SYNTAX, unknownSubcommand, wrongArity } from '../../errors.js';
 import { globMatch } from '../../glob.js';
 import { Status, type Reply } from '../../reply.js';
-import { FAST, READONLY, WRITE, type Args, type Command, type Ctx } from '../spec.js';
+import { FAST, NOSCRIPT, READONLY, WRITE, type Args, type Command, type Ctx } from '../spec.js';
 
 /** Redis's ACL category order (acl.c ACLCommandCategories), in which COMMAND INFO lists them. */
 const CATEGORY_ORDER = [
@@ -60,6 +60,7 @@ function commandInfo(cmd: Command): Reply {
   if (cmd.bits & WRITE) flags.push(new Status('write'));
   if (cmd.bits & READONLY) flags.push(new Status('readonly'));
   if (cmd.flags.includes('admin')) flags.push(new Status('admin'));
+  if (cmd.bits & NOSCRIPT) flags.push(new Status('noscript'));
   if (cmd.bits & FAST) flags.push(new Status('fast'));
   const keys = cmd.keys;
   // Redis's legacy key range leaves counted keys out, and keeps a destination (ZUNIONSTORE: 1 1 1).

@@ -1,0 +1,33 @@
+// A wrk script that POSTs prepared JSON bodies (one command each, as the Upstash REST API takes
+// them at the database's root URL) from a file, one per line, round and round. Each thread
+// starts at its own share of the file, so that threads do not send the same commands together.
+
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { WrkScript } from './wrk.js';
+
+const SCRIPT = `
+local threads = 0
+function setup(thread)
+  thread:set("id", threads)
+  threads = threads + 1
+end
+function init(args)
+  bodies = {}
+  for line in io.lines(args[1]) do bodies[#bodies + 1] = line end
+  at = math.floor(id * #bodies / tonumber(args[2]))
+end
+function request()
+  at = at % #bodies + 1
+  return wrk.format("POST", nil, nil, bodies[at])
+end
+`;
+
+/** Writes the script and the bodies of `commands` into `dir`, for a run of `threads` threads. */
+export function bodiesScript(dir: string, commands: readonly (readonly string[])[], threads: number): WrkScript {
+  const path = join(dir, 'bodies.lua');
+  const bodies = join(dir, 'bodies.jsonl');
+  writeFileSync(path, SCRIPT);
+  writeFileSync(bodies, commands.map((c) => JSON.stringify(c)).join('\n') + '\n');
+  return { path, args: [bodies, String(threads)] };
+}

@@ -1,0 +1,131 @@
+// The JSON commands that change arrays: JSON.ARRAPPEND, ARRINSERT, ARRPOP and ARRTRIM, with
+// RedisJSON's index rules (ARRPOP clamps its index into the array, ARRINSERT refuses one
+// beyond it, ARRTRIM keeps [start, stop] after clamping both).
+
+import { formatJson } from '../../engine/json/json-format.js';
+import { utf8Bytes } from '../../bytes.js';
+import { cloneJson, depthOf, MAX_DOCUMENT_DEPTH, type JsonValue } from '../../engine/json/json-value.js';
+import { isError, JSON_INDEX_OUT_OF_BOUNDS, JSON_NO_KEY, JSON_TOO_DEEP, NOT_INTEGER, type ReplyError } from '../../errors.js';
+import type { Reply } from '../../reply.js';
+import { parseInt64 } from '../args.js';
+import { unchanged, type Args, type Ctx } from '../spec.js';
+import { jsonArg, matches, pathArg, perMatch, readDoc } from './doc.js';
+
+const isArray = (v: JsonValue): v is JsonValue[] => Array.isArray(v);
+
+/** The JSON values in argv from `from` on, or the first parse error. */
+function values(argv: Args, from: number): JsonValue[] | ReplyError {
+  const out: JsonValue[] = [];
+  for (let i = from; i < argv.length; i++) {
+    const v = jsonArg(argv[i]);
+    if (isError(v)) return v;
+    out.push(v);
+  }
+  return out;
+}
+
+/** Runs `op` on every array `path` matches in the document at `key` (see perMatch). */
+function onArrays(ctx: Ctx, key: string, pathText: string, op: (arr: JsonValue[]) => Reply, quoteOriginal = false): Reply {
+  const doc = readDoc(ctx, key);
+  if (isError(doc)) return doc;
+  const path = pathArg(pathText);
+  if (isError(path)) return path;
+  if (doc === undefined) return JSON_NO_KEY;
+  let changed = false;
+  const reply = perMatch(
+    doc,
+    path,
+    isArray,
+    (m) => {
+      changed = true;
+      return op(m.value as JsonValue[]);
+    },
+    'not an array',
+    quoteOriginal ? path.original : path.normal,
+  );
+  return changed || isError(reply) ? reply : unchanged(ctx, reply);
+}
+
+/** Whether adding `add` to an array `path` matches would nest the document too deep. */
+function tooDeep(ctx: Ctx, key: string, pathText: string, add: readonly JsonValue[]): boolean {
+  const doc = readDoc(ctx, key);
+  const path = pathArg(pathText);
+  if (doc === undefined || isError(doc) || isError(path)) return false;
+  const depth = Math.max(...add.map(depthOf));
+  return matches(doc, path).some((m) => Array.isArray(m.value) && m.at.length + 1 + depth > MAX_DOCUMENT_DEPTH);
+}
+
+// JSON.ARRAPPEND key path value [value ...]
+export function jsonArrappendCommand(ctx: Ctx, argv: Args): Reply {
+  const add = values(argv, 3);
+  if (isError(add)) return add;
+  if (tooDeep(ctx, argv[1], argv[2], add)) return JSON_TOO_DEEP;
+  return onArrays(
+    ctx,
+    argv[1],
+    argv[2],
+    (arr) => {
+      for (const v of add) arr.push(cloneJson(v));
+      return arr.length;
+    },
+    true,
+  );
+}
+
+// JSON.ARRINSERT key path index value [value ...]
+export function jsonArrinsertCommand(ctx: Ctx, argv: Args): Reply {
+  const index = parseInt64(argv[3]);
+  if (index === undefined) return NOT_INTEGER;
+  const add = values(argv, 4);
+  if (isError(add)) return add;
+  if (tooDeep(ctx, argv[1], argv[2], add)) return JSON_TOO_DEEP;
+  const at = Number(index);
+  // Checked on every array before any changes, so a refused index leaves the document as it was.
+  const doc = readDoc(ctx, argv[1]);
+  const path = pathArg(argv[2]);
+  if (doc !== undefined && !isError(doc) && !isError(path)) {
+    for (const m of matches(doc, path)) {
+      if (!Array.isArray(m.value)) continue;
+      const i = at < 0 ? m.value.length + at : at;
+      if (i < 0 || i > m.value.length) return JSON_INDEX_OUT_OF_BOUNDS;
+    }
+  }
+  return onArrays(ctx, argv[1], argv[2], (arr) => {
+    arr.splice(at < 0 ? arr.length + at : at, 0, ...add.map(cloneJson));
+    return arr.length;
+  });
+}
+
+// JSON.ARRPOP key [path [index]]
+export function jsonArrpopCommand(ctx: Ctx, argv: Args): Reply {
+  // As in RedisJSON: without a path the last element goes; an index that is no integer means -1.
+  const index = argv.length < 3 ? Infinity : Number(parseInt64(argv[3] ?? '') ?? -1n);
+  let popped = false;
+  const reply = onArrays(ctx, argv[1], argv[2] ?? '.', (arr) => {
+    if (arr.length === 0) return null;
+    const i = index < 0 ? Math.max(0, arr.length + index) : Math.min(index, arr.length - 1);
+    popped = true;
+    return utf8Bytes(formatJson(arr.splice(i, 1)[0]));
+  });
+  return popped || isError(reply) ? reply : unchanged(ctx, reply);
+}
+
+// JSON.ARRTRIM key path start stop
+export function jsonArrtrimCommand(ctx: Ctx, argv: Args): Reply {
+  const start = parseInt64(argv[3]);
+  const stop = parseInt64(argv[4]);
+  if (start === undefined || stop === undefined) return NOT_INTEGER;
+  return onArrays(ctx, argv[1], argv[2], (arr) => {
+    const len = arr.length;
+    const clamp = (i: number) => (i < 0 ? len - Math.min(len, -i) : Math.max(0, Math.min(len - 1, i)));
+    const s = Number(start);
+    const hi = clamp(Number(stop));
+    const lo = s < 0 || s < len ? clamp(s) : hi + 1;
+    if (lo > hi || len === 0) arr.length = 0;
+    else {
+      arr.splice(hi + 1);
+      arr.splice(0, lo);
+    }
+    return arr.length;
+  });
+}

@@ -1,0 +1,30 @@
+// A key holding a JSON document (RedisJSON's ReJSON-RL type). The container owns the root
+// value, which a command may replace whole (JSON.SET at '$'). Serialized (DUMP, snapshots)
+// as its compact JSON text in UTF-8, which keeps integers and floats apart ("3" vs "3.0").
+// Not safe for concurrent use, and needs none.
+
+import { utf8Bytes, utf8Text } from '../../bytes.js';
+import { registerKind, type Container, type ContainerKind } from '../value.js';
+import { formatJson } from './json-format.js';
+import { parseJson } from './json-parse.js';
+import { cloneJson, MAX_DOCUMENT_DEPTH, type JsonValue } from './json-value.js';
+
+export class JsonDoc implements Container {
+  constructor(public root: JsonValue) {}
+
+  get kind(): ContainerKind {
+    return JSON_KIND;
+  }
+}
+
+export const JSON_KIND: ContainerKind = registerKind({
+  type: 'ReJSON-RL',
+  tag: 6,
+  clone: (v) => new JsonDoc(cloneJson((v as JsonDoc).root)),
+  encode: (v) => utf8Bytes(formatJson((v as JsonDoc).root)),
+  decode(bytes) {
+    const parsed = parseJson(utf8Text(bytes), MAX_DOCUMENT_DEPTH);
+    return parsed.ok ? new JsonDoc(parsed.value) : null;
+  },
+  encoding: () => 'raw',
+});

@@ -1,0 +1,23 @@
+// Byte strings (latin1 JS strings, see kv/bytes.ts) in and out of the Lua VM, whose strings are
+// Uint8Arrays. A JS string handed to fengari would be taken as UTF-8, so every value crosses
+// through these two functions.
+
+import fengari, { type LuaState } from 'fengari';
+
+const { lua } = fengari;
+
+export function pushBytes(L: LuaState, bytes: string): void {
+  lua.lua_pushstring(L, Buffer.from(bytes, 'latin1'));
+}
+
+/** The string (or number, converted as Lua does) at idx as bytes; null for other types. */
+export function toBytes(L: LuaState, idx: number): string | null {
+  const s = lua.lua_tolstring(L, idx);
+  return s === null ? null : Buffer.from(s.buffer, s.byteOffset, s.length).toString('latin1');
+}
+
+/** Pushes a JS number as Lua 5.1 would hold it: integral values fitting fengari's 32-bit integers as integers. */
+export function pushNumber(L: LuaState, n: number): void {
+  if (Number.isInteger(n) && n >= -0x80000000 && n <= 0x7fffffff) lua.lua_pushinteger(L, n);
+  else lua.lua_pushnumber(L, n);
+}

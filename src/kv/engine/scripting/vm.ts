@@ -1,0 +1,276 @@
+// The Lua VM scripts and functions run in: one fengari state per database, sandboxed as Redis
+// sandboxes its own (eval.c, function_lua.c, script_lua.c).
+//
+// - Globals: scripts see a proxy of the globals table. Reading a missing global raises
+//   "Script attempted to access nonexistent global variable", creating one raises "Attempt to
+//   modify a readonly table", as in Redis 7.0.
+// - Libraries: base (without dofile, loadfile and print), table, string, math, coroutine, and
+//   cjson, cmsgpack and bit written in TypeScript. `unpack`, `loadstring`, math.pow and
+//   table.getn are Lua 5.1's, kept for scripts. Redis's `struct` library is not provided.
+// - Errors: every call runs under a message handler that turns the error into Redis's error
+//   table {err=..., source=..., line=...}, from which the reply text is built.
+// - Time: a count hook checks the clock; past the deadline it raises an error, and then raises
+//   again on every line, so a script catching it with pcall cannot keep running.
+//
+// Lua 5.3 is not Redis's 5.1: integral floats print with ".0" (tostring(10/2) is "5.0", "5"
+// in Redis); fengari's integers are 32-bit, so integer-only arithmetic past 2^31 wraps
+// (2147483647 + 1 is -2147483648), while larger numbers from replies and tonumber() are floats
+// and do not; and some runtime error messages are worded differently (5.3 names the variable).
+//
+// Not safe for concurrent use: the database's JS thread owns it; a call runs to completion.
+
+import fengari, { type LuaState } from 'fengari';
+import type { Reply } from '../../reply.js';
+import { openBit } from './bit.js';
+import { openCjson } from './cjson.js';
+import { openCmsgpack } from './cmsgpack.js';
+import { pushBytes, toBytes } from './lua-bytes.js';
+import { missingGlobal, openRedisApi, type Registrar, type ScriptHost } from './redis-api.js';
+import { stringField, toReply } from './reply-conversion.js';
+
+const { lua, lauxlib, lualib } = fengari;
+
+/** Instructions between two looks at the clock. */
+const HOOK_EVERY = 10_000;
+
+/** What a failed call left: Redis's error table, read out. */
+export interface LuaFailure {
+  readonly err: string;
+  readonly source: string | null;
+  readonly line: number | null;
+}
+
+export type CallResult = { ok: true; reply: Reply } | { ok: false; failure: LuaFailure };
+
+export class LuaVm {
+  private readonly L: LuaState;
+  private readonly globalsRef: number;
+  private readonly handlerRef: number;
+  private deadline = Infinity;
+  private timeLimitMs = 0;
+  private expired = false;
+  /** Set while a library's code runs for FUNCTION LOAD: `redis` is then the load-time API. */
+  private registrar: Registrar | null = null;
+  private readonly loadApiRef: number;
+
+  constructor(host: ScriptHost) {
+    const L = lauxlib.luaL_newstate();
+    this.L = L;
+    for (const [name, open] of [
+      ['_G', lualib.luaopen_base],
+      ['table', lualib.luaopen_table],
+      ['string', lualib.luaopen_string],
+      ['math', lualib.luaopen_math],
+      ['coroutine', lualib.luaopen_coroutine],
+      ['cjson', openCjson],
+      ['cmsgpack', openCmsgpack],
+      ['bit', openBit],
+    ] as const) {
+      lauxlib.luaL_requiref(L, name, open, 1);
+      lua.lua_pop(L, 1);
+    }
+    lua.lua_rawgeti(L, lua.LUA_REGISTRYINDEX, lua.LUA_RIDX_GLOBALS);
+    const g = lua.lua_gettop(L);
+    openRedisApi(L, host, () => this.registrar);
+    lua.lua_setfield(L, g, 'redis');
+    openRedisApi(L, host, () => this.registrar, 'load');
+    this.loadApiRef = lauxlib.luaL_ref(L, lua.LUA_REGISTRYINDEX);
+    for (const name of ['dofile', 'loadfile', 'print']) {
+      lua.lua_pushnil(L);
+      lua.lua_setfield(L, g, name);
+    }
+    alias(L, g, 'table', 'unpack', 'unpack');
+    addLua51(L, g);
+    lua.lua_pushstring(L, 'load');
+    lua.lua_rawget(L, g);
+    lua.lua_setfield(L, g, 'loadstring');
+
+    // The proxy scripts see as their globals.
+    lua.lua_createtable(L, 0, 0);
+    lua.lua_createtable(L, 0, 2);
+    lua.lua_pushjsfunction(L, this.readGlobal);
+    lua.lua_setfield(L, -2, '__index');
+    lua.lua_pushjsfunction(L, readonlyTable);
+    lua.lua_setfield(L, -2, '__newindex');
+    lua.lua_setmetatable(L, -2);
+    lua.lua_pushvalue(L, -1);
+    lua.lua_setfield(L, g, '_G');
+    lua.lua_rawseti(L, lua.LUA_REGISTRYINDEX, lua.LUA_RIDX_GLOBALS);
+    this.globalsRef = lauxlib.luaL_ref(L, lua.LUA_REGISTRYINDEX); // pops the real globals table
+    lua.lua_pushjsfunction(L, errorHandler);
+    this.handlerRef = lauxlib.luaL_ref(L, lua.LUA_REGISTRYINDEX);
+    lua.lua_sethook(L, this.hook, lua.LUA_MASKCOUNT, HOOK_EVERY);
+    // A JS exception in a library function (JSON nested deeper than the JS stack) becomes a
+    // Lua error, which the script may catch, rather than a failed request.
+    lua.lua_atnativeerror(L, (L) => {
+      const e = lua.lua_touserdata(L, -1);
+      lua.lua_pushstring(L, e instanceof Error ? e.message : String(e));
+      return 1;
+    });
+  }
+
+  /** Compiles code into a function kept in the registry: its reference, or the compiler's message. */
+  compile(code: string, chunkName: string): number | string {
+    const L = this.L;
+    const bytes = Buffer.from(code, 'latin1');
+    if (lauxlib.luaL_loadbuffer(L, bytes, bytes.length, `@${chunkName}`) !== lua.LUA_OK) {
+      // Lua 5.1 quotes the end of input ("near '<eof>'"), as Redis's messages show; 5.3 does not.
+      const message = (toBytes(L, -1) ?? '').replace(/ near <eof>$/, " near '<eof>'");
+      lua.lua_pop(L, 1);
+      return message;
+    }
+    return lauxlib.luaL_ref(L, lua.LUA_REGISTRYINDEX);
+  }
+
+  release(ref: number): void {
+    lauxlib.luaL_unref(this.L, lua.LUA_REGISTRYINDEX, ref);
+  }
+
+  /** Runs a script body with KEYS and ARGV set as globals. */
+  runScript(ref: number, keys: readonly string[], args: readonly string[], timeLimitMs: number): CallResult {
+    const L = this.L;
+    lua.lua_rawgeti(L, lua.LUA_REGISTRYINDEX, this.globalsRef);
+    pushArray(L, keys);
+    lua.lua_setfield(L, -2, 'KEYS');
+    pushArray(L, args);
+    lua.lua_setfield(L, -2, 'ARGV');
+    lua.lua_pop(L, 1);
+    return this.call(ref, [], timeLimitMs);
+  }
+
+  /** Runs a registered function: callback(keys, args). */
+  runFunction(ref: number, keys: readonly string[], args: readonly string[], timeLimitMs: number): CallResult {
+    return this.call(ref, [keys, args], timeLimitMs);
+  }
+
+  /** Runs a library's code with `redis` as the load-time API, which registers through `registrar`. */
+  runLibrary(ref: number, registrar: Registrar, timeLimitMs: number): CallResult {
+    this.registrar = registrar;
+    try {
+      return this.call(ref, [], timeLimitMs);
+    } finally {
+      this.registrar = null;
+    }
+  }
+
+  private call(ref: number, arrays: (readonly string[])[], timeLimitMs: number): CallResult {
+    const L = this.L;
+    const base = lua.lua_gettop(L);
+    lua.lua_rawgeti(L, lua.LUA_REGISTRYINDEX, this.handlerRef);
+    lua.lua_rawgeti(L, lua.LUA_REGISTRYINDEX, ref);
+    for (const a of arrays) pushArray(L, a);
+    this.timeLimitMs = timeLimitMs;
+    this.deadline = performance.now() + timeLimitMs;
+    try {
+      const status = lua.lua_pcall(L, arrays.length, 1, base + 1);
+      if (status === lua.LUA_OK) return { ok: true, reply: toReply(L, -1) };
+      return { ok: false, failure: readFailure(L, lua.lua_gettop(L)) };
+    } finally {
+      lua.lua_settop(L, base);
+      this.deadline = Infinity;
+      if (this.expired) {
+        this.expired = false;
+        lua.lua_sethook(L, this.hook, lua.LUA_MASKCOUNT, HOOK_EVERY);
+      }
+    }
+  }
+
+  private readonly hook = (L: LuaState): void => {
+    if (!this.expired) {
+      if (performance.now() <= this.deadline) return;
+      this.expired = true;
+      lua.lua_sethook(L, this.hook, lua.LUA_MASKCOUNT | lua.LUA_MASKLINE, 1);
+    }
+    lua.lua_pushstring(L, `Script killed: it ran longer than the time limit of ${this.timeLimitMs} ms (scriptTimeoutMs)`);
+    lua.lua_error(L);
+  };
+
+  /** __index of the globals proxy: (proxy, name). */
+  private readonly readGlobal = (L: LuaState): number => {
+    if (this.registrar !== null && toBytes(L, 2) === 'redis' && lua.lua_type(L, 2) === lua.LUA_TSTRING) {
+      lua.lua_rawgeti(L, lua.LUA_REGISTRYINDEX, this.loadApiRef);
+      return 1;
+    }
+    lua.lua_rawgeti(L, lua.LUA_REGISTRYINDEX, this.globalsRef);
+    lua.lua_pushvalue(L, 2);
+    if (lua.lua_rawget(L, -2) !== lua.LUA_TNIL) return 1;
+    return missingGlobal(L);
+  };
+}
+
+function readonlyTable(L: LuaState): number {
+  return lauxlib.luaL_error(L, 'Attempt to modify a readonly table');
+}
+
+function alias(L: LuaState, g: number, lib: string, field: string, as: string): void {
+  lua.lua_pushstring(L, lib);
+  lua.lua_rawget(L, g);
+  lua.lua_pushstring(L, field);
+  lua.lua_rawget(L, -2);
+  lua.lua_setfield(L, g, as);
+  lua.lua_pop(L, 1);
+}
+
+/** Lua 5.1 functions Redis scripts use that 5.3 dropped: math.pow and table.getn. */
+function addLua51(L: LuaState, g: number): void {
+  const add = (lib: string, name: string, f: (L: LuaState) => number) => {
+    lua.lua_pushstring(L, lib);
+    lua.lua_rawget(L, g);
+    lua.lua_pushjsfunction(L, f);
+    lua.lua_setfield(L, -2, name);
+    lua.lua_pop(L, 1);
+  };
+  add('math', 'pow', (L) => {
+    lua.lua_pushnumber(L, Math.pow(lua.lua_tonumber(L, 1), lua.lua_tonumber(L, 2)));
+    return 1;
+  });
+  add('table', 'getn', (L) => {
+    lua.lua_pushinteger(L, lua.lua_rawlen(L, 1));
+    return 1;
+  });
+}
+
+function pushArray(L: LuaState, items: readonly string[]): void {
+  lua.lua_createtable(L, items.length, 0);
+  for (let i = 0; i < items.length; i++) {
+    pushBytes(L, items[i]);
+    lua.lua_rawseti(L, -2, i + 1);
+  }
+}
+
+/**
+ * Redis's error handler: a table error is kept, anything else becomes {err='ERR '..tostring(e)};
+ * either gets the source and line of the Lua code that raised it (skipping a C function such
+ * as error() or redis.call).
+ */
+function errorHandler(L: LuaState): number {
+  if (lua.lua_type(L, 1) !== lua.LUA_TTABLE) {
+    const text = toBytes(L, 1) ?? String(Buffer.from(lauxlib.luaL_tolstring(L, 1)).toString('latin1'));
+    lua.lua_settop(L, 0);
+    lua.lua_createtable(L, 0, 3);
+    pushBytes(L, `ERR ${text}`);
+    lua.lua_setfield(L, 1, 'err');
+  }
+  const ar = new lua.lua_Debug();
+  for (let level = 1; level <= 2 && lua.lua_getstack(L, level, ar) !== 0; level++) {
+    lua.lua_getinfo(L, 'Sl', ar);
+    if (ar.what !== null && Buffer.from(ar.what).toString('latin1') === 'J') continue; // fengari's "C": a JS function
+    lua.lua_pushstring(L, ar.source ?? '?');
+    lua.lua_setfield(L, 1, 'source');
+    lua.lua_pushinteger(L, ar.currentline);
+    lua.lua_setfield(L, 1, 'line');
+    break;
+  }
+  lua.lua_settop(L, 1);
+  return 1;
+}
+
+function readFailure(L: LuaState, idx: number): LuaFailure {
+  if (lua.lua_type(L, idx) !== lua.LUA_TTABLE) return { err: `ERR ${toBytes(L, idx) ?? 'unknown error'}`, source: null, line: null };
+  const source = stringField(L, idx, 'source');
+  lua.lua_pushstring(L, 'line');
+  lua.lua_rawget(L, idx);
+  const line = lua.lua_type(L, -1) === lua.LUA_TNUMBER ? lua.lua_tonumber(L, -1) : null;
+  lua.lua_pop(L, 1);
+  return { err: stringField(L, idx, 'err') ?? 'ERR unknown error', source, line };
+}

@@ -1,0 +1,58 @@
+// The stream topics service: one cluster per configured name, mounted at /kafka/<cluster>,
+// each an embedded log backend with its consumer groups, behind HTTP Basic credentials.
+
+import { join } from 'node:path';
+import type { Config } from '../config/schema.js';
+import type { SecretStore } from '../config/secrets.js';
+import type { Logger } from '../server/log.js';
+import type { Service } from '../server/service.js';
+import { GroupCoordinator } from './groups/coordinator.js';
+import { LogBackend } from './log/log-backend.js';
+import type { Cluster } from './rest/request.js';
+import { streamRoutes } from './rest/routes.js';
+
+export interface StreamCredentials {
+  cluster: string;
+  username: string;
+  password: string;
+}
+
+export interface StreamsService extends Service {
+  readonly credentials: readonly StreamCredentials[];
+}
+
+export function mountStreams(config: Config, secrets: SecretStore, log: Logger): StreamsService {
+  const clusters = new Map<string, Cluster>();
+  const credentials: StreamCredentials[] = [];
+  const now = () => Date.now();
+  const onError = (err: unknown) => log.error({ err }, 'stream background commit failed');
+  try {
+    for (const [name, settings] of Object.entries(config.streams.clusters)) {
+      const username = settings.username ?? secrets.get(`streams.${name}.username`);
+      const password = settings.password ?? secrets.get(`streams.${name}.password`);
+      const backend = new LogBackend({
+        dir: join(config.dataDir, 'streams', name),
+        topics: settings.topics,
+        retentionCheckMs: config.streams.retentionCheckMs,
+        now,
+        warn: (msg, cutBytes) => log.warn({ cutBytes }, msg),
+      });
+      clusters.set(name, { name, settings, username, password, backend, groups: new GroupCoordinator(backend, now, onError) });
+      credentials.push({ cluster: name, username, password });
+    }
+  } catch (e) {
+    for (const c of clusters.values()) void c.backend.close();
+    throw e;
+  }
+  return {
+    prefix: 'kafka',
+    credentials,
+    handle: streamRoutes(clusters, config.maxBodyBytes),
+    async close() {
+      for (const c of clusters.values()) {
+        await c.groups.close();
+        await c.backend.close();
+      }
+    },
+  };
+}

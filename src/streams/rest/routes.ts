@@ -1,0 +1,71 @@
+// The stream REST surface of every cluster under /kafka/<cluster>/<endpoint>/...: checks the
+// cluster's Basic credentials (the webhook also takes ?user=&pass=), the method, then calls
+// the endpoint. Endpoints are data: name, methods, handler.
+
+import { timingSafeEqual } from 'node:crypto';
+import type { HttpRequest, HttpResponse } from '../../server/http.js';
+import { pathSegments } from '../../server/url.js';
+import { methodNotAllowed, notFound, UNAUTHORIZED } from '../errors.js';
+import { commitCommand, committedCommand, consumeCommand, deleteConsumerCommand } from './consume.js';
+import { fail } from './envelope.js';
+import { consumersCommand, createTopicCommand, fetchCommand, offsetsCommand, topicsCommand } from './metadata.js';
+import { produceCommand, producePathCommand, webhookCommand } from './produce.js';
+import { decodeText, query, type Call, type Cluster } from './request.js';
+
+interface Endpoint {
+  methods: readonly string[];
+  run: (call: Call) => HttpResponse | Promise<HttpResponse>;
+  /** Whether ?user=&pass= may stand in for Basic auth. */
+  queryAuth?: boolean;
+}
+
+const GET_POST = ['GET', 'POST'];
+const ENDPOINTS: ReadonlyMap<string, Endpoint> = new Map([
+  ['produce', { methods: GET_POST, run: (c: Call) => (c.args.length >= 2 ? producePathCommand(c) : produceCommand(c)) }],
+  ['fetch', { methods: GET_POST, run: fetchCommand }],
+  ['consume', { methods: GET_POST, run: consumeCommand }],
+  ['commit', { methods: GET_POST, run: commitCommand }],
+  ['delete-consumer', { methods: ['POST', 'DELETE'], run: deleteConsumerCommand }],
+  ['topics', { methods: ['GET'], run: topicsCommand }],
+  ['consumers', { methods: ['GET'], run: consumersCommand }],
+  ['committed', { methods: GET_POST, run: committedCommand }],
+  ['offsets', { methods: GET_POST, run: offsetsCommand }],
+  ['webhook', { methods: GET_POST, run: webhookCommand, queryAuth: true }],
+  ['create-topic', { methods: ['POST'], run: createTopicCommand }],
+]);
+
+export function streamRoutes(clusters: ReadonlyMap<string, Cluster>, maxBodyBytes: number) {
+  return function handle(req: HttpRequest, restAt: number): HttpResponse | Promise<HttpResponse> {
+    const segments = pathSegments(req.path, restAt).map((s) => decodeText(s));
+    const cluster = clusters.get(segments[0] ?? '');
+    if (cluster === undefined) return fail(notFound(req.path));
+    const name = segments[1] ?? '';
+    const endpoint = ENDPOINTS.get(name);
+    if (endpoint === undefined) return fail(notFound(req.path));
+    const call: Call = { req, cluster, args: segments.slice(2), maxBodyBytes };
+    if (!authorized(call, endpoint.queryAuth === true)) return fail(UNAUTHORIZED);
+    const method = req.method === 'HEAD' ? 'GET' : req.method;
+    if (!endpoint.methods.includes(method)) return fail(methodNotAllowed(req.method, name));
+    return endpoint.run(call);
+  };
+}
+
+function authorized(call: Call, queryAuth: boolean): boolean {
+  const { username, password } = call.cluster;
+  const header = call.req.header('authorization');
+  if (header !== undefined && /^basic /i.test(header)) {
+    const decoded = Buffer.from(header.slice(6).trim(), 'base64').toString('utf8');
+    const colon = decoded.indexOf(':');
+    return colon !== -1 && same(decoded.slice(0, colon), username) && same(decoded.slice(colon + 1), password);
+  }
+  if (!queryAuth) return false;
+  const user = query(call, 'user');
+  const pass = query(call, 'pass');
+  return user !== undefined && pass !== undefined && same(user, username) && same(pass, password);
+}
+
+function same(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+}

@@ -1,0 +1,353 @@
+// Scripting over HTTP, against a real Larder: EVAL and EVALSHA (and _RO), SCRIPT, FUNCTION and
+// FCALL (and _RO). Every expected reply and error text was taken from redis-server 7.0 given the
+// same commands, except where a comment says Larder differs (Lua 5.3 in fengari, the time limit).
+
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { after, before, describe, it } from 'node:test';
+import { replies, startTestLarder, type TestLarder } from '../../support/larder.js';
+
+const sha1 = (body: string) => createHash('sha1').update(body, 'latin1').digest('hex');
+/** The suffix Redis 7.0 adds to a script's error: which script, and where. */
+const at = (body: string, line = 1) => ` script: ${sha1(body)}, on @user_script:${line}.`;
+
+const LIB = [
+  '#!lua name=mylib',
+  "redis.register_function('setter', function(keys, args) return redis.call('set', keys[1], args[1]) end)",
+  "redis.register_function{function_name='getter', callback=function(keys, args) return redis.call('get', keys[1]) end, flags={'no-writes'}, description='reads'}",
+].join('\n');
+
+describe('scripting commands over HTTP', () => {
+  let t: TestLarder;
+  before(async () => {
+    t = await startTestLarder({ kv: { databases: { default: { scriptTimeoutMs: 300 } } } });
+  });
+  after(() => t.close());
+
+  const { reply, fails } = replies(() => t);
+  const evals = (body: string, expected: unknown, ...rest: string[]) => reply(['EVAL', body, ...(rest.length ? rest : ['0'])], expected);
+  const evalFails = (body: string, error: string, ...rest: string[]) => fails(['EVAL', body, ...(rest.length ? rest : ['0'])], error);
+
+  it('converts Lua values to replies by Redis rules', async () => {
+    await evals('return 3.99', 3);
+    await evals('return -3.99', -3);
+    await evals("return 'hello'", 'hello');
+    await evals('return true', 1);
+    await evals('return false', null);
+    await evals('return nil', null);
+    // Tables are arrays up to the first nil; false inside becomes nil, true 1.
+    await evals("return {1,2,3.7,'a',false,true,nil,5}", [1, 2, 3, 'a', null, 1]);
+    await evals('return {1,{2,{3}}}', [1, [2, [3]]]);
+    await evals("return {ok='FINE'}", 'FINE');
+    await evals("return redis.status_reply('FINE')", 'FINE');
+    await evalFails("return {err='My Error'}", 'My Error');
+    await evalFails("return redis.error_reply('My Error')", 'My Error');
+    await evalFails("return redis.error_reply('-My Error')", 'My Error');
+    await evalFails('return redis.error_reply(3)', 'ERR wrong number or type of arguments');
+    await evals("return {x=1, y='a'}", []);
+  });
+
+  it('converts replies to Lua values by Redis rules', async () => {
+    await reply(['SET', 'str', 'abc'], 'OK');
+    await evals("return type(redis.call('get','nokey'))", 'boolean');
+    await evals("return redis.call('get','nokey') == false and 1 or 0", 1);
+    await evals("return type(redis.call('incr','counter'))", 'number');
+    await evals("return redis.call('set','x','y').ok", 'OK');
+    await evals("local r = redis.pcall('incr','str') return type(r)..':'..r.err", 'table:ERR value is not an integer or out of range');
+    await reply(['RPUSH', 'list', 'a', 'b'], 2);
+    await evals("local r = redis.call('lrange','list',0,-1) return #r..r[1]..r[2]", '2ab');
+    // Arguments: numbers as "%.17g".
+    await evals("redis.call('set','n',0.1) return redis.call('get','n')", '0.10000000000000001');
+    await evals("redis.call('set','n',3.5) return redis.call('get','n')", '3.5');
+    await evals("redis.call('set','n',1e20) return redis.call('get','n')", '1e+20');
+    await evals("redis.call('set','n',42) return redis.call('get','n')", '42');
+  });
+
+  it('passes KEYS and ARGV, and checks numkeys', async () => {
+    await evals('return KEYS', ['a', 'b'], '2', 'a', 'b', 'c', 'd');
+    await evals('return ARGV', ['c', 'd'], '2', 'a', 'b', 'c', 'd');
+    await evals('return {#KEYS, #ARGV}', [0, 0], '0');
+    await evals("return redis.call('set', KEYS[1], ARGV[1])", 'OK', '1', 'k', 'v');
+    await reply(['GET', 'k'], 'v');
+    await evalFails('return 1', "ERR Number of keys can't be negative", '-1');
+    await evalFails('return 1', 'ERR value is not an integer or out of range', 'abc');
+    await evalFails('return 1', "ERR Number of keys can't be greater than number of args", '2', 'a');
+    await fails(['EVAL', 'return 1'], "ERR wrong number of arguments for 'eval' command");
+  });
+
+  it('raises command errors from redis.call with the script and line, as Redis 7.0', async () => {
+    await reply(['SET', 's', 'abc'], 'OK');
+    let body = "return redis.call('incr','s')";
+    await evalFails(body, `ERR value is not an integer or out of range${at(body)}`);
+    await fails(['EVAL', "return redis.pcall('incr','s')", '0'], 'ERR value is not an integer or out of range');
+    body = "return redis.call('nosuch')";
+    await evalFails(body, `ERR Unknown Redis command called from script${at(body)}`);
+    body = 'return redis.call()';
+    await evalFails(body, `ERR Please specify at least one argument for this redis lib call${at(body)}`);
+    body = "return redis.call('get')";
+    await evalFails(body, `ERR Wrong number of args calling Redis command from script${at(body)}`);
+    body = "return redis.call('eval','return 1','0')";
+    await evalFails(body, `ERR This Redis command is not allowed from script${at(body)}`);
+    body = "return redis.call('multi')";
+    await evalFails(body, `ERR This Redis command is not allowed from script${at(body)}`);
+    body = "return redis.call('get', {})";
+    await evalFails(body, `ERR Lua redis lib command arguments must be strings or integers${at(body)}`);
+    body = "local x = 1\nreturn redis.call('incr','s')";
+    await evalFails(body, `ERR value is not an integer or out of range${at(body, 2)}`);
+  });
+
+  it('reports runtime and compile errors as Redis 7.0', async () => {
+    let body = "error('boom')";
+    await evalFails(body, `ERR user_script:1: boom${at(body)}`);
+    body = "error({err='boom'})";
+    await evalFails(body, `boom${at(body)}`);
+    await evalFails('return 1 +', "ERR Error compiling script (new function): user_script:1: unexpected symbol near '<eof>'");
+    body = "redis.log(1)";
+    await evalFails(body, `ERR redis.log() requires two arguments or more.${at(body)}`);
+    body = "redis.log(9, 'x')";
+    await evalFails(body, `ERR Invalid debug level.${at(body)}`);
+    body = 'return redis.sha1hex()';
+    await evalFails(body, `ERR wrong number of arguments${at(body)}`);
+    body = 'return redis.setresp(4)';
+    await evalFails(body, `ERR RESP version must be 2 or 3.${at(body)}`);
+  });
+
+  it('protects globals as Redis 7.0 does', async () => {
+    let body = 'x = 1';
+    await evalFails(body, `ERR user_script:1: Attempt to modify a readonly table${at(body)}`);
+    body = 'return y';
+    await evalFails(body, `ERR user_script:1: Script attempted to access nonexistent global variable 'y'${at(body)}`);
+    await evals('local x = 5 return x', 5);
+    // The libraries Redis 7.0 gives scripts (but struct), and the ones it takes away.
+    for (const name of ['loadstring', 'load', 'string.dump', 'setmetatable', 'math.pow', 'table.getn', 'unpack']) {
+      await evals(`return type(${name})`, 'function');
+    }
+    for (const name of ['coroutine', 'cjson', 'cmsgpack', 'bit', 'redis']) await evals(`return type(${name})`, 'table');
+    for (const name of ['print', 'os', 'require', 'dofile', 'loadfile']) {
+      body = `return type(${name})`;
+      await evalFails(body, `ERR user_script:1: Script attempted to access nonexistent global variable '${name}'${at(body)}`);
+    }
+    await evals('return {math.pow(2, 10), table.getn({1, 2, 3})}', [1024, 3]);
+  });
+
+  it('has the redis helpers, cjson, cmsgpack and bit', async () => {
+    await evals("return redis.sha1hex('')", 'da39a3ee5e6b4b0d3255bfef95601890afd80709');
+    await evals('return redis.replicate_commands()', 1);
+    await evals('return redis.setresp(2)', null);
+    await evals("redis.log(redis.LOG_WARNING, 'hi') return 1", 1);
+    await evals('return cjson.encode({1,2,{a=1}})', '[1,2,{"a":1}]');
+    await evals(`return cjson.encode(cjson.decode('{"a":[1,2.5,null,true]}'))`, '{"a":[1,2.5,null,true]}');
+    await evals("return cjson.encode({'a/b', 0.1})", '["a\\/b",0.1]');
+    await evals("return cjson.decode('[1,2,3]')[3]", 3);
+    await evals("return cmsgpack.pack({1,2,'a'}) == '\\147\\1\\2\\161a' and 1 or 0", 1);
+    await evals("return {cmsgpack.unpack(cmsgpack.pack({1,2,'a'}, 'x', 70000))}", [[1, 2, 'a'], 'x', 70000]);
+    await evals('return bit.band(0xff, 0x0f)', 15);
+    await evals('return bit.tohex(255)', '000000ff');
+    await evals('return bit.bor(1, 2, 4)', 7);
+    await evals('return bit.lshift(1, 31)', -2147483648);
+    await evals('return unpack({1, 2})', 1);
+  });
+
+  it('answers for values nested too deeply instead of failing the request', async () => {
+    // A table holding itself: arrays 1000 deep, then Redis's error in the innermost one.
+    const { status, body } = await t.command(['EVAL', 'local t = {} t[1] = t return t', '0']);
+    assert.equal(status, 200);
+    let inner = body.result;
+    for (let depth = 0; depth < 1000; depth++) inner = inner[0];
+    assert.equal(inner, 'ERR reached lua stack limit');
+    let script = "return cjson.decode(string.rep('[', 5000) .. string.rep(']', 5000))";
+    await evalFails(script, `ERR user_script:1: Found too many nested data structures (1001)${at(script)}`);
+    script = "return cmsgpack.unpack(string.rep('\\145', 5000))";
+    await evalFails(script, `ERR user_script:1: MessagePack unpack: too many nested structures.${at(script)}`);
+    await reply(['PING'], 'PONG');
+  });
+
+  it('differs from Redis where Lua 5.3 in fengari does: float printing, 32-bit integers', async () => {
+    // Redis (Lua 5.1, doubles only) answers "5", "2147483648" and 2147483648.
+    await evals('return tostring(10/2)', '5.0');
+    await evals('return tostring(2147483647 + 1)', '-2147483648');
+    // Numbers too large for 32 bits arrive as floats, and floats do not wrap.
+    await evals("return tonumber(ARGV[1]) + 1", 1795386911859, '0', '1795386911858');
+    await reply(['SET', 'big', '9000000000'], 'OK');
+    await evals("return redis.call('incrby', 'big', 1) + 1", 9000000002);
+  });
+
+  it('caches scripts: EVALSHA, SCRIPT LOAD, EXISTS, FLUSH, KILL', async () => {
+    const body = 'return 1';
+    const sha = 'e0e1f9fabfc9d4800c877a703b823ac0578ff8db';
+    await reply(['SCRIPT', 'LOAD', body], sha);
+    await reply(['EVALSHA', sha, '0'], 1);
+    await reply(['EVALSHA', sha.toUpperCase(), '0'], 1);
+    await reply(['SCRIPT', 'EXISTS', sha, 'abc'], [1, 0]);
+    await reply(['EVAL', 'return 2', '0'], 2);
+    await reply(['SCRIPT', 'EXISTS', sha1('return 2')], [1]);
+    await fails(['EVALSHA', 'ffffffffffffffffffffffffffffffffffffffff', '0'], 'NOSCRIPT No matching script. Please use EVAL.');
+    await fails(['EVALSHA_RO', 'abc', '0'], 'NOSCRIPT No matching script. Please use EVAL.');
+    await fails(['SCRIPT', 'LOAD', 'return +'], "ERR Error compiling script (new function): user_script:1: unexpected symbol near '+'");
+    await fails(['SCRIPT', 'FLUSH', 'foo'], 'ERR SCRIPT FLUSH only support SYNC|ASYNC option');
+    await fails(['SCRIPT', 'KILL'], 'NOTBUSY No scripts in execution right now.');
+    await fails(['SCRIPT', 'bogus'], "ERR unknown subcommand 'bogus'. Try SCRIPT HELP.");
+    await fails(['SCRIPT', 'EXISTS'], "ERR wrong number of arguments for 'script|exists' command");
+    await reply(['SCRIPT', 'FLUSH', 'ASYNC'], 'OK');
+    await reply(['SCRIPT', 'EXISTS', sha], [0]);
+    await fails(['EVALSHA', sha, '0'], 'NOSCRIPT No matching script. Please use EVAL.');
+  });
+
+  it('refuses writes in read-only scripts: EVAL_RO, EVALSHA_RO, no-writes shebang, read-only tokens', async () => {
+    await reply(['SET', 'ro', 'value'], 'OK');
+    let body = "return redis.call('set','a','b')";
+    await fails(['EVAL_RO', body, '0'], `ERR Write commands are not allowed from read-only scripts.${at(body)}`);
+    await fails(['EVAL_RO', "return redis.pcall('set','a','b')", '0'], 'ERR Write commands are not allowed from read-only scripts.');
+    await reply(['EVAL_RO', "return redis.call('get', KEYS[1])", '1', 'ro'], 'value');
+    const sha = (await t.command(['SCRIPT', 'LOAD', body])).body.result;
+    await fails(['EVALSHA_RO', sha, '0'], `ERR Write commands are not allowed from read-only scripts.${at(body)}`);
+    body = "#!lua flags=no-writes\nreturn redis.call('set','a','b')";
+    await fails(['EVAL', body, '0'], `ERR Write commands are not allowed from read-only scripts.${at(body, 2)}`);
+    await reply(['EVAL', '#!lua\nreturn 1', '0'], 1);
+    // Upstash's flag, which @upstash/ratelimit's scripts carry; Redis 7.0 refuses it.
+    await reply(['EVAL', '#!lua flags=allow-key-locking\nreturn 1', '0'], 1);
+    await fails(['EVAL', '#!js\nreturn 1', '0'], 'ERR Unexpected engine in script shebang: #!js');
+    await fails(['EVAL', '#!lua flags=bogus\nreturn 1', '0'], 'ERR Unexpected flag in script shebang: bogus');
+    await fails(['EVAL', '#!lua foo=bar\nreturn 1', '0'], 'ERR Unknown lua shebang option: foo=bar');
+    // A read-only token runs scripts as read-only ones.
+    const token = t.readOnlyToken;
+    assert.deepEqual(await t.command(['EVAL_RO', "return redis.call('get','ro')", '0'], { token }), { status: 200, body: { result: 'value' } });
+    body = "return redis.call('set','ro','x')";
+    assert.deepEqual(await t.command(['EVAL', body, '0'], { token }), {
+      status: 400,
+      body: { error: `ERR Write commands are not allowed from read-only scripts.${at(body)}` },
+    });
+    assert.equal((await t.command(['FUNCTION', 'LOAD', LIB], { token })).status, 400);
+    await reply(['GET', 'ro'], 'value');
+  });
+
+  it('runs commands inside a script as the caller: ACL rules apply', async () => {
+    await reply(['ACL', 'SETUSER', 'scripter', 'on', '>pw', '+@all', '~a*'], 'OK');
+    const token = (await t.command(['ACL', 'RESTTOKEN', 'scripter', 'pw'])).body.result;
+    let body = "return redis.call('get','b')";
+    assert.deepEqual((await t.command(['EVAL', body, '0'], { token })).body, {
+      error: `ERR The user executing the script can't access at least one of the keys mentioned in the command arguments${at(body)}`,
+    });
+    await reply(['ACL', 'SETUSER', 'scripter', '-set'], 'OK');
+    body = "return redis.pcall('set','a','b')";
+    assert.deepEqual((await t.command(['EVAL', body, '0'], { token })).body, {
+      error: "ERR The user executing the script can't run this command or subcommand",
+    });
+    assert.deepEqual((await t.command(['EVAL', "return redis.call('get','a1')", '0'], { token })).body, { result: null });
+  });
+
+  it('loads, lists, calls, dumps, restores and deletes function libraries', async () => {
+    await reply(['FUNCTION', 'FLUSH'], 'OK');
+    await reply(['FUNCTION', 'LOAD', LIB], 'mylib');
+    await reply(['FCALL', 'setter', '1', 'fk', 'fv'], 'OK');
+    await reply(['FCALL', 'getter', '1', 'fk'], 'fv');
+    await reply(['FCALL_RO', 'getter', '1', 'fk'], 'fv');
+    await fails(['FCALL', 'nosuch', '0'], 'ERR Function not found');
+    await fails(['FCALL', 'setter', '-1'], "ERR Number of keys can't be negative");
+    await fails(['FCALL', 'setter', 'x'], 'ERR Bad number of keys provided');
+    await fails(['FCALL', 'setter'], "ERR wrong number of arguments for 'fcall' command");
+    // FCALL_RO runs a function without no-writes (Upstash; Redis refuses with "ERR Can not
+    // execute a script with write flag using *_ro command."), and its writes fail.
+    await fails(['FCALL_RO', 'setter', '1', 'fk', 'x'], 'ERR Write commands are not allowed from read-only scripts. script: setter, on @user_function:2.');
+    await reply(['GET', 'fk'], 'fv');
+    const listed = ['library_name', 'mylib', 'engine', 'LUA', 'functions', [
+      ['name', 'setter', 'description', null, 'flags', []],
+      ['name', 'getter', 'description', 'reads', 'flags', ['no-writes']],
+    ]];
+    await reply(['FUNCTION', 'LIST'], [listed]);
+    await reply(['FUNCTION', 'LIST', 'WITHCODE', 'LIBRARYNAME', 'my*'], [[...listed, 'library_code', LIB]]);
+    await reply(['FUNCTION', 'LIST', 'LIBRARYNAME', 'my'], []);
+    await fails(['FUNCTION', 'LIST', 'LIBRARYNAME'], 'ERR library name argument was not given');
+    await fails(['FUNCTION', 'LIST', 'WITHCODE', 'WITHCODE'], 'ERR Unknown argument WITHCODE');
+    await fails(['FUNCTION', 'LIST', 'bogus'], 'ERR Unknown argument bogus');
+    await reply(['FUNCTION', 'STATS'], ['running_script', null, 'engines', ['LUA', ['libraries_count', 1, 'functions_count', 2]]]);
+    await fails(['FUNCTION', 'KILL'], 'NOTBUSY No scripts in execution right now.');
+
+    const dump = await t.command(['FUNCTION', 'DUMP'], { headers: { 'upstash-encoding': 'base64' } });
+    const payload = Buffer.from(dump.body.result, 'base64').toString('latin1');
+    await fails(['FUNCTION', 'RESTORE', payload], "ERR Library 'mylib' already exists");
+    await fails(['FUNCTION', 'RESTORE', 'xx'], 'ERR DUMP payload version or checksum are wrong');
+    await fails(['FUNCTION', 'RESTORE', payload, 'foo'], 'ERR Wrong restore policy given, value should be either FLUSH, APPEND or REPLACE.');
+    await fails(['FUNCTION', 'RESTORE', payload, 'FLUSH', 'extra'], "ERR unknown subcommand or wrong number of arguments for 'restore'. Try FUNCTION HELP.");
+    await reply(['FUNCTION', 'RESTORE', payload, 'REPLACE'], 'OK');
+    await reply(['FUNCTION', 'DELETE', 'mylib'], 'OK');
+    await fails(['FUNCTION', 'DELETE', 'mylib'], 'ERR Library not found');
+    await fails(['FCALL', 'getter', '1', 'fk'], 'ERR Function not found');
+    await reply(['FUNCTION', 'RESTORE', payload], 'OK');
+    await reply(['FCALL', 'getter', '1', 'fk'], 'fv');
+    await reply(['FUNCTION', 'RESTORE', payload, 'FLUSH'], 'OK');
+    await fails(['FUNCTION', 'FLUSH', 'foo'], 'ERR FUNCTION FLUSH only supports SYNC|ASYNC option');
+    await reply(['FUNCTION', 'FLUSH', 'SYNC'], 'OK');
+    await reply(['FUNCTION', 'LIST'], []);
+  });
+
+  it('refuses bad libraries with Redis 7.0 texts', async () => {
+    await reply(['FUNCTION', 'FLUSH'], 'OK');
+    await reply(['FUNCTION', 'LOAD', LIB], 'mylib');
+    const other = (body: string) => `#!lua name=other\n${body}`;
+    const cases: [string[], string][] = [
+      [['FUNCTION', 'LOAD', LIB], "ERR Library 'mylib' already exists"],
+      [['FUNCTION', 'LOAD', "redis.register_function('f1', function() return 1 end)"], 'ERR Missing library metadata'],
+      [['FUNCTION', 'LOAD', other("redis.register_function('setter', function() return 1 end)")], 'ERR Function setter already exists'],
+      [['FUNCTION', 'LOAD', other('return 1')], 'ERR No functions registered'],
+      [['FUNCTION', 'LOAD', other("redis.call('ping')")], "ERR Error registering functions: ERR user_function:2: Script attempted to access nonexistent global variable 'call'"],
+      [['FUNCTION', 'LOAD', other("redis.register_function('g', function() return 1 end, 3)")], 'ERR Error registering functions: ERR wrong number of arguments to redis.register_function'],
+      [['FUNCTION', 'LOAD', other("redis.register_function('g')")], 'ERR Error registering functions: ERR calling redis.register_function with a single argument is only applicable to Lua table (representing named arguments).'],
+      [['FUNCTION', 'LOAD', other("redis.register_function{function_name='g', callback=function() return 1 end, flags={'bogus'}}")], 'ERR Error registering functions: ERR unknown flag given'],
+      [['FUNCTION', 'LOAD', other("redis.register_function{function_name='g', callback=function() return 1 end, foo=1}")], 'ERR Error registering functions: ERR unknown argument given to redis.register_function'],
+      [['FUNCTION', 'LOAD', other("redis.register_function{function_name='g', callback=function() return 1 end, flags='no-writes'}")], 'ERR Error registering functions: ERR flags argument to redis.register_function must be a table representing function flags'],
+      [['FUNCTION', 'LOAD', other("redis.register_function{callback=function() return 1 end}")], 'ERR Error registering functions: ERR redis.register_function must get a function name argument'],
+      [['FUNCTION', 'LOAD', other("redis.register_function{function_name='g'}")], 'ERR Error registering functions: ERR redis.register_function must get a callback argument'],
+      [['FUNCTION', 'LOAD', other("redis.register_function{function_name='g', callback=3}")], 'ERR Error registering functions: ERR callback argument given to redis.register_function must be a function'],
+      [['FUNCTION', 'LOAD', other("redis.register_function('g-h', function() return 1 end)")], 'ERR Error registering functions: ERR Library names can only contain letters, numbers, or underscores(_) and must be at least one character long'],
+      [['FUNCTION', 'LOAD', other("redis.register_function('g', function() return 1 end)\nredis.register_function('g', function() return 1 end)")], 'ERR Error registering functions: ERR Function already exists in the library'],
+      [['FUNCTION', 'LOAD', other('x = 1')], 'ERR Error registering functions: ERR user_function:2: Attempt to modify a readonly table'],
+      [['FUNCTION', 'LOAD', other('return +')], "ERR Error compiling function: user_function:2: unexpected symbol near '+'"],
+      [['FUNCTION', 'LOAD', '#!lua name=\nreturn 1'], 'ERR Library names can only contain letters, numbers, or underscores(_) and must be at least one character long'],
+      [['FUNCTION', 'LOAD', '#!lua name=bad name\nreturn 1'], 'ERR Invalid metadata value given: name'],
+      [['FUNCTION', 'LOAD', '#!lua foo=bar\nreturn 1'], 'ERR Invalid metadata value given: foo=bar'],
+      [['FUNCTION', 'LOAD', '#!lua\nreturn 1'], 'ERR Library name was not given'],
+      [['FUNCTION', 'LOAD', '#!js name=x\nreturn 1'], "ERR Engine 'js' not found"],
+      [['FUNCTION', 'LOAD', LIB, 'extra'], `ERR Unknown option given: ${LIB}`],
+      [['FUNCTION', 'DELETE'], "ERR wrong number of arguments for 'function|delete' command"],
+      [['FUNCTION', 'bogus'], "ERR unknown subcommand 'bogus'. Try FUNCTION HELP."],
+    ];
+    for (const [argv, error] of cases) await fails(argv, error);
+    await reply(['FUNCTION', 'LOAD', other("redis.register_function(1, function() return 1 end)")], 'other');
+    await reply(['FCALL', '1', '0'], 1);
+    // REPLACE swaps a library, its functions with it.
+    await reply(['FUNCTION', 'LOAD', 'REPLACE', "#!lua name=mylib\nredis.register_function('setter', function() return 'new' end)"], 'mylib');
+    await reply(['FCALL', 'setter', '0'], 'new');
+    await fails(['FCALL', 'getter', '0'], 'ERR Function not found');
+    const body = "#!lua name=lib2\nredis.register_function('h2', function(keys, args) error('oops') end)";
+    await reply(['FUNCTION', 'LOAD', body], 'lib2');
+    await fails(['FCALL', 'h2', '0'], 'ERR user_function:2: oops script: h2, on @user_function:2.');
+    await reply(['FUNCTION', 'FLUSH'], 'OK');
+  });
+
+  it('declares the commands as Redis 7.0 does', async () => {
+    const { body } = await t.command(['COMMAND', 'INFO', 'eval', 'eval_ro', 'fcall_ro']);
+    assert.deepEqual(body.result, [
+      ['eval', -3, ['noscript', 'movablekeys'], 0, 0, 0, ['@slow', '@scripting'], [], [], []],
+      ['eval_ro', -3, ['readonly', 'noscript', 'movablekeys'], 0, 0, 0, ['@slow', '@scripting'], [], [], []],
+      ['fcall_ro', -3, ['readonly', 'noscript', 'movablekeys'], 0, 0, 0, ['@slow', '@scripting'], [], [], []],
+    ]);
+  });
+
+  it('stops a script past the time limit, keeps its writes, and serves the next request', async () => {
+    let body = 'while true do end';
+    await evalFails(body, `ERR Script killed: it ran longer than the time limit of 300 ms (scriptTimeoutMs)${at(body)}`);
+    await reply(['PING'], 'PONG');
+    // A script catching the error with pcall is stopped all the same.
+    body = "redis.call('set','partial','1')\nwhile true do pcall(function() while true do end end) end";
+    const res = await t.command(['EVAL', body, '0']);
+    assert.equal(res.status, 400);
+    assert.match(res.body.error, /^ERR Script killed: it ran longer than the time limit of 300 ms/);
+    await reply(['GET', 'partial'], '1');
+    await evals('return 1', 1);
+    // The same for a function.
+    await reply(['FUNCTION', 'LOAD', "#!lua name=spin\nredis.register_function('spin', function() while true do end end)"], 'spin');
+    await fails(['FCALL', 'spin', '0'], 'ERR Script killed: it ran longer than the time limit of 300 ms (scriptTimeoutMs) script: spin, on @user_function:2.');
+    await reply(['FUNCTION', 'DELETE', 'spin'], 'OK');
+  });
+});

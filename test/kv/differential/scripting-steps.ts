@@ -1,0 +1,154 @@
+// Random scripting commands (Redis eval.c, functions.c): a fixed set of scripts run by EVAL,
+// EVALSHA and their read-only forms with random keys and arguments, exercising the reply
+// conversions both ways, redis.call errors (with their script and line), pcall, KEYS/ARGV,
+// writes, read-only refusals, cjson, cmsgpack and bit; SCRIPT LOAD/EXISTS/FLUSH; and function
+// libraries: FUNCTION LOAD (REPLACE), FCALL, FCALL_RO, DELETE, LIST, STATS, FLUSH.
+//
+// Not generated: scripts whose output Lua 5.3 prints differently from 5.1 (tostring of an
+// integral float), tables encoded by cjson/cmsgpack as objects or maps (their key order
+// follows each VM's hash tables), libraries of several functions in FUNCTION LIST (Redis
+// lists them in its dict's order), FCALL_RO of a function without no-writes (an exclusion:
+// Larder runs it as Upstash does), the time limit, and FUNCTION DUMP (payloads differ).
+
+import { createHash } from 'node:crypto';
+import { INTEGERS, KEYS, randomValue } from './alphabet.js';
+import type { CommandGen, Step } from './harness.js';
+import type { Rng } from './prng.js';
+
+const step = (...argv: string[]): Step => ({ argv });
+const sha1 = (body: string) => createHash('sha1').update(body, 'latin1').digest('hex');
+
+/**
+ * Arguments for scripts that turn them into numbers or JSON: Lua 5.1 and 5.3 (and lua-cjson
+ * and JSON.parse) read other text differently (inf, nan, int64 limits, invalid JSON).
+ */
+const NUMBERS = ['0', '1', '-1', '42', '3.5', '-0.25', '1e3', '007', '0x10', ' 1', 'abc', '', '2147483647', '-2147483648'];
+const JSON_TEXTS = ['[1,2]', '{"a":1}', '"s"', 'null', '12', '2.5', 'true', '[1,[2,[3]]]', '"\xe9"', '"\\u00e9\\ud83d\\ude00"', '[]', '{}'];
+
+/** Scripts: body, how many keys and arguments it reads, and where its arguments come from. */
+const SCRIPTS: readonly (readonly [string, number, number, (readonly string[])?])[] = [
+  ["return redis.call('set', KEYS[1], ARGV[1])", 1, 1],
+  ["return redis.call('get', KEYS[1])", 1, 0],
+  ["return redis.call('incr', KEYS[1])", 1, 0],
+  ["return redis.pcall('incrby', KEYS[1], ARGV[1])", 1, 1],
+  ["return redis.call('incrby', KEYS[1], ARGV[1])", 1, 1],
+  ["return {1, 2.5, -3.7, 'x', false, true, nil, 3}", 0, 0],
+  ["return {ok='FINE'}", 0, 0],
+  ["return redis.error_reply('MY error')", 0, 0],
+  ["return {err='ERR custom'}", 0, 0],
+  ['local v = redis.call(\'get\', KEYS[1])\nif v then return {v, #v} end\nreturn v', 1, 0],
+  ["return redis.call('del', unpack(KEYS))", 2, 0],
+  ['return {KEYS, ARGV, #KEYS, #ARGV}', 2, 2],
+  ["return redis.call('rpush', KEYS[1], unpack(ARGV))", 1, 2],
+  ["return redis.call('lrange', KEYS[1], 0, -1)", 1, 0],
+  ["return redis.call('hset', KEYS[1], ARGV[1], ARGV[2])", 1, 2],
+  ["return redis.call('hgetall', KEYS[1])", 1, 0],
+  ["return redis.call('exists', KEYS[1], KEYS[2])", 2, 0],
+  ["local r = redis.pcall('rpush', KEYS[1], 'x')\nif type(r) == 'table' and r.err then return 'E:' .. r.err end\nreturn r", 1, 0],
+  ["redis.call('set', KEYS[1], ARGV[1])\nreturn redis.call('append', KEYS[1], ARGV[2])", 1, 2],
+  ["return redis.call('type', KEYS[1])", 1, 0],
+  ["local t = redis.call('type', KEYS[1])\nreturn t.ok", 1, 0],
+  ["return redis.call('set', KEYS[1], tonumber(ARGV[1]) or 0)", 1, 1, NUMBERS],
+  ['return tonumber(ARGV[1])', 0, 1, NUMBERS],
+  ["return redis.call('incrbyfloat', KEYS[1], ARGV[1])", 1, 1],
+  ["return redis.call('expire', KEYS[1], 1000)", 1, 0],
+  ["return redis.call('getrange', KEYS[1], 0, 2)", 1, 0],
+  ["return redis.call('strlen', KEYS[1]) + 1", 1, 0],
+  ["return cjson.encode({ARGV[1], 12, 0.5, true})", 0, 1],
+  ['return cjson.decode(ARGV[1])', 0, 1, JSON_TEXTS],
+  ["return cmsgpack.pack(ARGV[1], 1, -1, 300, 70000, -40000, 0.5, {1, 'a'})", 0, 1],
+  ["return {cmsgpack.unpack(cmsgpack.pack(ARGV[1], {1, 2, {3}}, 255))}", 0, 1],
+  ["return {bit.band(tonumber(ARGV[1]) or 0, 255), bit.bxor(7, 3), bit.tohex(65535, 4), bit.lshift(1, 4)}", 0, 1, NUMBERS],
+  ["error('boom')", 0, 0],
+  ["error({err='ERR raised'})", 0, 0],
+  ['x = 1', 0, 0],
+  ['return undefined_global', 0, 0],
+  ["return redis.call('nosuch')", 0, 0],
+  ["return redis.call('get')", 0, 0],
+  ["return redis.call('eval', 'return 1', 0)", 0, 0],
+  ['return redis.sha1hex(ARGV[1])', 0, 1],
+  ['#!lua flags=no-writes\nreturn redis.call(\'get\', KEYS[1])', 1, 0],
+  ['#!lua flags=no-writes\nreturn redis.call(\'set\', KEYS[1], \'x\')', 1, 0],
+  ['return 1 +', 0, 0],
+];
+
+// Every script may run under EVAL_RO: legacy ones run read-only, and the shebang ones are no-writes.
+const pickScript = (rng: Rng) => rng.pick(SCRIPTS);
+
+function callArgs(rng: Rng, keys: number, args: number, pool?: readonly string[]): string[] {
+  // Now and then one key or argument fewer or more than the script reads.
+  const k = Math.max(0, keys + (rng.chance(0.1) ? rng.int(-1, 1) : 0));
+  const a = Math.max(0, args + (rng.chance(0.1) ? rng.int(-1, 1) : 0));
+  const arg = () => (pool !== undefined ? rng.pick(pool) : rng.chance(0.3) ? rng.pick(INTEGERS) : randomValue(rng));
+  return [String(k), ...Array.from({ length: k }, () => rng.pick(KEYS)), ...Array.from({ length: a }, arg)];
+}
+
+// EVAL script numkeys [key ...] [arg ...]
+function evalStep(rng: Rng, name: 'EVAL' | 'EVAL_RO'): Step {
+  const [body, keys, args, pool] = pickScript(rng);
+  return step(name, body, ...callArgs(rng, keys, args, pool));
+}
+
+// EVALSHA sha1 numkeys [key ...] [arg ...]: scripts are known to both sides once EVAL or SCRIPT LOAD saw them.
+function evalshaStep(rng: Rng, name: 'EVALSHA' | 'EVALSHA_RO'): Step {
+  const [body, keys, args, pool] = pickScript(rng);
+  return step(name, rng.chance(0.5) ? sha1(body) : sha1(body).toUpperCase(), ...callArgs(rng, keys, args, pool));
+}
+
+/** Libraries of one function each, so FUNCTION LIST has one order; `name` of the library, then code. */
+const LIBRARIES: readonly (readonly [string, string])[] = [
+  ['lib_set', "#!lua name=lib_set\nredis.register_function('fset', function(keys, args) return redis.call('set', keys[1], args[1]) end)"],
+  ['lib_get', "#!lua name=lib_get\nredis.register_function{function_name='fget', callback=function(keys) return redis.call('get', keys[1]) end, flags={'no-writes'}, description='reads'}"],
+  ['lib_incr', "#!lua name=lib_incr\nredis.register_function('fincr', function(keys, args) return redis.call('incrby', keys[1], args[1] or 1) end)"],
+  ['lib_err', "#!lua name=lib_err\nredis.register_function('ferr', function(keys, args) error('fails') end)"],
+  ['lib_conv', "#!lua name=lib_conv\nredis.register_function{function_name='fconv', callback=function(keys, args) return {#keys, #args, args[1], false, 1.9} end, flags={'no-writes'}}"],
+];
+/** Functions FCALL_RO may call: those with the no-writes flag (see the fcall_ro exclusion). */
+export const WRITING_FUNCTIONS: ReadonlySet<string> = new Set(['fset', 'fincr', 'ferr']);
+const FUNCTIONS = ['fset', 'fget', 'fincr', 'ferr', 'fconv', 'nosuch'];
+
+// FUNCTION LOAD [REPLACE] code
+function functionLoad(rng: Rng): Step {
+  const [, code] = rng.pick(LIBRARIES);
+  if (rng.chance(0.1)) return step('FUNCTION', 'LOAD', code.replace(/name=\w+/, 'name=bad-name'));
+  return rng.chance(0.7) ? step('FUNCTION', 'LOAD', 'REPLACE', code) : step('FUNCTION', 'LOAD', code);
+}
+
+// FCALL function numkeys [key ...] [arg ...]
+function fcall(rng: Rng, name: 'FCALL' | 'FCALL_RO'): Step {
+  const fns = name === 'FCALL' ? FUNCTIONS : FUNCTIONS.filter((f) => !WRITING_FUNCTIONS.has(f));
+  return step(name, rng.pick(fns), ...callArgs(rng, rng.int(0, 1), rng.int(0, 2), NUMBERS));
+}
+
+export const SCRIPTING_GENS: readonly CommandGen[] = [
+  { name: 'eval', weight: 20, make: (rng) => evalStep(rng, 'EVAL') },
+  { name: 'eval_ro', weight: 6, make: (rng) => evalStep(rng, 'EVAL_RO') },
+  { name: 'evalsha', weight: 10, make: (rng) => evalshaStep(rng, 'EVALSHA') },
+  { name: 'evalsha_ro', weight: 3, make: (rng) => evalshaStep(rng, 'EVALSHA_RO') },
+  {
+    name: 'script',
+    weight: 4,
+    make: (rng) => {
+      const r = rng.next();
+      if (r < 0.4) return step('SCRIPT', 'LOAD', pickScript(rng)[0]);
+      if (r < 0.9) return step('SCRIPT', 'EXISTS', ...rng.some(SCRIPTS, rng.int(1, 4)).map(([body]) => sha1(body)));
+      return step('SCRIPT', 'FLUSH', ...(rng.chance(0.5) ? [rng.pick(['SYNC', 'ASYNC', 'bogus'])] : []));
+    },
+  },
+  { name: 'function', weight: 4, make: functionLoad },
+  { name: 'fcall', weight: 10, make: (rng) => fcall(rng, 'FCALL') },
+  { name: 'fcall_ro', weight: 4, make: (rng) => fcall(rng, 'FCALL_RO') },
+  {
+    name: 'function',
+    weight: 2,
+    make: (rng) => {
+      const r = rng.next();
+      if (r < 0.3) return step('FUNCTION', 'DELETE', rng.pick([...LIBRARIES.map(([name]) => name), 'nolib']));
+      if (r < 0.6) return step('FUNCTION', 'LIST', 'LIBRARYNAME', rng.pick(LIBRARIES)[0], ...(rng.chance(0.5) ? ['WITHCODE'] : []));
+      if (r < 0.9) return step('FUNCTION', 'STATS');
+      return step('FUNCTION', 'FLUSH');
+    },
+  },
+  { name: 'set', weight: 3, make: (rng) => step('SET', rng.pick(KEYS), randomValue(rng)) },
+  { name: 'get', weight: 2, make: (rng) => step('GET', rng.pick(KEYS)) },
+];
