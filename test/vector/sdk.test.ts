@@ -145,7 +145,7 @@ describe('vector: update, range, delete', () => {
     assert.deepEqual(await raw('delete/del', ['z'], { index: 'euclid', method: 'DELETE' }), { status: 200, body: { result: { deleted: 1 } } });
     assert.deepEqual(await raw('delete/del', { ids: ['z'], prefix: 'z' }, { index: 'euclid' }), {
       status: 400,
-      body: { error: 'Only one of ids, prefix or filter must be provided.', status: 400 },
+      body: { error: 'Only one of ids, prefix or filter should be provided.', status: 400 },
     });
   });
 });
