@@ -9,6 +9,7 @@ export class VectorError {
   ) {}
 }
 
+export const INTERNAL = new VectorError(500, 'Internal server error');
 export const UNAUTHORIZED = new VectorError(401, 'Unauthorized: Invalid auth token');
 export const READ_ONLY_TOKEN = new VectorError(403, 'Unauthorized: Read-only token is not allowed to write');
 export const NO_EMBEDDING_MODEL = new VectorError(

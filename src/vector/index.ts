@@ -47,7 +47,7 @@ export function mountVector(config: Config, secrets: SecretStore, log: Logger): 
   return {
     prefix: 'vector',
     credentials,
-    handle: vectorRoutes(indexes, config.maxBodyBytes),
+    handle: vectorRoutes(indexes, config.maxBodyBytes, log),
     async close() {
       for (const p of persisted) p.close();
     },

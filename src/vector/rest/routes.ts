@@ -3,11 +3,13 @@
 //
 // Order of checks, each answered in the error envelope: index (404), token (401), endpoint
 // (404), read-only token on a writing endpoint (403), body size (413), JSON (400), then the
-// endpoint's own checks.
+// endpoint's own checks. A thrown error (a bug, a failed disk write) is logged and answered
+// 500 in the same envelope: this is the service's one error boundary.
 
 import type { HttpRequest, HttpResponse } from '../../server/http.js';
+import type { Logger } from '../../server/log.js';
 import { pathSegments, percentDecode } from '../../server/url.js';
-import { badRequest, bodyTooLarge, READ_ONLY_TOKEN, UNAUTHORIZED, unknownEndpoint, unknownIndex, VectorError } from '../errors.js';
+import { badRequest, bodyTooLarge, INTERNAL, READ_ONLY_TOKEN, UNAUTHORIZED, unknownEndpoint, unknownIndex, VectorError } from '../errors.js';
 import type { Embedder } from '../embedding/embedder.js';
 import type { VectorIndex } from '../index/vector-index.js';
 import type { Endpoint } from './endpoint.js';
@@ -30,7 +32,7 @@ const ENDPOINTS: ReadonlyMap<string, Endpoint> = new Map(Object.entries({ ...WRI
 /** Path segments are percent-encoded UTF-8. */
 const decodeSegment = (s: string) => Buffer.from(percentDecode(s), 'latin1').toString('utf8');
 
-export function vectorRoutes(indexes: ReadonlyMap<string, MountedIndex>, maxBodyBytes: number) {
+export function vectorRoutes(indexes: ReadonlyMap<string, MountedIndex>, maxBodyBytes: number, log: Logger) {
   return function handle(req: HttpRequest, restAt: number): HttpResponse | Promise<HttpResponse> {
     const segments = pathSegments(req.path, restAt);
     const mounted = segments.length > 0 ? indexes.get(segments[0]) : undefined;
@@ -55,7 +57,13 @@ export function vectorRoutes(indexes: ReadonlyMap<string, MountedIndex>, maxBody
         }
       }
       const ctx = { index: mounted.index, ns, body, query: req.query, resumable: mounted.resumable, embedder: mounted.embedder };
-      const out = await endpoint.run(ctx);
+      let out: unknown;
+      try {
+        out = await endpoint.run(ctx);
+      } catch (err) {
+        log.error({ err, index: segments[0], endpoint: name }, 'vector request failed');
+        return fail(INTERNAL);
+      }
       return out instanceof VectorError ? fail(out) : ok(out);
     });
   };
