@@ -2,6 +2,7 @@
 // base URL and credentials, under the names the official SDKs read.
 
 import type { Larder } from '../larder.js';
+import type { VectorCredentials } from '../vector/index.js';
 
 export function envLines(larder: Larder): string[] {
   const lines: string[] = [];
@@ -27,14 +28,17 @@ export function envLines(larder: Larder): string[] {
       `UPSTASH_KAFKA_REST_PASSWORD${suffix}=${c.password}`,
     );
   }
-  for (const v of larder.vector) {
-    const prefix = v.index === 'default' ? '' : `${v.index.toUpperCase().replace(/-/g, '_')}_`;
-    lines.push(
-      `# vector index '${v.index}'`,
-      `${prefix}UPSTASH_VECTOR_REST_URL=${larder.url}/vector/${v.index}`,
-      `${prefix}UPSTASH_VECTOR_REST_TOKEN=${v.token}`,
-      `${prefix}UPSTASH_VECTOR_REST_READONLY_TOKEN=${v.readOnlyToken}`,
-    );
-  }
+  for (const v of larder.vector) lines.push(...vectorEnvLines(larder.url, v));
   return lines;
+}
+
+/** A vector index's lines: `<NAME>_`-prefixed for every index but `default`. */
+export function vectorEnvLines(baseUrl: string, v: VectorCredentials): string[] {
+  const prefix = v.index === 'default' ? '' : `${v.index.toUpperCase().replace(/-/g, '_')}_`;
+  return [
+    `# vector index '${v.index}'`,
+    `${prefix}UPSTASH_VECTOR_REST_URL=${baseUrl}/vector/${v.index}`,
+    `${prefix}UPSTASH_VECTOR_REST_TOKEN=${v.token}`,
+    `${prefix}UPSTASH_VECTOR_REST_READONLY_TOKEN=${v.readOnlyToken}`,
+  ];
 }

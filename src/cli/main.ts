@@ -1,7 +1,7 @@
 // `larder` command line: `larder start [--config FILE] [--port N] [--host H] [--data-dir DIR]
 // [--runtime node|bun] [--log-level L] [--fsync always|everysec] [--topic NAME:PARTITIONS]...
 // [--vector-index NAME:TYPE[:DIMENSION[:SIMILARITY]]]...`
-// and `larder topic create ...` (topic.ts).
+// and `larder topic create ...` (topic.ts), `larder vector-index create ...` (vector-index.ts).
 
 import { ConfigError, loadConfig } from '../config/load.js';
 import { addTopicFlags } from '../config/topic-flags.js';
@@ -11,6 +11,7 @@ import { CorruptDataError } from '../storage/errors.js';
 import { envLines } from './env-lines.js';
 import { parseFlags } from './flags.js';
 import { TOPIC_USAGE, topicCommand } from './topic.js';
+import { VECTOR_INDEX_USAGE, vectorIndexCommand } from './vector-index.js';
 
 const USAGE = `usage: larder start [--config FILE] [--port N] [--host H] [--data-dir DIR]
                     [--runtime auto|node|bun] [--log-level LEVEL] [--fsync always|everysec]
@@ -19,7 +20,9 @@ const USAGE = `usage: larder start [--config FILE] [--port N] [--host H] [--data
 Starts every configured service on one port. Settings: defaults < config file (JSON or
 YAML; also LARDER_CONFIG) < LARDER_* environment variables < flags.
 
-${TOPIC_USAGE}`;
+${TOPIC_USAGE}
+
+${VECTOR_INDEX_USAGE}`;
 
 const FLAGS = new Set(['config', 'port', 'host', 'data-dir', 'runtime', 'log-level', 'fsync']);
 /** Flags that may repeat. */
@@ -32,6 +35,7 @@ async function main(argv: string[]): Promise<void> {
     return;
   }
   if (command === 'topic') return topicCommand(rest);
+  if (command === 'vector-index') return vectorIndexCommand(rest);
   if (command !== 'start') throw new ConfigError(`unknown command '${command}'\n${USAGE}`);
   const { flags, lists } = parseFlags(rest, FLAGS, USAGE, LIST_FLAGS);
   const config = loadConfig(flags);

@@ -58,7 +58,8 @@ export const vectorIndex = z
   })
   .strict();
 
-export const vectorIndexName = z.string().regex(/^[A-Za-z0-9_-]+$/, 'index names use letters, digits, _ and -');
+/** A leading letter or digit keeps `_admin` free for the admin endpoints. */
+export const vectorIndexName = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_-]*$/, 'index names use letters, digits, _ and -, and start with a letter or digit');
 
 export const topicName = z.string().regex(/^[A-Za-z0-9._-]{1,249}$/, 'topic names use letters, digits, ., _ and - (at most 249)');
 
@@ -136,6 +137,8 @@ export const configSchema = z
         /** An index's log is compacted into a snapshot once it is this large (and larger than the last snapshot). */
         compactAfterBytes: z.number().int().positive().default(64 * MiB),
         indexes: z.record(vectorIndexName, vectorIndex).default({ default: vectorIndex.parse({}) }),
+        /** Bearer token of the admin endpoints (/vector/_admin/...); generated and kept in the data dir when not given. */
+        adminToken: token.optional(),
       })
       .strict()
       .prefault({}),

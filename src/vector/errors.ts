@@ -32,6 +32,7 @@ export const invalidDimension = (got: number, expected: number) =>
 export const badRequest = (what: string) => new VectorError(400, what);
 export const unknownIndex = (name: string) => new VectorError(404, `Index '${name}' does not exist`);
 export const unknownEndpoint = (name: string) => new VectorError(404, `Unknown endpoint: ${name}`);
+export const indexExists = (name: string) => new VectorError(400, `Index '${name}' already exists`);
 export const namespaceNotFound = (ns: string) => new VectorError(404, `Namespace '${ns}' does not exist`);
 export const namespaceExists = (ns: string) => new VectorError(400, `Namespace '${ns}' already exists`);
 export const resumableQueryNotFound = (uuid: string) => new VectorError(404, `Resumable query '${uuid}' does not exist or has expired`);

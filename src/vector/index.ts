@@ -1,13 +1,21 @@
-// The vector service: one index per configured name, mounted at /vector/<index>.
+// The vector service: one index per configured name, mounted at /vector/<index>, plus the
+// indexes created while running through the admin endpoints (rest/admin.ts). Those are kept
+// in <dataDir>/vector/created-indexes.json (written atomically, mode 0600: it may hold tokens)
+// and mounted again at every start; a configured index of the same name wins.
 
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Config } from '../config/schema.js';
+import { vectorIndex, type Config, type VectorIndexConfig } from '../config/schema.js';
 import type { SecretStore } from '../config/secrets.js';
 import type { Logger } from '../server/log.js';
 import type { Service } from '../server/service.js';
+import { makeDirectory, writeFileAtomic } from '../storage/atomic-file.js';
+import { CorruptDataError } from '../storage/errors.js';
 import { embedderFor } from './embedding/embedder.js';
+import { indexExists, VectorError } from './errors.js';
 import { VectorPersistence } from './index/persistence.js';
 import { VectorIndex } from './index/vector-index.js';
+import type { IndexAdmin } from './rest/admin.js';
 import { ResumableQueries } from './rest/resumable.js';
 import { vectorRoutes, type MountedIndex } from './rest/routes.js';
 
@@ -21,35 +29,70 @@ export interface VectorService extends Service {
   readonly credentials: readonly VectorCredentials[];
 }
 
+const CREATED_FILE = 'created-indexes.json';
+
 export function mountVector(config: Config, secrets: SecretStore, log: Logger): VectorService {
   const indexes = new Map<string, MountedIndex>();
   const persisted: VectorPersistence[] = [];
   const credentials: VectorCredentials[] = [];
+  const dir = join(config.dataDir, 'vector');
+  const createdPath = join(dir, CREATED_FILE);
+  const created = readCreated(createdPath);
+
+  function mount(name: string, c: VectorIndexConfig): VectorCredentials {
+    const token = c.token ?? secrets.get(`vector.${name}.token`);
+    const readOnlyToken = c.readOnlyToken ?? secrets.get(`vector.${name}.readOnlyToken`);
+    const index = new VectorIndex({ name, type: c.type, similarity: c.similarity, dimension: c.dimension ?? null });
+    const persistence = new VectorPersistence(
+      index,
+      { dir: join(dir, name), fsync: config.vector.fsync, compactAfterBytes: config.vector.compactAfterBytes },
+      log,
+    );
+    persistence.open();
+    persisted.push(persistence);
+    indexes.set(name, { index, token, readOnlyToken, resumable: new ResumableQueries(Date.now), embedder: embedderFor(c) });
+    const creds = { index: name, token, readOnlyToken };
+    credentials.push(creds);
+    return creds;
+  }
+
   try {
-    for (const [name, c] of Object.entries(config.vector.indexes)) {
-      const token = c.token ?? secrets.get(`vector.${name}.token`);
-      const readOnlyToken = c.readOnlyToken ?? secrets.get(`vector.${name}.readOnlyToken`);
-      const index = new VectorIndex({ name, type: c.type, similarity: c.similarity, dimension: c.dimension ?? null });
-      const persistence = new VectorPersistence(
-        index,
-        { dir: join(config.dataDir, 'vector', name), fsync: config.vector.fsync, compactAfterBytes: config.vector.compactAfterBytes },
-        log,
-      );
-      persistence.open();
-      persisted.push(persistence);
-      indexes.set(name, { index, token, readOnlyToken, resumable: new ResumableQueries(Date.now), embedder: embedderFor(c) });
-      credentials.push({ index: name, token, readOnlyToken });
-    }
+    for (const [name, c] of Object.entries(config.vector.indexes)) mount(name, c);
+    for (const [name, c] of Object.entries(created)) if (!indexes.has(name)) mount(name, c);
   } catch (e) {
     for (const p of persisted) p.close();
     throw e;
   }
+
+  const admin: IndexAdmin = {
+    token: config.vector.adminToken ?? secrets.get('vector.adminToken'),
+    names: () => [...indexes.keys()],
+    create(name, settings): VectorCredentials | VectorError {
+      if (indexes.has(name)) return indexExists(name);
+      makeDirectory(dir);
+      writeFileAtomic(createdPath, JSON.stringify({ ...created, [name]: settings }, null, 2) + '\n', 0o600);
+      created[name] = settings;
+      return mount(name, settings);
+    },
+  };
+
   return {
     prefix: 'vector',
     credentials,
-    handle: vectorRoutes(indexes, config.maxBodyBytes, log),
+    handle: vectorRoutes(indexes, admin, config.maxBodyBytes, log),
     async close() {
       for (const p of persisted) p.close();
     },
   };
+}
+
+function readCreated(path: string): Record<string, VectorIndexConfig> {
+  if (!existsSync(path)) return {};
+  const out: Record<string, VectorIndexConfig> = {};
+  try {
+    for (const [name, raw] of Object.entries(JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>)) out[name] = vectorIndex.parse(raw);
+  } catch (e) {
+    throw new CorruptDataError(`${path} is not a valid list of created vector indexes (${(e as Error).message}); fix or remove it`);
+  }
+  return out;
 }

@@ -2,15 +2,31 @@
 // lines configure @upstash/vector as they are.
 
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { Index } from '@upstash/vector';
 import { launchLarder, spawnLarder } from '../support/larder-process.js';
 
 const root = mkdtempSync(join(tmpdir(), 'larder-vector-cli-'));
 after(() => rmSync(root, { recursive: true, force: true }));
+
+const LAUNCHER = fileURLToPath(new URL('../../../bin/larder.js', import.meta.url));
+
+/** Runs the `larder` CLI to its end; returns its exit code and output. */
+async function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await promisify(execFile)(process.execPath, [LAUNCHER, ...args]);
+    return { code: 0, stdout, stderr };
+  } catch (e) {
+    const err = e as { code: number; stdout: string; stderr: string };
+    return { code: err.code, stdout: err.stdout, stderr: err.stderr };
+  }
+}
 
 function envOf(lines: readonly string[]): Record<string, string> {
   const env: Record<string, string> = {};
@@ -66,5 +82,36 @@ describe('larder start: vector indexes', () => {
     q.ready.catch(() => {});
     assert.equal((await q.exited).code, 2);
     assert.match(q.stderr(), /--vector-index docs:FLAT: type: /);
+  });
+
+  it('creates an index on the running server with `larder vector-index create`, kept across restarts', async () => {
+    const dataDir = join(root, 'created');
+    const first = await spawnLarder({ dataDir });
+    const created = await cli(['vector-index', 'create', 'my-docs:DENSE:3:DOT_PRODUCT', '--data-dir', dataDir, '--url', first.info.url]);
+    assert.equal(created.code, 0, created.stderr);
+    const env = envOf(created.stdout.split('\n'));
+    assert.equal(env.MY_DOCS_UPSTASH_VECTOR_REST_URL, `${first.info.url}/vector/my-docs`);
+    const docs = new Index({ url: env.MY_DOCS_UPSTASH_VECTOR_REST_URL, token: env.MY_DOCS_UPSTASH_VECTOR_REST_TOKEN, enableTelemetry: false });
+    await docs.upsert({ id: 'a', vector: [0.5, 0, 0] });
+    assert.deepEqual(await docs.query({ vector: [1, 0, 0], topK: 1 }), [{ id: 'a', score: 0.75 }]);
+
+    const again = await cli(['vector-index', 'create', 'my-docs:DENSE', '--data-dir', dataDir, '--url', first.info.url]);
+    assert.equal(again.code, 2);
+    assert.match(again.stderr, /vector index not created: Index 'my-docs' already exists/);
+    const adminToken = (JSON.parse(readFileSync(join(dataDir, 'secrets.json'), 'utf8')) as Record<string, string>)['vector.adminToken'];
+    const list = await fetch(`${first.info.url}/vector/_admin/list-indexes`, { headers: { authorization: `Bearer ${adminToken}` } });
+    assert.deepEqual(await list.json(), { result: ['default', 'my-docs'] });
+    const refused = await fetch(`${first.info.url}/vector/_admin/create-index`, { method: 'POST', body: '{"name":"x"}', headers: { authorization: `Bearer ${env.MY_DOCS_UPSTASH_VECTOR_REST_TOKEN}` } });
+    assert.equal(refused.status, 401);
+    const bad = await fetch(`${first.info.url}/vector/_admin/create-index`, { method: 'POST', body: '{"name":"x","dimension":-1}', headers: { authorization: `Bearer ${adminToken}` } });
+    assert.deepEqual(await bad.json(), { error: 'invalid index settings: dimension: Too small: expected number to be >0', status: 400 });
+    assert.equal((await first.stop()).code, 0);
+
+    const second = await spawnLarder({ dataDir });
+    const docs2 = new Index({ url: `${second.info.url}/vector/my-docs`, token: env.MY_DOCS_UPSTASH_VECTOR_REST_TOKEN, enableTelemetry: false });
+    assert.deepEqual(await docs2.fetch(['a'], { includeVectors: true }), [{ id: 'a', vector: [0.5, 0, 0] }]);
+    assert.equal((await docs2.info()).similarityFunction, 'DOT_PRODUCT');
+    assert.equal((await second.stop()).code, 0);
+    assert.ok(second.stdout().includes(`MY_DOCS_UPSTASH_VECTOR_REST_URL=${second.info.url}/vector/my-docs`), second.stdout().join('\n'));
   });
 });
