@@ -46,6 +46,8 @@ export const configSchema = z
         fsync: z.enum(['always', 'everysec']).default('everysec'),
         /** The log is compacted into a snapshot once it is this large (and larger than the last snapshot). */
         compactAfterBytes: z.number().int().positive().default(64 * MiB),
+        /** The longest XREAD/XREADGROUP BLOCK waits, in ms (BLOCK 0 waits this long), so a request always ends. */
+        maxBlockMs: z.number().int().positive().default(30_000),
         databases: z.record(z.string().regex(/^[A-Za-z0-9_-]+$/, 'database names use letters, digits, _ and -'), kvDatabase)
           .default({ default: kvDatabase.parse({}) }),
       })

@@ -36,6 +36,7 @@ export function mountKv(config: Config, secrets: SecretStore, log: Logger, runti
     const acl = new AclRegistry(token, readOnlyToken, new AclStore(join(dir, 'acl.json')));
     acl.load(dbConfig.users);
     const db = new Database(name, acl, runtime);
+    db.maxBlockMs = config.kv.maxBlockMs;
     const persistence = new Persistence(
       db,
       { dir, fsync: config.kv.fsync, compactAfterBytes: config.kv.compactAfterBytes },

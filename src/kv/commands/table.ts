@@ -14,6 +14,7 @@ import set from './set.js';
 import string from './string.js';
 import transaction from './transaction.js';
 import sort from './sort.js';
+import stream from './stream.js';
 import zset from './zset.js';
 import {
   ADMIN,
@@ -30,6 +31,7 @@ import {
 
 const FAMILIES: readonly Family[] = [
   generic, string, hash, list, set, zset, geo, sort, bitmap, hyperloglog, server, connection, transaction, acl,
+  stream,
 ];
 
 const BITS: Partial<Record<Flag, number>> = {

@@ -5,10 +5,11 @@
 import type { AclRegistry } from '../acl/registry.js';
 import type { KvBackend } from '../backend.js';
 import { admit, resolve } from '../commands/admit.js';
-import { WRITE, type Args, type Caller, type Command, type Ctx, type ServerStats } from '../commands/spec.js';
+import { keysOf, WRITE, type Args, type BlockRequest, type Caller, type Command, type Ctx, type ServerStats } from '../commands/spec.js';
 import { lookupCommand, TABLE } from '../commands/table.js';
 import { isError, ReplyError } from '../errors.js';
 import type { Reply } from '../reply.js';
+import { KeyWaiters } from './key-waiters.js';
 import { Keyspace, type Clock } from './keyspace.js';
 
 /** Where writes go to be durable. */
@@ -34,6 +35,15 @@ export class Database implements Ctx, KvBackend, ServerStats {
   commandsProcessed = 0;
   private writes = 0;
   private rewritten: Args[] | null = null;
+  /** The longest a blocked read waits (XREAD BLOCK); config kv.maxBlockMs. */
+  maxBlockMs = 30_000;
+  /** Set only while a single command runs: only it may block (see Ctx.block). */
+  block: ((req: BlockRequest) => void) | undefined = undefined;
+  private blocked: BlockRequest | null = null;
+  private readonly waiters = new KeyWaiters();
+  private readonly requestBlock = (req: BlockRequest): void => {
+    this.blocked = req;
+  };
 
   constructor(
     readonly dbName: string,
@@ -53,11 +63,42 @@ export class Database implements Ctx, KvBackend, ServerStats {
     this.rewritten = argvs;
   }
 
-  execute(argv: Args, caller: Caller): Reply {
-    const reply = this.runOne(argv, caller);
-    this.journal.seal();
-    this.journal.commit();
-    return reply;
+  execute(argv: Args, caller: Caller): Reply | Promise<Reply> {
+    const reply = this.runBlockable(argv, caller);
+    const blocked = this.blocked;
+    if (blocked === null) return reply;
+    this.blocked = null;
+    return this.waitAndRetry(blocked, caller, reply);
+  }
+
+  /** Runs one command that may ask to block; the request, if any, is left in `blocked`. */
+  private runBlockable(argv: Args, caller: Caller): Reply {
+    this.block = this.requestBlock;
+    try {
+      return this.runOne(argv, caller);
+    } finally {
+      this.block = undefined;
+      this.journal.seal();
+      this.journal.commit();
+    }
+  }
+
+  /**
+   * A blocked read: waits for a write to one of its keys, re-runs it, and waits again while
+   * it still finds nothing, until the deadline; then answers its timeout reply.
+   */
+  private async waitAndRetry(first: BlockRequest, caller: Caller, timeoutReply: Reply): Promise<Reply> {
+    const wait = first.timeoutMs === 0 ? this.maxBlockMs : Math.min(first.timeoutMs, this.maxBlockMs);
+    const deadline = this.ks.now() + wait;
+    let req = first;
+    for (;;) {
+      const left = deadline - this.ks.now();
+      if (left <= 0 || !(await this.waiters.wait(req.keys, left))) return timeoutReply;
+      const reply = this.runBlockable(req.retry, caller);
+      if (this.blocked === null) return reply;
+      req = this.blocked;
+      this.blocked = null;
+    }
   }
 
   pipeline(commands: readonly Args[], caller: Caller): Reply[] {
@@ -106,7 +147,9 @@ export class Database implements Ctx, KvBackend, ServerStats {
     this.journal.commit();
   }
 
-  async close(): Promise<void> {}
+  async close(): Promise<void> {
+    this.waiters.cancelAll();
+  }
 
   private runOne(argv: Args, caller: Caller): Reply {
     const admitted = admit(lookupCommand(argv[0]), argv, caller);
@@ -122,6 +165,7 @@ export class Database implements Ctx, KvBackend, ServerStats {
       if (logged === null) this.journal.record(argv);
       else for (const a of logged) this.journal.record(a);
       this.writes++;
+      if (!this.waiters.idle) for (const key of keysOf(cmd, argv)) this.waiters.notify(key);
     } else if (!(cmd.bits & WRITE) && logged !== null) {
       // A read that changed bytes after all (PFCOUNT caching its estimate) asked to be logged.
       for (const a of logged) this.journal.record(a);
