@@ -71,11 +71,17 @@ export class Database implements Ctx, KvBackend, ServerStats {
     return this.waitAndRetry(blocked, caller, reply);
   }
 
-  /** Runs one command that may ask to block; the request, if any, is left in `blocked`. */
+  /**
+   * Runs one command; a @blocking one (XREAD, XREADGROUP) may ask to block, and its request is
+   * left in `blocked`. Only such a command gets Ctx.block, so nothing it runs (a script's
+   * redis.call) can block in its place.
+   */
   private runBlockable(argv: Args, caller: Caller): Reply {
-    this.block = this.requestBlock;
+    const admitted = admit(lookupCommand(argv[0]), argv, caller);
+    if (admitted instanceof ReplyError) return admitted;
+    if (admitted.categories.has('blocking')) this.block = this.requestBlock;
     try {
-      return this.runOne(argv, caller);
+      return this.run(admitted, argv, caller);
     } finally {
       this.block = undefined;
       this.journal.seal();

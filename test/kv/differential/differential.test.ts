@@ -52,7 +52,7 @@ import { Rng } from './prng.js';
 import { findRedisServer, startRedisServer, type RedisServer } from './redis-server.js';
 import { SET_ENCODING_GENS, SET_GENS } from './set-steps.js';
 import { SORT_GENS } from './sort-steps.js';
-import { STREAM_FINAL_READS, STREAM_GENS } from './stream-steps.js';
+import { STREAM_FINAL_READS, STREAM_GENS, STREAM_LONG_GENS } from './stream-steps.js';
 import { STRING_GENS } from './string-steps.js';
 import { LARGE, SMALL, ZSET_COMPANION_GENS, ZSET_FINAL_READS, ZSET_SET_GENS, zsetGens } from './zset-steps.js';
 
@@ -141,6 +141,7 @@ const RUNS: readonly Run[] = [
   // which the walk comparison cannot follow; the generic runs keep it.
   { label: 'hash and generic families', gens: [...HASH_GENS, ...GENERIC_GENS.filter((g) => g.name !== 'scan')] },
   { label: 'stream family', gens: STREAM_GENS, finalReads: STREAM_FINAL_READS, scale: 2 },
+  { label: 'stream family, long streams', gens: STREAM_LONG_GENS, finalReads: STREAM_FINAL_READS, scale: 2 },
 ];
 
 const redisBin = findRedisServer();

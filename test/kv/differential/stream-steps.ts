@@ -164,3 +164,33 @@ export const STREAM_FINAL_READS: readonly FinalRead[] = [
   [['XINFO', 'GROUPS'], 'exact'],
   ...GROUPS.map((g): FinalRead => [['XPENDING'], 'exact', [g]]),
 ];
+
+/**
+ * Long streams on two keys: appends of "<ms>-*" to the same few milliseconds, so streams
+ * grow past Redis's 100-entry nodes, and approximate trims, which remove whole nodes only.
+ */
+export const STREAM_LONG_GENS: readonly CommandGen[] = [
+  {
+    name: 'xadd',
+    weight: 30,
+    make: (rng) => step('XADD', rng.pick(KEYS.slice(0, 2)), `${rng.pick([12, 13])}-*`, ...fields(rng)),
+  },
+  {
+    name: 'xtrim',
+    weight: 2,
+    make: (rng) => {
+      const minid = rng.chance(0.4);
+      const threshold = minid ? `12-${rng.int(0, 300)}` : String(rng.int(0, 250));
+      const limit = rng.chance(0.3) ? [anyCase(rng, 'LIMIT'), rng.pick(['0', '50', '100', '150', '1000'])] : [];
+      return step('XTRIM', rng.pick(KEYS.slice(0, 2)), minid ? 'MINID' : 'MAXLEN', rng.pick(['~', '~', '=']), threshold, ...limit);
+    },
+  },
+  {
+    name: 'xadd',
+    weight: 2,
+    make: (rng) => step('XADD', rng.pick(KEYS.slice(0, 2)), 'MAXLEN', '~', String(rng.int(50, 250)), '13-*', 'f', 'v'),
+  },
+  { name: 'xdel', weight: 3, make: (rng) => step('XDEL', rng.pick(KEYS.slice(0, 2)), `12-${rng.int(0, 300)}`, `13-${rng.int(0, 300)}`) },
+  { name: 'xlen', weight: 2, make: (rng) => step('XLEN', rng.pick(KEYS.slice(0, 2))) },
+  { name: 'xrange', weight: 2, make: (rng) => step('XRANGE', rng.pick(KEYS.slice(0, 2)), '-', '+', 'COUNT', '3') },
+];
