@@ -106,14 +106,23 @@ describe('stream commands over HTTP', () => {
 
   it('XREAD BLOCK waits for an XADD, times out with nil, and does not wait in a pipeline', async () => {
     await t.ok(['xadd', 'b1', '1-0', 'a', '1']);
-    const blocked = t.command(['xread', 'BLOCK', '0', 'STREAMS', 'b1', 'b2', '$', '$']);
+    // Explicit ids: the answer is the same whether the XADD lands before or after the read blocks.
+    const blocked = t.command(['xread', 'BLOCK', '0', 'STREAMS', 'b1', 'b2', '1-0', '0-0']);
     await t.ok(['xadd', 'b2', '5-0', 'x', 'y']);
     assert.deepEqual((await blocked).body, { result: [['b2', [['5-0', ['x', 'y']]]]] });
+    // '$' is fixed when the read blocks: woken, it answers only entries added after that.
+    let done = false;
+    const dollar = t.command(['xread', 'BLOCK', '0', 'STREAMS', 'b1', '$']).finally(() => (done = true));
+    for (let i = 2; !done && i < 10000; i++) await t.ok(['xadd', 'b1', `${i}-0`, 'n', String(i)]);
+    const [[key, entries]] = (await dollar).body.result;
+    assert.equal(key, 'b1');
+    assert.equal(entries.length, 1);
+    assert.notEqual(entries[0][0], '1-0');
     // BLOCK 0 waits at most kv.maxBlockMs (300 here), then answers as a timeout.
     await reply(['xread', 'BLOCK', '0', 'STREAMS', 'b1', '$'], null);
     await reply(['xread', 'BLOCK', '10', 'STREAMS', 'b1', '$'], null);
-    const res = await t.request('/pipeline', { method: 'POST', body: JSON.stringify([['xread', 'BLOCK', '0', 'STREAMS', 'b1', '$'], ['xlen', 'b1']]) });
-    assert.deepEqual(await res.json(), [{ result: null }, { result: 1 }]);
+    const res = await t.request('/pipeline', { method: 'POST', body: JSON.stringify([['xread', 'BLOCK', '0', 'STREAMS', 'b1', '$'], ['xlen', 'b9']]) });
+    assert.deepEqual(await res.json(), [{ result: null }, { result: 0 }]);
   });
 
   it('XREADGROUP BLOCK is served by a later XADD', async () => {
