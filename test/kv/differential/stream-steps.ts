@@ -167,13 +167,20 @@ export const STREAM_FINAL_READS: readonly FinalRead[] = [
 
 /**
  * Long streams on two keys: appends of "<ms>-*" to the same few milliseconds, so streams
- * grow past Redis's 100-entry nodes, and approximate trims, which remove whole nodes only.
+ * grow past Redis's 100-entry nodes, with values of every listpack size class (small and
+ * large integers, strings up to a few hundred bytes) so nodes also end at its 4096-byte limit,
+ * and approximate trims, which remove whole nodes only.
  */
+function longFields(rng: Rng): string[] {
+  const value = () => rng.pick(['1', '-70000', '9000000000', 'v', 'x'.repeat(rng.int(0, 300))]);
+  return rng.chance(0.8) ? ['f', value()] : ['f', value(), rng.pick(['g', 'f']), value()];
+}
+
 export const STREAM_LONG_GENS: readonly CommandGen[] = [
   {
     name: 'xadd',
     weight: 30,
-    make: (rng) => step('XADD', rng.pick(KEYS.slice(0, 2)), `${rng.pick([12, 13])}-*`, ...fields(rng)),
+    make: (rng) => step('XADD', rng.pick(KEYS.slice(0, 2)), `${rng.pick([12, 13])}-*`, ...longFields(rng)),
   },
   {
     name: 'xtrim',

@@ -57,6 +57,13 @@ describe('stream value', () => {
     assert.equal(store.trim({ minid: 260n }, true, 0), 50);
   });
 
+  it("starts a new node where Redis's listpack would pass 4096 bytes", () => {
+    // redis-server 7.0: 40 entries of a 200-byte value make 3 nodes (radix-tree-keys 3).
+    const store = new EntryStore();
+    for (let i = 1n; i <= 40n; i++) store.append(i << 64n, ['f', 'x'.repeat(200)]);
+    assert.equal(store.nodeCount, 3);
+  });
+
   it('keeps pending ids in order and survives deletion while walking', () => {
     const pel = new IdIndex<string>();
     for (const id of [5n, 1n, 3n, 9n, 7n]) pel.set(id, `v${id}`);

@@ -1,14 +1,16 @@
 // A stream's entries, laid out as Redis lays them out: a sorted list of nodes (Redis's radix
-// tree of listpacks), each holding up to NODE_MAX_ENTRIES entries in id order. A deleted entry
+// tree of listpacks), each holding up to NODE_MAX_ENTRIES entries in id order and starting a
+// new node when its listpack would pass NODE_MAX_BYTES (listpack-size.ts). A deleted entry
 // stays in its node as a tombstone, as in a listpack, until the node's last live entry goes and
 // the node with it. Keeping Redis's node boundaries makes approximate trimming (MAXLEN ~,
 // MINID ~), which removes whole nodes only, remove exactly what Redis removes.
 // Seeking an id is a binary search over the nodes, then within one node: O(log n).
 // Not safe for concurrent use, and needs none.
 
-import type { StreamId } from './stream-id.js';
+import { int64Of, intSize, LISTPACK_OVERHEAD, NODE_MAX_BYTES, stringSize } from './listpack-size.js';
+import { U64_MAX, type StreamId } from './stream-id.js';
 
-/** Redis's stream-node-max-entries default. Its byte limit (stream-node-max-bytes, 4096) is not modelled. */
+/** Redis's stream-node-max-entries default. */
 export const NODE_MAX_ENTRIES = 100;
 
 export interface StreamEntry {
@@ -22,6 +24,42 @@ interface Node {
   /** Ids ascending, tombstones included; entries[0].id is the node's master id. */
   readonly entries: StreamEntry[];
   live: number;
+  /** The size of Redis's listpack for this node. */
+  bytes: number;
+}
+
+/** A new node's listpack: the master entry (count 1, deleted 0, the first entry's field names, 0) and the entry. */
+function newNode(entry: StreamEntry): Node {
+  const names = fieldNames(entry.fields);
+  let bytes = LISTPACK_OVERHEAD + intSize(1n) + intSize(0n) + intSize(BigInt(names.length)) + intSize(0n);
+  for (const f of names) bytes += stringSize(f);
+  const node: Node = { entries: [entry], live: 1, bytes };
+  node.bytes += entrySize(node, entry);
+  return node;
+}
+
+/** An entry's bytes: flags, id deltas, its fields (names left out when they are the master's), lp-count. */
+function entrySize(node: Node, e: StreamEntry): number {
+  const master = node.entries[0];
+  const masterFields = master.fields;
+  const n = e.fields.length / 2;
+  let same = n === masterFields.length / 2;
+  for (let i = 0; same && i < n; i++) same = e.fields[2 * i] === masterFields[2 * i];
+  let bytes = intSize(0n) + intSize(int64Of((e.id >> 64n) - (master.id >> 64n))) + intSize(int64Of((e.id & U64_MAX) - (master.id & U64_MAX)));
+  if (!same) bytes += intSize(BigInt(n));
+  for (let i = 0; i < n; i++) bytes += (same ? 0 : stringSize(e.fields[2 * i])) + stringSize(e.fields[2 * i + 1]);
+  return bytes + intSize(BigInt(3 + n + (same ? 0 : n + 1)));
+}
+
+function fieldNames(fields: readonly string[]): string[] {
+  return fields.filter((_, i) => i % 2 === 0);
+}
+
+/** Redis rewrites the master entry's live and deleted counters in place; their sizes may change. */
+function recount(node: Node, live: number, deleted: number): void {
+  const oldDeleted = node.entries.length - node.live;
+  node.bytes += intSize(BigInt(live)) - intSize(BigInt(node.live)) + intSize(BigInt(deleted)) - intSize(BigInt(oldDeleted));
+  node.live = live;
 }
 
 export class EntryStore {
@@ -37,17 +75,29 @@ export class EntryStore {
   append(id: StreamId, fields: readonly string[]): void {
     const last = this.nodes[this.nodes.length - 1];
     const entry: StreamEntry = { id, fields, deleted: false };
-    if (last !== undefined && last.entries.length < NODE_MAX_ENTRIES) last.entries.push(entry);
-    else this.nodes.push({ entries: [entry], live: 0 });
-    this.nodes[this.nodes.length - 1].live++;
+    let total = 0;
+    for (const f of fields) total += f.length;
+    if (last !== undefined && last.bytes + total < NODE_MAX_BYTES && last.entries.length < NODE_MAX_ENTRIES) {
+      recount(last, last.live + 1, last.entries.length - last.live);
+      last.entries.push(entry);
+      last.bytes += entrySize(last, entry);
+    } else this.nodes.push(newNode(entry));
     this.length++;
   }
 
   /** Restores a node as saved (tombstones included), for decoding. */
   restoreNode(entries: StreamEntry[]): void {
     const live = entries.filter((e) => !e.deleted).length;
-    if (live === 0) return;
-    this.nodes.push({ entries, live });
+    // A node may be all tombstones: an exact MINID trim can leave one, as in Redis.
+    if (entries.length === 0) return;
+    const node = newNode(entries[0]);
+    for (const e of entries.slice(1)) {
+      recount(node, node.live + 1, 0);
+      node.entries.push(e);
+      node.bytes += entrySize(node, e);
+    }
+    recount(node, live, entries.length - live);
+    this.nodes.push(node);
     this.length += live;
   }
 
@@ -72,9 +122,10 @@ export class EntryStore {
     const node = this.nodes[n];
     const e = node.entries[lowerBound(node.entries, id)];
     if (e === undefined || e.id !== id || e.deleted) return false;
-    e.deleted = true;
     this.length--;
-    if (--node.live === 0) this.nodes.splice(n, 1);
+    if (node.live === 1) this.nodes.splice(n, 1);
+    else recount(node, node.live - 1, node.entries.length - node.live + 1);
+    e.deleted = true;
     return true;
   }
 
@@ -136,15 +187,19 @@ export class EntryStore {
         continue;
       }
       if (approx) break;
+      let removed = 0;
       for (const e of node.entries) {
         if ('maxlen' in by ? this.length <= by.maxlen : e.id >= by.minid) break;
         if (!e.deleted) {
           e.deleted = true;
-          node.live--;
+          removed++;
           this.length--;
-          deleted++;
         }
       }
+      // The counters are rewritten once, after the entries are marked, as Redis does.
+      const tombstones = node.entries.length - node.live;
+      recount(node, node.live - removed, tombstones + removed);
+      deleted += removed;
       break;
     }
     return deleted;
