@@ -59,6 +59,8 @@ export function mountKv(config: Config, secrets: SecretStore, log: Logger, runti
     handle: kvRoutes(databases, config.maxBodyBytes),
     async close() {
       clearInterval(expiry);
+      // Blocked reads (XREAD BLOCK) answer now, as timed out, so no request holds the stop up.
+      await Promise.all(embedded.map((db) => db.close()));
       for (const p of persisted) p.close();
     },
   };
