@@ -223,3 +223,15 @@ describe('stream commands over HTTP', () => {
     await fails(['xackdel', 'x', 'g', 'BOGUS', 'IDS', '1', '1-1'], 'ERR syntax error');
   });
 });
+
+describe('a blocked read when the server stops', () => {
+  // The read would otherwise wait the default maxBlockMs (30 s): the limit catches a stop that waits for it.
+  it('does not hold the stop up', { timeout: 20_000 }, async () => {
+    const t = await startTestLarder();
+    await t.ok(['xadd', 's', '1-0', 'a', '1']);
+    const blocked = t.command(['xread', 'BLOCK', '0', 'STREAMS', 's', '$']).catch((e: unknown) => e);
+    await t.ok(['xlen', 's']);
+    await t.close();
+    await blocked; // answered or cut off; either way it ended with the server
+  });
+});
