@@ -77,10 +77,10 @@ export class Database implements Ctx, KvBackend, ServerStats {
    * redis.call) can block in its place.
    */
   private runBlockable(argv: Args, caller: Caller): Reply {
-    const admitted = admit(lookupCommand(argv[0]), argv, caller);
-    if (admitted instanceof ReplyError) return admitted;
-    if (admitted.categories.has('blocking')) this.block = this.requestBlock;
     try {
+      const admitted = admit(lookupCommand(argv[0]), argv, caller);
+      if (admitted instanceof ReplyError) return admitted;
+      if (admitted.categories.has('blocking')) this.block = this.requestBlock;
       return this.run(admitted, argv, caller);
     } finally {
       this.block = undefined;
@@ -171,7 +171,11 @@ export class Database implements Ctx, KvBackend, ServerStats {
       if (logged === null) this.journal.record(argv);
       else for (const a of logged) this.journal.record(a);
       this.writes++;
-      if (!this.waiters.idle) for (const key of keysOf(cmd, argv)) this.waiters.notify(key);
+      // Only a write that changed something wakes blocked reads: a blocked XREADGROUP's own
+      // empty retry is a write too, and two of them would otherwise wake each other forever.
+      if (!this.waiters.idle && (logged === null || logged.length > 0)) {
+        for (const key of keysOf(cmd, argv)) this.waiters.notify(key);
+      }
     } else if (!(cmd.bits & WRITE) && logged !== null) {
       // A read that changed bytes after all (PFCOUNT caching its estimate) asked to be logged.
       for (const a of logged) this.journal.record(a);

@@ -10,7 +10,7 @@ import { replies, startTestLarder, type TestLarder } from '../../support/larder.
 describe('stream commands over HTTP', () => {
   let t: TestLarder;
   before(async () => {
-    t = await startTestLarder({ kv: { maxBlockMs: 300 } });
+    t = await startTestLarder({ kv: { maxBlockMs: 2000 } });
   });
   after(() => t.close());
   const { reply, fails } = replies(() => t);
@@ -118,7 +118,7 @@ describe('stream commands over HTTP', () => {
     assert.equal(key, 'b1');
     assert.equal(entries.length, 1);
     assert.notEqual(entries[0][0], '1-0');
-    // BLOCK 0 waits at most kv.maxBlockMs (300 here), then answers as a timeout.
+    // BLOCK 0 waits at most kv.maxBlockMs (2000 here), then answers as a timeout.
     await reply(['xread', 'BLOCK', '0', 'STREAMS', 'b1', '$'], null);
     await reply(['xread', 'BLOCK', '10', 'STREAMS', 'b1', '$'], null);
     const res = await t.request('/pipeline', { method: 'POST', body: JSON.stringify([['xread', 'BLOCK', '0', 'STREAMS', 'b1', '$'], ['xlen', 'b9']]) });
@@ -131,6 +131,16 @@ describe('stream commands over HTTP', () => {
     await t.ok(['xadd', 'bg', '3-0', 'k', 'v']);
     assert.deepEqual((await blocked).body, { result: [['bg', [['3-0', ['k', 'v']]]]] });
     await reply(['xpending', 'bg', 'g'], [1, '3-0', '3-0', [['c', '1']]]);
+  });
+
+  it('two blocked XREADGROUPs each get their own entry', async () => {
+    await t.ok(['xgroup', 'CREATE', 'two', 'g', '$', 'MKSTREAM']);
+    const read = (c: string) => t.command(['xreadgroup', 'GROUP', 'g', c, 'COUNT', '1', 'BLOCK', '0', 'STREAMS', 'two', '>']);
+    const [a, b] = [read('c1'), read('c2')];
+    await t.ok(['xadd', 'two', '1-0', 'k', '1']);
+    await t.ok(['xadd', 'two', '2-0', 'k', '2']);
+    const got = [(await a).body.result[0][1][0][0], (await b).body.result[0][1][0][0]].sort();
+    assert.deepEqual(got, ['1-0', '2-0']);
   });
 
   it('XGROUP subcommands and their errors', async () => {
