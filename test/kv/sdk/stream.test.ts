@@ -38,12 +38,15 @@ for (const mode of PIPELINE_MODES) {
       await redis.xadd('q', '2-0', { job: 'b' });
       assert.deepEqual(await redis.xread('q', '0', { count: 1 }), [['q', [['1-0', ['job', 'a']]]]]);
       assert.equal(await redis.xread('q', '$'), null);
+      // A short BLOCK ends as a timeout (and, auto-pipelined, does not wait at all).
+      assert.equal(await redis.xread(['q'], ['$'], { blockMS: 20 }), null);
       assert.equal(await redis.xgroup('q', { type: 'CREATE', group: 'g', id: '0' }), 'OK');
       assert.equal(await redis.xgroup('q2', { type: 'CREATE', group: 'g', id: '$', options: { MKSTREAM: true, ENTRIESREAD: 0 } }), 'OK');
       assert.equal(await redis.xgroup('q', { type: 'CREATECONSUMER', group: 'g', consumer: 'idle' }), 1);
       const read = await redis.xreadgroup('g', 'alice', 'q', '>', { count: 1 });
       assert.deepEqual(read, [['q', [['1-0', ['job', 'a']]]]]);
       assert.deepEqual(await redis.xreadgroup('g', 'bob', ['q'], ['>']), [['q', [['2-0', ['job', 'b']]]]]);
+      assert.equal(await redis.xreadgroup('g', 'bob', 'q', '>', { NOACK: true, blockMS: 20 }), null);
       const summary = (await redis.xpending('q', 'g', '-', '+', 10)) as unknown[][];
       assert.deepEqual(summary.map((e) => [e[0], e[1], e[3]]), [['1-0', 'alice', 1], ['2-0', 'bob', 1]]);
       assert.deepEqual(await redis.xpending('q', 'g', '-', '+', 10, { consumer: 'nobody' }), []);
