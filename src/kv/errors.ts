@@ -217,6 +217,7 @@ export const XREAD_UNBALANCED = new ReplyError(
 export const TIMEOUT_NOT_INTEGER = new ReplyError('ERR timeout is not an integer or out of range');
 export const TIMEOUT_NEGATIVE = new ReplyError('ERR timeout is negative');
 export const XREAD_GROUP_OPTION = new ReplyError('ERR The GROUP option is only supported by XREADGROUP. You called XREAD instead.');
+export const XREAD_NOACK_OPTION = new ReplyError('ERR The NOACK option is only supported by XREADGROUP. You called XREAD instead.');
 export const XREADGROUP_NO_GROUP = new ReplyError('ERR Missing GROUP option for XREADGROUP');
 export const XREAD_GT_WITHOUT_GROUP = new ReplyError(
   'ERR The > ID can be specified only when calling XREADGROUP using the GROUP <group> <consumer> option.',

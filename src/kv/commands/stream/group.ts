@@ -3,7 +3,7 @@
 
 import { ConsumerGroup, INVALID_ENTRIES_READ } from '../../engine/stream/consumer-group.js';
 import { StreamValue } from '../../engine/stream/stream-value.js';
-import { formatId, type StreamId } from '../../engine/stream/stream-id.js';
+import type { StreamId } from '../../engine/stream/stream-id.js';
 import {
   BUSYGROUP,
   ENTRIESREAD_INVALID,
@@ -83,7 +83,6 @@ export function xgroupCreateCommand(ctx: Ctx, argv: Args): Reply {
   if (found.s === undefined) ctx.ks.insert(argv[2], s, 0);
   if (s.groups.has(argv[3])) return BUSYGROUP;
   s.groups.set(argv[3], new ConsumerGroup(argv[3], id, read));
-  ctx.rewrite(['XGROUP', 'CREATE', argv[2], argv[3], formatId(id), 'MKSTREAM', 'ENTRIESREAD', String(read)]);
   return OK;
 }
 
@@ -105,7 +104,6 @@ export function xgroupSetidCommand(ctx: Ctx, argv: Args): Reply {
   if (id instanceof ReplyError) return id;
   g.lastId = id;
   g.entriesRead = read;
-  ctx.rewrite(['XGROUP', 'SETID', argv[2], argv[3], formatId(id), 'ENTRIESREAD', String(read)]);
   return OK;
 }
 

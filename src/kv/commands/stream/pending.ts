@@ -23,6 +23,7 @@ import { parseInteger } from '../args.js';
 import type { Args, Ctx } from '../spec.js';
 import { parseBound, parseIdArg, parseStrictId } from './ids.js';
 import { entryReply, readStream } from './lookup.js';
+import { claimLog, consumerLog, groupIdLog } from './propagate.js';
 
 /** The stream and group, or Redis's NOGROUP error naming both. */
 function streamGroup(ctx: Ctx, argv: Args): { s: StreamValue; g: ConsumerGroup } | ReplyError {
@@ -79,7 +80,7 @@ export function xpendingCommand(ctx: Ctx, argv: Args): Reply {
 }
 
 /** Moves a pending entry to `consumer` (Redis's claim step); returns the log line for it. */
-function claim(g: ConsumerGroup, id: StreamId, nack: Nack, consumerName: string, now: number, ctxKey: string): string[] {
+function claim(g: ConsumerGroup, id: StreamId, nack: Nack, consumerName: string, now: number, key: string): string[] {
   const consumer = g.consumer(consumerName, now);
   if (nack.consumer !== consumer) {
     nack.consumer.pel.delete(id);
@@ -87,12 +88,7 @@ function claim(g: ConsumerGroup, id: StreamId, nack: Nack, consumerName: string,
     consumer.pel.set(id, nack);
   }
   consumer.seenTime = now;
-  return xclaimLog(ctxKey, g, consumerName, id, nack);
-}
-
-function xclaimLog(key: string, g: ConsumerGroup, consumer: string, id: StreamId, nack: Nack | undefined): string[] {
-  const time = nack === undefined ? [] : ['TIME', String(nack.deliveryTime), 'RETRYCOUNT', String(nack.deliveryCount)];
-  return ['XCLAIM', key, g.name, consumer, '0', formatId(id), ...time, 'FORCE', 'JUSTID', 'LASTID', formatId(g.lastId)];
+  return claimLog(key, g, consumerName, id, nack);
 }
 
 // XCLAIM key group consumer min-idle-time id [id ...] [IDLE ms] [TIME unix-time-milliseconds]
@@ -148,7 +144,7 @@ export function xclaimCommand(ctx: Ctx, argv: Args): Reply {
     const entry = s.get(id);
     if (entry === undefined) {
       if (nack !== undefined) {
-        log.push(xclaimLog(argv[1], g, argv[3], id, undefined));
+        log.push(claimLog(argv[1], g, argv[3], id, undefined));
         lastIdMoved = false;
         g.ack(id);
       }
@@ -170,8 +166,8 @@ export function xclaimCommand(ctx: Ctx, argv: Args): Reply {
     lastIdMoved = false;
     out.push(justId ? formatId(id) : entryReply(entry));
   }
-  if (created && g.consumers.has(argv[3])) log.unshift(['XGROUP', 'CREATECONSUMER', argv[1], g.name, argv[3]]);
-  if (lastIdMoved) log.push(['XGROUP', 'SETID', argv[1], g.name, formatId(g.lastId), 'ENTRIESREAD', String(g.entriesRead)]);
+  if (created && g.consumers.has(argv[3])) log.unshift(consumerLog(argv[1], g, argv[3]));
+  if (lastIdMoved) log.push(groupIdLog(argv[1], g));
   ctx.rewrite(...log);
   return out;
 }
@@ -217,7 +213,7 @@ export function xautoclaimCommand(ctx: Ctx, argv: Args): Reply {
     const [id, nack] = step.value;
     const entry = s.get(id);
     if (entry === undefined) {
-      log.push(xclaimLog(argv[1], g, argv[3], id, undefined));
+      log.push(claimLog(argv[1], g, argv[3], id, undefined));
       g.ack(id);
       deleted.push(formatId(id));
       count--;
@@ -230,7 +226,7 @@ export function xautoclaimCommand(ctx: Ctx, argv: Args): Reply {
     claimed.push(justId ? formatId(id) : entryReply(entry));
     count--;
   }
-  if (created && g.consumers.has(argv[3])) log.unshift(['XGROUP', 'CREATECONSUMER', argv[1], g.name, argv[3]]);
+  if (created && g.consumers.has(argv[3])) log.unshift(consumerLog(argv[1], g, argv[3]));
   ctx.rewrite(...log);
   return [formatId(next), claimed, deleted];
 }

@@ -14,6 +14,7 @@ import {
   TIMEOUT_NEGATIVE,
   TIMEOUT_NOT_INTEGER,
   XREAD_GROUP_OPTION,
+  XREAD_NOACK_OPTION,
   XREAD_GT_WITHOUT_GROUP,
   XREAD_UNBALANCED,
   XREADGROUP_DOLLAR,
@@ -24,8 +25,7 @@ import { parseInteger } from '../args.js';
 import type { Args, Ctx } from '../spec.js';
 import { parseStrictId } from './ids.js';
 import { entryReply, readStream } from './lookup.js';
-
-const NOACK_ONLY_GROUP = new ReplyError('ERR The NOACK option is only supported by XREADGROUP. You called XREAD instead.');
+import { claimLog, consumerLog, groupIdLog } from './propagate.js';
 
 interface ReadArgs {
   count: number; // 0: all
@@ -61,7 +61,7 @@ function readArgs(argv: Args, xreadgroup: boolean): ReadArgs | ReplyError {
       r.group = { name: argv[i + 1], consumer: argv[i + 2] };
       i += 2;
     } else if (opt === 'noack') {
-      if (!xreadgroup) return NOACK_ONLY_GROUP;
+      if (!xreadgroup) return XREAD_NOACK_OPTION;
       r.noack = true;
     } else return SYNTAX;
   }
@@ -140,7 +140,7 @@ export function xreadgroupCommand(ctx: Ctx, argv: Args): Reply {
   if (r instanceof ReplyError) return r;
   const targets = resolveTargets(ctx, argv, r);
   if (targets instanceof ReplyError) return targets;
-  const { name: groupName, consumer: consumerName } = r.group!;
+  const consumerName = r.group!.consumer;
   const now = ctx.ks.now();
   const log: string[][] = [];
   const out: Reply[] = [];
@@ -152,15 +152,15 @@ export function xreadgroupCommand(ctx: Ctx, argv: Args): Reply {
     let consumer = group.consumers.get(consumerName);
     if (consumer === undefined) {
       consumer = group.consumer(consumerName, now);
-      log.push(['XGROUP', 'CREATECONSUMER', t.key, groupName, consumerName]);
+      log.push(consumerLog(t.key, group, consumerName));
     }
     consumer.seenTime = now;
     const entries = history
       ? readHistory(s, consumer, t.after + 1n, r.count, now)
       : deliverNew(s, group, consumer, r.count, r.noack, now, (id, nack) =>
-          log.push(['XCLAIM', t.key, groupName, consumerName, '0', formatId(id), 'TIME', String(nack.deliveryTime), 'RETRYCOUNT', String(nack.deliveryCount), 'FORCE', 'JUSTID', 'LASTID', formatId(group.lastId)]),
+          log.push(claimLog(t.key, group, consumerName, id, nack)),
         );
-    if (!history) log.push(['XGROUP', 'SETID', t.key, groupName, formatId(group.lastId), 'ENTRIESREAD', String(group.entriesRead)]);
+    if (!history) log.push(groupIdLog(t.key, group));
     out.push([t.key, entries]);
   }
   ctx.rewrite(...log);
