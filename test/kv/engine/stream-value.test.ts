@@ -90,7 +90,7 @@ describe('stream value', () => {
     const s = new StreamValue();
     for (let i = 1n; i <= 150n; i++) s.append((i << 64n) | 1n, ['f\x00', 'v\xff']);
     s.delete((3n << 64n) | 1n);
-    const g = new ConsumerGroup('g', (20n << 64n) | 1n, 20);
+    const g = new ConsumerGroup('g', (20n << 64n) | 1n, 20n);
     s.groups.set('g', g);
     const c = g.consumer('alice', 1000);
     const nack = { consumer: c, deliveryTime: 1234, deliveryCount: 2 };

@@ -14,7 +14,7 @@ import {
   XGROUP_NO_KEY,
 } from '../../errors.js';
 import { OK, Status, type Reply } from '../../reply.js';
-import { parseInteger } from '../args.js';
+import { parseInt64 } from '../args.js';
 import { unchanged, type Args, type Ctx } from '../spec.js';
 import { parseId, parseStrictId } from './ids.js';
 import { readStream } from './lookup.js';
@@ -39,10 +39,10 @@ export const XGROUP_HELP: Reply = [
   '    Prints this help.',
 ].map((line) => new Status(line));
 
-function entriesRead(text: string): number | ReplyError {
-  const n = parseInteger(text);
+function entriesRead(text: string): bigint | ReplyError {
+  const n = parseInt64(text);
   if (n === undefined) return NOT_INTEGER;
-  return n < 0 && n !== INVALID_ENTRIES_READ ? ENTRIESREAD_INVALID : n;
+  return n < 0n && n !== INVALID_ENTRIES_READ ? ENTRIESREAD_INVALID : n;
 }
 
 /** The stream and group a subcommand works on; MKSTREAM may leave the stream to be created. */

@@ -29,8 +29,15 @@ function stream(ctx: Ctx, argv: Args): StreamValue | ReplyError {
 }
 
 function entriesRead(g: ConsumerGroup): Reply {
-  return g.entriesRead === INVALID_ENTRIES_READ ? null : g.entriesRead;
+  return g.entriesRead === INVALID_ENTRIES_READ ? null : int64(g.entriesRead);
 }
+
+/** A 64-bit counter as a reply: a number while exact. */
+function int64(n: bigint | null): Reply {
+  return n === null || n > MAX_SAFE || n < -MAX_SAFE ? n : Number(n);
+}
+
+const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 
 // XINFO STREAM key [FULL [COUNT count]]
 export function xinfoStreamCommand(ctx: Ctx, argv: Args): Reply {
@@ -54,7 +61,7 @@ export function xinfoStreamCommand(ctx: Ctx, argv: Args): Reply {
     'radix-tree-nodes', s.store.nodeCount + 1,
     'last-generated-id', formatId(s.lastId),
     'max-deleted-entry-id', formatId(s.maxDeletedId),
-    'entries-added', s.entriesAdded,
+    'entries-added', int64(s.entriesAdded),
     'recorded-first-entry-id', formatId(s.firstId),
   ];
   if (!full) {
@@ -91,7 +98,7 @@ export function xinfoStreamCommand(ctx: Ctx, argv: Args): Reply {
       'name', g.name,
       'last-delivered-id', formatId(g.lastId),
       'entries-read', entriesRead(g),
-      'lag', s.lag(g),
+      'lag', int64(s.lag(g)),
       'pel-count', g.pel.size,
       'pending', pending,
       'consumers', consumers,
@@ -110,7 +117,7 @@ export function xinfoGroupsCommand(ctx: Ctx, argv: Args): Reply {
     'pending', g.pel.size,
     'last-delivered-id', formatId(g.lastId),
     'entries-read', entriesRead(g),
-    'lag', s.lag(g),
+    'lag', int64(s.lag(g)),
   ]);
 }
 

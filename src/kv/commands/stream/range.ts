@@ -12,7 +12,7 @@ import {
   XSETID_SMALLER_THAN_TOP,
 } from '../../errors.js';
 import { NULL_ARRAY, OK, type Reply } from '../../reply.js';
-import { parseInteger } from '../args.js';
+import { parseInt64, parseInteger } from '../args.js';
 import { unchanged, type Args, type Ctx } from '../spec.js';
 import { parseBound, parseStrictId } from './ids.js';
 import { entryReply, readStream } from './lookup.js';
@@ -68,14 +68,14 @@ export function xdelCommand(ctx: Ctx, argv: Args): Reply {
 export function xsetidCommand(ctx: Ctx, argv: Args): Reply {
   const id = parseStrictId(argv[2]);
   if (id instanceof ReplyError) return id;
-  let entriesAdded = -1;
+  let entriesAdded = -1n;
   let maxDeleted = MIN_ID;
   for (let i = 3; i < argv.length; i += 2) {
     const opt = argv[i].toLowerCase();
     if (opt === 'entriesadded' && i + 1 < argv.length) {
-      const n = parseInteger(argv[i + 1]);
+      const n = parseInt64(argv[i + 1]);
       if (n === undefined) return NOT_INTEGER;
-      if (n < 0) return ENTRIES_ADDED_NEGATIVE;
+      if (n < 0n) return ENTRIES_ADDED_NEGATIVE;
       entriesAdded = n;
     } else if (opt === 'maxdeletedid' && i + 1 < argv.length) {
       const m = parseStrictId(argv[i + 1]);
@@ -89,10 +89,10 @@ export function xsetidCommand(ctx: Ctx, argv: Args): Reply {
   if (s === undefined) return NO_SUCH_KEY;
   if (s.length > 0) {
     if (id < s.store.last()!.id) return XSETID_SMALLER_THAN_TOP;
-    if (entriesAdded !== -1 && s.length > entriesAdded) return XSETID_ENTRIES_ADDED_SMALL;
+    if (entriesAdded !== -1n && BigInt(s.length) > entriesAdded) return XSETID_ENTRIES_ADDED_SMALL;
   }
   s.lastId = id;
-  if (entriesAdded !== -1) s.entriesAdded = entriesAdded;
+  if (entriesAdded !== -1n) s.entriesAdded = entriesAdded;
   if (maxDeleted !== MIN_ID) s.maxDeletedId = maxDeleted;
   return OK;
 }

@@ -3,7 +3,7 @@
 // its delivery time and count, the group's position as XGROUP SETID ... ENTRIESREAD, and a
 // consumer it created as XGROUP CREATECONSUMER.
 
-import { ConsumerGroup, type Consumer, type Nack } from '../../engine/stream/consumer-group.js';
+import { ConsumerGroup, INVALID_ENTRIES_READ, type Consumer, type Nack } from '../../engine/stream/consumer-group.js';
 import { formatId, MAX_ID, type StreamId } from '../../engine/stream/stream-id.js';
 import type { StreamValue } from '../../engine/stream/stream-value.js';
 import {
@@ -186,8 +186,8 @@ function deliverNew(
 ): Reply[] {
   const out: Reply[] = [];
   for (const e of s.store.range(group.lastId + 1n, MAX_ID, false)) {
-    if (group.entriesRead !== -1 && !s.hasTombstones(e.id)) group.entriesRead++;
-    else if (s.entriesAdded !== 0) group.entriesRead = s.entriesReadAt(e.id);
+    if (group.entriesRead !== INVALID_ENTRIES_READ && !s.hasTombstones(e.id)) group.entriesRead++;
+    else if (s.entriesAdded !== 0n) group.entriesRead = s.entriesReadAt(e.id);
     group.lastId = e.id;
     out.push(entryReply(e));
     if (!noack) {

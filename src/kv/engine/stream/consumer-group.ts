@@ -5,7 +5,7 @@ import { IdIndex } from './id-index.js';
 import type { StreamId } from './stream-id.js';
 
 /** Redis's SCG_INVALID_ENTRIES_READ: the group's read counter is unknown. */
-export const INVALID_ENTRIES_READ = -1;
+export const INVALID_ENTRIES_READ = -1n;
 
 /** A delivered entry not yet acknowledged. */
 export interface Nack {
@@ -30,7 +30,8 @@ export class ConsumerGroup {
   constructor(
     readonly name: string,
     public lastId: StreamId,
-    public entriesRead: number,
+    /** Entries delivered so far, a 64-bit counter as in Redis. */
+    public entriesRead: bigint,
   ) {}
 
   /** The consumer, created (seen now) when it does not exist. */

@@ -14,7 +14,7 @@ import { idBytes, idFromBytes, MAX_ID, type StreamId } from './stream-id.js';
 import type { StreamValue } from './stream-value.js';
 
 export function encodeStream(s: StreamValue): string {
-  const out: string[] = [idBytes(s.lastId), idBytes(s.maxDeletedId), num(s.entriesAdded)];
+  const out: string[] = [idBytes(s.lastId), idBytes(s.maxDeletedId), big(s.entriesAdded)];
   const nodes = [...s.store.rawNodes()];
   out.push(u32(nodes.length));
   for (const entries of nodes) {
@@ -26,7 +26,7 @@ export function encodeStream(s: StreamValue): string {
   }
   out.push(u32(s.groups.size));
   for (const g of s.groups.values()) {
-    out.push(str(g.name), idBytes(g.lastId), num(g.entriesRead), u32(g.consumers.size));
+    out.push(str(g.name), idBytes(g.lastId), big(g.entriesRead), u32(g.consumers.size));
     for (const c of g.consumers.values()) {
       out.push(str(c.name), num(c.seenTime), u32(c.pel.size));
       for (const [id, n] of c.pel.range(0n, MAX_ID)) out.push(idBytes(id), num(n.deliveryTime), num(n.deliveryCount));
@@ -56,6 +56,11 @@ export function decodeStream(bytes: string, create: () => StreamValue): StreamVa
     if (!Number.isSafeInteger(n)) throw new Malformed();
     return n;
   };
+  const readBig = (): bigint => {
+    const text = readStr();
+    if (!/^-?\d{1,19}$/.test(text)) throw new Malformed();
+    return BigInt(text);
+  };
   // Every count is checked against the bytes left, so a corrupt count cannot make us loop.
   const readCount = (minBytes: number): number => {
     const n = readU32();
@@ -66,7 +71,7 @@ export function decodeStream(bytes: string, create: () => StreamValue): StreamVa
     const s = create();
     s.lastId = readId();
     s.maxDeletedId = readId();
-    s.entriesAdded = readNum();
+    s.entriesAdded = readBig();
     const nodes = readCount(4);
     let prev = -1n;
     for (let i = 0; i < nodes; i++) {
@@ -87,7 +92,7 @@ export function decodeStream(bytes: string, create: () => StreamValue): StreamVa
     }
     const groups = readCount(4);
     for (let i = 0; i < groups; i++) {
-      const g = new ConsumerGroup(readStr(), readId(), readNum());
+      const g = new ConsumerGroup(readStr(), readId(), readBig());
       if (s.groups.has(g.name)) throw new Malformed();
       s.groups.set(g.name, g);
       const consumers = readCount(8);
@@ -112,6 +117,10 @@ export function decodeStream(bytes: string, create: () => StreamValue): StreamVa
 }
 
 function num(n: number): string {
+  return str(String(n));
+}
+
+function big(n: bigint): string {
   return str(String(n));
 }
 

@@ -14,8 +14,8 @@ export class StreamValue implements Container {
   lastId: StreamId = MIN_ID;
   /** The largest id deleted by XDEL (trimming does not count). */
   maxDeletedId: StreamId = MIN_ID;
-  /** Entries ever added. */
-  entriesAdded = 0;
+  /** Entries ever added: a 64-bit counter, as XSETID may set it to any int64. */
+  entriesAdded = 0n;
   readonly groups = new Map<string, ConsumerGroup>();
 
   get kind(): ContainerKind {
@@ -57,22 +57,22 @@ export class StreamValue implements Container {
   }
 
   /** Redis's streamEstimateDistanceFromFirstEverEntry: entries read up to `id`, or INVALID. */
-  entriesReadAt(id: StreamId): number {
-    if (this.entriesAdded === 0) return 0;
+  entriesReadAt(id: StreamId): bigint {
+    if (this.entriesAdded === 0n) return 0n;
     if (this.length === 0 && id <= this.lastId) return this.entriesAdded;
     if (id === this.lastId) return this.entriesAdded;
     if (id > this.lastId) return INVALID_ENTRIES_READ;
     const first = this.firstId;
     if (this.maxDeletedId === MIN_ID || this.maxDeletedId < first) {
-      if (id < first) return this.entriesAdded - this.length;
-      if (id === first) return this.entriesAdded - this.length + 1;
+      if (id < first) return this.entriesAdded - BigInt(this.length);
+      if (id === first) return this.entriesAdded - BigInt(this.length) + 1n;
     }
     return INVALID_ENTRIES_READ;
   }
 
   /** A group's lag (entries not yet delivered), or null when unknowable. */
-  lag(g: ConsumerGroup): number | null {
-    if (this.entriesAdded === 0) return 0;
+  lag(g: ConsumerGroup): bigint | null {
+    if (this.entriesAdded === 0n) return 0n;
     if (g.entriesRead !== INVALID_ENTRIES_READ && !this.hasTombstones(g.lastId)) return this.entriesAdded - g.entriesRead;
     const read = this.entriesReadAt(g.lastId);
     return read === INVALID_ENTRIES_READ ? null : this.entriesAdded - read;
