@@ -115,6 +115,8 @@ export const configSchema = z
          * client-output-buffer-limit).
          */
         streamBufferBytes: z.number().int().positive().default(8 * MiB),
+        /** The longest XREAD/XREADGROUP BLOCK waits, in ms (BLOCK 0 waits this long), so a request always ends. */
+        maxBlockMs: z.number().int().positive().default(30_000),
         databases: z.record(z.string().regex(/^[A-Za-z0-9_-]+$/, 'database names use letters, digits, _ and -'), kvDatabase)
           .default({ default: kvDatabase.parse({}) }),
       })

@@ -242,3 +242,61 @@ export const FUNCTION_RESTORE_POLICY = new ReplyError(
 export const NOTBUSY = new ReplyError('NOTBUSY No scripts in execution right now.');
 export const functionUnknownOption = (arg: string) => new ReplyError(`ERR Unknown option given: ${arg}`);
 export const functionUnknownArgument = (arg: string) => new ReplyError(`ERR Unknown argument ${arg}`);
+
+// Streams (Redis t_stream.c).
+export const INVALID_STREAM_ID = new ReplyError('ERR Invalid stream ID specified as stream command argument');
+export const XADD_ID_ZERO = new ReplyError('ERR The ID specified in XADD must be greater than 0-0');
+export const XADD_ID_TOO_SMALL = new ReplyError('ERR The ID specified in XADD is equal or smaller than the target stream top item');
+export const STREAM_EXHAUSTED = new ReplyError('ERR The stream has exhausted the last possible ID, unable to add more items');
+export const MAXLEN_NEGATIVE = new ReplyError('ERR The MAXLEN argument must be >= 0.');
+export const STREAM_LIMIT_NEGATIVE = new ReplyError('ERR The LIMIT argument must be >= 0.');
+export const MAXLEN_AND_MINID = new ReplyError('ERR syntax error, MAXLEN and MINID options at the same time are not compatible');
+export const LIMIT_WITHOUT_TRIM = new ReplyError('ERR syntax error, LIMIT cannot be used without specifying a trimming strategy');
+export const LIMIT_WITHOUT_APPROX = new ReplyError('ERR syntax error, LIMIT cannot be used without the special ~ option');
+export const XTRIM_NO_STRATEGY = new ReplyError('ERR syntax error, XTRIM must be called with a trimming strategy');
+export const INVALID_START_ID = new ReplyError('ERR invalid start ID for the interval');
+export const INVALID_END_ID = new ReplyError('ERR invalid end ID for the interval');
+export const XREAD_UNBALANCED = new ReplyError(
+  "ERR Unbalanced XREAD list of streams: for each stream key an ID or '$' must be specified.",
+);
+export const TIMEOUT_NOT_INTEGER = new ReplyError('ERR timeout is not an integer or out of range');
+export const TIMEOUT_NEGATIVE = new ReplyError('ERR timeout is negative');
+export const XREAD_GROUP_OPTION = new ReplyError('ERR The GROUP option is only supported by XREADGROUP. You called XREAD instead.');
+export const XREAD_NOACK_OPTION = new ReplyError('ERR The NOACK option is only supported by XREADGROUP. You called XREAD instead.');
+export const XREADGROUP_NO_GROUP = new ReplyError('ERR Missing GROUP option for XREADGROUP');
+export const XREAD_GT_WITHOUT_GROUP = new ReplyError(
+  'ERR The > ID can be specified only when calling XREADGROUP using the GROUP <group> <consumer> option.',
+);
+export const XREADGROUP_DOLLAR = new ReplyError(
+  'ERR The $ ID is meaningless in the context of XREADGROUP: you want to read the history of this consumer by specifying a proper ID, or use the > ID to get new messages. The $ ID would just return an empty result set.',
+);
+export const BUSYGROUP = new ReplyError('BUSYGROUP Consumer Group name already exists');
+export const XGROUP_NO_KEY = new ReplyError(
+  'ERR The XGROUP subcommand requires the key to exist. Note that for CREATE you may want to use the MKSTREAM option to create an empty stream automatically.',
+);
+export const ENTRIESREAD_INVALID = new ReplyError('ERR value for ENTRIESREAD must be positive or -1');
+export const XSETID_SMALLER_THAN_TOP = new ReplyError('ERR The ID specified in XSETID is smaller than the target stream top item');
+export const XSETID_SMALLER_THAN_MAXDELETED = new ReplyError(
+  'ERR The ID specified in XSETID is smaller than the provided max_deleted_entry_id',
+);
+export const XSETID_ENTRIES_ADDED_SMALL = new ReplyError(
+  'ERR The entries_added specified in XSETID is smaller than the target stream length',
+);
+export const ENTRIES_ADDED_NEGATIVE = new ReplyError('ERR entries_added must be positive');
+export const XCLAIM_MIN_IDLE = new ReplyError('ERR Invalid min-idle-time argument for XCLAIM');
+export const XAUTOCLAIM_MIN_IDLE = new ReplyError('ERR Invalid min-idle-time argument for XAUTOCLAIM');
+export const XCLAIM_IDLE = new ReplyError('ERR Invalid IDLE option argument for XCLAIM');
+export const XCLAIM_TIME = new ReplyError('ERR Invalid TIME option argument for XCLAIM');
+export const XCLAIM_RETRYCOUNT = new ReplyError('ERR Invalid RETRYCOUNT option argument for XCLAIM');
+export const XAUTOCLAIM_COUNT = new ReplyError('ERR COUNT must be > 0');
+export const xclaimUnknownOption = (opt: string) => new ReplyError(`ERR Unrecognized XCLAIM option '${opt.split('\x00', 1)[0]}'`);
+/** Redis formats these names with %s, which ends at a NUL byte. */
+const cStr = (s: string) => s.split('\x00', 1)[0];
+export const noGroupForKey = (key: string, group: string) =>
+  new ReplyError(`NOGROUP No such consumer group '${cStr(group)}' for key name '${cStr(key)}'`);
+export const noKeyOrGroup = (key: string, group: string) =>
+  new ReplyError(`NOGROUP No such key '${cStr(key)}' or consumer group '${cStr(group)}'`);
+export const noKeyOrGroupRead = (key: string, group: string) =>
+  new ReplyError(`NOGROUP No such key '${cStr(key)}' or consumer group '${cStr(group)}' in XREADGROUP with GROUP option`);
+export const NUMIDS_NOT_POSITIVE = new ReplyError('ERR Number of IDs must be a positive integer');
+export const NUMIDS_MISMATCH = new ReplyError('ERR The `numids` parameter must match the number of arguments');

@@ -36,6 +36,7 @@ export function mountKv(config: Config, secrets: SecretStore, log: Logger, runti
     const acl = new AclRegistry(token, readOnlyToken, new AclStore(join(dir, 'acl.json')));
     acl.load(dbConfig.users);
     const db = new Database(name, acl, runtime, Date.now, dbConfig.scriptTimeoutMs);
+    db.maxBlockMs = config.kv.maxBlockMs;
     const persistence = new Persistence(
       db,
       { dir, fsync: config.kv.fsync, compactAfterBytes: config.kv.compactAfterBytes },
@@ -58,7 +59,8 @@ export function mountKv(config: Config, secrets: SecretStore, log: Logger, runti
     handle: kvRoutes(databases, config.maxBodyBytes, config.kv.streamBufferBytes),
     async close() {
       clearInterval(expiry);
-      for (const db of embedded) await db.close();
+      // Blocked reads (XREAD BLOCK) answer now, as timed out, so no request holds the stop up.
+      await Promise.all(embedded.map((db) => db.close()));
       for (const p of persisted) p.close();
     },
   };

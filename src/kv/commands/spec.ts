@@ -26,6 +26,8 @@ export type KeySpec =
   | { first: number; last: number; step: number; keyword?: KeywordKeys } // last < 0 counts from the end
   | { countAt: number; dest?: number } //             argv[countAt] says how many keys follow it;
   //                                                  argv[dest], if given, is a key too (ZUNIONSTORE)
+  | { halfAfter: string; from: number } //             the first half of the arguments after the word
+  //                                                  (from argv[from] on): XREAD ... STREAMS k1 k2 id1 id2
   | null;
 
 /** Keys found by keyword (Redis's begin_search keyword): the argument after each of `names` from argv[from] on (GEORADIUS ... STORE key). */
@@ -63,6 +65,22 @@ export interface Ctx {
    * estimate), to have those commands logged, as Redis propagates such a read.
    */
   rewrite(...argvs: Args[]): void;
+  /**
+   * Present only where a command may wait (a single command run by the database; not in a
+   * pipeline, transaction or script). A read that found nothing calls it and returns its
+   * timeout reply: the database then waits for a write to one of the keys, or the timeout,
+   * and runs `retry` in its place (XREAD BLOCK).
+   */
+  readonly block?: (req: BlockRequest) => void;
+}
+
+/** What a blocked read waits for (see Ctx.block). */
+export interface BlockRequest {
+  readonly keys: readonly string[];
+  /** 0: as long as the database allows (its maxBlockMs). */
+  readonly timeoutMs: number;
+  /** The command to run once woken: the same read, with ids fixed ('$' resolved). */
+  readonly retry: Args;
 }
 
 export interface ServerStats {
@@ -141,6 +159,12 @@ export const NO_KEYS: KeySpec = null;
 export function keysOf(cmd: Command, argv: Args): string[] {
   const spec = cmd.keys;
   if (spec === null) return [];
+  if ('halfAfter' in spec) {
+    for (let i = spec.from; i < argv.length; i++) {
+      if (argv[i].toLowerCase() === spec.halfAfter) return argv.slice(i + 1, i + 1 + Math.floor((argv.length - i - 1) / 2));
+    }
+    return [];
+  }
   if ('countAt' in spec) {
     const n = Number(argv[spec.countAt]);
     const keys = Number.isInteger(n) && n > 0 ? argv.slice(spec.countAt + 1, spec.countAt + 1 + n) : [];

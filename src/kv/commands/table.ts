@@ -17,6 +17,7 @@ import string from './string.js';
 import transaction from './transaction.js';
 import scripting from './scripting.js';
 import sort from './sort.js';
+import stream from './stream.js';
 import zset from './zset.js';
 import {
   ADMIN,
@@ -33,8 +34,8 @@ import {
 } from './spec.js';
 
 const FAMILIES: readonly Family[] = [
-  generic, string, hash, list, set, zset, geo, sort, bitmap, hyperloglog, json, server, connection, transaction, acl,
-  pubsub, scripting,
+  generic, string, hash, list, set, zset, geo, sort, bitmap, hyperloglog, json, stream, server, connection, transaction,
+  acl, pubsub, scripting,
 ];
 
 const BITS: Partial<Record<Flag, number>> = {

@@ -5,10 +5,11 @@
 import type { AclRegistry } from '../acl/registry.js';
 import type { KvBackend } from '../backend.js';
 import { admit, admitFromScript, resolve } from '../commands/admit.js';
-import { ADMIN, WRITE, type Args, type Caller, type Command, type Ctx, type ServerStats } from '../commands/spec.js';
+import { ADMIN, keysOf, WRITE, type Args, type BlockRequest, type Caller, type Command, type Ctx, type ServerStats } from '../commands/spec.js';
 import { lookupCommand, TABLE } from '../commands/table.js';
 import { isError, ReplyError } from '../errors.js';
 import type { Reply } from '../reply.js';
+import { KeyWaiters } from './key-waiters.js';
 import { Keyspace, type Clock } from './keyspace.js';
 import { monitorLine, PubSubHub, type PubSubClient } from './pubsub/hub.js';
 import { Scripting } from './scripting/scripting.js';
@@ -42,6 +43,15 @@ export class Database implements Ctx, KvBackend, ServerStats {
   commandsProcessed = 0;
   private writes = 0;
   private rewritten: Args[] | null = null;
+  /** The longest a blocked read waits (XREAD BLOCK); config kv.maxBlockMs. */
+  maxBlockMs = 30_000;
+  /** Set only while a single command runs: only it may block (see Ctx.block). */
+  block: ((req: BlockRequest) => void) | undefined = undefined;
+  private blocked: BlockRequest | null = null;
+  private readonly waiters = new KeyWaiters();
+  private readonly requestBlock = (req: BlockRequest): void => {
+    this.blocked = req;
+  };
 
   constructor(
     readonly dbName: string,
@@ -63,11 +73,48 @@ export class Database implements Ctx, KvBackend, ServerStats {
     this.rewritten = argvs;
   }
 
-  execute(argv: Args, caller: Caller): Reply {
-    const reply = this.runOne(argv, caller);
-    this.journal.seal();
-    this.journal.commit();
-    return reply;
+  execute(argv: Args, caller: Caller): Reply | Promise<Reply> {
+    const reply = this.runBlockable(argv, caller);
+    const blocked = this.blocked;
+    if (blocked === null) return reply;
+    this.blocked = null;
+    return this.waitAndRetry(blocked, caller, reply);
+  }
+
+  /**
+   * Runs one command; a @blocking one (XREAD, XREADGROUP) may ask to block, and its request is
+   * left in `blocked`. Only such a command gets Ctx.block, so nothing it runs (a script's
+   * redis.call) can block in its place.
+   */
+  private runBlockable(argv: Args, caller: Caller): Reply {
+    try {
+      const admitted = admit(lookupCommand(argv[0]), argv, caller);
+      if (admitted instanceof ReplyError) return admitted;
+      if (admitted.categories.has('blocking')) this.block = this.requestBlock;
+      return this.run(admitted, argv, caller);
+    } finally {
+      this.block = undefined;
+      this.journal.seal();
+      this.journal.commit();
+    }
+  }
+
+  /**
+   * A blocked read: waits for a write to one of its keys, re-runs it, and waits again while
+   * it still finds nothing, until the deadline; then answers its timeout reply.
+   */
+  private async waitAndRetry(first: BlockRequest, caller: Caller, timeoutReply: Reply): Promise<Reply> {
+    const wait = first.timeoutMs === 0 ? this.maxBlockMs : Math.min(first.timeoutMs, this.maxBlockMs);
+    const deadline = this.ks.now() + wait;
+    let req = first;
+    for (;;) {
+      const left = deadline - this.ks.now();
+      if (left <= 0 || !(await this.waiters.wait(req.keys, left))) return timeoutReply;
+      const reply = this.runBlockable(req.retry, caller);
+      if (this.blocked === null) return reply;
+      req = this.blocked;
+      this.blocked = null;
+    }
   }
 
   pipeline(commands: readonly Args[], caller: Caller): Reply[] {
@@ -133,9 +180,10 @@ export class Database implements Ctx, KvBackend, ServerStats {
     this.journal.commit();
   }
 
-  /** Ends every subscription and monitor: their streams close. */
+  /** Ends every subscription and monitor (their streams close) and answers blocked reads. */
   async close(): Promise<void> {
     this.pubsub.dropAll();
+    this.waiters.cancelAll();
   }
 
   private runOne(argv: Args, caller: Caller): Reply {
@@ -165,6 +213,11 @@ export class Database implements Ctx, KvBackend, ServerStats {
       if (logged === null) this.journal.record(argv);
       else for (const a of logged) this.journal.record(a);
       this.writes++;
+      // Only a write that changed something wakes blocked reads: a blocked XREADGROUP's own
+      // empty retry is a write too, and two of them would otherwise wake each other forever.
+      if (!this.waiters.idle && (logged === null || logged.length > 0)) {
+        for (const key of keysOf(cmd, argv)) this.waiters.notify(key);
+      }
     } else if (!(cmd.bits & WRITE) && logged !== null) {
       // A read that changed bytes after all (PFCOUNT caching its estimate) asked to be logged.
       for (const a of logged) this.journal.record(a);

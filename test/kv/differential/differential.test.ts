@@ -58,6 +58,7 @@ import { findRedisServer, startRedisServer, type RedisServer } from './redis-ser
 import { SCRIPTING_GENS, WRITING_FUNCTIONS } from './scripting-steps.js';
 import { SET_ENCODING_GENS, SET_GENS } from './set-steps.js';
 import { SORT_GENS } from './sort-steps.js';
+import { STREAM_FINAL_READS, STREAM_GENS, STREAM_LONG_GENS } from './stream-steps.js';
 import { STRING_GENS } from './string-steps.js';
 import { LARGE, SMALL, ZSET_COMPANION_GENS, ZSET_FINAL_READS, ZSET_SET_GENS, zsetGens } from './zset-steps.js';
 
@@ -162,6 +163,8 @@ const RUNS: readonly Run[] = [
   // each run starts from empty script caches on both sides.
   { label: 'scripting', gens: SCRIPTING_GENS, setup: [['SCRIPT', 'FLUSH'], ['FUNCTION', 'FLUSH']], finalReads: [...FINAL_READS, [['LRANGE'], 'exact', ['0', '-1']], [['HGETALL'], 'exact']] },
   { label: 'hash and generic families', gens: [...HASH_GENS, ...GENERIC_GENS.filter((g) => g.name !== 'scan')] },
+  { label: 'stream family', gens: STREAM_GENS, finalReads: STREAM_FINAL_READS, scale: 2 },
+  { label: 'stream family, long streams', gens: STREAM_LONG_GENS, finalReads: STREAM_FINAL_READS, scale: 2 },
 ];
 
 const redisBin = findRedisServer();

@@ -65,9 +65,9 @@ function commandInfo(cmd: Command): Reply {
   const keys = cmd.keys;
   // Redis's legacy key range leaves counted keys out, and keeps a destination (ZUNIONSTORE: 1 1 1).
   let range = [0, 0, 0];
-  if (keys !== null && !('countAt' in keys)) range = [keys.first, keys.last, keys.step];
-  else if (keys?.dest !== undefined) range = [keys.dest, keys.dest, 1];
-  if (keys !== null && ('countAt' in keys || keys.keyword !== undefined)) flags.push(new Status('movablekeys'));
+  if (keys !== null && 'first' in keys) range = [keys.first, keys.last, keys.step];
+  else if (keys !== null && 'countAt' in keys && keys.dest !== undefined) range = [keys.dest, keys.dest, 1];
+  if (keys !== null && !('first' in keys && keys.keyword === undefined)) flags.push(new Status('movablekeys'));
   const categories = [...cmd.categories]
     .filter((c) => c !== 'all')
     .sort((a, b) => rank(a) - rank(b))

@@ -1,0 +1,161 @@
+// XADD and XTRIM, which share Redis's option grammar (streamParseAddOrTrimArgsOrReply).
+// Both log what they did, not what they were asked: an auto id becomes the id picked and an
+// approximate trim (~) the exact one it amounted to, as Redis propagates them.
+
+import { formatId, makeId, MAX_ID, msOf, seqOf, U64_MAX, type StreamId } from '../../engine/stream/stream-id.js';
+import { StreamValue, STREAM_KIND } from '../../engine/stream/stream-value.js';
+import {
+  STREAM_LIMIT_NEGATIVE,
+  LIMIT_WITHOUT_APPROX,
+  LIMIT_WITHOUT_TRIM,
+  MAXLEN_AND_MINID,
+  MAXLEN_NEGATIVE,
+  NOT_INTEGER,
+  ReplyError,
+  STREAM_EXHAUSTED,
+  SYNTAX,
+  wrongArity,
+  XADD_ID_TOO_SMALL,
+  XADD_ID_ZERO,
+  XTRIM_NO_STRATEGY,
+} from '../../errors.js';
+import type { Reply } from '../../reply.js';
+import { parseInteger } from '../args.js';
+import { unchanged, type Args, type Ctx } from '../spec.js';
+import { writeTyped } from '../typed.js';
+import { parseIdArg, type AddId } from './ids.js';
+import { readStream } from './lookup.js';
+import { NODE_MAX_ENTRIES } from '../../engine/stream/entry-store.js';
+
+/** Redis caps an approximate trim without LIMIT at 100 nodes' worth of entries. */
+const DEFAULT_APPROX_LIMIT = 100 * NODE_MAX_ENTRIES;
+
+interface TrimArgs {
+  by: { maxlen: number } | { minid: StreamId } | null;
+  approx: boolean;
+  limit: number;
+  /** Where the threshold and the ~ or = before it (if any) sit, and where LIMIT does. */
+  thresholdAt: number;
+  approxAt: number;
+  limitAt: number;
+  noMkStream: boolean;
+  /** XADD's id; undefined for '*'. */
+  id: AddId | undefined;
+  /** XADD: where the id sits (fields follow it). */
+  idAt: number;
+}
+
+function readTrimArgs(argv: Args, xadd: boolean): TrimArgs | ReplyError {
+  const t: TrimArgs = { by: null, approx: false, limit: 0, thresholdAt: -1, approxAt: -1, limitAt: -1, noMkStream: false, id: undefined, idAt: -1 };
+  let limitGiven = false;
+  let i = 2;
+  for (; i < argv.length; i++) {
+    const more = argv.length - 1 - i;
+    const opt = argv[i].toLowerCase();
+    if (xadd && argv[i] === '*') break;
+    if ((opt === 'maxlen' || opt === 'minid') && more > 0) {
+      if (t.by !== null) return MAXLEN_AND_MINID;
+      t.approx = false;
+      t.approxAt = -1;
+      if (more >= 2 && (argv[i + 1] === '~' || argv[i + 1] === '=')) {
+        t.approx = argv[i + 1] === '~';
+        t.approxAt = ++i;
+      }
+      const text = argv[++i];
+      if (opt === 'maxlen') {
+        const n = parseInteger(text);
+        if (n === undefined) return NOT_INTEGER;
+        if (n < 0) return MAXLEN_NEGATIVE;
+        t.by = { maxlen: n };
+      } else {
+        const id = parseIdArg(text, 0n, true);
+        if (id instanceof ReplyError) return id;
+        t.by = { minid: id.id };
+      }
+      t.thresholdAt = i;
+    } else if (opt === 'limit' && more > 0) {
+      const n = parseInteger(argv[i + 1]);
+      if (n === undefined) return NOT_INTEGER;
+      if (n < 0) return STREAM_LIMIT_NEGATIVE;
+      t.limit = n;
+      limitGiven = true;
+      t.limitAt = i++;
+    } else if (xadd && opt === 'nomkstream') {
+      t.noMkStream = true;
+    } else if (xadd) {
+      const id = parseIdArg(argv[i], 0n, true, true);
+      if (id instanceof ReplyError) return id;
+      t.id = id;
+      break;
+    } else return SYNTAX;
+  }
+  t.idAt = i;
+  if (t.limit !== 0 && t.by === null) return LIMIT_WITHOUT_TRIM;
+  if (!xadd && t.by === null) return XTRIM_NO_STRATEGY;
+  if (limitGiven) {
+    if (!t.approx) return LIMIT_WITHOUT_APPROX;
+  } else t.limit = t.approx ? DEFAULT_APPROX_LIMIT : 0;
+  return t;
+}
+
+/** Trims as asked; returns how many entries went. */
+function trim(s: StreamValue, t: TrimArgs): number {
+  return t.by === null ? 0 : s.store.trim(t.by, t.approx, t.limit);
+}
+
+/** The argv to log for a trim: an approximate one becomes the exact trim it amounted to, without LIMIT. */
+function exactTrimArgv(argv: Args, s: StreamValue, t: TrimArgs): string[] {
+  const out = [...argv];
+  if (t.approx && t.by !== null) {
+    out[t.approxAt] = '=';
+    out[t.thresholdAt] = 'maxlen' in t.by ? String(s.length) : formatId(s.store.first()?.id ?? MAX_ID);
+  }
+  if (t.limitAt >= 0) out.splice(t.limitAt, 2);
+  return out;
+}
+
+// XADD key [NOMKSTREAM] [<MAXLEN | MINID> [= | ~] threshold [LIMIT count]] <* | id> field value [field value ...]
+export function xaddCommand(ctx: Ctx, argv: Args): Reply {
+  const t = readTrimArgs(argv, true);
+  if (t instanceof ReplyError) return t;
+  const fields = argv.length - t.idAt - 1;
+  if (fields < 2 || fields % 2 === 1) return wrongArity('xadd');
+  if (t.id !== undefined && t.id.seqGiven && t.id.id === 0n) return XADD_ID_ZERO;
+  const found = readStream(ctx.ks, argv[1]);
+  if (found instanceof ReplyError) return found;
+  if (found === undefined && t.noMkStream) return unchanged(ctx, null);
+  if (found !== undefined && found.lastId === MAX_ID) return STREAM_EXHAUSTED;
+  const last = found?.lastId ?? 0n;
+  const id = nextId(last, t.id, ctx.ks.now());
+  if (id <= last) return XADD_ID_TOO_SMALL;
+  const s = found ?? (writeTyped(ctx.ks, argv[1], STREAM_KIND, () => new StreamValue()) as StreamValue);
+  s.append(id, argv.slice(t.idAt + 1));
+  trim(s, t);
+  const logged = exactTrimArgv(argv, s, t);
+  logged[t.idAt - (t.limitAt >= 0 && t.limitAt < t.idAt ? 2 : 0)] = formatId(id);
+  ctx.rewrite(logged);
+  return formatId(id);
+}
+
+/** Redis's id choice: an explicit id as is, "<ms>-*" after the last id, '*' from the clock. */
+function nextId(last: StreamId, given: AddId | undefined, now: number): StreamId {
+  if (given !== undefined) {
+    if (given.seqGiven || msOf(given.id) !== msOf(last)) return given.id;
+    return seqOf(last) === U64_MAX ? last : last + 1n; // no sequence left: refused as not above last
+  }
+  const ms = BigInt(now);
+  return ms > msOf(last) ? makeId(ms, 0n) : last + 1n;
+}
+
+// XTRIM key <MAXLEN | MINID> [= | ~] threshold [LIMIT count]
+export function xtrimCommand(ctx: Ctx, argv: Args): Reply {
+  const t = readTrimArgs(argv, false);
+  if (t instanceof ReplyError) return t;
+  const s = readStream(ctx.ks, argv[1]);
+  if (s instanceof ReplyError) return s;
+  if (s === undefined) return unchanged(ctx, 0);
+  const deleted = trim(s, t);
+  if (deleted === 0) return unchanged(ctx, 0);
+  ctx.rewrite(exactTrimArgv(argv, s, t));
+  return deleted;
+}

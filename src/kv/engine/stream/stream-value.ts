@@ -1,0 +1,93 @@
+// A stream (Redis's t_stream.c stream struct): entries, the last id handed out, the deletion
+// and addition counters that make consumer-group lag computable, and the consumer groups.
+// Not safe for concurrent use, and needs none.
+
+import { registerKind, type Container, type ContainerKind } from '../value.js';
+import { ConsumerGroup, INVALID_ENTRIES_READ } from './consumer-group.js';
+import { EntryStore, type StreamEntry } from './entry-store.js';
+import { decodeStream, encodeStream } from './stream-codec.js';
+import { MAX_ID, MIN_ID, type StreamId } from './stream-id.js';
+
+export class StreamValue implements Container {
+  readonly store = new EntryStore();
+  /** The largest id ever added (or set by XSETID). */
+  lastId: StreamId = MIN_ID;
+  /** The largest id deleted by XDEL (trimming does not count). */
+  maxDeletedId: StreamId = MIN_ID;
+  /** Entries ever added: a 64-bit counter, as XSETID may set it to any int64. */
+  entriesAdded = 0n;
+  readonly groups = new Map<string, ConsumerGroup>();
+
+  get kind(): ContainerKind {
+    return STREAM_KIND;
+  }
+
+  get length(): number {
+    return this.store.length;
+  }
+
+  /** The first live entry's id, 0-0 when empty (Redis's recorded first id). */
+  get firstId(): StreamId {
+    return this.store.first()?.id ?? MIN_ID;
+  }
+
+  /** Appends an entry with an id above lastId. */
+  append(id: StreamId, fields: readonly string[]): void {
+    this.store.append(id, fields);
+    this.lastId = id;
+    this.entriesAdded++;
+  }
+
+  get(id: StreamId): StreamEntry | undefined {
+    return this.store.get(id);
+  }
+
+  /** XDEL's deletion: counts toward maxDeletedId, which makes lag unknowable past it. */
+  delete(id: StreamId): boolean {
+    if (!this.store.delete(id)) return false;
+    if (id > this.maxDeletedId) this.maxDeletedId = id;
+    return true;
+  }
+
+  /** Redis's streamRangeHasTombstones: whether an XDEL hole may lie in [start, end]. */
+  hasTombstones(start: StreamId, end: StreamId = MAX_ID): boolean {
+    if (this.length === 0 || this.maxDeletedId === MIN_ID) return false;
+    if (this.firstId > this.maxDeletedId) return false;
+    return start <= this.maxDeletedId && this.maxDeletedId <= end;
+  }
+
+  /** Redis's streamEstimateDistanceFromFirstEverEntry: entries read up to `id`, or INVALID. */
+  entriesReadAt(id: StreamId): bigint {
+    if (this.entriesAdded === 0n) return 0n;
+    if (this.length === 0 && id <= this.lastId) return this.entriesAdded;
+    if (id === this.lastId) return this.entriesAdded;
+    if (id > this.lastId) return INVALID_ENTRIES_READ;
+    const first = this.firstId;
+    if (this.maxDeletedId === MIN_ID || this.maxDeletedId < first) {
+      if (id < first) return this.entriesAdded - BigInt(this.length);
+      if (id === first) return this.entriesAdded - BigInt(this.length) + 1n;
+    }
+    return INVALID_ENTRIES_READ;
+  }
+
+  /** A group's lag (entries not yet delivered), or null when unknowable. */
+  lag(g: ConsumerGroup): bigint | null {
+    if (this.entriesAdded === 0n) return 0n;
+    if (g.entriesRead !== INVALID_ENTRIES_READ && !this.hasTombstones(g.lastId)) return this.entriesAdded - g.entriesRead;
+    const read = this.entriesReadAt(g.lastId);
+    return read === INVALID_ENTRIES_READ ? null : this.entriesAdded - read;
+  }
+
+  clone(): StreamValue {
+    return decodeStream(encodeStream(this), () => new StreamValue())!;
+  }
+}
+
+export const STREAM_KIND: ContainerKind = registerKind({
+  type: 'stream',
+  tag: 5,
+  clone: (v) => (v as StreamValue).clone(),
+  encode: (v) => encodeStream(v as StreamValue),
+  decode: (bytes) => decodeStream(bytes, () => new StreamValue()),
+  encoding: () => 'stream',
+});

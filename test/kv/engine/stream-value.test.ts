@@ -1,0 +1,113 @@
+// The stream value on its own: the entry store against a plain sorted array (seeks, ranges
+// both ways, deletions, exact trims), the node layout approximate trims rely on, the pending
+// index, and the serialized form (never thrown on, whatever the bytes).
+
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { ConsumerGroup } from '../../../src/kv/engine/stream/consumer-group.js';
+import { EntryStore, NODE_MAX_ENTRIES } from '../../../src/kv/engine/stream/entry-store.js';
+import { IdIndex } from '../../../src/kv/engine/stream/id-index.js';
+import { decodeStream, encodeStream } from '../../../src/kv/engine/stream/stream-codec.js';
+import { formatId, MAX_ID, parseU64 } from '../../../src/kv/engine/stream/stream-id.js';
+import { STREAM_KIND, StreamValue } from '../../../src/kv/engine/stream/stream-value.js';
+import { Rng } from '../differential/prng.js';
+
+describe('stream value', () => {
+  it('answers seeks and ranges like a sorted array through appends, deletions and trims', () => {
+    const rng = new Rng(11);
+    const store = new EntryStore();
+    let reference: bigint[] = [];
+    let next = 1n;
+    for (let step = 0; step < 4000; step++) {
+      const r = rng.next();
+      if (r < 0.6) {
+        next += BigInt(rng.int(1, 3));
+        store.append(next, ['f', String(next)]);
+        reference.push(next);
+      } else if (r < 0.8) {
+        const id = BigInt(rng.int(0, Number(next) + 2));
+        assert.equal(store.delete(id), reference.includes(id));
+        reference = reference.filter((x) => x !== id);
+      } else if (r < 0.82) {
+        const maxlen = rng.int(0, reference.length);
+        store.trim({ maxlen }, false, 0);
+        reference = reference.slice(reference.length - maxlen);
+      } else {
+        const a = BigInt(rng.int(0, Number(next) + 2));
+        const b = BigInt(rng.int(0, Number(next) + 2));
+        const rev = rng.chance(0.5);
+        const want = reference.filter((x) => x >= a && x <= b);
+        assert.deepEqual([...store.range(a, b, rev)].map((e) => e.id), rev ? want.reverse() : want);
+      }
+      assert.equal(store.length, reference.length);
+    }
+  });
+
+  it('fills nodes of 100 entries, tombstones included, and trims ~ by whole nodes', () => {
+    const store = new EntryStore();
+    for (let i = 1n; i <= 250n; i++) store.append(i, ['n', String(i)]);
+    assert.equal(store.nodeCount, 3);
+    for (let i = 1n; i <= 99n; i++) store.delete(i);
+    assert.equal(store.nodeCount, 3, 'a node goes only with its last live entry');
+    store.delete(100n);
+    assert.equal(store.nodeCount, 2);
+    assert.equal(store.trim({ maxlen: 51 }, true, 0), 0, 'removing the node would leave fewer than 51');
+    assert.equal(store.trim({ maxlen: 50 }, true, 0), NODE_MAX_ENTRIES);
+    assert.equal(store.trim({ maxlen: 10 }, true, 0), 0, 'the last node is not whole-removable');
+    assert.equal(store.trim({ minid: 260n }, true, 0), 50);
+  });
+
+  it("starts a new node where Redis's listpack would pass 4096 bytes", () => {
+    // redis-server 7.0: 40 entries of a 200-byte value make 3 nodes (radix-tree-keys 3).
+    const store = new EntryStore();
+    for (let i = 1n; i <= 40n; i++) store.append(i << 64n, ['f', 'x'.repeat(200)]);
+    assert.equal(store.nodeCount, 3);
+  });
+
+  it('keeps pending ids in order and survives deletion while walking', () => {
+    const pel = new IdIndex<string>();
+    for (const id of [5n, 1n, 3n, 9n, 7n]) pel.set(id, `v${id}`);
+    const seen: bigint[] = [];
+    for (const [id] of pel.range(2n, 8n)) {
+      seen.push(id);
+      pel.delete(id);
+    }
+    assert.deepEqual(seen, [3n, 5n, 7n]);
+    assert.deepEqual([...pel.range(0n, MAX_ID)].map(([id]) => id), [1n, 9n]);
+  });
+
+  it("reads ids as Redis's string2ull does", () => {
+    assert.equal(parseU64('18446744073709551615'), 18446744073709551615n);
+    assert.equal(parseU64('18446744073709551616'), undefined);
+    assert.equal(parseU64('-1'), undefined);
+    assert.equal(parseU64('-0'), 0n);
+    assert.equal(parseU64(' +05'), 5n);
+    assert.equal(parseU64('5\x00junk'), 5n);
+    assert.equal(parseU64(''), undefined);
+  });
+
+  it('round-trips through its encoding and decodes any damaged bytes to null', () => {
+    const s = new StreamValue();
+    for (let i = 1n; i <= 150n; i++) s.append((i << 64n) | 1n, ['f\x00', 'v\xff']);
+    s.delete((3n << 64n) | 1n);
+    const g = new ConsumerGroup('g', (20n << 64n) | 1n, 20n);
+    s.groups.set('g', g);
+    const c = g.consumer('alice', 1000);
+    const nack = { consumer: c, deliveryTime: 1234, deliveryCount: 2 };
+    g.pel.set((5n << 64n) | 1n, nack);
+    c.pel.set((5n << 64n) | 1n, nack);
+    const bytes = encodeStream(s);
+    const back = STREAM_KIND.decode(bytes) as StreamValue;
+    assert.equal(encodeStream(back), bytes);
+    assert.equal(back.length, 149);
+    assert.equal(formatId(back.groups.get('g')!.pel.first()!), '5-1');
+    const rng = new Rng(3);
+    for (let i = 0; i < 300; i++) {
+      const cut = bytes.slice(0, rng.int(0, bytes.length - 1));
+      assert.equal(decodeStream(cut, () => new StreamValue()), null);
+      const at = rng.int(0, bytes.length - 1);
+      const flipped = bytes.slice(0, at) + String.fromCharCode(rng.int(0, 255)) + bytes.slice(at + 1);
+      decodeStream(flipped, () => new StreamValue()); // must not throw
+    }
+  });
+});
