@@ -5,14 +5,11 @@
 // Expiry is waited for by polling, never by timing assertions.
 
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, it } from 'node:test';
 import { TABLE } from '../../../src/kv/commands/table.js';
-import { decodeCommands } from '../../../src/kv/engine/command-codec.js';
-import { readFrames } from '../../../src/storage/frames.js';
 import { replies, suiteLarder } from '../../support/larder.js';
+import { loggedCommands } from '../../support/restarts.js';
 
 const WRONGTYPE = 'WRONGTYPE Operation against a key holding the wrong kind of value';
 const NOT_INTEGER = 'ERR value is not an integer or out of range';
@@ -22,15 +19,6 @@ const MISMATCH = 'ERR The `numfields` parameter must match the number of argumen
 const arity = (name: string) => `ERR wrong number of arguments for '${name}' command`;
 /** Far enough ahead that no test outlives it: 2100-01-01. */
 const LATER = 4102444800;
-
-/** Every command in the database's append-only logs, oldest first. */
-function loggedCommands(dataDir: string): string[][] {
-  const dir = join(dataDir, 'kv', 'default');
-  return readdirSync(dir)
-    .filter((name) => name.endsWith('.aof'))
-    .sort()
-    .flatMap((name) => readFrames(readFileSync(join(dir, name))).frames.flatMap((f) => decodeCommands(f).map((a) => [...a])));
-}
 
 describe('hash field expiry over HTTP', () => {
   const t = suiteLarder();

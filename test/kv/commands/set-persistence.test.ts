@@ -3,24 +3,14 @@
 // round-trips every shape of set.
 
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync, rmSync } from 'node:fs';
+import { readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { decodeCommands } from '../../../src/kv/engine/command-codec.js';
-import { readFrames } from '../../../src/storage/frames.js';
 import { startTestLarder, type TestLarder } from '../../support/larder.js';
+import { loggedCommands } from '../../support/restarts.js';
 
 const range = (from: number, n: number) => Array.from({ length: n }, (_, i) => String(from + i));
 const BINARY = ['', '\u0000', 'a\u0000b', '\u00e9', '\ud83d\ude00'];
-
-/** Every command in the database's append-only logs, oldest first. */
-function loggedCommands(dataDir: string): string[][] {
-  const dir = join(dataDir, 'kv', 'default');
-  const logs = readdirSync(dir).filter((name) => name.endsWith('.aof')).sort();
-  return logs.flatMap((name) =>
-    readFrames(readFileSync(join(dir, name))).frames.flatMap((f) => decodeCommands(f).map((argv) => [...argv])),
-  );
-}
 
 /** Writes sets of every shape: intsets, hashtables, big, binary, with TTLs, made by each writer. */
 async function writeShapes(t: TestLarder): Promise<void> {

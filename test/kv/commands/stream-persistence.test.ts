@@ -4,21 +4,10 @@
 // the id picked, '~' trims as the exact trim they amounted to, XREADGROUP as XCLAIM ... TIME.
 
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { after, describe, it } from 'node:test';
-import { decodeCommands } from '../../../src/kv/engine/command-codec.js';
-import { readFrames } from '../../../src/storage/frames.js';
 import { startTestLarder, type TestLarder } from '../../support/larder.js';
-
-/** Every command in the database's append-only logs, oldest first. */
-function loggedCommands(dataDir: string): string[][] {
-  const dir = join(dataDir, 'kv', 'default');
-  return readdirSync(dir)
-    .filter((name) => name.endsWith('.aof'))
-    .sort()
-    .flatMap((name) => readFrames(readFileSync(join(dir, name))).frames.flatMap((f) => decodeCommands(f).map((a) => [...a])));
-}
+import { loggedCommands } from '../../support/restarts.js';
 
 async function writeShapes(t: TestLarder): Promise<void> {
   const run = async (argv: string[]) => {

@@ -2,27 +2,16 @@
 // write whose replay could differ is logged in Redis's deterministic, absolute form.
 
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { after, describe, it } from 'node:test';
 import { TABLE } from '../../../src/kv/commands/table.js';
-import { decodeCommands } from '../../../src/kv/engine/command-codec.js';
-import { readFrames } from '../../../src/storage/frames.js';
 import { startTestLarder, type TestLarder } from '../../support/larder.js';
+import { loggedCommands } from '../../support/restarts.js';
 
 // Expiry instants are read with PEXPIRETIME, and GETEX is logged as PEXPIREAT/PERSIST, all of
 // the generic family; until it is in the table, the parts that need them are skipped.
 const generic = TABLE.has('pexpiretime') && TABLE.has('pexpireat') && TABLE.has('persist');
 const genericIt = generic ? it : it.skip;
-
-/** Every command in the database's append-only logs, oldest first. */
-function loggedCommands(dataDir: string): string[][] {
-  const dir = join(dataDir, 'kv', 'default');
-  const logs = readdirSync(dir).filter((name) => name.endsWith('.aof')).sort();
-  return logs.flatMap((name) =>
-    readFrames(readFileSync(join(dir, name))).frames.flatMap((f) => decodeCommands(f).map((argv) => [...argv])),
-  );
-}
 
 async function value(t: TestLarder, key: string): Promise<unknown> {
   return (await t.command(['get', key])).body.result;
