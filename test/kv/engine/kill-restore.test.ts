@@ -51,6 +51,10 @@ function writes(): Argv[] {
     ['JSON.SET', 'json', '$', '{"a":1,"b":[true,null,2.5],"c":{"d":"text"}}'],
     ['JSON.NUMINCRBY', 'json', '$.a', 41],
     ['PEXPIREAT', 'json', LATER_MS + 7],
+    ['XADD', 'stream', '1-1', 'f', 'v'],
+    ['XADD', 'stream', '*', 'g', 'w'],
+    ['XGROUP', 'CREATE', 'stream', 'readers', '0'],
+    ['XREADGROUP', 'GROUP', 'readers', 'alice', 'COUNT', 1, 'STREAMS', 'stream', '>'],
   ];
   // Enough churn to compact the log several times: overwritten and deleted keys.
   for (const i of range(40)) cmds.push(['SET', `churn:${i % 4}`, 'x'.repeat(500)], ['DEL', `churn:${(i + 2) % 4}`]);
@@ -82,6 +86,12 @@ async function read(client: KvClient, key: string): Promise<unknown> {
       return { ...common, members: await ok(['ZRANGE', key, 0, -1, 'WITHSCORES']) };
     case 'ReJSON-RL':
       return { ...common, document: await ok(['JSON.GET', key]) };
+    case 'stream': {
+      const pending = await ok(['XPENDING', key, 'readers', '-', '+', 10]);
+      // Idle times run on; what is pending, for whom and how often delivered must not change.
+      const delivered = pending.map(([id, consumer, , count]: unknown[]) => [id, consumer, count]);
+      return { ...common, entries: await ok(['XRANGE', key, '-', '+']), groups: await ok(['XINFO', 'GROUPS', key]), delivered };
+    }
     default:
       return { ...common, dump: await ok(['DUMP', key]) };
   }
