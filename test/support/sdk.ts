@@ -2,7 +2,7 @@
 
 import { Redis } from '@upstash/redis';
 import { before } from 'node:test';
-import { startTestLarder, suiteLarder, type TestLarder } from './larder.js';
+import { startTestLarder, suiteLarder, type KvClient, type TestLarder } from './larder.js';
 
 export interface SdkOptions {
   autoPipeline?: boolean;
@@ -12,7 +12,7 @@ export interface SdkOptions {
   token?: string;
 }
 
-export function sdkClient(t: TestLarder, opts: SdkOptions = {}): Redis {
+export function sdkClient(t: KvClient, opts: SdkOptions = {}): Redis {
   return new Redis({
     url: t.kvUrl,
     token: opts.token ?? (opts.readOnly ? t.readOnlyToken : t.token),

@@ -1,11 +1,14 @@
 // @upstash/ratelimit against a Larder over HTTP: every single-region algorithm, with and without
-// its ephemeral cache. The limit must hold exactly under concurrent callers, which needs each
-// script to run atomically; getRemaining and resetUsedTokens read and reset the same state.
+// its ephemeral cache, and cachedFixedWindow. The limit must hold exactly under concurrent
+// callers, which needs each script to run atomically; getRemaining and resetUsedTokens read and
+// reset the same state. The multi-region limiter runs over two databases of one Larder, as
+// over two regions.
 
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { Ratelimit } from '@upstash/ratelimit';
-import { PIPELINE_MODES, suiteSdk } from '../../support/sdk.js';
+import { MultiRegionRatelimit, Ratelimit } from '@upstash/ratelimit';
+import { suiteLarder } from '../../support/larder.js';
+import { PIPELINE_MODES, sdkClient, suiteSdk } from '../../support/sdk.js';
 
 const LIMIT = 10;
 const CALLERS = 50;
@@ -59,3 +62,49 @@ for (const mode of PIPELINE_MODES) {
 
   });
 }
+
+describe('@upstash/ratelimit cachedFixedWindow against Larder', () => {
+  const { redis } = suiteSdk(PIPELINE_MODES[0]);
+
+  it(`lets exactly ${LIMIT} of ${CALLERS} concurrent calls pass, then blocks from the cache`, async () => {
+    const cache = new Map<string, number>();
+    const ratelimit = new Ratelimit({ redis, limiter: Ratelimit.cachedFixedWindow(LIMIT, '60 s'), ephemeralCache: cache, analytics: false });
+    // The cache answers at once and updates the database in the background: settle each call.
+    let passed = 0;
+    for (let i = 0; i < CALLERS; i++) {
+      const r = await ratelimit.limit('user');
+      await r.pending;
+      if (r.success) passed++;
+    }
+    assert.equal(passed, LIMIT);
+    const [key] = await redis.keys('@upstash/ratelimit:user:*');
+    assert.ok(key !== undefined, 'the window counter is stored');
+    // Once the cache knows the window is spent it answers alone: the database counted the passes.
+    assert.equal(Number(await redis.get(key)), LIMIT);
+  });
+});
+
+describe('@upstash/ratelimit MultiRegionRatelimit over two databases', () => {
+  const t = suiteLarder({ kv: { databases: { east: {}, west: {} } } });
+
+  for (const [name, limiter] of [
+    ['fixedWindow', () => MultiRegionRatelimit.fixedWindow(LIMIT, '60 s')],
+    ['slidingWindow', () => MultiRegionRatelimit.slidingWindow(LIMIT, '60 s')],
+  ] as const) {
+    it(`${name}: the regions together let exactly ${LIMIT} calls pass`, async () => {
+      const regions = ['east', 'west'].map((db) => sdkClient(t.database(db)));
+      // Its types reach @upstash/redis through another module resolution; the class is the same.
+      const redis = regions as unknown as ConstructorParameters<typeof MultiRegionRatelimit>[0]['redis'];
+      const ratelimit = new MultiRegionRatelimit({ redis, limiter: limiter(), prefix: `mr:${name}`, analytics: false });
+      let passed = 0;
+      for (let i = 0; i < 2 * LIMIT; i++) {
+        const r = await ratelimit.limit('user');
+        // A call answers from the first region and brings the others up to date afterwards.
+        await r.pending;
+        if (r.success) passed++;
+      }
+      assert.equal(passed, LIMIT);
+      for (const region of regions) assert.ok((await region.keys(`mr:${name}:user:*`)).length > 0, 'each region holds the window');
+    });
+  }
+});
