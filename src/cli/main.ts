@@ -1,5 +1,5 @@
 // `larder` command line: `larder start [--config FILE] [--port N] [--host H] [--data-dir DIR]
-// [--runtime node|bun] [--log-level L] [--fsync always|everysec]`.
+// [--runtime node|bun] [--log-level L] [--fsync always|everysec] [--kv-backend URL]`.
 
 import { ConfigError, loadConfig } from '../config/load.js';
 import { startLarder } from '../larder.js';
@@ -8,11 +8,13 @@ import { envLines } from './env-lines.js';
 
 const USAGE = `usage: larder start [--config FILE] [--port N] [--host H] [--data-dir DIR]
                     [--runtime auto|node|bun] [--log-level LEVEL] [--fsync always|everysec]
+                    [--kv-backend redis://HOST:PORT | redis+cluster://HOST:PORT,HOST:PORT]
 
 Starts every configured service on one port. Settings: defaults < config file (JSON or
-YAML; also LARDER_CONFIG) < LARDER_* environment variables < flags.`;
+YAML; also LARDER_CONFIG) < LARDER_* environment variables < flags. --kv-backend keeps
+the default key-value database on a remote Redis or Valkey instead of the data dir.`;
 
-const FLAGS = new Set(['config', 'port', 'host', 'data-dir', 'runtime', 'log-level', 'fsync']);
+const FLAGS = new Set(['config', 'port', 'host', 'data-dir', 'runtime', 'log-level', 'fsync', 'kv-backend']);
 
 function parseFlags(args: string[]): Record<string, string> {
   const flags: Record<string, string> = {};

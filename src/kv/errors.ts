@@ -197,3 +197,10 @@ export const geoStoreWith = (what: string) =>
   new ReplyError(`ERR ${what} is not compatible with WITHDIST, WITHHASH and WITHCOORD options`);
 export const geoFrom = (cmd: string) => new ReplyError(`ERR exactly one of FROMMEMBER or FROMLONLAT can be specified for ${cmd}`);
 export const geoBy = (cmd: string) => new ReplyError(`ERR exactly one of BYRADIUS and BYBOX can be specified for ${cmd}`);
+
+// The remote Redis backend (kv/redis/).
+/** The remote server cannot be reached: rest/ answers 503, not 400, and the gateway reconnects by itself. */
+export class UnavailableError extends ReplyError {}
+export const backendUnavailable = (where: string, why: string) =>
+  new UnavailableError(`ERR the Redis backend at ${where} is unavailable (${why}); retry later`);
+export const CROSSSLOT = new ReplyError("CROSSSLOT Keys in request don't hash to the same slot");

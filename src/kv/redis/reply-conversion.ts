@@ -1,0 +1,60 @@
+// Replies of the remote server as Larder's Reply values: bulk strings as byte strings (latin1,
+// see bytes.ts), simple strings as Status, integers exactly (bigint beyond 2^53), errors as
+// ReplyError with the server's text.
+//
+// ioredis decodes simple and bulk strings alike into Buffers, which would lose the Status /
+// bulk distinction that base64 encoding and the resp2 format show ("OK" stays "OK"). Its
+// decoder reads a per-connection type mapping; `installTypeMapping` wraps the decoder class
+// once so that simple strings arrive as JS strings and bulk strings stay Buffers. Integers
+// arrive as JS strings too (ioredis' `stringNumbers`), so they keep every digit; a simple
+// string is told from an integer by its form. Redis has no simple-string reply that is all
+// digits, except what a script makes with redis.status_reply: that one reads as an integer.
+
+import { createRequire } from 'node:module';
+import { fromBuffer, utf8Bytes } from '../bytes.js';
+import { ReplyError } from '../errors.js';
+import { Status, type Reply } from '../reply.js';
+
+interface DecoderConfig {
+  getTypeMapping(): Record<number, unknown>;
+}
+type DecoderClass = new (config: DecoderConfig) => object;
+
+const SIMPLE_STRING = 43; // '+'
+
+let installed = false;
+
+/** Makes every ioredis connection opened after this decode simple strings as JS strings. */
+export function installTypeMapping(): void {
+  if (installed) return;
+  installed = true;
+  const decoderModule = createRequire(import.meta.url)('ioredis/built/resp/decoder.js') as { Decoder: DecoderClass };
+  const Base = decoderModule.Decoder;
+  decoderModule.Decoder = class LarderDecoder extends Base {
+    constructor(config: DecoderConfig) {
+      let mapping: Record<number, unknown> | undefined;
+      super({
+        ...config,
+        getTypeMapping: () => (mapping ??= { ...config.getTypeMapping(), [SIMPLE_STRING]: String }),
+      });
+    }
+  };
+}
+
+const INTEGER = /^-?\d+$/;
+
+/** One decoded reply (ioredis shapes: Buffer, string, number, null, Error, arrays) as a Reply. */
+export function toReply(value: unknown): Reply {
+  if (value === null || value === undefined) return null;
+  if (Buffer.isBuffer(value)) return fromBuffer(value);
+  if (typeof value === 'string') return INTEGER.test(value) ? integer(value) : new Status(value);
+  if (typeof value === 'number') return value;
+  if (Array.isArray(value)) return value.map(toReply);
+  if (value instanceof Error) return new ReplyError(utf8Bytes(value.message));
+  throw new Error(`unexpected reply from the Redis client: ${String(value)}`);
+}
+
+function integer(text: string): number | bigint {
+  const n = Number(text);
+  return Number.isSafeInteger(n) ? n : BigInt(text);
+}
