@@ -4,13 +4,19 @@
 // LARDER_TEST_RUNTIME picks what serves: unset or `node`, a Larder inside the test process;
 // `bun`, a `larder start` child process under Bun (see larder-process.ts), so the same tests
 // check the Bun.serve adapter.
+//
+// LARDER_TEST_KV_BACKEND=redis keeps the default database on a remote backend: each test
+// Larder gets its own throwaway redis-server (engine redis), so the same HTTP tests check the
+// remote backend (`npm run test:redis`).
 
 import assert from 'node:assert/strict';
+import { it } from 'node:test';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { validate } from '../../src/config/load.js';
 import { startLarder } from '../../src/larder.js';
+import { findRedisServer, startRedisServer, type RedisServer } from '../kv/differential/redis-server.js';
 import { spawnLarder, type Runtime } from './larder-process.js';
 
 export interface KvClient {
@@ -41,10 +47,23 @@ export interface TestLarder extends KvClient {
 
 export const TEST_RUNTIME: Runtime = process.env.LARDER_TEST_RUNTIME === 'bun' ? 'bun' : 'node';
 
+export const TEST_KV_BACKEND: 'embedded' | 'redis' = process.env.LARDER_TEST_KV_BACKEND === 'redis' ? 'redis' : 'embedded';
+
+/** Tests of what only the embedded engine has (persistence, encodings, Redis 7.0's missing commands) skip on the remote backend. */
+export const embeddedOnly = TEST_KV_BACKEND === 'embedded' ? it : it.skip;
+
 export async function startTestLarder(config: Record<string, unknown> = {}, dataDir?: string): Promise<TestLarder> {
   const dir = dataDir ?? mkdtempSync(join(tmpdir(), 'larder-test-'));
-  const removeData = (keepData: boolean) => {
+  let remote: RedisServer | undefined;
+  if (TEST_KV_BACKEND === 'redis') {
+    const bin = findRedisServer();
+    if (bin === undefined) throw new Error('LARDER_TEST_KV_BACKEND=redis needs redis-server on PATH');
+    remote = await startRedisServer(bin);
+    config = onRemote(config, `redis://127.0.0.1:${remote.port}`);
+  }
+  const removeData = async (keepData: boolean) => {
     if (!keepData && dataDir === undefined) rmSync(dir, { recursive: true, force: true });
+    await remote?.stop();
   };
   if (TEST_RUNTIME === 'bun') {
     const p = await spawnLarder({ runtime: 'bun', config: { logLevel: 'silent', ...config }, dataDir: dir });
@@ -61,7 +80,7 @@ export async function startTestLarder(config: Record<string, unknown> = {}, data
       },
       async close(keepData = false) {
         const exit = await p.stop('SIGTERM');
-        removeData(keepData);
+        await removeData(keepData);
         if (exit.code !== 0) throw new Error(`larder exited with ${exit.code ?? exit.signal}\n${p.stderr()}`);
       },
     };
@@ -80,9 +99,17 @@ export async function startTestLarder(config: Record<string, unknown> = {}, data
     },
     async close(keepData = false) {
       await larder.close();
-      removeData(keepData);
+      await removeData(keepData);
     },
   };
+}
+
+/** `config` with its default database (made if absent) on the Redis at `url`. */
+function onRemote(config: Record<string, unknown>, url: string): Record<string, unknown> {
+  const kv = (config.kv ?? {}) as Record<string, unknown>;
+  const databases = (kv.databases ?? { default: {} }) as Record<string, Record<string, unknown>>;
+  if (databases.default === undefined) return config;
+  return { ...config, kv: { ...kv, databases: { ...databases, default: { ...databases.default, url } } } };
 }
 
 /** Requests to one database with its tokens. */

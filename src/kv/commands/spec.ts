@@ -16,7 +16,8 @@ export type Flag =
   | 'admin' //         server administration: @admin and @dangerous
   | 'dangerous' //     @dangerous without being admin (KEYS, FLUSHALL, ...)
   | 'wideRead' //      walks the keyspace (KEYS, SCAN, RANDOMKEY): refused to read-only tokens
-  | 'unsupported'; //  known name, refused; discards a multi-exec as a whole
+  | 'unsupported' //   known name, refused; discards a multi-exec as a whole
+  | 'gateway'; //      acts on Larder's own state (ACL users, REST tokens): a remote backend runs it in Larder
 
 /** Where the keys sit in argv (argv[0] is the name). Read by ACL key patterns and cluster routing. */
 export type KeySpec =
@@ -96,6 +97,7 @@ export const FAST = 4;
 export const WIDE_READ = 8;
 export const UNSUPPORTED = 16;
 export const ADMIN = 32;
+export const GATEWAY = 64;
 
 export interface Command extends Omit<CommandSpec, 'subcommands'> {
   readonly bits: number;

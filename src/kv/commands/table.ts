@@ -17,6 +17,7 @@ import sort from './sort.js';
 import zset from './zset.js';
 import {
   ADMIN,
+  GATEWAY,
   FAST,
   READONLY,
   UNSUPPORTED,
@@ -39,6 +40,7 @@ const BITS: Partial<Record<Flag, number>> = {
   wideRead: WIDE_READ,
   unsupported: UNSUPPORTED,
   admin: ADMIN,
+  gateway: GATEWAY,
 };
 
 /** Redis's ACL categories, in ACL CAT's order ('all' is implied, not listed). */

@@ -12,10 +12,11 @@ import { Cluster, Redis, ReplyError as RedisReplyError } from 'ioredis';
 import type { AclRegistry } from '../acl/registry.js';
 import type { KvBackend } from '../backend.js';
 import { admit } from '../commands/admit.js';
-import { keysOf, WRITE, type Args, type Caller, type Command } from '../commands/spec.js';
+import { GATEWAY, keysOf, WRITE, type Args, type Caller, type Command } from '../commands/spec.js';
 import { lookupCommand } from '../commands/table.js';
 import { backendUnavailable, CROSSSLOT, EXECABORT, ReplyError } from '../errors.js';
 import type { Reply } from '../reply.js';
+import { GatewayCtx } from './gateway-ctx.js';
 import { commonSlot } from './key-slot.js';
 import type { RemoteClient } from './connection.js';
 import { toReply } from './reply-conversion.js';
@@ -36,19 +37,24 @@ export class RedisBackend implements KvBackend {
   private writes = 0;
   private readonly pool: TransactionPool | null;
   private readonly cluster: boolean;
+  private readonly gateway: GatewayCtx;
 
   constructor(
     readonly acl: AclRegistry,
     private readonly remote: RemoteClient,
     transactionConnections: number,
+    dbName: string,
+    runtime: string,
   ) {
     this.cluster = remote.main instanceof Cluster;
+    this.gateway = new GatewayCtx(acl, dbName, runtime);
     this.pool = this.cluster ? null : new TransactionPool(transactionConnections, () => remote.dedicated());
   }
 
   async execute(argv: Args, caller: Caller): Promise<Reply> {
     const a = this.admit(argv, caller, 0);
     if (a instanceof ReplyError) return a;
+    if (a.cmd.bits & GATEWAY) return this.gateway.run(a.cmd, argv, caller);
     try {
       return this.counted(a.cmd, toReply(await this.remote.main.callBuffer(...a.wire)));
     } catch (e) {
@@ -62,6 +68,7 @@ export class RedisBackend implements KvBackend {
     for (let i = 0; i < commands.length; i++) {
       const a = this.admit(commands[i], caller, i);
       if (a instanceof ReplyError) replies[i] = a;
+      else if (a.cmd.bits & GATEWAY) replies[i] = this.gateway.run(a.cmd, commands[i], caller);
       else batch.push(a);
     }
     // ioredis sends a Cluster pipeline to one node: split it by slot (keyless commands go with the first).
@@ -96,9 +103,14 @@ export class RedisBackend implements KvBackend {
       batch.push(a);
     }
     if (this.cluster && new Set(batch.flatMap((a) => (a.slot === undefined ? [] : [a.slot]))).size > 1) return CROSSSLOT;
+    // Larder's own commands (ACL) run here, in place; they cannot be part of the server's MULTI.
+    const local = new Map<number, Reply>();
+    for (const a of batch) if (a.cmd.bits & GATEWAY) local.set(a.at, this.gateway.run(a.cmd, commands[a.at], caller));
+    const sent = batch.filter((a) => !local.has(a.at));
+    if (sent.length === 0) return batch.map((a) => local.get(a.at)!);
     const run = async (conn: Redis | Cluster): Promise<Reply[] | ReplyError> => {
       const m = conn.multi();
-      for (const a of batch) m.callBuffer(...a.wire);
+      for (const a of sent) m.callBuffer(...a.wire);
       let results: [Error | null, unknown][] | null;
       try {
         results = await m.exec();
@@ -107,8 +119,10 @@ export class RedisBackend implements KvBackend {
       }
       // EXEC answers null when a WATCHed key changed; a REST transaction watches nothing.
       if (results === null) return EXECABORT;
-      return batch.map((a, j) => {
-        const [err, value] = results[j];
+      let j = 0;
+      return batch.map((a) => {
+        if (local.has(a.at)) return local.get(a.at)!;
+        const [err, value] = results[j++];
         return err === null ? this.counted(a.cmd, toReply(value)) : this.failure(err);
       });
     };
@@ -131,9 +145,7 @@ export class RedisBackend implements KvBackend {
       slot = commonSlot(keysOf(cmd, argv));
       if (slot === -1) return CROSSSLOT;
     }
-    // Upper case: ioredis reshapes some replies by lower-case command name (HGETALL into an
-    // object); Redis reads names in any case.
-    const wire: Wire = [argv[0].toUpperCase()];
+    const wire: Wire = [argv[0]];
     for (let i = 1; i < argv.length; i++) wire.push(Buffer.from(argv[i], 'latin1'));
     return { at, cmd, wire, slot };
   }

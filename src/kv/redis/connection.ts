@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import type { ConnectionOptions } from 'node:tls';
 import { Cluster, Redis, type ClusterOptions, type RedisOptions } from 'ioredis';
-import { installTypeMapping } from './reply-conversion.js';
+import { installReplyShapes } from './reply-conversion.js';
 import { parseRemoteUrl, type RemoteTarget } from './remote-url.js';
 
 export interface RemoteTls {
@@ -39,7 +39,7 @@ export interface RemoteClient {
 }
 
 export function openRemote(settings: RemoteSettings, onState: (event: string, detail?: Error) => void): RemoteClient {
-  installTypeMapping();
+  installReplyShapes();
   const target = parseRemoteUrl(settings.url);
   const tls = target.tls ? tlsOptions(settings.tls) : undefined;
   const nodeOptions: RedisOptions = {

@@ -4,8 +4,11 @@
 //
 // ioredis decodes simple and bulk strings alike into Buffers, which would lose the Status /
 // bulk distinction that base64 encoding and the resp2 format show ("OK" stays "OK"). Its
-// decoder reads a per-connection type mapping; `installTypeMapping` wraps the decoder class
-// once so that simple strings arrive as JS strings and bulk strings stay Buffers. Integers
+// decoder reads a per-connection type mapping; `installReplyShapes` wraps the decoder class
+// once so that simple strings arrive as JS strings and bulk strings stay Buffers. It also
+// drops ioredis' reply transformers, which reshape replies by command name (HGETALL into an
+// object): Larder answers the server's reply as it is. Both change ioredis for the whole
+// process, which only Larder uses. Integers
 // arrive as JS strings too (ioredis' `stringNumbers`), so they keep every digit; a simple
 // string is told from an integer by its form. Redis has no simple-string reply that is all
 // digits, except what a script makes with redis.status_reply: that one reads as an integer.
@@ -24,11 +27,15 @@ const SIMPLE_STRING = 43; // '+'
 
 let installed = false;
 
-/** Makes every ioredis connection opened after this decode simple strings as JS strings. */
-export function installTypeMapping(): void {
+/** Makes every ioredis connection opened after this keep replies as the server sent them. */
+export function installReplyShapes(): void {
   if (installed) return;
   installed = true;
-  const decoderModule = createRequire(import.meta.url)('ioredis/built/resp/decoder.js') as { Decoder: DecoderClass };
+  const require = createRequire(import.meta.url);
+  const commandModule = require('ioredis/built/Command.js') as { default: { _transformer: { reply: Record<string, unknown> } } };
+  const transformers = commandModule.default._transformer.reply;
+  for (const name of Object.keys(transformers)) delete transformers[name];
+  const decoderModule = require('ioredis/built/resp/decoder.js') as { Decoder: DecoderClass };
   const Base = decoderModule.Decoder;
   decoderModule.Decoder = class LarderDecoder extends Base {
     constructor(config: DecoderConfig) {
