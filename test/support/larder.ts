@@ -73,6 +73,16 @@ export async function startTestLarder(config: Record<string, unknown> = {}, data
     if (!keepData && dataDir === undefined) rmSync(dir, { recursive: true, force: true });
     await remote?.stop();
   };
+  // A Larder that fails to start must not leave its redis-server running.
+  try {
+    return await serve(config, dir, removeData);
+  } catch (e) {
+    await remote?.stop();
+    throw e;
+  }
+}
+
+async function serve(config: Record<string, unknown>, dir: string, removeData: (keepData: boolean) => Promise<void>): Promise<TestLarder> {
   if (TEST_RUNTIME === 'bun') {
     const p = await spawnLarder({ runtime: 'bun', config: { logLevel: 'silent', ...config }, dataDir: dir });
     const [name, creds] = p.info.databases.has('default') ? ['default', p.info.databases.get('default')!] : [...p.info.databases][0];
