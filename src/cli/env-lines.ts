@@ -3,7 +3,7 @@
 
 import type { Larder } from '../larder.js';
 
-export function envLines(larder: Larder): string[] {
+export function envLines(larder: Pick<Larder, 'url' | 'kv'>): string[] {
   const lines: string[] = [];
   for (const kv of larder.kv) {
     const url = `${larder.url}/redis/${kv.db}`;

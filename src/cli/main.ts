@@ -1,20 +1,23 @@
 // `larder` command line: `larder start [--config FILE] [--port N] [--host H] [--data-dir DIR]
-// [--runtime node|bun] [--log-level L] [--fsync always|everysec] [--kv-backend URL]`.
+// [--runtime node|bun] [--log-level L] [--fsync always|everysec] [--kv-backend URL] [--workers N]`.
 
 import { ConfigError, loadConfig } from '../config/load.js';
 import { startLarder } from '../larder.js';
 import { CorruptDataError } from '../storage/errors.js';
 import { envLines } from './env-lines.js';
+import { isWorker, reportListening, runPrimary } from './workers.js';
 
 const USAGE = `usage: larder start [--config FILE] [--port N] [--host H] [--data-dir DIR]
                     [--runtime auto|node|bun] [--log-level LEVEL] [--fsync always|everysec]
                     [--kv-backend redis://HOST:PORT | redis+cluster://HOST:PORT,HOST:PORT]
+                    [--workers N]
 
 Starts every configured service on one port. Settings: defaults < config file (JSON or
 YAML; also LARDER_CONFIG) < LARDER_* environment variables < flags. --kv-backend keeps
-the default key-value database on a remote Redis or Valkey instead of the data dir.`;
+the default key-value database on a remote Redis or Valkey instead of the data dir;
+--workers N serves the port from N processes (Node only; every database on a remote Redis).`;
 
-const FLAGS = new Set(['config', 'port', 'host', 'data-dir', 'runtime', 'log-level', 'fsync', 'kv-backend']);
+const FLAGS = new Set(['config', 'port', 'host', 'data-dir', 'runtime', 'log-level', 'fsync', 'kv-backend', 'workers']);
 
 function parseFlags(args: string[]): Record<string, string> {
   const flags: Record<string, string> = {};
@@ -36,6 +39,7 @@ async function main(argv: string[]): Promise<void> {
   }
   if (command !== 'start') throw new ConfigError(`unknown command '${command}'\n${USAGE}`);
   const config = loadConfig(parseFlags(rest));
+  if (config.workers > 1 && !isWorker()) return runPrimary(config);
   const larder = await startLarder(config);
   let stopping = false;
   const stop = (signal: string) => {
@@ -53,6 +57,7 @@ async function main(argv: string[]): Promise<void> {
   // Handlers first: whoever reads the lines below may signal at once.
   process.on('SIGINT', () => stop('SIGINT'));
   process.on('SIGTERM', () => stop('SIGTERM'));
+  if (isWorker()) return reportListening(larder);
   console.log(`Larder listening on ${larder.url} (${larder.runtime})`);
   for (const line of envLines(larder)) console.log(line);
 }

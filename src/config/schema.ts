@@ -74,6 +74,11 @@ export const configSchema = z
     host: z.string().min(1).default('127.0.0.1'),
     port: z.number().int().min(0).max(65535).default(7700),
     dataDir: z.string().min(1).default('./.larder'),
+    /**
+     * Processes serving the one port (node:cluster, Node runtime only). More than one needs every
+     * key-value database on engine redis: an embedded database lives in one process.
+     */
+    workers: z.number().int().min(1).max(256).default(1),
     /** Which HTTP runtime serves: node (node:http) or bun (Bun.serve, when run under Bun). */
     runtime: z.enum(['auto', 'node', 'bun']).default('auto'),
     logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),

@@ -2,7 +2,7 @@
 // or kept on a remote Redis (redis/).
 
 import { join } from 'node:path';
-import type { Config } from '../config/schema.js';
+import type { Config, KvDatabaseConfig } from '../config/schema.js';
 import type { SecretStore } from '../config/secrets.js';
 import type { Logger } from '../server/log.js';
 import type { Service } from '../server/service.js';
@@ -27,6 +27,20 @@ export interface KvService extends Service {
   readonly credentials: readonly KvCredentials[];
 }
 
+/** A database's two tokens: from the config, or generated once and kept in the data dir. */
+function tokensOf(name: string, dbConfig: KvDatabaseConfig, secrets: SecretStore): KvCredentials {
+  return {
+    db: name,
+    token: dbConfig.token ?? secrets.get(`kv.${name}.token`),
+    readOnlyToken: dbConfig.readOnlyToken ?? secrets.get(`kv.${name}.readOnlyToken`),
+  };
+}
+
+/** Generates and saves every database's tokens now, so processes started after this all read the same ones. */
+export function prepareKvTokens(config: Config, secrets: SecretStore): void {
+  for (const [name, dbConfig] of Object.entries(config.kv.databases)) tokensOf(name, dbConfig, secrets);
+}
+
 export function mountKv(config: Config, secrets: SecretStore, log: Logger, runtime: string): KvService {
   const databases = new Map<string, KvDatabase>();
   const embedded: Database[] = [];
@@ -34,8 +48,7 @@ export function mountKv(config: Config, secrets: SecretStore, log: Logger, runti
   const credentials: KvCredentials[] = [];
   const remote: RedisBackend[] = [];
   for (const [name, dbConfig] of Object.entries(config.kv.databases)) {
-    const token = dbConfig.token ?? secrets.get(`kv.${name}.token`);
-    const readOnlyToken = dbConfig.readOnlyToken ?? secrets.get(`kv.${name}.readOnlyToken`);
+    const { token, readOnlyToken } = tokensOf(name, dbConfig, secrets);
     const dir = join(config.dataDir, 'kv', name);
     const acl = new AclRegistry(token, readOnlyToken, new AclStore(join(dir, 'acl.json')));
     acl.load(dbConfig.users);
