@@ -5,7 +5,7 @@
 //   npm run bench -- [--duration S] [--warmup S] [--rounds N] [--threads N] [--connections N]
 //                    [--only id,id]
 //
-// Target ids: bare-node, bare-bun, larder-node, larder-bun, webdis. Never part of `npm test`.
+// Target ids: bare-node, bare-bun, larder-node, larder-bun, webdis, remote-1, remote-2. Never part of `npm test`.
 
 import { spawnSync } from 'node:child_process';
 import { cpus, loadavg } from 'node:os';

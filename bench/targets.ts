@@ -1,14 +1,15 @@
 // The servers one `npm run bench` compares, each started on a free loopback port and answering
-// the same GET: the two bare runtimes with a fixed body, Larder on each runtime, and webdis in
-// front of redis-server. A row whose tool is missing throws `Missing` and is skipped.
+// the same GET: the two bare runtimes with a fixed body, Larder on each runtime, webdis in
+// front of redis-server, and Larder in front of redis-server (engine redis) with 1 and 2
+// workers. A row whose tool is missing throws `Missing` and is skipped.
 
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Missing, ServerProcess } from './server-process.js';
 
-export type Kind = 'bare' | 'larder' | 'webdis';
+export type Kind = 'bare' | 'larder' | 'webdis' | 'remote';
 
 export interface Started {
   readonly url: string;
@@ -38,6 +39,8 @@ export const TARGETS: readonly Target[] = [
   { id: 'larder-node', name: 'Larder GET', runtime: 'node', kind: 'larder', start: (root) => larder(root, process.execPath, 'node') },
   { id: 'larder-bun', name: 'Larder GET', runtime: 'bun', kind: 'larder', start: (root) => larder(root, bunPath(root), 'bun') },
   { id: 'webdis', name: 'webdis + redis-server', runtime: 'C', kind: 'webdis', start: () => webdis() },
+  { id: 'remote-1', name: 'Larder GET + redis-server, 1 worker', runtime: 'node', kind: 'remote', start: (root) => remote(root, 1) },
+  { id: 'remote-2', name: 'Larder GET + redis-server, 2 workers', runtime: 'node', kind: 'remote', start: (root) => remote(root, 2) },
 ];
 
 function bunPath(root: string): string {
@@ -58,9 +61,9 @@ async function bare(root: string, runtime: string, script: string): Promise<Star
 }
 
 // GET /redis/default/get/foo with the standard token, after SET foo bar.
-async function larder(root: string, runtime: string, name: string): Promise<Started> {
+async function larder(root: string, runtime: string, name: string, more: readonly string[] = []): Promise<Started> {
   const dataDir = mkdtempSync(join(tmpdir(), 'larder-bench-'));
-  const args = ['bin/larder.js', 'start', '--host', '127.0.0.1', '--port', '0', '--data-dir', dataDir, '--log-level', 'warn', '--runtime', name];
+  const args = ['bin/larder.js', 'start', '--host', '127.0.0.1', '--port', '0', '--data-dir', dataDir, '--log-level', 'warn', '--runtime', name, ...more];
   const server = await ServerProcess.start(runtime, args, root, 'npm install');
   const stop = async () => {
     await server.stop();
@@ -72,7 +75,8 @@ async function larder(root: string, runtime: string, name: string): Promise<Star
     const headers = { authorization: `Bearer ${token}` };
     const set = await fetch(`${base}/set/foo/bar`, { headers });
     if (!set.ok) throw new Error(`SET foo bar answered ${set.status} ${await set.text()}`);
-    return { url: `${base}/get/foo`, headers, expect: FIXED_BODY, pids: [server.pid], stop };
+    // With --workers, the workers serve: count their CPU too.
+    return { url: `${base}/get/foo`, headers, expect: FIXED_BODY, pids: [server.pid, ...childrenOf(server.pid)], stop };
   } catch (e) {
     await stop();
     throw e;
@@ -81,6 +85,52 @@ async function larder(root: string, runtime: string, name: string): Promise<Star
 
 // redis-server on a free port without persistence, and webdis (its Debian defaults: two
 // threads) in front of it; GET /GET/foo after SET foo bar.
+/** A redis-server without persistence in `dir`, and its port. */
+async function redisServer(dir: string): Promise<{ redis: ServerProcess; redisPort: number }> {
+  const redisPort = await freePort();
+  const redisArgs = ['--port', String(redisPort), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir];
+  const redis = await ServerProcess.start('redis-server', redisArgs, dir, 'apt-get install redis-server');
+  try {
+    await redis.waitFor(/Ready to accept connections/, READY_MS);
+  } catch (e) {
+    await redis.stop();
+    throw e;
+  }
+  return { redis, redisPort };
+}
+
+/** /proc/<pid>/task/<pid>/children: the processes `pid` started (none where unreadable). */
+function childrenOf(pid: number): number[] {
+  try {
+    return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+  } catch {
+    return [];
+  }
+}
+
+// Larder on Node with engine redis in front of a redis-server, with `workers` processes.
+async function remote(root: string, workers: number): Promise<Started> {
+  const dir = mkdtempSync(join(tmpdir(), 'larder-bench-remote-'));
+  const { redis, redisPort } = await redisServer(dir);
+  try {
+    const flags = ['--kv-backend', `redis://127.0.0.1:${redisPort}`, ...(workers > 1 ? ['--workers', String(workers)] : [])];
+    const served = await larder(root, process.execPath, 'node', flags);
+    return {
+      ...served,
+      pids: [...served.pids, redis.pid],
+      async stop() {
+        await served.stop();
+        await redis.stop();
+        rmSync(dir, { recursive: true, force: true });
+      },
+    };
+  } catch (e) {
+    await redis.stop();
+    rmSync(dir, { recursive: true, force: true });
+    throw e;
+  }
+}
+
 async function webdis(): Promise<Started> {
   const dir = mkdtempSync(join(tmpdir(), 'larder-bench-webdis-'));
   const started: ServerProcess[] = [];
@@ -89,11 +139,8 @@ async function webdis(): Promise<Started> {
     rmSync(dir, { recursive: true, force: true });
   };
   try {
-    const redisPort = await freePort();
-    const redisArgs = ['--port', String(redisPort), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir];
-    const redis = await ServerProcess.start('redis-server', redisArgs, dir, 'apt-get install redis-server');
+    const { redis, redisPort } = await redisServer(dir);
     started.push(redis);
-    await redis.waitFor(/Ready to accept connections/, READY_MS);
 
     const httpPort = await freePort();
     const config = {
