@@ -16,7 +16,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { validate } from '../../src/config/load.js';
 import { startLarder } from '../../src/larder.js';
-import { findRedisServer, startRedisServer, type RedisServer } from '../kv/differential/redis-server.js';
+import { findRedisServer, startRedisServer } from '../kv/differential/redis-server.js';
+import { startRedisCluster } from '../kv/redis/redis-cluster.js';
 import { spawnLarder, type Runtime } from './larder-process.js';
 
 export interface KvClient {
@@ -47,7 +48,9 @@ export interface TestLarder extends KvClient {
 
 export const TEST_RUNTIME: Runtime = process.env.LARDER_TEST_RUNTIME === 'bun' ? 'bun' : 'node';
 
-export const TEST_KV_BACKEND: 'embedded' | 'redis' = process.env.LARDER_TEST_KV_BACKEND === 'redis' ? 'redis' : 'embedded';
+const BACKENDS = ['embedded', 'redis', 'redis-cluster'] as const;
+export const TEST_KV_BACKEND: (typeof BACKENDS)[number] =
+  BACKENDS.find((b) => b === process.env.LARDER_TEST_KV_BACKEND) ?? 'embedded';
 
 /**
  * `it` for a test the remote backend cannot pass, saying why in the skip: a command Redis 7.0
@@ -62,12 +65,19 @@ export function embeddedOnly(why: string): typeof it {
 
 export async function startTestLarder(config: Record<string, unknown> = {}, dataDir?: string): Promise<TestLarder> {
   const dir = dataDir ?? mkdtempSync(join(tmpdir(), 'larder-test-'));
-  let remote: RedisServer | undefined;
-  if (TEST_KV_BACKEND === 'redis') {
+  let remote: { stop(): Promise<void> } | undefined;
+  if (TEST_KV_BACKEND !== 'embedded') {
     const bin = findRedisServer();
-    if (bin === undefined) throw new Error('LARDER_TEST_KV_BACKEND=redis needs redis-server on PATH');
-    remote = await startRedisServer(bin);
-    config = onRemote(config, `redis://127.0.0.1:${remote.port}`);
+    if (bin === undefined) throw new Error(`LARDER_TEST_KV_BACKEND=${TEST_KV_BACKEND} needs redis-server on PATH`);
+    if (TEST_KV_BACKEND === 'redis') {
+      const server = await startRedisServer(bin);
+      remote = server;
+      config = onRemote(config, `redis://127.0.0.1:${server.port}`);
+    } else {
+      const cluster = await startRedisCluster(bin);
+      remote = cluster;
+      config = onRemote(config, cluster.url);
+    }
   }
   const removeData = async (keepData: boolean) => {
     if (!keepData && dataDir === undefined) rmSync(dir, { recursive: true, force: true });
