@@ -55,6 +55,7 @@ export class RedisBackend implements KvBackend {
     const a = this.admit(argv, caller, 0);
     if (a instanceof ReplyError) return a;
     if (a.cmd.bits & GATEWAY) return this.gateway.run(a.cmd, argv, caller);
+    await this.remote.started;
     try {
       return this.counted(a.cmd, toReply(await this.remote.main.callBuffer(...a.wire)));
     } catch (e) {
@@ -73,6 +74,7 @@ export class RedisBackend implements KvBackend {
     }
     // ioredis sends a Cluster pipeline to one node: split it by slot (keyless commands go with the first).
     const groups = this.cluster ? bySlot(batch) : [batch];
+    await this.remote.started;
     await Promise.all(
       groups.map(async (group) => {
         if (group.length === 0) return;
@@ -108,6 +110,7 @@ export class RedisBackend implements KvBackend {
     for (const a of batch) if (a.cmd.bits & GATEWAY) local.set(a.at, this.gateway.run(a.cmd, commands[a.at], caller));
     const sent = batch.filter((a) => !local.has(a.at));
     if (sent.length === 0) return batch.map((a) => local.get(a.at)!);
+    await this.remote.started;
     const run = async (conn: Redis | Cluster): Promise<Reply[] | ReplyError> => {
       const m = conn.multi();
       for (const a of sent) m.callBuffer(...a.wire);

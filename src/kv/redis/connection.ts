@@ -24,6 +24,8 @@ export interface RemoteSettings {
   tls?: RemoteTls | undefined;
 }
 
+const CONNECT_TIMEOUT_MS = 5000;
+
 /** Reconnection backoff: quick at first, then twice a second, forever. */
 const retry = (times: number) => Math.min(times * 50, 500);
 
@@ -31,6 +33,8 @@ const retry = (times: number) => Math.min(times * 50, 500);
 export interface RemoteClient {
   readonly target: RemoteTarget;
   readonly main: Redis | Cluster;
+  /** Settles once the first connection is ready, or when it has had `connectTimeout` to be. */
+  readonly started: Promise<void>;
   /** Why the last connection attempt failed; undefined while connected. */
   readonly lastError: string | undefined;
   /** Opens one more connection to the standalone server (a dedicated transaction connection). */
@@ -51,7 +55,7 @@ export function openRemote(settings: RemoteSettings, onState: (event: string, de
     protocol: 2,
     // Every integer reply arrives with all its digits; reply-conversion.ts reads them.
     stringNumbers: true,
-    connectTimeout: 5000,
+    connectTimeout: CONNECT_TIMEOUT_MS,
     // While the server is away, a request waits for one reconnection attempt at most (503
     // after it fails), and those in flight when the connection drops are failed, not resent.
     // The queue is kept so requests made while the first connection opens wait for it.
@@ -69,17 +73,29 @@ export function openRemote(settings: RemoteSettings, onState: (event: string, de
     });
     return client;
   };
+  // A Cluster would keep requests queued for as long as it reconnects: it fails them at once
+  // instead, once it has been ready (`started`).
   const main = target.cluster
     ? new Cluster([...target.nodes], {
+        enableOfflineQueue: false,
         clusterRetryStrategy: retry,
         redisOptions: nodeOptions,
       } satisfies ClusterOptions)
     : new Redis({ ...target.nodes[0], ...nodeOptions, retryStrategy: retry });
   watch(main);
+  const started = new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, CONNECT_TIMEOUT_MS);
+    timer.unref();
+    main.once('ready', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
   const opened: Redis[] = [];
   return {
     target,
     main,
+    started,
     get lastError() {
       return lastError;
     },

@@ -84,4 +84,12 @@ describe('remote backend: Redis Cluster', { skip: REDIS === undefined && 'redis-
     assert.equal(await db.ok(['set', key, 'after']), 'OK');
     assert.equal(await cluster.nodes[1].client.call(['GET', key]), '$5\r\nafter\r\n');
   });
+
+  // Last: it stops the cluster.
+  it('answers 503 while the Cluster is down, instead of queueing requests', async () => {
+    await Promise.all(cluster.nodes.map((n) => n.stop()));
+    const res = await db.command(['get', 'route:1']);
+    assert.equal(res.status, 503);
+    assert.match(res.body.error, /^ERR the Redis backend at 127\.0\.0\.1:\d+,127\.0\.0\.1:\d+ is unavailable \(.+\); retry later$/);
+  });
 });
