@@ -59,7 +59,7 @@ export class RedisBackend implements KvBackend {
     try {
       return this.counted(a.cmd, toReply(await this.remote.main.callBuffer(...a.wire)));
     } catch (e) {
-      return this.failure(e);
+      return this.failure(e, a);
     }
   }
 
@@ -90,7 +90,7 @@ export class RedisBackend implements KvBackend {
         }
         group.forEach((a, j) => {
           const [err, value] = results[j] ?? [new Error('no reply'), null];
-          replies[a.at] = err === null ? this.counted(a.cmd, toReply(value)) : this.failure(err);
+          replies[a.at] = err === null ? this.counted(a.cmd, toReply(value)) : this.failure(err, a);
         });
       }),
     );
@@ -126,7 +126,7 @@ export class RedisBackend implements KvBackend {
       return batch.map((a) => {
         if (local.has(a.at)) return local.get(a.at)!;
         const [err, value] = results[j++];
-        return err === null ? this.counted(a.cmd, toReply(value)) : this.failure(err);
+        return err === null ? this.counted(a.cmd, toReply(value)) : this.failure(err, a);
       });
     };
     return this.pool === null ? run(this.remote.main) : this.pool.use(run);
@@ -153,9 +153,16 @@ export class RedisBackend implements KvBackend {
     return { at, cmd, wire, slot };
   }
 
-  /** An error the server answered passes through; anything else means it could not be reached. */
-  private failure(e: unknown): ReplyError {
-    if (e instanceof RedisReplyError) return toReply(e) as ReplyError;
+  /**
+   * An error the server answered to the command passes through. Anything else means it could
+   * not be reached, or refused the connection itself (a wrong password answers AUTH, and
+   * ioredis fails the waiting commands with that answer).
+   */
+  private failure(e: unknown, sent?: Admitted): ReplyError {
+    const answered = (e as { command?: { name?: string } }).command?.name;
+    if (e instanceof RedisReplyError && (sent === undefined || answered === undefined || answered === sent.wire[0])) {
+      return toReply(e) as ReplyError;
+    }
     const why = this.remote.lastError ?? (e instanceof Error ? e.message : String(e));
     return backendUnavailable(this.remote.target.nodes.map((n) => `${n.host}:${n.port}`).join(','), why);
   }
