@@ -97,7 +97,7 @@ export const FAST = 4;
 export const WIDE_READ = 8;
 export const UNSUPPORTED = 16;
 export const ADMIN = 32;
-export const GATEWAY = 64;
+export const GATEWAY = 128;
 
 export interface Command extends Omit<CommandSpec, 'subcommands'> {
   readonly bits: number;
