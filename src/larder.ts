@@ -27,28 +27,31 @@ export interface Larder {
 
 const isBun = () => typeof (globalThis as { Bun?: unknown }).Bun !== 'undefined';
 
-export async function startLarder(config: Config, log: Logger = createLogger(config.logLevel)): Promise<Larder> {
+/**
+ * `kvOnly`: serve the key-value service alone, as each `--workers` process does: the embedded
+ * stream topics and vector indexes keep their files in one process.
+ */
+export async function startLarder(config: Config, log: Logger = createLogger(config.logLevel), kvOnly = false): Promise<Larder> {
   const runtime = config.runtime === 'auto' ? (isBun() ? 'bun' : 'node') : config.runtime;
   if (runtime === 'bun' && !isBun()) throw new ConfigError('runtime "bun" needs the server to run under Bun (npx bun bin/larder.js start)');
   mkdirSync(config.dataDir, { recursive: true });
   const secrets = new SecretStore(config.dataDir);
+  const services: Service[] = [];
+  let streams: StreamsService | null = null;
+  let vector: VectorService | null = null;
   const kv = mountKv(config, secrets, log, runtime);
-  let streams: StreamsService;
+  services.push(kv);
   try {
-    streams = mountStreams(config, secrets, log);
+    if (!kvOnly) {
+      streams = mountStreams(config, secrets, log);
+      services.push(streams);
+      vector = mountVector(config, secrets, log);
+      services.push(vector);
+    }
   } catch (e) {
-    await kv.close();
+    for (const s of services) await s.close();
     throw e;
   }
-  let vector: VectorService;
-  try {
-    vector = mountVector(config, secrets, log);
-  } catch (e) {
-    await kv.close();
-    await streams.close();
-    throw e;
-  }
-  const services: Service[] = [kv, streams, vector];
   const handler = createApp(services, log);
   const at = { host: config.host, port: config.port };
   let server: RunningServer;
@@ -67,8 +70,8 @@ export async function startLarder(config: Config, log: Logger = createLogger(con
     port: server.port,
     runtime,
     kv: kv.credentials,
-    streams: streams.credentials,
-    vector: vector.credentials,
+    streams: streams?.credentials ?? [],
+    vector: vector?.credentials ?? [],
     log,
     async close() {
       await server.close();

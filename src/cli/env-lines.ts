@@ -4,7 +4,7 @@
 import type { Larder } from '../larder.js';
 import type { VectorCredentials } from '../vector/index.js';
 
-export function envLines(larder: Larder): string[] {
+export function envLines(larder: Pick<Larder, 'url' | 'kv' | 'streams' | 'vector'>): string[] {
   const lines: string[] = [];
   for (const kv of larder.kv) {
     const url = `${larder.url}/redis/${kv.db}`;

@@ -1,6 +1,6 @@
 // `larder` command line: `larder start [--config FILE] [--port N] [--host H] [--data-dir DIR]
-// [--runtime node|bun] [--log-level L] [--fsync always|everysec] [--topic NAME:PARTITIONS]...
-// [--vector-index NAME:TYPE[:DIMENSION[:SIMILARITY]]]...`
+// [--runtime node|bun] [--log-level L] [--fsync always|everysec] [--kv-backend URL] [--workers N]
+// [--topic NAME:PARTITIONS]... [--vector-index NAME:TYPE[:DIMENSION[:SIMILARITY]]]...`
 // and `larder topic create ...` (topic.ts), `larder vector-index create ...` (vector-index.ts).
 
 import { ConfigError, loadConfig } from '../config/load.js';
@@ -12,19 +12,24 @@ import { envLines } from './env-lines.js';
 import { parseFlags } from './flags.js';
 import { TOPIC_USAGE, topicCommand } from './topic.js';
 import { VECTOR_INDEX_USAGE, vectorIndexCommand } from './vector-index.js';
+import { isWorker, reportListening, runPrimary } from './workers.js';
 
 const USAGE = `usage: larder start [--config FILE] [--port N] [--host H] [--data-dir DIR]
                     [--runtime auto|node|bun] [--log-level LEVEL] [--fsync always|everysec]
+                    [--kv-backend redis://HOST:PORT | redis+cluster://HOST:PORT,HOST:PORT]
+                    [--workers N]
                     [--topic NAME:PARTITIONS]... [--vector-index NAME:TYPE[:DIMENSION[:SIMILARITY]]]...
 
 Starts every configured service on one port. Settings: defaults < config file (JSON or
-YAML; also LARDER_CONFIG) < LARDER_* environment variables < flags.
+YAML; also LARDER_CONFIG) < LARDER_* environment variables < flags. --kv-backend keeps
+the default key-value database on a remote Redis or Valkey instead of the data dir;
+--workers N serves the port from N processes (Node only; every database on a remote Redis).
 
 ${TOPIC_USAGE}
 
 ${VECTOR_INDEX_USAGE}`;
 
-const FLAGS = new Set(['config', 'port', 'host', 'data-dir', 'runtime', 'log-level', 'fsync']);
+const FLAGS = new Set(['config', 'port', 'host', 'data-dir', 'runtime', 'log-level', 'fsync', 'kv-backend', 'workers']);
 /** Flags that may repeat. */
 const LIST_FLAGS = new Set(['topic', 'vector-index']);
 
@@ -41,7 +46,8 @@ async function main(argv: string[]): Promise<void> {
   const config = loadConfig(flags);
   addTopicFlags(config, lists.topic ?? []);
   setVectorIndexFlags(config, lists['vector-index'] ?? []);
-  const larder = await startLarder(config);
+  if (config.workers > 1 && !isWorker()) return runPrimary(config);
+  const larder = await startLarder(config, undefined, isWorker());
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;
@@ -58,6 +64,7 @@ async function main(argv: string[]): Promise<void> {
   // Handlers first: whoever reads the lines below may signal at once.
   process.on('SIGINT', () => stop('SIGINT'));
   process.on('SIGTERM', () => stop('SIGTERM'));
+  if (isWorker()) return reportListening(larder);
   console.log(`Larder listening on ${larder.url} (${larder.runtime})`);
   for (const line of envLines(larder)) console.log(line);
 }

@@ -11,9 +11,12 @@ const OVERRIDES: readonly { env: string; flag: string; path: readonly string[]; 
   { env: 'LARDER_HOST', flag: 'host', path: ['host'], parse: String },
   { env: 'LARDER_PORT', flag: 'port', path: ['port'], parse: numberOrText },
   { env: 'LARDER_DATA_DIR', flag: 'data-dir', path: ['dataDir'], parse: String },
+  { env: 'LARDER_WORKERS', flag: 'workers', path: ['workers'], parse: numberOrText },
   { env: 'LARDER_RUNTIME', flag: 'runtime', path: ['runtime'], parse: String },
   { env: 'LARDER_LOG_LEVEL', flag: 'log-level', path: ['logLevel'], parse: String },
   { env: 'LARDER_FSYNC', flag: 'fsync', path: ['kv', 'fsync'], parse: String },
+  // The default database on a remote Redis (its engine follows from the url).
+  { env: 'LARDER_KV_BACKEND', flag: 'kv-backend', path: ['kv', 'databases', 'default', 'url'], parse: String },
 ];
 
 export const CONFIG_ENV = 'LARDER_CONFIG';

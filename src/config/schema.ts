@@ -2,6 +2,7 @@
 // env, flags) is in load.ts; nothing else reads the environment.
 
 import { z } from 'zod';
+import { parseRemoteUrl } from '../kv/redis/remote-url.js';
 
 const MiB = 1024 * 1024;
 
@@ -15,8 +16,41 @@ const aclUser = z
   })
   .strict();
 
+const remoteUrl = z.string().superRefine((url, ctx) => {
+  try {
+    parseRemoteUrl(url);
+  } catch (e) {
+    ctx.addIssue({ code: 'custom', message: (e as Error).message });
+  }
+});
+
+const remoteTls = z
+  .object({
+    /** PEM file of the CA to trust; the system's CAs when absent. */
+    caFile: z.string().min(1).optional(),
+    /** Client certificate and key (PEM files), for servers that ask for one. */
+    certFile: z.string().min(1).optional(),
+    keyFile: z.string().min(1).optional(),
+    /** false accepts any server certificate: test setups only. */
+    rejectUnauthorized: z.boolean().default(true),
+    /** The name checked against the certificate, when it is not the host. */
+    servername: z.string().min(1).optional(),
+  })
+  .strict();
+
 const kvDatabase = z
   .object({
+    /**
+     * Where the data lives: embedded (in Larder's data dir) or redis (a remote Redis or Valkey
+     * at `url`; then Larder keeps only tokens and ACL users). Defaults to redis when `url` is set.
+     */
+    engine: z.enum(['embedded', 'redis']).optional(),
+    /** engine redis: redis://, rediss:// (TLS), redis+cluster://HOST:PORT,HOST:PORT (Cluster seed nodes); user and password in the URL. */
+    url: remoteUrl.optional(),
+    /** engine redis with rediss://: certificates and checks. */
+    tls: remoteTls.optional(),
+    /** engine redis, standalone: connections kept for /multi-exec, one per transaction in flight. */
+    transactionConnections: z.number().int().positive().default(4),
     /** Full-access token; generated and kept in the data dir when not given. */
     token: token.optional(),
     /** Read-only token; generated likewise. */
@@ -30,7 +64,12 @@ const kvDatabase = z
     /** ACL users created at start (and kept in step with this list). */
     users: z.array(aclUser).default([]),
   })
-  .strict();
+  .strict()
+  .superRefine((db, ctx) => {
+    if (db.engine === 'redis' && db.url === undefined) ctx.addIssue({ code: 'custom', path: ['url'], message: 'engine redis needs a url' });
+    if (db.engine === 'embedded' && db.url !== undefined) ctx.addIssue({ code: 'custom', path: ['url'], message: 'url is for engine redis' });
+  })
+  .transform((db) => ({ ...db, engine: db.engine ?? (db.url === undefined ? 'embedded' : 'redis') }));
 
 export const vectorIndex = z
   .object({
@@ -98,6 +137,11 @@ export const configSchema = z
     host: z.string().min(1).default('127.0.0.1'),
     port: z.number().int().min(0).max(65535).default(7700),
     dataDir: z.string().min(1).default('./.larder'),
+    /**
+     * Processes serving the one port (node:cluster, Node runtime only). More than one needs every
+     * key-value database on engine redis: an embedded database lives in one process.
+     */
+    workers: z.number().int().min(1).max(256).default(1),
     /** Which HTTP runtime serves: node (node:http) or bun (Bun.serve, when run under Bun). */
     runtime: z.enum(['auto', 'node', 'bun']).default('auto'),
     logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),

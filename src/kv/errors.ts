@@ -300,3 +300,11 @@ export const noKeyOrGroupRead = (key: string, group: string) =>
   new ReplyError(`NOGROUP No such key '${cStr(key)}' or consumer group '${cStr(group)}' in XREADGROUP with GROUP option`);
 export const NUMIDS_NOT_POSITIVE = new ReplyError('ERR Number of IDs must be a positive integer');
 export const NUMIDS_MISMATCH = new ReplyError('ERR The `numids` parameter must match the number of arguments');
+
+// The remote Redis backend (kv/redis/).
+/** The remote server cannot be reached: rest/ answers 503, not 400, and the gateway reconnects by itself. */
+export class UnavailableError extends ReplyError {}
+export const backendUnavailable = (where: string, why: string) =>
+  new UnavailableError(`ERR the Redis backend at ${where} is unavailable (${why}); retry later`);
+export const REMOTE_STREAMS = new ReplyError('ERR subscribe and monitor are not available on a remote Redis backend yet');
+export const CROSSSLOT = new ReplyError("CROSSSLOT Keys in request don't hash to the same slot");

@@ -1,7 +1,8 @@
-// The key-value service: one embedded database per configured name, mounted at /redis/<db>.
+// The key-value service: one database per configured name, mounted at /redis/<db>; embedded,
+// or kept on a remote Redis (redis/).
 
 import { join } from 'node:path';
-import type { Config } from '../config/schema.js';
+import type { Config, KvDatabaseConfig } from '../config/schema.js';
 import type { SecretStore } from '../config/secrets.js';
 import type { Logger } from '../server/log.js';
 import type { Service } from '../server/service.js';
@@ -9,6 +10,8 @@ import { AclRegistry } from './acl/registry.js';
 import { AclStore } from './acl/store.js';
 import { Database } from './engine/database.js';
 import { Persistence } from './engine/persistence.js';
+import { RedisBackend } from './redis/backend.js';
+import { openRemote } from './redis/connection.js';
 import { Limits } from './rest/limits.js';
 import { kvRoutes, type KvDatabase } from './rest/routes.js';
 
@@ -24,17 +27,38 @@ export interface KvService extends Service {
   readonly credentials: readonly KvCredentials[];
 }
 
+/** A database's two tokens: from the config, or generated once and kept in the data dir. */
+function tokensOf(name: string, dbConfig: KvDatabaseConfig, secrets: SecretStore): KvCredentials {
+  return {
+    db: name,
+    token: dbConfig.token ?? secrets.get(`kv.${name}.token`),
+    readOnlyToken: dbConfig.readOnlyToken ?? secrets.get(`kv.${name}.readOnlyToken`),
+  };
+}
+
+/** Generates and saves every database's tokens now, so processes started after this all read the same ones. */
+export function prepareKvTokens(config: Config, secrets: SecretStore): void {
+  for (const [name, dbConfig] of Object.entries(config.kv.databases)) tokensOf(name, dbConfig, secrets);
+}
+
 export function mountKv(config: Config, secrets: SecretStore, log: Logger, runtime: string): KvService {
   const databases = new Map<string, KvDatabase>();
   const embedded: Database[] = [];
   const persisted: Persistence[] = [];
   const credentials: KvCredentials[] = [];
+  const remote: RedisBackend[] = [];
   for (const [name, dbConfig] of Object.entries(config.kv.databases)) {
-    const token = dbConfig.token ?? secrets.get(`kv.${name}.token`);
-    const readOnlyToken = dbConfig.readOnlyToken ?? secrets.get(`kv.${name}.readOnlyToken`);
+    const { token, readOnlyToken } = tokensOf(name, dbConfig, secrets);
     const dir = join(config.dataDir, 'kv', name);
     const acl = new AclRegistry(token, readOnlyToken, new AclStore(join(dir, 'acl.json')));
     acl.load(dbConfig.users);
+    credentials.push({ db: name, token, readOnlyToken });
+    if (dbConfig.engine === 'redis') {
+      const backend = new RedisBackend(acl, openRemote({ url: dbConfig.url!, tls: dbConfig.tls }, remoteLog(log, name)), dbConfig.transactionConnections, name, runtime);
+      remote.push(backend);
+      databases.set(name, { backend, limits: new Limits(dbConfig) });
+      continue;
+    }
     const db = new Database(name, acl, runtime, Date.now, dbConfig.scriptTimeoutMs);
     db.maxBlockMs = config.kv.maxBlockMs;
     const persistence = new Persistence(
@@ -46,7 +70,6 @@ export function mountKv(config: Config, secrets: SecretStore, log: Logger, runti
     persisted.push(persistence);
     embedded.push(db);
     databases.set(name, { backend: db, limits: new Limits(dbConfig) });
-    credentials.push({ db: name, token, readOnlyToken });
   }
   const expiry = setInterval(() => {
     for (const db of embedded) db.expireCycle();
@@ -62,6 +85,18 @@ export function mountKv(config: Config, secrets: SecretStore, log: Logger, runti
       // Blocked reads (XREAD BLOCK) answer now, as timed out, so no request holds the stop up.
       await Promise.all(embedded.map((db) => db.close()));
       for (const p of persisted) p.close();
+      await Promise.all(remote.map((r) => r.close()));
     },
+  };
+}
+
+/** Logs a remote database's connection going away and coming back, once each. */
+function remoteLog(log: Logger, db: string): (event: string, err?: Error) => void {
+  let last = '';
+  return (event, err) => {
+    if (event === last || (event !== 'ready' && event !== 'error')) return;
+    last = event;
+    if (event === 'ready') log.info({ db }, 'connected to the Redis backend');
+    else log.warn({ db, err: err?.message }, 'cannot reach the Redis backend; reconnecting');
   };
 }

@@ -22,23 +22,25 @@ import { CATEGORIES, lookupCommand } from './table.js';
 
 // Flags as Redis declares them: administration is @admin @dangerous; WHOAMI, CAT, GENPASS and
 // HELP are not. RESTTOKEN is like AUTH: it needs the user's password, so it is not admin either.
+// All of them are 'gateway': the users and tokens are Larder's, so a remote backend runs them
+// here rather than on its Redis.
 export default family('acl', null, [
   container('acl', [
-    { name: 'cat', arity: -2, flags: [], keys: NO_KEYS, run: catCommand },
-    { name: 'deluser', arity: -3, flags: ['admin'], keys: NO_KEYS, run: deluserCommand },
-    { name: 'dryrun', arity: -4, flags: ['admin'], keys: NO_KEYS, run: dryrunCommand },
-    { name: 'genpass', arity: -2, flags: [], keys: NO_KEYS, run: genpassCommand },
-    { name: 'getuser', arity: 3, flags: ['admin'], keys: NO_KEYS, run: getuserCommand },
-    { name: 'help', arity: 2, flags: [], keys: NO_KEYS, run: helpCommand },
-    { name: 'list', arity: 2, flags: ['admin'], keys: NO_KEYS, run: listCommand },
+    { name: 'cat', arity: -2, flags: ['gateway'], keys: NO_KEYS, run: catCommand },
+    { name: 'deluser', arity: -3, flags: ['admin', 'gateway'], keys: NO_KEYS, run: deluserCommand },
+    { name: 'dryrun', arity: -4, flags: ['admin', 'gateway'], keys: NO_KEYS, run: dryrunCommand },
+    { name: 'genpass', arity: -2, flags: ['gateway'], keys: NO_KEYS, run: genpassCommand },
+    { name: 'getuser', arity: 3, flags: ['admin', 'gateway'], keys: NO_KEYS, run: getuserCommand },
+    { name: 'help', arity: 2, flags: ['gateway'], keys: NO_KEYS, run: helpCommand },
+    { name: 'list', arity: 2, flags: ['admin', 'gateway'], keys: NO_KEYS, run: listCommand },
     // Users are saved on every change; there is no ACL file to load or save.
-    { name: 'load', arity: 2, flags: ['admin', 'unsupported'], keys: NO_KEYS, run: refused },
-    { name: 'log', arity: -2, flags: ['admin'], keys: NO_KEYS, run: logCommand },
-    { name: 'resttoken', arity: 4, flags: [], keys: NO_KEYS, run: resttokenCommand },
-    { name: 'save', arity: 2, flags: ['admin', 'unsupported'], keys: NO_KEYS, run: refused },
-    { name: 'setuser', arity: -3, flags: ['admin'], keys: NO_KEYS, run: setuserCommand },
-    { name: 'users', arity: 2, flags: ['admin'], keys: NO_KEYS, run: usersCommand },
-    { name: 'whoami', arity: 2, flags: [], keys: NO_KEYS, run: whoamiCommand },
+    { name: 'load', arity: 2, flags: ['admin', 'unsupported', 'gateway'], keys: NO_KEYS, run: refused },
+    { name: 'log', arity: -2, flags: ['admin', 'gateway'], keys: NO_KEYS, run: logCommand },
+    { name: 'resttoken', arity: 4, flags: ['gateway'], keys: NO_KEYS, run: resttokenCommand },
+    { name: 'save', arity: 2, flags: ['admin', 'unsupported', 'gateway'], keys: NO_KEYS, run: refused },
+    { name: 'setuser', arity: -3, flags: ['admin', 'gateway'], keys: NO_KEYS, run: setuserCommand },
+    { name: 'users', arity: 2, flags: ['admin', 'gateway'], keys: NO_KEYS, run: usersCommand },
+    { name: 'whoami', arity: 2, flags: ['gateway'], keys: NO_KEYS, run: whoamiCommand },
   ]),
 ]);
 

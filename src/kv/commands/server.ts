@@ -2,12 +2,12 @@
 // REST database; administration that acts on a Redis process (saving, replication,
 // shutdown, debugging) is declared so it is refused by name.
 
-import { SYNTAX, unknownSubcommand, unsupported, wrongArity } from '../errors.js';
+import { SYNTAX, unsupported } from '../errors.js';
 import { globMatch } from '../glob.js';
 import { OK, type Reply } from '../reply.js';
 import { commandCommand } from './introspection/command.js';
 import { infoText } from './introspection/info.js';
-import { family, NO_KEYS, refused, type Args, type CommandSpec, type Ctx } from './spec.js';
+import { container, family, NO_KEYS, refused, type Args, type CommandSpec, type Ctx } from './spec.js';
 
 const REFUSED = ['save', 'bgsave', 'bgrewriteaof', 'shutdown', 'debug', 'replicaof', 'slaveof', 'sync', 'psync', 'swapdb', 'failover'];
 
@@ -18,7 +18,9 @@ export default family('server', null, [
   { name: 'time', arity: 1, flags: ['fast'], keys: NO_KEYS, run: timeCommand },
   { name: 'info', arity: -1, flags: ['dangerous'], keys: NO_KEYS, run: (ctx, argv) => infoText(ctx, argv.slice(1)) },
   { name: 'command', arity: -1, flags: [], keys: NO_KEYS, acl: ['connection'], run: commandCommand },
-  { name: 'config', arity: -2, flags: ['admin'], keys: NO_KEYS, run: configCommand },
+  // Only GET: declared as the one subcommand, so admission refuses the others before a remote
+  // backend could send them (CONFIG SET on the Redis behind Larder).
+  container('config', [{ name: 'get', arity: -3, flags: ['admin'], keys: NO_KEYS, run: configGetCommand }]),
   { name: 'monitor', arity: 1, flags: ['admin'], keys: NO_KEYS, run: monitorCommand },
   ...REFUSED.map(
     (name): CommandSpec => ({ name, arity: -1, flags: ['admin', 'unsupported'], keys: NO_KEYS, run: refused }),
@@ -63,9 +65,7 @@ const CONFIG: readonly [string, string][] = [
 ];
 
 // CONFIG GET parameter [parameter ...]   (glob patterns, any case; other subcommands unknown)
-function configCommand(_ctx: Ctx, argv: Args): Reply {
-  if (argv[1].toLowerCase() !== 'get') return unknownSubcommand(argv[1], 'config');
-  if (argv.length < 3) return wrongArity('config|get');
+function configGetCommand(_ctx: Ctx, argv: Args): Reply {
   const out: string[] = [];
   for (const [name, value] of CONFIG) {
     if (argv.some((pattern, i) => i >= 2 && globMatch(pattern, name, true))) out.push(name, value);

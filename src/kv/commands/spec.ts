@@ -19,7 +19,8 @@ export type Flag =
   | 'dangerous' //     @dangerous without being admin (KEYS, FLUSHALL, ...)
   | 'wideRead' //      walks the keyspace (KEYS, SCAN, RANDOMKEY): refused to read-only tokens
   | 'noscript' //      refused inside scripts (EVAL, MULTI, ...), as Redis's CMD_NOSCRIPT
-  | 'unsupported'; //  known name, refused; discards a multi-exec as a whole
+  | 'unsupported' //   known name, refused; discards a multi-exec as a whole
+  | 'gateway'; //      acts on Larder's own state (ACL users, REST tokens): a remote backend runs it in Larder
 
 /** Where the keys sit in argv (argv[0] is the name). Read by ACL key patterns and cluster routing. */
 export type KeySpec =
@@ -123,6 +124,7 @@ export const WIDE_READ = 8;
 export const UNSUPPORTED = 16;
 export const ADMIN = 32;
 export const NOSCRIPT = 64;
+export const GATEWAY = 128;
 
 export interface Command extends Omit<CommandSpec, 'subcommands'> {
   readonly bits: number;

@@ -21,6 +21,7 @@ import stream from './stream.js';
 import zset from './zset.js';
 import {
   ADMIN,
+  GATEWAY,
   FAST,
   NOSCRIPT,
   READONLY,
@@ -46,6 +47,7 @@ const BITS: Partial<Record<Flag, number>> = {
   unsupported: UNSUPPORTED,
   admin: ADMIN,
   noscript: NOSCRIPT,
+  gateway: GATEWAY,
 };
 
 /** Redis's ACL categories, in ACL CAT's order ('all' is implied, not listed). */

@@ -19,6 +19,7 @@ import {
   RESP2_MULTI_EXEC,
   RESP2_WITH_BASE64,
   UNAUTHORIZED,
+  UnavailableError,
   unknownDatabase,
   unsupportedEncoding,
   unsupportedFormat,
@@ -173,9 +174,9 @@ function single(db: KvDatabase, argv: Args, caller: Caller, opts: Options): Http
   return reply instanceof Promise ? reply.then((r) => answer(db, r, opts)) : answer(db, reply, opts);
 }
 
-/** One command's reply: 200, or 400 when it is an error. */
+/** One command's reply: 200, or the error's status (errorStatus). */
 function answer(db: KvDatabase, reply: Reply, opts: Options): HttpResponse {
-  const status = reply instanceof ReplyError ? 400 : 200;
+  const status = reply instanceof ReplyError ? errorStatus(reply) : 200;
   if (opts.format === 'resp2') {
     return { status, headers: headersOf(db, RESP_TYPE), body: Buffer.from(resp2(reply), 'latin1') };
   }
@@ -192,6 +193,8 @@ async function pipeline(db: KvDatabase, commands: Args[], caller: Caller, opts: 
     else replies[i] = refusal;
   }
   const ran = await db.backend.pipeline(runnable, caller);
+  const down = ran.find(isUnavailable);
+  if (down !== undefined) return answer(db, down, opts);
   for (let i = 0, next = 0; i < replies.length; i++) if (replies[i] === undefined) replies[i] = ran[next++];
   if (opts.format === 'resp2') {
     let out = '';
@@ -207,7 +210,22 @@ async function transaction(db: KvDatabase, commands: Args[], caller: Caller, opt
   if (refusal !== null) return answer(db, refusal, opts);
   const result = await db.backend.transaction(commands, caller);
   if (!Array.isArray(result)) return answer(db, result, opts);
+  const down = result.find(isUnavailable);
+  if (down !== undefined) return answer(db, down, opts);
   return { status: 200, headers: headersOf(db, JSON_TYPE), body: jsonEnvelopes(result, opts.encoding) };
+}
+
+/**
+ * A command's error is the client's (400), unless the backend could not be reached (503: a
+ * remote Redis is away; the request may be retried). A batch with such an error answers 503
+ * as a whole, since some of its commands may not have run.
+ */
+function errorStatus(e: ReplyError): number {
+  return e instanceof UnavailableError ? 503 : 400;
+}
+
+function isUnavailable(r: Reply): r is UnavailableError {
+  return r instanceof UnavailableError;
 }
 
 function headersOf(db: KvDatabase, contentType: string): Record<string, string> {

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { lookupCommand } from '../../../src/kv/commands/table.js';
-import { startTestLarder, suiteLarder, type TestLarder } from '../../support/larder.js';
+import { embeddedOnly, startTestLarder, suiteLarder, type TestLarder } from '../../support/larder.js';
 import { PIPELINE_MODES, sdkClient } from '../../support/sdk.js';
 
 const NOPERM_KEY = 'NOPERM this user has no permissions to access one of the keys used as arguments';
@@ -203,7 +203,7 @@ describe('ACL over REST', () => {
 });
 
 describe('ACL across restarts and from the config', () => {
-  it('keeps users and their tokens across a restart', async () => {
+  embeddedOnly('restarts Larder on the same data dir')('keeps users and their tokens across a restart', async () => {
     const first = await startTestLarder();
     const dir = first.dataDir;
     try {

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { keysOf } from '../../../src/kv/commands/spec.js';
 import { TABLE } from '../../../src/kv/commands/table.js';
-import { replies, suiteLarder } from '../../support/larder.js';
+import { embeddedOnly, replies, suiteLarder } from '../../support/larder.js';
 
 // WRONGTYPE needs a value of another type; the hash family declares one. Skipped until then.
 const hashIt = TABLE.has('hset') ? it : it.skip;
@@ -166,7 +166,7 @@ describe('bitmap commands over HTTP', () => {
     await fails(['bitop', 'and', 'dest'], "ERR wrong number of arguments for 'bitop' command");
   });
 
-  it('BITOP DIFF, DIFF1, ANDOR and ONE (Redis 8.2)', async () => {
+  embeddedOnly('Redis 7.0 lacks these BITOP operations (8.2)')('BITOP DIFF, DIFF1, ANDOR and ONE (Redis 8.2)', async () => {
     // X and two Ys, one a byte shorter: X = 11110000 10101010, Y1 = 11001100 00001111, Y2 = 00000011.
     await t.setBytes('x', '\xf0\xaa');
     await t.setBytes('y1', '\xcc\x0f');

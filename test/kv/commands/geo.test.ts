@@ -4,7 +4,7 @@
 
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
-import { replies, suiteLarder } from '../../support/larder.js';
+import { embeddedOnly, replies, suiteLarder } from '../../support/larder.js';
 
 describe('geo commands over HTTP', () => {
   const t = suiteLarder();
@@ -121,7 +121,7 @@ describe('geo commands over HTTP', () => {
     await fails(['georadius', 'Sicily', 200, 1, 1, 'm'], 'ERR invalid longitude,latitude pair 200.000000,1.000000');
   });
 
-  it('names the STORE keys of GEORADIUS to ACL, as Redis finds them by keyword', async () => {
+  embeddedOnly('Redis answers its own COMMAND/INFO/CONFIG: COMMAND INFO flags')('names the STORE keys of GEORADIUS to ACL, as Redis finds them by keyword', async () => {
     const info = (await t.command(['command', 'info', 'georadius'])).body.result[0];
     assert.deepEqual(info.slice(0, 6), ['georadius', -6, ['write', 'movablekeys'], 1, 1, 1]);
     await reply(['acl', 'setuser', 'geo', 'on', '>pw', '~geo:*', '+@geo', '+@read'], 'OK');

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { keysOf } from '../../../src/kv/commands/spec.js';
 import { TABLE } from '../../../src/kv/commands/table.js';
-import { replies, suiteLarder } from '../../support/larder.js';
+import { embeddedOnly, replies, suiteLarder } from '../../support/larder.js';
 
 const WRONGTYPE = 'WRONGTYPE Operation against a key holding the wrong kind of value';
 const NOT_INTEGER = 'ERR value is not an integer or out of range';
@@ -156,7 +156,7 @@ describe('hash commands over HTTP', () => {
     await reply(['object', 'encoding', 'fl'], 'hashtable');
   });
 
-  it('HRANDFIELD answers a field, or with a count distinct fields or repeats for a negative one', async () => {
+  embeddedOnly('encodings and sampling of the embedded engine: random picks differ')('HRANDFIELD answers a field, or with a count distinct fields or repeats for a negative one', async () => {
     await run(['hset', 'rf', 'a', '1', 'b', '2', 'c', '3']);
     const fields = new Set(['a', 'b', 'c']);
     const values: Record<string, string> = { a: '1', b: '2', c: '3' };
@@ -215,7 +215,7 @@ describe('hash commands over HTTP', () => {
     await fails(['hscan', 'sc'], arity('hscan'));
   });
 
-  it('a large hash becomes a hashtable: HSCAN pages by cursor and HRANDFIELD samples without repeats', async () => {
+  embeddedOnly('encodings and sampling of the embedded engine: HSCAN paging and HRANDFIELD')('a large hash becomes a hashtable: HSCAN pages by cursor and HRANDFIELD samples without repeats', async () => {
     const n = 300;
     const args: string[] = [];
     for (let i = 0; i < n; i++) args.push(`f${i}`, `v${i}`);
@@ -251,7 +251,7 @@ describe('hash commands over HTTP', () => {
     await reply(['object', 'encoding', 'big'], 'hashtable');
   });
 
-  it('the listpack encoding holds up to 128 fields of up to 64 bytes', async () => {
+  embeddedOnly('encodings and sampling of the embedded engine: OBJECT ENCODING')('the listpack encoding holds up to 128 fields of up to 64 bytes', async () => {
     const args: string[] = [];
     for (let i = 0; i < 128; i++) args.push(`f${i}`, 'v');
     await run(['hset', 'enc', ...args]);

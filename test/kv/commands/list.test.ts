@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { keysOf } from '../../../src/kv/commands/spec.js';
 import { TABLE } from '../../../src/kv/commands/table.js';
-import { replies, suiteLarder } from '../../support/larder.js';
+import { embeddedOnly, replies, suiteLarder } from '../../support/larder.js';
 
 const WRONGTYPE = 'WRONGTYPE Operation against a key holding the wrong kind of value';
 const NOT_INTEGER = 'ERR value is not an integer or out of range';
@@ -62,7 +62,7 @@ describe('list commands over HTTP', () => {
     await fails(['rpop', 'o:l', '1', '2'], arity('rpop'));
   });
 
-  it('LPOP and RPOP with a count: an array, null for a missing key, empty for 0', async () => {
+  embeddedOnly('a null array reads as a null bulk string in resp2 (ioredis decodes both as null)')('LPOP and RPOP with a count: an array, null for a missing key, empty for 0', async () => {
     await reply(['rpush', 'c:l', 'a', 'b', 'c', 'd', 'e'], 5);
     await reply(['lpop', 'c:l', 2], ['a', 'b']);
     await reply(['rpop', 'c:l', '2'], ['e', 'd']);
@@ -283,7 +283,7 @@ describe('list commands over HTTP', () => {
     await fails(['rpoplpush', 'v:a'], arity('rpoplpush'));
   });
 
-  it('LMPOP pops from the first non-empty list', async () => {
+  embeddedOnly('a null array reads as a null bulk string in resp2 (ioredis decodes both as null)')('LMPOP pops from the first non-empty list', async () => {
     await reply(['rpush', 'u:b', 'a', 'b', 'c'], 3);
     await reply(['lmpop', 2, 'u:a', 'u:b', 'left'], ['u:b', ['a']]);
     await reply(['lmpop', '2', 'u:a', 'u:b', 'RIGHT', 'count', 5], ['u:b', ['c', 'b']]);

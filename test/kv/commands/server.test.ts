@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { beforeEach, describe, it } from 'node:test';
-import { suiteLarder } from '../../support/larder.js';
+import { embeddedOnly, suiteLarder } from '../../support/larder.js';
 
 // Replies and error texts are Redis 7.0's, checked against redis-server, unless a comment says
 // what Larder answers instead.
@@ -57,7 +57,7 @@ describe('server and connection commands', () => {
     assert.equal(await fails(['time', 'x']), "ERR wrong number of arguments for 'time' command");
   });
 
-  it('INFO answers Redis-style sections', async () => {
+  embeddedOnly('Redis answers its own COMMAND/INFO/CONFIG: INFO')('INFO answers Redis-style sections', async () => {
     const all: string = await ok(['info']);
     for (const header of ['Server', 'Clients', 'Memory', 'Persistence', 'Stats', 'Replication', 'CPU', 'Keyspace']) {
       assert.ok(all.includes(`# ${header}\r\n`), header);
@@ -72,7 +72,7 @@ describe('server and connection commands', () => {
     assert.ok(all.endsWith('# Keyspace\r\n'), 'an empty keyspace lists no database');
   });
 
-  it('INFO keyspace counts keys and expiries; sections are chosen in any case', async () => {
+  embeddedOnly('Redis answers its own COMMAND/INFO/CONFIG: INFO keyspace avg_ttl')('INFO keyspace counts keys and expiries; sections are chosen in any case', async () => {
     await ok(['set', 'a', '1']);
     await ok(['set', 'b', '2']);
     await ok(['expire', 'b', 100]);
@@ -90,7 +90,7 @@ describe('server and connection commands', () => {
     assert.equal(await count(), first + 2);
   });
 
-  it('COMMAND COUNT, LIST and INFO read the table', async () => {
+  embeddedOnly('Redis answers its own COMMAND/INFO/CONFIG: COMMAND')('COMMAND COUNT, LIST and INFO read the table', async () => {
     const count: number = await ok(['command', 'count']);
     const names: string[] = await ok(['command', 'list']);
     assert.equal(names.length, count);
@@ -127,7 +127,7 @@ describe('server and connection commands', () => {
     assert.equal(await fails(['command', 'list', 'filterby', 'foo', 'x']), 'ERR syntax error');
   });
 
-  it('CONFIG GET answers matching settings as name/value pairs', async () => {
+  embeddedOnly('Redis answers its own COMMAND/INFO/CONFIG: CONFIG GET')('CONFIG GET answers matching settings as name/value pairs', async () => {
     assert.deepEqual(await ok(['config', 'get', 'maxmemory*']), ['maxmemory', '0', 'maxmemory-policy', 'noeviction']);
     assert.deepEqual(await ok(['config', 'get', 'DATABASES', 'databases']), ['databases', '1']);
     assert.deepEqual(await ok(['config', 'get', 'nosuchsetting']), []);

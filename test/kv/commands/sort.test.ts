@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { TABLE } from '../../../src/kv/commands/table.js';
-import { replies, startTestLarder, type TestLarder } from '../../support/larder.js';
+import { embeddedOnly, replies, startTestLarder, type TestLarder } from '../../support/larder.js';
 
 const NOT_DOUBLE = "ERR One or more scores can't be converted into double";
 
@@ -30,7 +30,7 @@ describe('SORT and SORT_RO over HTTP', () => {
     assert.deepEqual([...ro.categories].sort(), ['all', 'dangerous', 'list', 'read', 'set', 'slow', 'sortedset']);
   });
 
-  it('COMMAND INFO shows the categories in the order of Redis 7.0', async () => {
+  embeddedOnly('Redis answers its own COMMAND/INFO/CONFIG: COMMAND INFO')('COMMAND INFO shows the categories in the order of Redis 7.0', async () => {
     await reply(
       ['command', 'info', 'sort', 'sort_ro'],
       [
@@ -72,7 +72,7 @@ describe('SORT and SORT_RO over HTTP', () => {
     await reply(['sort', 't', 'alpha', 'desc', 'limit', '0', '3'], ['b', 'a', 'C']);
   });
 
-  it('sorts sets and sorted sets, and keeps a sorted set in order BY nosort', async () => {
+  embeddedOnly('relies on keys the skipped COMMAND INFO test leaves')('sorts sets and sorted sets, and keeps a sorted set in order BY nosort', async () => {
     await reply(['sadd', 's', '5', '3', '1'], 3);
     await reply(['sort', 's'], ['1', '3', '5']);
     await reply(['sort', 's', 'by', 'nosort'], ['1', '3', '5']);
@@ -105,7 +105,7 @@ describe('SORT and SORT_RO over HTTP', () => {
     await reply(['sort', 'l', 'by', 'nosort', 'desc', 'limit', '1', '2'], ['10', '2']);
   });
 
-  it('STOREs a list, replacing the destination and its TTL; an empty result deletes it', async () => {
+  embeddedOnly('relies on keys the test before it makes')('STOREs a list, replacing the destination and its TTL; an empty result deletes it', async () => {
     await reply(['sort', 'ts', 'alpha', 'store', 'dst'], 3);
     await reply(['lrange', 'dst', 0, -1], ['a', 'b', 'c']);
     await reply(['sort', 'l', 'by', 'w_*', 'store', 'dst'], 5);
@@ -137,7 +137,7 @@ describe('SORT and SORT_RO over HTTP', () => {
     await fails(['sort'], "ERR wrong number of arguments for 'sort' command");
   });
 
-  it('allows BY and GET patterns only to a user who may read every key', async () => {
+  embeddedOnly('Redis 7.0 runs SORT BY for users with key patterns')('allows BY and GET patterns only to a user who may read every key', async () => {
     const token = async (name: string, ...rules: string[]) => {
       await reply(['acl', 'setuser', name, 'on', '>pw', '+@all', ...rules], 'OK');
       return (await result(['acl', 'resttoken', name, 'pw'])) as string;
@@ -155,7 +155,7 @@ describe('SORT and SORT_RO over HTTP', () => {
     assert.deepEqual(await as(some, ['sort', 'l', 'by', 'nosort']), { status: 200, body: { result: ['3', '1', '2', '10', '-5'] } });
   });
 
-  it('keeps a STORE result across a restart (the log replays SORT as sent)', async () => {
+  embeddedOnly('restarts Larder on the same data dir')('keeps a STORE result across a restart (the log replays SORT as sent)', async () => {
     await reply(['rpush', 'r', '2', '1', '3'], 3);
     await reply(['mset', 'w_1', '3', 'w_2', '2', 'w_3', '1'], 'OK');
     await reply(['sort', 'r', 'by', 'w_*', 'get', '#', 'get', 'w_*', 'store', 'rdst'], 6);

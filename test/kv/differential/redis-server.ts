@@ -29,7 +29,7 @@ export function findRedisServer(): string | undefined {
   return undefined;
 }
 
-function freePort(): Promise<number> {
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const probe = createServer();
     probe.once('error', reject);
@@ -58,14 +58,21 @@ async function connectWhenReady(proc: ChildProcess, port: number): Promise<RespC
   return undefined;
 }
 
-export async function startRedisServer(bin: string): Promise<RedisServer> {
+export interface RedisServerOptions {
+  /** A given port (restarting a server where it was); a free one when absent. */
+  port?: number;
+  /** More redis-server arguments (--cluster-enabled yes ...). */
+  args?: readonly string[];
+}
+
+export async function startRedisServer(bin: string, opts: RedisServerOptions = {}): Promise<RedisServer> {
   const dir = mkdtempSync(join(tmpdir(), 'larder-diff-redis-'));
   // The probed port can be taken before redis binds it; try a few.
-  for (let attempt = 0; attempt < 5; attempt++) {
-    const port = await freePort();
+  for (let attempt = 0; attempt < (opts.port === undefined ? 5 : 1); attempt++) {
+    const port = opts.port ?? (await freePort());
     const proc = spawn(
       bin,
-      ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir, '--loglevel', 'warning'],
+      ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir, '--loglevel', 'warning', ...(opts.args ?? [])],
       { stdio: 'ignore' },
     );
     const client = await connectWhenReady(proc, port);

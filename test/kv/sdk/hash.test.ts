@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { PIPELINE_MODES, suiteSdk } from '../../support/sdk.js';
+import { embeddedOnly } from '../../support/larder.js';
 
 /** 2100-01-01: later than any test runs. */
 const LATER = 4102444800;
@@ -84,7 +85,7 @@ for (const mode of PIPELINE_MODES) {
       assert.equal(seen.size, 200);
     });
 
-    it('hexpire, hpexpire, hexpireat, hpexpireat with their conditions', async () => {
+    embeddedOnly('Redis 7.0 lacks hash field expiry (7.4)')('hexpire, hpexpire, hexpireat, hpexpireat with their conditions', async () => {
       await redis.hset('x', { a: 1, b: 2, c: 3, d: 4 });
       assert.deepEqual(await redis.hexpire('x', ['a', 'missing'], 1000), [1, -2]);
       assert.deepEqual(await redis.hexpire('x', 'a', 2000, 'NX'), [0]);
@@ -96,7 +97,7 @@ for (const mode of PIPELINE_MODES) {
       assert.deepEqual(await redis.hkeys('x'), ['a', 'b', 'c']);
     });
 
-    it('httl, hpttl, hexpiretime, hpexpiretime and hpersist', async () => {
+    embeddedOnly('Redis 7.0 lacks hash field expiry (7.4)')('httl, hpttl, hexpiretime, hpexpiretime and hpersist', async () => {
       await redis.hset('y', { a: 1, b: 2 });
       await redis.hexpireat('y', 'a', LATER);
       assert.deepEqual(await redis.hexpiretime('y', ['a', 'b', 'c']), [LATER, -1, -2]);
@@ -110,7 +111,7 @@ for (const mode of PIPELINE_MODES) {
       assert.deepEqual(await redis.httl('y', 'a'), [-1]);
     });
 
-    it('hgetdel, hgetex and hsetex', async () => {
+    embeddedOnly('Redis 7.0 lacks HGETDEL, HGETEX, HSETEX (8.0)')('hgetdel, hgetex and hsetex', async () => {
       await redis.hset('z', { a: 1, b: 'two', c: 3 });
       assert.deepEqual(await redis.hgetdel('z', 'a', 'missing'), { a: 1, missing: null });
       assert.equal(await redis.hgetdel('z', 'nope'), null);
@@ -136,7 +137,7 @@ for (const mode of PIPELINE_MODES) {
       assert.deepEqual([c, d, e], [LATER * 1000, LATER * 1000 + 1, -1]);
     });
 
-    it('hash commands in a pipeline and a transaction', async () => {
+    embeddedOnly('Redis 7.0 lacks hash field expiry (7.4)')('hash commands in a pipeline and a transaction', async () => {
       const p = redis.pipeline();
       p.hset('pl', { a: 1 }).hincrby('pl', 'a', 2).hexpire('pl', 'a', 100).hgetall('pl').hget('str:none', 'a');
       assert.deepEqual(await p.exec(), [1, 3, [1], { a: 3 }, null]);

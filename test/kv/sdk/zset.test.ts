@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { PIPELINE_MODES, suiteSdk } from '../../support/sdk.js';
+import { embeddedOnly } from '../../support/larder.js';
 
 for (const mode of PIPELINE_MODES) {
   describe(`sorted-set commands through the SDK (${mode.name})`, () => {
@@ -38,7 +39,7 @@ for (const mode of PIPELINE_MODES) {
     /** ZADD of several members: the SDK's signature wants the first one apart. */
     const zaddAll = (key: string, members: { score: number; member: string }[]) => redis.zadd(key, members[0], ...members.slice(1));
 
-    it('zrange by index, score and lex, reversed, limited, with scores', async () => {
+    embeddedOnly('Upstash behaviour, Redis differs: ZRANGE LIMIT by index')('zrange by index, score and lex, reversed, limited, with scores', async () => {
       await zaddAll('r', [1, 2, 3, 4, 5].map((s) => ({ score: s, member: `m${s}` })));
       assert.deepEqual(await redis.zrange('r', 1, 3), ['m2', 'm3', 'm4']);
       assert.deepEqual(await redis.zrange('r', 0, 1, { withScores: true }), ['m1', 1, 'm2', 2]);

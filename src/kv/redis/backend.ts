@@ -1,0 +1,192 @@
+// A database kept on a remote Redis or Valkey, standalone or Cluster. Larder admits every
+// command from the shared table first (unknown, unsupported, arity, read-only tokens, ACL), so
+// nothing refused ever reaches the server; what is admitted is forwarded as bytes and the
+// server's reply (or error text) comes back unchanged.
+//
+// Pipelines go as one ioredis pipeline (one round trip per node). A transaction runs
+// MULTI..EXEC as one pipeline, on a connection it holds alone (standalone), or on the
+// connection to the node owning its slot (Cluster), which ioredis writes in one piece: no
+// other request's commands come between MULTI and EXEC. State is touched from the JS thread only.
+
+import { Cluster, Redis, ReplyError as RedisReplyError } from 'ioredis';
+import type { AclRegistry } from '../acl/registry.js';
+import type { KvBackend } from '../backend.js';
+import { admit } from '../commands/admit.js';
+import { GATEWAY, keysOf, WRITE, type Args, type Caller, type Command } from '../commands/spec.js';
+import { lookupCommand } from '../commands/table.js';
+import { backendUnavailable, CROSSSLOT, EXECABORT, REMOTE_STREAMS, ReplyError } from '../errors.js';
+import type { Reply } from '../reply.js';
+import { GatewayCtx } from './gateway-ctx.js';
+import { commonSlot } from './key-slot.js';
+import type { RemoteClient } from './connection.js';
+import { toReply } from './reply-conversion.js';
+import { TransactionPool } from './transaction-pool.js';
+
+/** What ioredis' callBuffer takes: the name, then every argument as bytes. */
+type Wire = [string, ...Buffer[]];
+
+/** A command admitted to run, with its place in the request. */
+interface Admitted {
+  readonly at: number;
+  readonly cmd: Command;
+  readonly wire: Wire;
+  readonly slot: number | undefined;
+}
+
+export class RedisBackend implements KvBackend {
+  private writes = 0;
+  private readonly pool: TransactionPool | null;
+  private readonly cluster: boolean;
+  private readonly gateway: GatewayCtx;
+
+  constructor(
+    readonly acl: AclRegistry,
+    private readonly remote: RemoteClient,
+    transactionConnections: number,
+    dbName: string,
+    runtime: string,
+  ) {
+    this.cluster = remote.main instanceof Cluster;
+    this.gateway = new GatewayCtx(acl, dbName, runtime);
+    this.pool = this.cluster ? null : new TransactionPool(transactionConnections, () => remote.dedicated());
+  }
+
+  async execute(argv: Args, caller: Caller): Promise<Reply> {
+    const a = this.admit(argv, caller, 0);
+    if (a instanceof ReplyError) return a;
+    if (a.cmd.bits & GATEWAY) return this.gateway.run(a.cmd, argv, caller);
+    await this.remote.started;
+    try {
+      return this.counted(a.cmd, toReply(await this.remote.main.callBuffer(...a.wire)));
+    } catch (e) {
+      return this.failure(e, a);
+    }
+  }
+
+  async pipeline(commands: readonly Args[], caller: Caller): Promise<Reply[]> {
+    const replies: Reply[] = new Array(commands.length);
+    const batch: Admitted[] = [];
+    for (let i = 0; i < commands.length; i++) {
+      const a = this.admit(commands[i], caller, i);
+      if (a instanceof ReplyError) replies[i] = a;
+      else if (a.cmd.bits & GATEWAY) replies[i] = this.gateway.run(a.cmd, commands[i], caller);
+      else batch.push(a);
+    }
+    // ioredis sends a Cluster pipeline to one node: split it by slot (keyless commands go with the first).
+    const groups = this.cluster ? bySlot(batch) : [batch];
+    await this.remote.started;
+    await Promise.all(
+      groups.map(async (group) => {
+        if (group.length === 0) return;
+        const p = this.remote.main.pipeline();
+        for (const a of group) p.callBuffer(...a.wire);
+        let results: [Error | null, unknown][];
+        try {
+          results = (await p.exec()) ?? [];
+        } catch (e) {
+          const f = this.failure(e);
+          for (const a of group) replies[a.at] = f;
+          return;
+        }
+        group.forEach((a, j) => {
+          const [err, value] = results[j] ?? [new Error('no reply'), null];
+          replies[a.at] = err === null ? this.counted(a.cmd, toReply(value)) : this.failure(err, a);
+        });
+      }),
+    );
+    return replies;
+  }
+
+  async transaction(commands: readonly Args[], caller: Caller): Promise<Reply[] | ReplyError> {
+    const batch: Admitted[] = [];
+    for (let i = 0; i < commands.length; i++) {
+      const a = this.admit(commands[i], caller, i);
+      if (a instanceof ReplyError) return a;
+      batch.push(a);
+    }
+    if (this.cluster && new Set(batch.flatMap((a) => (a.slot === undefined ? [] : [a.slot]))).size > 1) return CROSSSLOT;
+    // Larder's own commands (ACL) run here, in place; they cannot be part of the server's MULTI.
+    const local = new Map<number, Reply>();
+    for (const a of batch) if (a.cmd.bits & GATEWAY) local.set(a.at, this.gateway.run(a.cmd, commands[a.at], caller));
+    const sent = batch.filter((a) => !local.has(a.at));
+    if (sent.length === 0) return batch.map((a) => local.get(a.at)!);
+    await this.remote.started;
+    const run = async (conn: Redis | Cluster): Promise<Reply[] | ReplyError> => {
+      const m = conn.multi();
+      for (const a of sent) m.callBuffer(...a.wire);
+      let results: [Error | null, unknown][] | null;
+      try {
+        results = await m.exec();
+      } catch (e) {
+        return this.failure(e);
+      }
+      // EXEC answers null when a WATCHed key changed; a REST transaction watches nothing.
+      if (results === null) return EXECABORT;
+      let j = 0;
+      return batch.map((a) => {
+        if (local.has(a.at)) return local.get(a.at)!;
+        const [err, value] = results[j++];
+        return err === null ? this.counted(a.cmd, toReply(value)) : this.failure(err, a);
+      });
+    };
+    return this.pool === null ? run(this.remote.main) : this.pool.use(run);
+  }
+
+  /** Subscribing and MONITOR need a dedicated connection to the server, not built yet. */
+  stream(): ReplyError {
+    return REMOTE_STREAMS;
+  }
+
+  syncToken(): string {
+    return String(this.writes);
+  }
+
+  close(): Promise<void> {
+    return this.remote.close();
+  }
+
+  private admit(argv: Args, caller: Caller, at: number): Admitted | ReplyError {
+    const cmd = admit(lookupCommand(argv[0]), argv, caller);
+    if (cmd instanceof ReplyError) return cmd;
+    let slot: number | undefined;
+    if (this.cluster) {
+      slot = commonSlot(keysOf(cmd, argv));
+      if (slot === -1) return CROSSSLOT;
+    }
+    const wire: Wire = [argv[0]];
+    for (let i = 1; i < argv.length; i++) wire.push(Buffer.from(argv[i], 'latin1'));
+    return { at, cmd, wire, slot };
+  }
+
+  /**
+   * An error the server answered to the command passes through. Anything else means it could
+   * not be reached, or refused the connection itself (a wrong password answers AUTH, and
+   * ioredis fails the waiting commands with that answer).
+   */
+  private failure(e: unknown, sent?: Admitted): ReplyError {
+    const answered = (e as { command?: { name?: string } }).command?.name;
+    if (e instanceof RedisReplyError && (sent === undefined || answered === undefined || answered === sent.wire[0])) {
+      return toReply(e) as ReplyError;
+    }
+    const why = this.remote.lastError ?? (e instanceof Error ? e.message : String(e));
+    return backendUnavailable(this.remote.target.nodes.map((n) => `${n.host}:${n.port}`).join(','), why);
+  }
+
+  /** Counts a write the server accepted, for the sync token. */
+  private counted(cmd: Command, reply: Reply): Reply {
+    if (cmd.bits & WRITE && !(reply instanceof ReplyError)) this.writes++;
+    return reply;
+  }
+}
+
+
+function bySlot(batch: readonly Admitted[]): Admitted[][] {
+  const groups = new Map<number | undefined, Admitted[]>();
+  for (const a of batch) {
+    const key = a.slot ?? groups.keys().next().value;
+    const g = groups.get(key);
+    if (g === undefined) groups.set(key, [a]);
+    else g.push(a);
+  }
+  return [...groups.values()];
+}

@@ -1,0 +1,124 @@
+// How Larder connects to a remote database (the URL forms are in remote-url.ts): TLS, and the
+// ioredis options that make the gateway fail fast while the server is away and reconnect by
+// itself.
+
+import { readFileSync } from 'node:fs';
+import type { ConnectionOptions } from 'node:tls';
+import { Cluster, Redis, type ClusterOptions, type RedisOptions } from 'ioredis';
+import { installReplyShapes } from './reply-conversion.js';
+import { parseRemoteUrl, type RemoteTarget } from './remote-url.js';
+
+export interface RemoteTls {
+  /** PEM files; the system's CAs are trusted when `caFile` is absent. */
+  caFile?: string | undefined;
+  certFile?: string | undefined;
+  keyFile?: string | undefined;
+  /** false accepts any server certificate (test setups only). */
+  rejectUnauthorized?: boolean | undefined;
+  /** The name checked against the certificate, when it is not the host. */
+  servername?: string | undefined;
+}
+
+export interface RemoteSettings {
+  url: string;
+  tls?: RemoteTls | undefined;
+}
+
+const CONNECT_TIMEOUT_MS = 5000;
+
+/** Reconnection backoff: quick at first, then twice a second, forever. */
+const retry = (times: number) => Math.min(times * 50, 500);
+
+/** A connection to one server or a Cluster, and the options to open more of them. */
+export interface RemoteClient {
+  readonly target: RemoteTarget;
+  readonly main: Redis | Cluster;
+  /** Settles once the first connection is ready, or when it has had `connectTimeout` to be. */
+  readonly started: Promise<void>;
+  /** Why the last connection attempt failed; undefined while connected. */
+  readonly lastError: string | undefined;
+  /** Opens one more connection to the standalone server (a dedicated transaction connection). */
+  dedicated(): Redis;
+  close(): Promise<void>;
+}
+
+export function openRemote(settings: RemoteSettings, onState: (event: string, detail?: Error) => void): RemoteClient {
+  installReplyShapes();
+  const target = parseRemoteUrl(settings.url);
+  const tls = target.tls ? tlsOptions(settings.tls) : undefined;
+  const nodeOptions: RedisOptions = {
+    username: target.username,
+    password: target.password,
+    db: target.db,
+    tls,
+    // RESP2, the protocol the REST API's replies follow (RESP3 shapes some replies otherwise).
+    protocol: 2,
+    // Every integer reply arrives with all its digits; reply-conversion.ts reads them.
+    stringNumbers: true,
+    connectTimeout: CONNECT_TIMEOUT_MS,
+    // While the server is away, a request waits for one reconnection attempt at most (503
+    // after it fails), and those in flight when the connection drops are failed, not resent.
+    // The queue is kept so requests made while the first connection opens wait for it.
+    maxRetriesPerRequest: 0,
+  };
+  let lastError: string | undefined;
+  const watch = (client: Redis | Cluster) => {
+    client.on('ready', () => {
+      lastError = undefined;
+      onState('ready');
+    });
+    client.on('error', (e: Error) => {
+      lastError = e.message;
+      onState('error', e);
+    });
+    return client;
+  };
+  // A Cluster would keep requests queued for as long as it reconnects: it fails them at once
+  // instead, once it has been ready (`started`).
+  const main = target.cluster
+    ? new Cluster([...target.nodes], {
+        enableOfflineQueue: false,
+        clusterRetryStrategy: retry,
+        redisOptions: nodeOptions,
+      } satisfies ClusterOptions)
+    : new Redis({ ...target.nodes[0], ...nodeOptions, retryStrategy: retry });
+  watch(main);
+  const started = new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, CONNECT_TIMEOUT_MS);
+    timer.unref();
+    main.once('ready', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+  const opened: Redis[] = [];
+  return {
+    target,
+    main,
+    started,
+    get lastError() {
+      return lastError;
+    },
+    dedicated() {
+      if (!(main instanceof Redis)) throw new Error('dedicated connections are for a standalone server');
+      const c = main.duplicate();
+      c.on('error', () => {}); // the main connection reports the server's state
+      opened.push(c);
+      return c;
+    },
+    async close() {
+      await Promise.all([main, ...opened].map((c) => c.quit().catch(() => c.disconnect())));
+    },
+  };
+}
+
+function tlsOptions(t: RemoteTls | undefined): ConnectionOptions {
+  const read = (path: string | undefined) => (path === undefined ? undefined : readFileSync(path));
+  return {
+    ca: read(t?.caFile),
+    cert: read(t?.certFile),
+    key: read(t?.keyFile),
+    rejectUnauthorized: t?.rejectUnauthorized ?? true,
+    servername: t?.servername,
+  };
+}

@@ -1,0 +1,67 @@
+// Replies of the remote server as Larder's Reply values: bulk strings as byte strings (latin1,
+// see bytes.ts), simple strings as Status, integers exactly (bigint beyond 2^53), errors as
+// ReplyError with the server's text.
+//
+// ioredis decodes simple and bulk strings alike into Buffers, which would lose the Status /
+// bulk distinction that base64 encoding and the resp2 format show ("OK" stays "OK"). Its
+// decoder reads a per-connection type mapping; `installReplyShapes` wraps the decoder class
+// once so that simple strings arrive as JS strings and bulk strings stay Buffers. It also
+// drops ioredis' reply transformers, which reshape replies by command name (HGETALL into an
+// object): Larder answers the server's reply as it is. Both change ioredis for the whole
+// process, which only Larder uses. Integers
+// arrive as JS strings too (ioredis' `stringNumbers`), so they keep every digit; a simple
+// string is told from an integer by its form. Redis has no simple-string reply that is all
+// digits, except what a script makes with redis.status_reply: that one reads as an integer.
+
+import { createRequire } from 'node:module';
+import { fromBuffer, utf8Bytes } from '../bytes.js';
+import { ReplyError } from '../errors.js';
+import { Status, type Reply } from '../reply.js';
+
+interface DecoderConfig {
+  getTypeMapping(): Record<number, unknown>;
+}
+type DecoderClass = new (config: DecoderConfig) => object;
+
+const SIMPLE_STRING = 43; // '+'
+
+let installed = false;
+
+/** Makes every ioredis connection opened after this keep replies as the server sent them. */
+export function installReplyShapes(): void {
+  if (installed) return;
+  installed = true;
+  const require = createRequire(import.meta.url);
+  const commandModule = require('ioredis/built/Command.js') as { default: { _transformer: { reply: Record<string, unknown> } } };
+  const transformers = commandModule.default._transformer.reply;
+  for (const name of Object.keys(transformers)) delete transformers[name];
+  const decoderModule = require('ioredis/built/resp/decoder.js') as { Decoder: DecoderClass };
+  const Base = decoderModule.Decoder;
+  decoderModule.Decoder = class LarderDecoder extends Base {
+    constructor(config: DecoderConfig) {
+      let mapping: Record<number, unknown> | undefined;
+      super({
+        ...config,
+        getTypeMapping: () => (mapping ??= { ...config.getTypeMapping(), [SIMPLE_STRING]: String }),
+      });
+    }
+  };
+}
+
+const INTEGER = /^-?\d+$/;
+
+/** One decoded reply (ioredis shapes: Buffer, string, number, null, Error, arrays) as a Reply. */
+export function toReply(value: unknown): Reply {
+  if (value === null || value === undefined) return null;
+  if (Buffer.isBuffer(value)) return fromBuffer(value);
+  if (typeof value === 'string') return INTEGER.test(value) ? integer(value) : new Status(value);
+  if (typeof value === 'number') return value;
+  if (Array.isArray(value)) return value.map(toReply);
+  if (value instanceof Error) return new ReplyError(utf8Bytes(value.message));
+  throw new Error(`unexpected reply from the Redis client: ${String(value)}`);
+}
+
+function integer(text: string): number | bigint {
+  const n = Number(text);
+  return Number.isSafeInteger(n) ? n : BigInt(text);
+}

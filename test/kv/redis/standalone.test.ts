@@ -1,0 +1,156 @@
+// The remote backend on a real standalone redis-server: bytes and reply kinds survive the trip,
+// admission happens in Larder before anything is sent, transactions never interleave, and an
+// outage answers 503 until the gateway has reconnected by itself.
+
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { findRedisServer, startRedisServer, type RedisServer } from '../differential/redis-server.js';
+import { launchLarder } from '../../support/larder-process.js';
+import { startTestLarder, type KvClient, type TestLarder } from '../../support/larder.js';
+
+const REDIS = findRedisServer();
+const delay = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe('remote backend: standalone Redis', { skip: REDIS === undefined && 'redis-server is not installed' }, () => {
+  let redis: RedisServer;
+  let t: TestLarder;
+  let db: KvClient;
+  before(async () => {
+    redis = await startRedisServer(REDIS!);
+    // A database of its own name, so LARDER_TEST_KV_BACKEND (which moves 'default') leaves it be.
+    t = await startTestLarder({ kv: { databases: { default: {}, remote: { url: `redis://127.0.0.1:${redis.port}` } } } });
+    db = t.database('remote');
+  });
+  after(async () => {
+    await t?.close();
+    await redis?.stop();
+  });
+
+  it('keeps the data in Redis', async () => {
+    assert.equal(await db.ok(['set', 'where', 'remote']), 'OK');
+    assert.equal(await redis.client.call(['GET', 'where']), '$6\r\nremote\r\n');
+  });
+
+  it('reads replies as bytes: binary values, base64, Status apart from bulk, integers past 2^53', async () => {
+    const bytes = Buffer.from([0xff, 0x00, 0x80, 0x0d, 0x0a]);
+    const put = await db.request('/set/bin', { method: 'POST', body: bytes });
+    assert.equal(put.status, 200);
+    const b64 = { headers: { 'upstash-encoding': 'base64' } };
+    assert.deepEqual(await db.command(['get', 'bin'], b64), { status: 200, body: { result: bytes.toString('base64') } });
+    await db.ok(['set', 'ok', 'OK']);
+    // The status OK stays "OK" in base64; the bulk string "OK" is encoded.
+    assert.deepEqual(await db.command(['set', 'ok', 'OK'], b64), { status: 200, body: { result: 'OK' } });
+    assert.deepEqual(await db.command(['get', 'ok'], b64), { status: 200, body: { result: 'T0s=' } });
+    const resp2 = async (argv: string[]) =>
+      Buffer.from(await (await db.request('', { method: 'POST', body: JSON.stringify(argv), headers: { 'upstash-response-format': 'resp2' } })).arrayBuffer()).toString('latin1');
+    assert.equal(await resp2(['type', 'ok']), '+string\r\n');
+    assert.equal(await resp2(['get', 'ok']), '$2\r\nOK\r\n');
+    const big = await db.request('', { method: 'POST', body: '["incrby","big","9007199254740993"]' });
+    assert.equal(await big.text(), '{"result":9007199254740993}');
+    assert.deepEqual(await db.ok(['hgetall', 'nohash']), []);
+    await db.ok(['hset', 'h', 'a', '1']);
+    assert.deepEqual(await db.ok(['hgetall', 'h']), ['a', '1']);
+  });
+
+  it('passes the server’s errors through with their text', async () => {
+    await db.ok(['set', 'str', 'x']);
+    assert.equal(await db.fails(['lpush', 'str', 'y']), 'WRONGTYPE Operation against a key holding the wrong kind of value');
+    assert.equal(await db.fails(['incr', 'str']), 'ERR value is not an integer or out of range');
+  });
+
+  it('admits commands in Larder before sending them: read-only tokens, unknown commands, arity', async () => {
+    const refused = await db.command(['set', 'ro', 'x'], { token: db.readOnlyToken });
+    assert.equal(refused.status, 400);
+    assert.match(refused.body.error, /^NOPERM /);
+    assert.equal(await redis.client.call(['EXISTS', 'ro']), ':0\r\n');
+    assert.equal(await db.fails(['get']), "ERR wrong number of arguments for 'get' command");
+    // Larder's table allows only CONFIG GET: the server's settings stay out of reach.
+    assert.equal(await db.fails(['config', 'set', 'maxmemory', '1']), "ERR unknown subcommand 'set'. Try CONFIG HELP.");
+    assert.equal(await redis.client.call(['CONFIG', 'GET', 'maxmemory']), '*2\r\n$9\r\nmaxmemory\r\n$1\r\n0\r\n');
+    const res = await db.request('/pipeline', { method: 'POST', body: '[["set","p","1"],["nosuch"],["incr","p"]]' });
+    const body = (await res.json()) as { result?: unknown; error?: string }[];
+    assert.deepEqual(body[0], { result: 'OK' });
+    assert.match(body[1].error!, /^ERR unknown command 'nosuch'/);
+    assert.deepEqual(body[2], { result: 2 });
+  });
+
+  it('manages ACL users and tokens in Larder, not in Redis', async () => {
+    assert.equal(await db.ok(['acl', 'setuser', 'reader', 'on', '>pw', '~r:*', '+get']), 'OK');
+    const token = await db.ok(['acl', 'resttoken', 'reader', 'pw']);
+    assert.equal(await redis.client.call(['ACL', 'USERS']), '*1\r\n$7\r\ndefault\r\n');
+    await db.ok(['set', 'r:1', 'v']);
+    assert.deepEqual(await db.command(['get', 'r:1'], { token }), { status: 200, body: { result: 'v' } });
+    assert.equal((await db.command(['get', 'other'], { token })).status, 400);
+  });
+
+  it('runs 50 concurrent transactions without interleaving them', async () => {
+    const results = await Promise.all(
+      Array.from({ length: 50 }, () =>
+        db.request('/multi-exec', { method: 'POST', body: '[["incr","counter"],["get","counter"]]' }).then((r) => r.json()),
+      ),
+    );
+    const seen = results.map((r: any) => {
+      // Nothing ran between this transaction's INCR and its GET.
+      assert.equal(String(r[0].result), r[1].result);
+      return r[0].result as number;
+    });
+    assert.deepEqual(seen.sort((a, b) => a - b), Array.from({ length: 50 }, (_, i) => i + 1));
+    assert.equal(await db.ok(['get', 'counter']), '50');
+  });
+
+  it('changes the sync token after each write', async () => {
+    const token = async (argv: string[]) => (await db.request('', { method: 'POST', body: JSON.stringify(argv) })).headers.get('upstash-sync-token');
+    const a = await token(['get', 'k']);
+    const b = await token(['set', 'k', '1']);
+    const c = await token(['get', 'k']);
+    assert.notEqual(a, b);
+    assert.equal(b, c);
+  });
+
+  it('answers 503 while Redis is down, then serves again without a restart', async () => {
+    await db.ok(['set', 'before', '1']);
+    const port = redis.port;
+    await redis.stop();
+    for (const send of [
+      () => db.command(['get', 'before']),
+      () => db.request('/pipeline', { method: 'POST', body: '[["get","before"]]' }).then(async (r) => ({ status: r.status, body: await r.json() })),
+      () => db.request('/multi-exec', { method: 'POST', body: '[["incr","x"]]' }).then(async (r) => ({ status: r.status, body: await r.json() })),
+    ]) {
+      const res = await send();
+      assert.equal(res.status, 503);
+      assert.match((res.body as { error: string }).error, /^ERR the Redis backend at 127\.0\.0\.1:\d+ is unavailable \(.+\); retry later$/);
+    }
+    redis = await startRedisServer(REDIS!, { port });
+    let status = 0;
+    for (let i = 0; i < 100 && status !== 200; i++) {
+      status = (await db.command(['set', 'after', '1'])).status;
+      if (status !== 200) await delay(100);
+    }
+    assert.equal(status, 200);
+    assert.equal(await db.ok(['get', 'after']), '1');
+    const tx = await db.request('/multi-exec', { method: 'POST', body: '[["incr","x"]]' });
+    assert.equal(tx.status, 200);
+  });
+});
+
+describe('larder start --kv-backend', { skip: REDIS === undefined && 'redis-server is not installed' }, () => {
+  it('puts the default database on the Redis at the URL', async () => {
+    const redis = await startRedisServer(REDIS!);
+    const dir = mkdtempSync(join(tmpdir(), 'larder-kvb-'));
+    const p = launchLarder({ dataDir: dir, flags: ['--kv-backend', `redis://127.0.0.1:${redis.port}`] });
+    try {
+      const ready = await p.ready;
+      const creds = ready.databases.get('default')!;
+      const res = await fetch(`${creds.url}/set/cli/yes`, { headers: { authorization: `Bearer ${creds.token}` } });
+      assert.deepEqual(await res.json(), { result: 'OK' });
+      assert.equal(await redis.client.call(['GET', 'cli']), '$3\r\nyes\r\n');
+    } finally {
+      await p.stop('SIGTERM');
+      await redis.stop();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
