@@ -10,6 +10,7 @@ import { createApp } from './server/app.js';
 import type { RunningServer } from './server/http.js';
 import { createLogger, type Logger } from './server/log.js';
 import type { Service } from './server/service.js';
+import { mountQueue, type QueueCredentials, type QueueService } from './queue/index.js';
 import { mountStreams, type StreamCredentials, type StreamsService } from './streams/index.js';
 import { mountVector, type VectorCredentials, type VectorService } from './vector/index.js';
 
@@ -20,6 +21,7 @@ export interface Larder {
   readonly kv: readonly KvCredentials[];
   readonly streams: readonly StreamCredentials[];
   readonly vector: readonly VectorCredentials[];
+  readonly queue: QueueCredentials;
   readonly log: Logger;
   /** Stops serving, then flushes and closes every service. */
   close(): Promise<void>;
@@ -48,7 +50,16 @@ export async function startLarder(config: Config, log: Logger = createLogger(con
     await streams.close();
     throw e;
   }
-  const services: Service[] = [kv, streams, vector];
+  let queue: QueueService;
+  try {
+    queue = mountQueue(config, secrets, log);
+  } catch (e) {
+    await kv.close();
+    await streams.close();
+    await vector.close();
+    throw e;
+  }
+  const services: Service[] = [kv, streams, vector, queue];
   const handler = createApp(services, log);
   const at = { host: config.host, port: config.port };
   let server: RunningServer;
@@ -69,6 +80,7 @@ export async function startLarder(config: Config, log: Logger = createLogger(con
     kv: kv.credentials,
     streams: streams.credentials,
     vector: vector.credentials,
+    queue: queue.credentials,
     log,
     async close() {
       await server.close();

@@ -29,6 +29,15 @@ export function envLines(larder: Larder): string[] {
     );
   }
   for (const v of larder.vector) lines.push(...vectorEnvLines(larder.url, v));
+  const q = larder.queue;
+  lines.push(
+    '# message queue',
+    `QSTASH_URL=${larder.url}/qstash`,
+    `QSTASH_TOKEN=${q.token}`,
+    `QSTASH_CURRENT_SIGNING_KEY=${q.currentSigningKey}`,
+    `QSTASH_NEXT_SIGNING_KEY=${q.nextSigningKey}`,
+    `QSTASH_READ_ONLY_TOKEN=${q.readOnlyToken}`,
+  );
   return lines;
 }
 
