@@ -44,3 +44,34 @@ describe('queue restart', () => {
     }
   });
 });
+
+describe('queue shutdown', () => {
+  it('stops promptly while a destination is slow, and delivers that message again after the restart', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'larder-queue-slow-'));
+    const first = await startTestLarder({}, dataDir);
+    const q = first.queue();
+    const rx = await startQueueReceiver({ current: q.currentSigningKey, next: q.nextSigningKey });
+    try {
+      // The first request never gets an answer before the server stops.
+      let release: () => void = () => undefined;
+      const held = new Promise<void>((r) => (release = r));
+      rx.hold('/slow', held);
+      const client = new Client({ baseUrl: q.url, token: q.token, retry: false, enableTelemetry: false, devMode: false });
+      const { messageId } = await client.publish({ url: `${rx.url}/slow`, body: 'x', timeout: '1h' });
+      await eventually(async () => rx.pending('/slow') === 1, 'the attempt in flight');
+      await first.close(true);
+      release();
+      const second = await startTestLarder({}, dataDir);
+      try {
+        // The aborted attempt (recorded once released) and the redelivery, with one message id.
+        await eventually(async () => rx.at('/slow').length === 2, 'the redelivery');
+        assert.ok(rx.at('/slow').every((d) => d.headers['upstash-message-id'] === messageId));
+      } finally {
+        await second.close(true);
+      }
+    } finally {
+      await rx.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});

@@ -28,6 +28,10 @@ export interface QueueReceiver {
   at(path: string): Delivery[];
   /** How to answer a request to `path` (default 200 "ok"); `n` counts earlier requests to it. */
   answer(path: string, f: (n: number, d: Delivery) => Answer): void;
+  /** Requests to `path` get no answer until `until` resolves. */
+  hold(path: string, until: Promise<void>): void;
+  /** Requests to `path` waiting on a hold. */
+  pending(path: string): number;
   setKeys(keys: { current: string; next: string }): void;
   close(): Promise<void>;
 }
@@ -36,11 +40,19 @@ export async function startQueueReceiver(keys: { current: string; next: string }
   let receiver = new Receiver({ currentSigningKey: keys.current, nextSigningKey: keys.next, devMode: false });
   const deliveries: Delivery[] = [];
   const answers = new Map<string, (n: number, d: Delivery) => Answer>();
+  const holds = new Map<string, Promise<void>>();
+  const waiting = new Map<string, number>();
   let base = '';
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
+    req.on('end', async () => {
+      const hold = holds.get(req.url ?? '/');
+      if (hold !== undefined) {
+        waiting.set(req.url ?? '/', (waiting.get(req.url ?? '/') ?? 0) + 1);
+        await hold;
+        waiting.set(req.url ?? '/', (waiting.get(req.url ?? '/') ?? 0) - 1);
+      }
       const body = Buffer.concat(chunks).toString('utf8');
       const path = req.url ?? '/';
       const d: Delivery = { path, method: req.method ?? '', headers: req.headers, body, verified: false };
@@ -67,6 +79,11 @@ export async function startQueueReceiver(keys: { current: string; next: string }
     deliveries,
     at: (path) => deliveries.filter((d) => d.path === path),
     answer: (path, f) => answers.set(path, f),
+    hold(path, until) {
+      holds.set(path, until);
+      void until.then(() => holds.delete(path));
+    },
+    pending: (path) => waiting.get(path) ?? 0,
     setKeys(k) {
       receiver = new Receiver({ currentSigningKey: k.current, nextSigningKey: k.next, devMode: false });
     },

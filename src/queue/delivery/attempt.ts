@@ -10,6 +10,8 @@ export interface AttemptSettings {
   defaultTimeoutMs: number;
   maxBodyBytes: number;
   now: () => number;
+  /** Aborts the request when the service stops, so shutdown never waits out a slow destination. */
+  stop: AbortSignal;
 }
 
 export interface Outcome extends DeliveryResponse {
@@ -35,6 +37,8 @@ export async function attempt(m: QueueMessage, s: AttemptSettings): Promise<Outc
   if (m.scheduleId !== undefined) headers['upstash-schedule-id'] = m.scheduleId;
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), m.timeoutMs ?? s.defaultTimeoutMs);
+  const onStop = () => controller.abort();
+  s.stop.addEventListener('abort', onStop);
   try {
     const res = await fetch(m.url, {
       method: m.method,
@@ -53,6 +57,7 @@ export async function attempt(m: QueueMessage, s: AttemptSettings): Promise<Outc
     return { ok: false, final: false, status: 0, headers: {}, body: '', error };
   } finally {
     clearTimeout(timer);
+    s.stop.removeEventListener('abort', onStop);
   }
 }
 

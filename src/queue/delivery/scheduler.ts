@@ -35,6 +35,7 @@ export class Scheduler {
   private timerAt = Infinity;
   private closed = false;
   private idle: (() => void) | null = null;
+  private readonly stop = new AbortController();
 
   constructor(
     private readonly store: QueueStore,
@@ -58,10 +59,11 @@ export class Scheduler {
     return this.inFlight.has(id);
   }
 
-  /** Stops starting attempts and waits for those running; their outcomes are dropped (the messages stay pending). */
+  /** Stops starting attempts and aborts those running; their outcomes are dropped (the messages stay pending). */
   async close(): Promise<void> {
     this.closed = true;
     if (this.timer !== null) clearTimeout(this.timer);
+    this.stop.abort();
     if (this.inFlight.size > 0) await new Promise<void>((resolve) => (this.idle = resolve));
   }
 
@@ -92,7 +94,7 @@ export class Scheduler {
   private run(m: QueueMessage): void {
     this.inFlight.add(m.id);
     this.events.add('IN_PROGRESS', m);
-    const settings = { signingKey: this.s.signingKey(), defaultTimeoutMs: this.s.defaultTimeoutMs, maxBodyBytes: this.s.maxBodyBytes, now: this.s.now };
+    const settings = { signingKey: this.s.signingKey(), defaultTimeoutMs: this.s.defaultTimeoutMs, maxBodyBytes: this.s.maxBodyBytes, now: this.s.now, stop: this.stop.signal };
     attempt(m, settings)
       .then((out) => {
         if (!this.closed) this.settle(m.id, out);
