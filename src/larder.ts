@@ -10,6 +10,7 @@ import { createApp } from './server/app.js';
 import type { RunningServer } from './server/http.js';
 import { createLogger, type Logger } from './server/log.js';
 import type { Service } from './server/service.js';
+import { mountQueue, type QueueCredentials, type QueueService } from './queue/index.js';
 import { mountStreams, type StreamCredentials, type StreamsService } from './streams/index.js';
 import { mountVector, type VectorCredentials, type VectorService } from './vector/index.js';
 
@@ -20,6 +21,8 @@ export interface Larder {
   readonly kv: readonly KvCredentials[];
   readonly streams: readonly StreamCredentials[];
   readonly vector: readonly VectorCredentials[];
+  /** null when the queue is not served (a `--workers` process). */
+  readonly queue: QueueCredentials | null;
   readonly log: Logger;
   /** Stops serving, then flushes and closes every service. */
   close(): Promise<void>;
@@ -29,7 +32,7 @@ const isBun = () => typeof (globalThis as { Bun?: unknown }).Bun !== 'undefined'
 
 /**
  * `kvOnly`: serve the key-value service alone, as each `--workers` process does: the embedded
- * stream topics and vector indexes keep their files in one process.
+ * stream topics, vector indexes and queue keep their files in one process.
  */
 export async function startLarder(config: Config, log: Logger = createLogger(config.logLevel), kvOnly = false): Promise<Larder> {
   const runtime = config.runtime === 'auto' ? (isBun() ? 'bun' : 'node') : config.runtime;
@@ -39,6 +42,7 @@ export async function startLarder(config: Config, log: Logger = createLogger(con
   const services: Service[] = [];
   let streams: StreamsService | null = null;
   let vector: VectorService | null = null;
+  let queue: QueueService | null = null;
   const kv = mountKv(config, secrets, log, runtime);
   services.push(kv);
   try {
@@ -47,6 +51,8 @@ export async function startLarder(config: Config, log: Logger = createLogger(con
       services.push(streams);
       vector = mountVector(config, secrets, log);
       services.push(vector);
+      queue = mountQueue(config, secrets, log);
+      services.push(queue);
     }
   } catch (e) {
     for (const s of services) await s.close();
@@ -72,6 +78,7 @@ export async function startLarder(config: Config, log: Logger = createLogger(con
     kv: kv.credentials,
     streams: streams?.credentials ?? [],
     vector: vector?.credentials ?? [],
+    queue: queue?.credentials ?? null,
     log,
     async close() {
       await server.close();

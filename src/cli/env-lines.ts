@@ -4,7 +4,7 @@
 import type { Larder } from '../larder.js';
 import type { VectorCredentials } from '../vector/index.js';
 
-export function envLines(larder: Pick<Larder, 'url' | 'kv' | 'streams' | 'vector'>): string[] {
+export function envLines(larder: Pick<Larder, 'url' | 'kv' | 'streams' | 'vector' | 'queue'>): string[] {
   const lines: string[] = [];
   for (const kv of larder.kv) {
     const url = `${larder.url}/redis/${kv.db}`;
@@ -29,6 +29,16 @@ export function envLines(larder: Pick<Larder, 'url' | 'kv' | 'streams' | 'vector
     );
   }
   for (const v of larder.vector) lines.push(...vectorEnvLines(larder.url, v));
+  const q = larder.queue;
+  if (q === null) return lines;
+  lines.push(
+    '# message queue',
+    `QSTASH_URL=${larder.url}/qstash`,
+    `QSTASH_TOKEN=${q.token}`,
+    `QSTASH_CURRENT_SIGNING_KEY=${q.currentSigningKey}`,
+    `QSTASH_NEXT_SIGNING_KEY=${q.nextSigningKey}`,
+    `QSTASH_READ_ONLY_TOKEN=${q.readOnlyToken}`,
+  );
   return lines;
 }
 

@@ -79,5 +79,5 @@ export async function runPrimary(config: Config): Promise<void> {
   );
   console.log(`Larder workers: ${config.workers}`);
   console.log(`Larder listening on ${ready[0].url} (node)`);
-  for (const line of envLines({ ...ready[0], streams: [], vector: [] })) console.log(line);
+  for (const line of envLines({ ...ready[0], streams: [], vector: [], queue: null })) console.log(line);
 }

@@ -132,6 +132,39 @@ const streamCluster = z
   })
   .strict();
 
+const queueSettings = z
+  .object({
+    /** Full-access token: base64 of {"UserID", "Password"} as the SDKs decode; generated and kept in the data dir when not given. */
+    token: token.optional(),
+    /** Read-only token (GET endpoints only); generated likewise. */
+    readOnlyToken: token.optional(),
+    /** Keys that sign deliveries (Upstash-Signature); generated likewise, and changed by POST /v2/keys/rotate. */
+    currentSigningKey: token.optional(),
+    nextSigningKey: token.optional(),
+    /** As kv.fsync, for the queue's message log. */
+    fsync: z.enum(['always', 'everysec']).default('everysec'),
+    /** The message log is compacted into a snapshot once it is this large (and larger than the last snapshot). */
+    compactAfterBytes: z.number().int().positive().default(64 * MiB),
+    /** Largest message body in bytes; a callback's copy of a response body is cut to this size. */
+    maxMessageBytes: z.number().int().positive().default(MiB),
+    /** Retries when a publish names none (Upstash-Retries). */
+    defaultRetries: z.number().int().min(0).default(3),
+    /** How long one delivery may take when a publish names no Upstash-Timeout. */
+    deliveryTimeoutMs: z.number().int().positive().default(5 * 60_000),
+    /** Deliveries in flight at once, over every destination; the rest wait their turn on disk and in the schedule. */
+    maxConcurrentDeliveries: z.number().int().positive().default(64),
+    /** Messages waiting (pending or retrying); a publish beyond this is refused with 429 rather than growing memory. */
+    maxPendingMessages: z.number().int().positive().default(100_000),
+    /** A deduplication id (or content hash) is remembered this long. */
+    deduplicationWindowMs: z.number().int().positive().default(10 * 60_000),
+    /**
+     * Multiplies every retry delay (the back-off min(86400, e^(2.5·n)) s and Retry-After). 1 is the
+     * service's timing; tests use e.g. 0.001 so retries take milliseconds.
+     */
+    retryDelayScale: z.number().positive().max(1).default(1),
+  })
+  .strict();
+
 export const configSchema = z
   .object({
     host: z.string().min(1).default('127.0.0.1'),
@@ -188,6 +221,7 @@ export const configSchema = z
       })
       .strict()
       .prefault({}),
+    queue: queueSettings.prefault({}),
   })
   .strict();
 
@@ -197,3 +231,4 @@ export type KvConfig = Config['kv'];
 export type StreamClusterConfig = z.infer<typeof streamCluster>;
 export type StreamTopicConfig = z.infer<typeof streamTopic>;
 export type VectorIndexConfig = z.infer<typeof vectorIndex>;
+export type QueueConfig = z.infer<typeof queueSettings>;

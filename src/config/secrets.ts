@@ -22,12 +22,23 @@ export class SecretStore {
     this.secrets = existsSync(this.path) ? (JSON.parse(readFileSync(this.path, 'utf8')) as Secrets) : {};
   }
 
-  get(name: string): string {
+  /** `make` builds a new secret when the default (a random token) does not fit the format. */
+  get(name: string, make: () => string = newToken): string {
     let value = this.secrets[name];
     if (value === undefined) {
-      value = this.secrets[name] = newToken();
-      writeFileAtomic(this.path, JSON.stringify(this.secrets, null, 2) + '\n', 0o600);
+      value = this.secrets[name] = make();
+      this.save();
     }
     return value;
+  }
+
+  /** Replaces a secret (the queue's signing keys rotate). */
+  set(name: string, value: string): void {
+    this.secrets[name] = value;
+    this.save();
+  }
+
+  private save(): void {
+    writeFileAtomic(this.path, JSON.stringify(this.secrets, null, 2) + '\n', 0o600);
   }
 }

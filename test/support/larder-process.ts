@@ -41,6 +41,16 @@ export interface Ready {
   readonly clusters: ReadonlyMap<string, ClusterCredentials>;
   /** Credentials by vector index name, from the printed env lines. */
   readonly indexes: ReadonlyMap<string, DatabaseCredentials>;
+  /** The message queue's URL, tokens and signing keys, from the printed env lines. */
+  readonly queue: QueueCredentials;
+}
+
+export interface QueueCredentials {
+  readonly url: string;
+  readonly token: string;
+  readonly readOnlyToken: string;
+  readonly currentSigningKey: string;
+  readonly nextSigningKey: string;
 }
 
 export interface Exit {
@@ -118,6 +128,7 @@ export function launchLarder(opts: LaunchOptions): LarderProcess {
     let cluster: string | undefined;
     const indexes = new Map<string, Partial<Record<'url' | 'token' | 'readOnlyToken', string>>>();
     let index: string | undefined;
+    const queue: Record<string, string> = {};
     createInterface({ input: child.stdout! }).on('line', (line) => {
       stdout.push(line);
       const listening = /^Larder listening on (http:\/\/\S+) \((node|bun)\)$/.exec(line);
@@ -131,6 +142,8 @@ export function launchLarder(opts: LaunchOptions): LarderProcess {
       else if (vectorEnv !== null && index !== undefined) {
         indexes.get(index)![vectorEnv[1] === 'URL' ? 'url' : vectorEnv[1] === 'TOKEN' ? 'token' : 'readOnlyToken'] = vectorEnv[2];
       }
+      const qstash = /^QSTASH_(URL|TOKEN|CURRENT_SIGNING_KEY|NEXT_SIGNING_KEY|READ_ONLY_TOKEN)=(.*)$/.exec(line);
+      if (qstash !== null) queue[qstash[1]] = qstash[2];
       if (clusterSection !== null) clusters.set((cluster = clusterSection[1]), {});
       else if (kafka !== null && cluster !== undefined) {
         clusters.get(cluster)![kafka[1] === 'URL' ? 'url' : kafka[1] === 'USERNAME' ? 'username' : 'password'] = kafka[2];
@@ -150,7 +163,9 @@ export function launchLarder(opts: LaunchOptions): LarderProcess {
         names.every((n) => printed.has(n)) &&
         clusterNames.every((n) => printed.has(`cluster ${n}`)) &&
         // UPSTASH_VECTOR_REST_READONLY_TOKEN is the last line of an index's section.
-        indexNames.every((n) => indexes.get(n)?.readOnlyToken !== undefined);
+        indexNames.every((n) => indexes.get(n)?.readOnlyToken !== undefined) &&
+        // QSTASH_READ_ONLY_TOKEN is the last line of the queue's section.
+        queue.READ_ONLY_TOKEN !== undefined;
       if (url === undefined || serving === undefined || !complete) return;
       clearTimeout(timer);
       // A test that forgets to stop its server must not keep the runner alive; `exit` kills it.
@@ -161,6 +176,13 @@ export function launchLarder(opts: LaunchOptions): LarderProcess {
         databases: found as Map<string, DatabaseCredentials>,
         clusters: clusters as Map<string, ClusterCredentials>,
         indexes: indexes as Map<string, DatabaseCredentials>,
+        queue: {
+          url: queue.URL,
+          token: queue.TOKEN,
+          readOnlyToken: queue.READ_ONLY_TOKEN,
+          currentSigningKey: queue.CURRENT_SIGNING_KEY,
+          nextSigningKey: queue.NEXT_SIGNING_KEY,
+        },
       });
     });
   });

@@ -18,7 +18,7 @@ import { validate } from '../../src/config/load.js';
 import { startLarder } from '../../src/larder.js';
 import { findRedisServer, startRedisServer } from '../kv/differential/redis-server.js';
 import { startRedisCluster } from '../kv/redis/redis-cluster.js';
-import { spawnLarder, type ClusterCredentials, type Runtime } from './larder-process.js';
+import { spawnLarder, type ClusterCredentials, type QueueCredentials, type Runtime } from './larder-process.js';
 
 export interface KvClient {
   /** Base URL of the database. */
@@ -50,6 +50,8 @@ export interface TestLarder extends KvClient {
   cluster(name?: string): ClusterCredentials;
   /** URL and tokens of a vector index (`default` when not named). */
   vectorIndex(name?: string): VectorCredentials;
+  /** The message queue's URL (…/qstash), tokens and signing keys as they were at start. */
+  queue(): QueueCredentials;
   /** Stops the server; the data dir is removed unless `keepData` (or it was passed in). */
   close(keepData?: boolean): Promise<void>;
 }
@@ -130,6 +132,7 @@ async function serve(config: Record<string, unknown>, dir: string, removeData: (
         if (c === undefined) throw new Error(`no vector index '${name}'`);
         return c;
       },
+      queue: () => p.info.queue,
       async close(keepData = false) {
         const exit = await p.stop('SIGTERM');
         await removeData(keepData);
@@ -159,6 +162,7 @@ async function serve(config: Record<string, unknown>, dir: string, removeData: (
       if (c === undefined) throw new Error(`no vector index '${name}'`);
       return { url: `${larder.url}/vector/${name}`, token: c.token, readOnlyToken: c.readOnlyToken };
     },
+    queue: () => ({ url: `${larder.url}/qstash`, ...larder.queue! }),
     async close(keepData = false) {
       await larder.close();
       await removeData(keepData);

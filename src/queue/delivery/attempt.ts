@@ -1,0 +1,86 @@
+// One delivery attempt: the signed HTTP request to the destination and what it answered.
+// The response body is read only up to `maxBodyBytes`, so a huge or endless answer costs no
+// more memory than that; the rest is dropped.
+
+import type { DeliveryResponse, QueueMessage } from '../store/message.js';
+import { sign } from '../signing/signature.js';
+
+export interface AttemptSettings {
+  signingKey: string;
+  defaultTimeoutMs: number;
+  maxBodyBytes: number;
+  now: () => number;
+  /** Aborts the request when the service stops, so shutdown never waits out a slow destination. */
+  stop: AbortSignal;
+}
+
+export interface Outcome extends DeliveryResponse {
+  /** 2xx. */
+  ok: boolean;
+  /** 489 with Upstash-NonRetryable-Error: true: no more retries. */
+  final: boolean;
+}
+
+const NO_BODY_METHODS = new Set(['GET', 'HEAD']);
+
+export async function attempt(m: QueueMessage, s: AttemptSettings): Promise<Outcome> {
+  const body = Buffer.from(m.body, 'base64');
+  const headers: Record<string, string> = {
+    ...m.headers,
+    'user-agent': 'Upstash-QStash',
+    'upstash-message-id': m.id,
+    'upstash-retried': String(m.retried),
+    'upstash-caller-ip': m.callerIp,
+    'upstash-signature': await sign(s.signingKey, m.url, body, s.now()),
+  };
+  if (m.topicName !== undefined) headers['upstash-topic-name'] = m.topicName;
+  if (m.scheduleId !== undefined) headers['upstash-schedule-id'] = m.scheduleId;
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), m.timeoutMs ?? s.defaultTimeoutMs);
+  const onStop = () => controller.abort();
+  s.stop.addEventListener('abort', onStop);
+  try {
+    const res = await fetch(m.url, {
+      method: m.method,
+      headers,
+      body: NO_BODY_METHODS.has(m.method) ? undefined : body,
+      signal: controller.signal,
+      redirect: 'manual',
+    });
+    const out: Record<string, string> = {};
+    res.headers.forEach((v, k) => (out[k] = v));
+    const answer = await readCapped(res, s.maxBodyBytes);
+    const final = res.status === 489 && out['upstash-nonretryable-error']?.toLowerCase() === 'true';
+    return { ok: res.status >= 200 && res.status < 300, final, status: res.status, headers: out, body: answer.toString('base64') };
+  } catch (e) {
+    const error = controller.signal.aborted ? `timed out after ${m.timeoutMs ?? s.defaultTimeoutMs} ms` : describe(e);
+    return { ok: false, final: false, status: 0, headers: {}, body: '', error };
+  } finally {
+    clearTimeout(timer);
+    s.stop.removeEventListener('abort', onStop);
+  }
+}
+
+async function readCapped(res: Response, max: number): Promise<Buffer> {
+  if (res.body === null) return Buffer.alloc(0);
+  const chunks: Buffer[] = [];
+  let size = 0;
+  const reader = res.body.getReader();
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      chunks.push(Buffer.from(value.buffer, value.byteOffset, Math.min(value.byteLength, max - size)));
+      size += value.byteLength;
+      if (size >= max) break;
+    }
+  } finally {
+    void reader.cancel().catch(() => undefined);
+  }
+  return Buffer.concat(chunks);
+}
+
+function describe(e: unknown): string {
+  const cause = (e as { cause?: { message?: string } }).cause;
+  return cause?.message ?? (e as Error).message ?? String(e);
+}

@@ -1,0 +1,32 @@
+// When the next attempt is due: the service's back-off min(86400, e^(2.5·n)) seconds after the
+// n-th failed attempt, unless the destination named a time itself (Retry-After, or the
+// X-RateLimit-Reset* headers some APIs send). Both are multiplied by `scale`
+// (queue.retryDelayScale), so tests run the real schedule in milliseconds.
+
+const MAX_DELAY_S = 86_400;
+
+export function backoffMs(retried: number, scale: number): number {
+  return Math.min(MAX_DELAY_S, Math.exp(2.5 * retried)) * 1000 * scale;
+}
+
+/** The delay the destination asked for, in ms, or undefined. */
+export function requestedDelayMs(headers: Record<string, string>, nowMs: number, scale: number): number | undefined {
+  const retryAfter = headers['retry-after'];
+  let seconds: number | undefined;
+  if (retryAfter !== undefined) {
+    if (/^\d+$/.test(retryAfter.trim())) seconds = Number(retryAfter.trim());
+    else {
+      const at = Date.parse(retryAfter);
+      if (!Number.isNaN(at)) seconds = Math.max(0, (at - nowMs) / 1000);
+    }
+  }
+  for (const name of ['x-ratelimit-reset', 'x-ratelimit-reset-requests', 'x-ratelimit-reset-tokens']) {
+    if (seconds !== undefined) break;
+    const v = headers[name];
+    if (v === undefined) continue;
+    const n = Number(v.trim());
+    // Either seconds to wait or a unix time in seconds, as APIs differ.
+    if (Number.isFinite(n) && n >= 0) seconds = n > 1e9 ? Math.max(0, n - nowMs / 1000) : n;
+  }
+  return seconds === undefined ? undefined : Math.min(MAX_DELAY_S, seconds) * 1000 * scale;
+}

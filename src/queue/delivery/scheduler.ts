@@ -1,0 +1,147 @@
+// Delivers due messages, at most `concurrency` at once over every destination: the others wait
+// in the store and in the due-heap (one small entry each), so a slow or dead destination costs
+// slots and time, never memory beyond the pending messages themselves. An attempt's outcome is
+// written to the store before anything follows from it (a retry, the DLQ, callbacks); a crash
+// before that write leaves the message pending, and the next start delivers it again with the
+// same Upstash-Message-Id (at least once).
+// Not safe for concurrent use; the service's JS thread owns it.
+
+import type { EventLog } from '../store/event-log.js';
+import { newDlqId, type QueueMessage } from '../store/message.js';
+import type { QueueStore } from '../store/queue-store.js';
+import { attempt, type Outcome } from './attempt.js';
+import { backoffMs, requestedDelayMs } from './backoff.js';
+import { callbackMessage } from './callbacks.js';
+import { DueHeap } from './due-heap.js';
+
+export interface SchedulerSettings {
+  concurrency: number;
+  retryDelayScale: number;
+  defaultTimeoutMs: number;
+  defaultRetries: number;
+  maxBodyBytes: number;
+  signingKey: () => string;
+  now: () => number;
+  onError: (err: unknown, m: QueueMessage) => void;
+}
+
+/** setTimeout's longest delay; a later due time is reached in steps. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+export class Scheduler {
+  private readonly heap = new DueHeap();
+  private readonly inFlight = new Set<string>();
+  private timer: NodeJS.Timeout | null = null;
+  private timerAt = Infinity;
+  private closed = false;
+  private idle: (() => void) | null = null;
+  private readonly stop = new AbortController();
+
+  constructor(
+    private readonly store: QueueStore,
+    private readonly events: EventLog,
+    private readonly s: SchedulerSettings,
+  ) {}
+
+  /** Schedules every message the store holds (after a restart). */
+  start(): void {
+    for (const m of this.store.pending()) this.heap.push({ at: m.notBefore, id: m.id });
+    this.pump();
+  }
+
+  schedule(m: QueueMessage): void {
+    this.heap.push({ at: m.notBefore, id: m.id });
+    this.pump();
+  }
+
+  /** Whether an attempt of this message is running now. */
+  delivering(id: string): boolean {
+    return this.inFlight.has(id);
+  }
+
+  /** Stops starting attempts and aborts those running; their outcomes are dropped (the messages stay pending). */
+  async close(): Promise<void> {
+    this.closed = true;
+    if (this.timer !== null) clearTimeout(this.timer);
+    this.stop.abort();
+    if (this.inFlight.size > 0) await new Promise<void>((resolve) => (this.idle = resolve));
+  }
+
+  private pump(): void {
+    if (this.closed) return;
+    const now = this.s.now();
+    while (this.inFlight.size < this.s.concurrency) {
+      const top = this.heap.peek();
+      if (top === undefined || top.at > now) break;
+      this.heap.pop();
+      const m = this.store.get(top.id);
+      // Stale entries: cancelled, delivered, rescheduled, or already running.
+      if (m === undefined || m.notBefore !== top.at || this.inFlight.has(m.id)) continue;
+      this.run(m);
+    }
+    const next = this.heap.peek();
+    if (next === undefined || this.inFlight.size >= this.s.concurrency) return;
+    if (this.timer !== null && this.timerAt <= next.at) return;
+    if (this.timer !== null) clearTimeout(this.timer);
+    this.timerAt = next.at;
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      this.timerAt = Infinity;
+      this.pump();
+    }, Math.min(MAX_TIMER_MS, Math.max(0, next.at - now)));
+  }
+
+  private run(m: QueueMessage): void {
+    this.inFlight.add(m.id);
+    this.events.add('IN_PROGRESS', m);
+    const settings = { signingKey: this.s.signingKey(), defaultTimeoutMs: this.s.defaultTimeoutMs, maxBodyBytes: this.s.maxBodyBytes, now: this.s.now, stop: this.stop.signal };
+    attempt(m, settings)
+      .then((out) => {
+        if (!this.closed) this.settle(m.id, out);
+      })
+      .catch((err: unknown) => this.s.onError(err, m))
+      .finally(() => {
+        this.inFlight.delete(m.id);
+        if (this.closed) {
+          if (this.inFlight.size === 0) this.idle?.();
+        } else this.pump();
+      });
+  }
+
+  private settle(id: string, out: Outcome): void {
+    const m = this.store.get(id);
+    if (m === undefined) return; // cancelled while in flight
+    const now = this.s.now();
+    const d = { retries: this.s.defaultRetries, now };
+    if (out.ok) {
+      const then = m.callback !== undefined ? [callbackMessage('callback', m.callback, m, out, d)] : [];
+      this.store.finish(id, then);
+      this.events.add('DELIVERED', m, { responseStatus: out.status });
+      for (const c of then) this.accepted(c);
+      return;
+    }
+    this.events.add('ERROR', m, { error: out.error ?? `destination answered ${out.status}`, responseStatus: out.status });
+    if (!out.final && m.retried < m.retries) {
+      const retried = m.retried + 1;
+      const notBefore = now + (requestedDelayMs(out.headers, now, this.s.retryDelayScale) ?? backoffMs(retried, this.s.retryDelayScale));
+      const response = { status: out.status, headers: out.headers, body: out.body, ...(out.error !== undefined && { error: out.error }) };
+      this.store.retry(id, retried, notBefore, response);
+      this.events.add('RETRY', m, { nextDeliveryTime: notBefore });
+      this.heap.push({ at: notBefore, id });
+      return;
+    }
+    const dlqId = newDlqId();
+    const then: QueueMessage[] = [];
+    if (m.callback !== undefined && out.status !== 0) then.push(callbackMessage('callback', m.callback, m, out, d));
+    if (m.failureCallback !== undefined) then.push(callbackMessage('failureCallback', m.failureCallback, m, out, d, dlqId));
+    const response = { status: out.status, headers: out.headers, body: out.body, ...(out.error !== undefined && { error: out.error }) };
+    this.store.deadLetter({ dlqId, message: { ...m }, response, failedAt: now }, then);
+    this.events.add('FAILED', m);
+    for (const c of then) this.accepted(c);
+  }
+
+  private accepted(m: QueueMessage): void {
+    this.events.add('CREATED', m);
+    this.heap.push({ at: m.notBefore, id: m.id });
+  }
+}

@@ -1,0 +1,91 @@
+// The queue engine behind rest/: accepts drafts (stored durably before they are answered),
+// cancels, reads messages and the DLQ, retries dead letters, and holds the signing keys.
+// rest/ parses and shapes; this decides. Not safe for concurrent use; one JS thread owns it.
+
+import type { Scheduler } from './delivery/scheduler.js';
+import { TOO_MANY_PENDING, unknownDlqMessage, unknownMessage, type QueueError } from './errors.js';
+import type { KeyRing, SigningKeys } from './signing/keys.js';
+import type { EventLog } from './store/event-log.js';
+import { newMessageId, type DlqEntry, type Draft, type QueueMessage } from './store/message.js';
+import type { QueueStore } from './store/queue-store.js';
+
+export interface Published {
+  messageId: string;
+  url: string;
+  deduplicated?: boolean;
+}
+
+export class QueueEngine {
+  constructor(
+    readonly store: QueueStore,
+    readonly events: EventLog,
+    private readonly scheduler: Scheduler,
+    private readonly keyRing: KeyRing,
+    private readonly maxPending: number,
+    private readonly now: () => number,
+  ) {}
+
+  /** Stores every new draft in one write, then schedules them; duplicates answer the first message's id. */
+  publish(drafts: readonly Draft[]): Published[] | QueueError {
+    const fresh: Draft[] = [];
+    const out: Published[] = [];
+    for (const d of drafts) {
+      const first = d.dedupKey === undefined ? undefined : (this.store.duplicateOf(d.dedupKey) ?? fresh.find((f) => f.dedupKey === d.dedupKey)?.message.id);
+      if (first !== undefined) out.push({ messageId: first, url: d.message.url, deduplicated: true });
+      else {
+        fresh.push(d);
+        out.push({ messageId: d.message.id, url: d.message.url });
+      }
+    }
+    if (this.store.size + fresh.length > this.maxPending) return TOO_MANY_PENDING;
+    this.store.add(fresh);
+    for (const { message } of fresh) {
+      this.events.add('CREATED', message);
+      this.scheduler.schedule(message);
+    }
+    return out;
+  }
+
+  message(id: string): QueueMessage | QueueError {
+    return this.store.get(id) ?? unknownMessage(id);
+  }
+
+  /** Cancels a waiting message; an attempt in flight finishes, but its outcome is dropped. */
+  cancel(id: string): QueueError | null {
+    const m = this.store.get(id);
+    if (m === undefined) return unknownMessage(id);
+    this.store.finish(id);
+    this.events.add('CANCELED', m);
+    return null;
+  }
+
+  dlqEntry(dlqId: string): DlqEntry | QueueError {
+    return this.store.dlqEntry(dlqId) ?? unknownDlqMessage(dlqId);
+  }
+
+  deleteDlq(dlqId: string): QueueError | null {
+    if (this.store.dlqEntry(dlqId) === undefined) return unknownDlqMessage(dlqId);
+    this.store.removeDlq(dlqId);
+    return null;
+  }
+
+  /** Publishes a dead letter again as a new message (fresh retries), and removes it from the DLQ. */
+  retryDlq(dlqId: string): Published | QueueError {
+    const entry = this.store.dlqEntry(dlqId);
+    if (entry === undefined) return unknownDlqMessage(dlqId);
+    const now = this.now();
+    const message: QueueMessage = { ...entry.message, id: newMessageId(), createdAt: now, notBefore: now, retried: 0 };
+    this.store.removeDlq(dlqId, [message]);
+    this.events.add('CREATED', message);
+    this.scheduler.schedule(message);
+    return { messageId: message.id, url: message.url };
+  }
+
+  keys(): SigningKeys {
+    return this.keyRing.get();
+  }
+
+  rotateKeys(): SigningKeys {
+    return this.keyRing.rotate();
+  }
+}

@@ -1,0 +1,30 @@
+// Every failure the queue service reports: an HTTP status and a text. The store, the
+// scheduler and the parsers return these as values; rest/envelope.ts turns them into
+// `{error, status}` bodies.
+
+export class QueueError {
+  constructor(
+    readonly status: number,
+    readonly text: string,
+  ) {}
+}
+
+export const isError = (v: unknown): v is QueueError => v instanceof QueueError;
+
+export const UNAUTHORIZED = new QueueError(401, 'Unauthorized: wrong or missing token (Authorization: Bearer <QSTASH_TOKEN> or ?qstash_token=)');
+export const READ_ONLY = new QueueError(403, 'the read-only token cannot publish or change anything');
+export const BODY_TOO_LARGE = new QueueError(413, 'request body too large');
+export const NOT_JSON = new QueueError(400, 'request body is not valid JSON');
+export const TOO_MANY_PENDING = new QueueError(429, 'too many messages are waiting for delivery; try again later');
+
+export const notFound = (path: string) => new QueueError(404, `no endpoint at ${path}`);
+export const methodNotAllowed = (method: string, path: string) => new QueueError(405, `method ${method} is not allowed on ${path}`);
+export const badRequest = (text: string) => new QueueError(400, text);
+export const invalidDestination = (dest: string) =>
+  new QueueError(400, `invalid destination url: '${dest}' (a URL starting with http:// or https://)`);
+export const invalidCallback = (header: string, value: string) =>
+  new QueueError(400, `invalid ${header} url: '${value}' (a URL starting with http:// or https://)`);
+export const unknownUrlGroup = (name: string) => new QueueError(404, `url group '${name}' not found`);
+export const messageTooLarge = (size: number, max: number) => new QueueError(413, `message body is ${size} bytes, larger than the limit of ${max}`);
+export const unknownMessage = (id: string) => new QueueError(404, `message ${id} not found`);
+export const unknownDlqMessage = (id: string) => new QueueError(404, `dlq message ${id} not found`);

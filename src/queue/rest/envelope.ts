@@ -1,0 +1,12 @@
+// The one place queue responses are shaped: JSON bodies, `{error, status}` for failures.
+
+import { jsonResponse, type HttpResponse } from '../../server/http.js';
+import type { QueueError } from '../errors.js';
+
+export function fail(e: QueueError): HttpResponse {
+  return jsonResponse(e.status, JSON.stringify({ error: e.text, status: e.status }));
+}
+
+export function ok(value: unknown, status = 200): HttpResponse {
+  return jsonResponse(status, JSON.stringify(value));
+}

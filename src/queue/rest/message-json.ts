@@ -1,0 +1,44 @@
+// Messages and dead letters as the API shows them (the SDK's Message and DlqMessage types).
+
+import { multi } from '../delivery/callbacks.js';
+import type { DlqEntry, QueueMessage } from '../store/message.js';
+
+export function messageJson(m: QueueMessage): Record<string, unknown> {
+  const body = Buffer.from(m.body, 'base64');
+  const out: Record<string, unknown> = {
+    messageId: m.id,
+    url: m.url,
+    method: m.method,
+    header: multi(m.headers),
+    maxRetries: m.retries,
+    notBefore: m.notBefore,
+    createdAt: m.createdAt,
+    callerIp: m.callerIp,
+  };
+  if (isUtf8(body)) out.body = body.toString('utf8');
+  else out.bodyBase64 = m.body;
+  if (m.callback !== undefined) out.callback = m.callback.url;
+  if (m.failureCallback !== undefined) out.failureCallback = m.failureCallback.url;
+  if (m.queueName !== undefined) out.queueName = m.queueName;
+  if (m.topicName !== undefined) out.topicName = m.topicName;
+  if (m.endpointName !== undefined) out.endpointName = m.endpointName;
+  if (m.scheduleId !== undefined) out.scheduleId = m.scheduleId;
+  if (m.labels !== undefined && m.labels.length > 0) {
+    out.labels = m.labels;
+    out.label = m.labels[0];
+  }
+  return out;
+}
+
+export function dlqJson(e: DlqEntry): Record<string, unknown> {
+  const out = { ...messageJson(e.message), dlqId: e.dlqId, responseStatus: e.response.status, responseHeader: multi(e.response.headers) } as Record<string, unknown>;
+  const body = Buffer.from(e.response.body, 'base64');
+  if (isUtf8(body)) out.responseBody = body.toString('utf8');
+  else out.responseBodyBase64 = e.response.body;
+  if (e.response.error !== undefined) out.error = e.response.error;
+  return out;
+}
+
+function isUtf8(b: Buffer): boolean {
+  return Buffer.from(b.toString('utf8'), 'utf8').equals(b);
+}

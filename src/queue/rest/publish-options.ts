@@ -1,0 +1,145 @@
+// The publish settings, read from headers under the SDK's Upstash-* names or the spec's
+// Service-* names: Method, Delay, Not-Before, Retries, Timeout, Forward-*, Callback and
+// Failure-Callback (with their own Upstash-Callback-* / Upstash-Failure-Callback-* settings),
+// Deduplication-Id, Content-Based-Deduplication and Label. The one parser of durations and
+// URLs in the queue service.
+
+import { createHash } from 'node:crypto';
+import { badRequest, invalidCallback, invalidDestination, isError, messageTooLarge, type QueueError } from '../errors.js';
+import { newMessageId, type Draft, type FollowUp, type MessageSettings, type QueueMessage } from '../store/message.js';
+
+/** A header lookup by lower-case name, and every name present. */
+export interface HeaderSource {
+  get(lowerName: string): string | undefined;
+  names(): string[];
+}
+
+export interface PublishContext {
+  now: number;
+  callerIp: string;
+  defaultRetries: number;
+  maxMessageBytes: number;
+  queueName?: string;
+}
+
+const METHODS = new Set(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS']);
+const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+/** Builds the message a publish to `destination` describes. */
+export function readPublish(destination: string, h: HeaderSource, body: Buffer, c: PublishContext): Draft | QueueError {
+  if (!isHttpUrl(destination)) return invalidDestination(destination);
+  if (body.length > c.maxMessageBytes) return messageTooLarge(body.length, c.maxMessageBytes);
+  const setting = (name: string) => h.get(`upstash-${name}`) ?? h.get(`service-${name}`);
+  const own = readSettings(setting, forwarded(h, ['upstash-forward-', 'service-forward-']));
+  if (isError(own)) return own;
+  const contentType = h.get('content-type');
+  if (contentType !== undefined) own.headers['content-type'] ??= contentType;
+  const callback = followUp(h, 'callback');
+  if (isError(callback)) return callback;
+  const failureCallback = followUp(h, 'failure-callback');
+  if (isError(failureCallback)) return failureCallback;
+  let notBefore = c.now + (own.delayMs ?? 0);
+  const nb = setting('not-before');
+  if (nb !== undefined) {
+    if (!/^\d+$/.test(nb.trim())) return badRequest(`invalid Upstash-Not-Before: '${nb}' (a unix time in seconds)`);
+    notBefore = Number(nb.trim()) * 1000;
+  }
+  const message: QueueMessage = {
+    id: newMessageId(),
+    url: destination,
+    method: own.method ?? 'POST',
+    headers: own.headers,
+    body: body.toString('base64'),
+    createdAt: c.now,
+    notBefore,
+    retries: own.retries ?? c.defaultRetries,
+    retried: 0,
+    timeoutMs: own.timeoutMs ?? null,
+    callerIp: c.callerIp,
+  };
+  if (callback !== undefined) message.callback = callback;
+  if (failureCallback !== undefined) message.failureCallback = failureCallback;
+  if (c.queueName !== undefined) message.queueName = c.queueName;
+  const label = setting('label');
+  if (label !== undefined) message.labels = label.split(',').map((l) => l.trim()).filter((l) => l !== '');
+  const draft: Draft = { message };
+  const dedupId = setting('deduplication-id');
+  if (dedupId !== undefined) draft.dedupKey = `id:${dedupId}`;
+  else if (setting('content-based-deduplication')?.toLowerCase() === 'true') draft.dedupKey = contentKey(message);
+  return draft;
+}
+
+/** Method, Retries, Timeout and Delay under `setting`'s names, and the forwarded headers. */
+function readSettings(setting: (name: string) => string | undefined, headers: Record<string, string>): MessageSettings | QueueError {
+  const out: MessageSettings = { headers };
+  const method = setting('method');
+  if (method !== undefined) {
+    if (!METHODS.has(method.toUpperCase())) return badRequest(`invalid method: '${method}'`);
+    out.method = method.toUpperCase();
+  }
+  const retries = setting('retries');
+  if (retries !== undefined) {
+    if (!/^\d+$/.test(retries.trim())) return badRequest(`invalid retries: '${retries}' (a non-negative integer)`);
+    out.retries = Number(retries.trim());
+  }
+  const timeout = setting('timeout');
+  if (timeout !== undefined) {
+    const ms = duration(timeout);
+    if (ms === undefined || ms === 0) return badRequest(`invalid timeout: '${timeout}' (a duration such as 30s, 5m)`);
+    out.timeoutMs = ms;
+  }
+  const delay = setting('delay');
+  if (delay !== undefined) {
+    const ms = duration(delay);
+    if (ms === undefined) return badRequest(`invalid delay: '${delay}' (a duration such as 10s, 5m, 2h, 1d)`);
+    out.delayMs = ms;
+  }
+  return out;
+}
+
+/** A callback URL and its settings from Upstash-<kind>-* headers. */
+function followUp(h: HeaderSource, kind: 'callback' | 'failure-callback'): FollowUp | undefined | QueueError {
+  const url = h.get(`upstash-${kind}`) ?? h.get(`service-${kind}`);
+  if (url === undefined) return undefined;
+  const name = kind === 'callback' ? 'Upstash-Callback' : 'Upstash-Failure-Callback';
+  if (!isHttpUrl(url)) return invalidCallback(name, url);
+  const settings = readSettings(
+    (n) => h.get(`upstash-${kind}-${n}`) ?? h.get(`service-${kind}-${n}`),
+    forwarded(h, [`upstash-${kind}-forward-`, `service-${kind}-forward-`]),
+  );
+  return isError(settings) ? settings : { url, settings };
+}
+
+function forwarded(h: HeaderSource, prefixes: readonly string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const name of h.names()) {
+    const p = prefixes.find((x) => name.startsWith(x));
+    if (p !== undefined && name.length > p.length) out[name.slice(p.length)] = h.get(name)!;
+  }
+  return out;
+}
+
+/** `10s`, `5m`, `2h`, `1d`, `500ms`, or a bare number of seconds; undefined when malformed. */
+export function duration(text: string): number | undefined {
+  const m = /^(\d+)(ms|s|m|h|d)?$/.exec(text.trim());
+  return m === null ? undefined : Number(m[1]) * UNIT_MS[m[2] ?? 's'];
+}
+
+export function isHttpUrl(s: string): boolean {
+  if (!/^https?:\/\//i.test(s)) return false;
+  try {
+    new URL(s);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Same destination, method, forwarded headers and body: the same content. */
+function contentKey(m: QueueMessage): string {
+  const hash = createHash('sha256');
+  hash.update(`${m.method} ${m.url}\n`);
+  for (const k of Object.keys(m.headers).sort()) hash.update(`${k}: ${m.headers[k]}\n`);
+  hash.update(m.body);
+  return `content:${hash.digest('base64url')}`;
+}

@@ -1,0 +1,63 @@
+// What every queue endpoint reads from a request: the engine, the path after /v2/<group>, the
+// query and the body. The only query and body parsing of the queue service.
+
+import type { HttpRequest } from '../../server/http.js';
+import { queryPairs } from '../../server/url.js';
+import type { QueueEngine } from '../engine.js';
+import { BODY_TOO_LARGE, NOT_JSON, type QueueError } from '../errors.js';
+import type { HeaderSource } from './publish-options.js';
+
+export interface QueueContext {
+  readonly engine: QueueEngine;
+  readonly maxBodyBytes: number;
+  readonly maxMessageBytes: number;
+  readonly defaultRetries: number;
+  readonly now: () => number;
+}
+
+export interface Call {
+  readonly req: HttpRequest;
+  readonly ctx: QueueContext;
+  /** The raw (still percent-encoded) path after /v2/<group>/, '' when none. */
+  readonly rest: string;
+}
+
+/** Every value of a query parameter, decoded as UTF-8. */
+export function queryAll(call: Call, name: string): string[] {
+  return queryPairs(call.req.query)
+    .filter(([k]) => k === name)
+    .map(([, v]) => Buffer.from(v ?? '', 'latin1').toString('utf8'));
+}
+
+export const query = (call: Call, name: string): string | undefined => queryAll(call, name)[0];
+
+export async function bodyBytes(call: Call): Promise<Buffer | QueueError> {
+  const bytes = await call.req.body(call.ctx.maxBodyBytes);
+  return bytes === null ? BODY_TOO_LARGE : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+}
+
+export async function jsonBody(call: Call): Promise<unknown | QueueError> {
+  const bytes = await bodyBytes(call);
+  if (!(bytes instanceof Buffer)) return bytes;
+  try {
+    return JSON.parse(bytes.toString('utf8'));
+  } catch {
+    return NOT_JSON;
+  }
+}
+
+export function requestHeaders(req: HttpRequest): HeaderSource {
+  return { get: (n) => req.header(n), names: () => req.headerNames() };
+}
+
+/** A plain object's string values by lower-case name (a batch entry's headers). */
+export function objectHeaders(h: Record<string, unknown>): HeaderSource {
+  const map = new Map<string, string>();
+  for (const [k, v] of Object.entries(h)) if (typeof v === 'string') map.set(k.toLowerCase(), v);
+  return { get: (n) => map.get(n), names: () => [...map.keys()] };
+}
+
+/** The publisher's address as a proxy reports it; the HTTP layer does not pass the socket's. */
+export function callerIp(req: HttpRequest): string {
+  return req.header('x-forwarded-for')?.split(',')[0].trim() ?? req.header('x-real-ip') ?? '';
+}

@@ -1,0 +1,21 @@
+// Upstash-Signature: an HS256 JWT (jose) that the SDK's Receiver.verify accepts: issuer
+// "Upstash", subject the destination URL, `body` the base64url SHA-256 of the exact body bytes,
+// valid from now for five minutes, with a unique jti.
+
+import { createHash, randomUUID } from 'node:crypto';
+import { SignJWT } from 'jose';
+
+const VALID_FOR_S = 300;
+
+export async function sign(key: string, url: string, body: Uint8Array, nowMs: number): Promise<string> {
+  const now = Math.floor(nowMs / 1000);
+  return new SignJWT({ body: createHash('sha256').update(body).digest('base64url') })
+    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+    .setIssuer('Upstash')
+    .setSubject(url)
+    .setIssuedAt(now)
+    .setNotBefore(now)
+    .setExpirationTime(now + VALID_FOR_S)
+    .setJti(`jwt_${randomUUID()}`)
+    .sign(new TextEncoder().encode(key));
+}

@@ -1,0 +1,75 @@
+// The logs of /v2/events and /v2/logs: one event per state change of a message, newest last,
+// kept in memory and bounded (the oldest are dropped), so they do not survive a restart.
+
+import type { QueueMessage } from './message.js';
+
+export type State = 'CREATED' | 'ACTIVE' | 'IN_PROGRESS' | 'DELIVERED' | 'ERROR' | 'RETRY' | 'FAILED' | 'CANCELED';
+
+export interface QueueEvent {
+  time: number;
+  state: State;
+  messageId: string;
+  url: string;
+  topicName?: string;
+  endpointName?: string;
+  queueName?: string;
+  labels?: string[];
+  label?: string;
+  nextDeliveryTime?: number;
+  error?: string;
+  responseStatus?: number;
+}
+
+export interface EventFilter {
+  state?: string;
+  messageId?: string;
+  url?: string;
+  queueName?: string;
+  label?: string;
+  fromDate?: number;
+  toDate?: number;
+}
+
+const MAX_EVENTS = 10_000;
+
+export class EventLog {
+  private events: QueueEvent[] = [];
+
+  constructor(private readonly now: () => number) {}
+
+  add(state: State, m: QueueMessage, extra: Partial<QueueEvent> = {}): void {
+    const e: QueueEvent = { time: this.now(), state, messageId: m.id, url: m.url, ...extra };
+    if (m.topicName !== undefined) e.topicName = m.topicName;
+    if (m.endpointName !== undefined) e.endpointName = m.endpointName;
+    if (m.queueName !== undefined) e.queueName = m.queueName;
+    if (m.labels !== undefined && m.labels.length > 0) {
+      e.labels = m.labels;
+      e.label = m.labels[0];
+    }
+    this.events.push(e);
+    if (this.events.length > MAX_EVENTS) this.events = this.events.slice(this.events.length - MAX_EVENTS / 2);
+  }
+
+  /** Newest first: up to `count` matching events from `cursor` (an offset from the newest), and the next cursor. */
+  list(filter: EventFilter, count: number, cursor: number): { events: QueueEvent[]; cursor?: string } {
+    const out: QueueEvent[] = [];
+    let i = this.events.length - 1 - cursor;
+    for (; i >= 0 && out.length < count; i--) {
+      const e = this.events[i];
+      if (matches(e, filter)) out.push(e);
+    }
+    return i >= 0 ? { events: out, cursor: String(this.events.length - 1 - i) } : { events: out };
+  }
+}
+
+function matches(e: QueueEvent, f: EventFilter): boolean {
+  return (
+    (f.state === undefined || e.state === f.state) &&
+    (f.messageId === undefined || e.messageId === f.messageId) &&
+    (f.url === undefined || e.url === f.url) &&
+    (f.queueName === undefined || e.queueName === f.queueName) &&
+    (f.label === undefined || (e.labels ?? []).includes(f.label)) &&
+    (f.fromDate === undefined || e.time >= f.fromDate) &&
+    (f.toDate === undefined || e.time <= f.toDate)
+  );
+}

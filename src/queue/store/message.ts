@@ -1,0 +1,75 @@
+// What the queue keeps of a message: everything a delivery, a retry, a callback or the
+// management API needs, in a JSON-friendly shape (the body as base64) so one record is one
+// log frame.
+
+import { randomBytes } from 'node:crypto';
+
+/** Settings of a message to be made later: a callback's, from Upstash-Callback-* headers. */
+export interface MessageSettings {
+  method?: string;
+  retries?: number;
+  timeoutMs?: number;
+  delayMs?: number;
+  /** Headers forwarded to the destination (Upstash-Callback-Forward-*). */
+  headers: Record<string, string>;
+}
+
+export interface FollowUp {
+  url: string;
+  settings: MessageSettings;
+}
+
+export interface QueueMessage {
+  id: string;
+  url: string;
+  method: string;
+  /** Headers forwarded to the destination, by lower-case name. */
+  headers: Record<string, string>;
+  /** The body, base64. */
+  body: string;
+  createdAt: number;
+  /** When the next attempt is due (ms). */
+  notBefore: number;
+  /** Retries allowed after the first attempt. */
+  retries: number;
+  /** Attempts made so far that failed. */
+  retried: number;
+  timeoutMs: number | null;
+  callback?: FollowUp;
+  failureCallback?: FollowUp;
+  queueName?: string;
+  labels?: string[];
+  callerIp: string;
+  topicName?: string;
+  endpointName?: string;
+  scheduleId?: string;
+  /** Set on a callback or failure-callback message: it has no callbacks of its own. */
+  origin?: 'callback' | 'failureCallback';
+}
+
+/** What the destination answered on the last attempt; status 0 when it never answered. */
+export interface DeliveryResponse {
+  status: number;
+  headers: Record<string, string>;
+  /** The body, base64, cut at the service's maximum message size. */
+  body: string;
+  /** Why the attempt failed when there was no answer (timeout, refused connection). */
+  error?: string;
+}
+
+export interface DlqEntry {
+  dlqId: string;
+  message: QueueMessage;
+  response: DeliveryResponse;
+  failedAt: number;
+}
+
+/** Ids are url-safe, so they go into paths as they are. */
+export const newMessageId = () => `msg_${randomBytes(18).toString('base64url')}`;
+export const newDlqId = () => `dlq_${randomBytes(18).toString('base64url')}`;
+
+/** A message about to be accepted, with its deduplication key when it has one. */
+export interface Draft {
+  message: QueueMessage;
+  dedupKey?: string;
+}

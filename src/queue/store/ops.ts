@@ -1,0 +1,27 @@
+// The records of the queue's log, one JSON object per frame. A snapshot restates the state as
+// `put`, `dlq` and `dedup` ops; the log adds every change since. Replaying them in order
+// rebuilds the store exactly.
+
+import type { DeliveryResponse, DlqEntry, QueueMessage } from './message.js';
+
+export type Op =
+  /** A message was accepted (published, or a callback made); `dedupKey` is remembered with it. */
+  | { op: 'put'; message: QueueMessage; dedupKey?: string }
+  /** An attempt failed and the message waits for its next one. */
+  | { op: 'retry'; id: string; retried: number; notBefore: number; response: DeliveryResponse }
+  /** The message left the queue: delivered, or cancelled. */
+  | { op: 'done'; id: string }
+  /** The message failed for good and moved to the dead-letter queue. */
+  | { op: 'dlq'; entry: DlqEntry }
+  /** A dead-letter entry was deleted (or retried, which also puts a new message). */
+  | { op: 'undlq'; dlqId: string }
+  /** A deduplication key seen at `at` (snapshots only: in the log it rides on `put`). */
+  | { op: 'dedup'; key: string; id: string; at: number };
+
+export const encodeOp = (op: Op): Buffer => Buffer.from(JSON.stringify(op));
+
+export function decodeOp(payload: Buffer): Op {
+  const op = JSON.parse(payload.toString('utf8')) as Op;
+  if (typeof op !== 'object' || op === null || typeof op.op !== 'string') throw new Error('it is not a queue op');
+  return op;
+}

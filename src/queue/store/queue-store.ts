@@ -1,0 +1,180 @@
+// The queue's durable state: messages waiting for delivery, the dead-letter queue and the
+// deduplication keys, in <dataDir>/queue/ as storage/generations.ts lays it out (snapshot-<gen>.bin
+// and log-<gen>.aof of ops.ts records). Every change is appended and flushed (fsynced under
+// `always`) before it is applied, so a publish is answered only once its message is on disk,
+// and a change made of several ops (a delivery and the callback it makes) is one write.
+// Not safe for concurrent use; the service's JS thread owns it.
+
+import type { FsyncPolicy } from '../../storage/append-log.js';
+import type { Logger } from '../../server/log.js';
+import { Generations } from '../../storage/generations.js';
+import type { DeliveryResponse, DlqEntry, QueueMessage } from './message.js';
+import { decodeOp, encodeOp, type Op } from './ops.js';
+
+const SNAPSHOT_FORMAT = { version: 1, countField: 'ops' };
+
+export interface StoreSettings {
+  dir: string;
+  fsync: FsyncPolicy;
+  compactAfterBytes: number;
+  deduplicationWindowMs: number;
+}
+
+export class QueueStore {
+  private readonly messages = new Map<string, QueueMessage>();
+  /** The last failed attempt's answer, by message id (for the callbacks and the DLQ). */
+  private readonly responses = new Map<string, DeliveryResponse>();
+  private readonly dlqEntries = new Map<string, DlqEntry>();
+  private readonly dedup = new Map<string, { id: string; at: number }>();
+  private readonly generations: Generations;
+  private compactionQueued = false;
+  private closed = false;
+
+  constructor(
+    private readonly settings: StoreSettings,
+    private readonly now: () => number,
+    logger: Logger,
+  ) {
+    this.generations = new Generations(settings, SNAPSHOT_FORMAT, 'message queue', logger);
+  }
+
+  /** Restores the state from disk. */
+  open(): void {
+    const g = this.generations;
+    const snapshot = g.openSnapshot();
+    if (snapshot !== null) snapshot.entries.forEach((p, i) => this.apply(this.decode(p, snapshot.path, i + 1)));
+    const { frames, path } = g.openLog();
+    frames.forEach((p, i) => this.apply(this.decode(p, path, i)));
+    g.removeOlder();
+  }
+
+  get size(): number {
+    return this.messages.size;
+  }
+
+  get(id: string): QueueMessage | undefined {
+    return this.messages.get(id);
+  }
+
+  lastResponse(id: string): DeliveryResponse | undefined {
+    return this.responses.get(id);
+  }
+
+  pending(): IterableIterator<QueueMessage> {
+    return this.messages.values();
+  }
+
+  dlq(): IterableIterator<DlqEntry> {
+    return this.dlqEntries.values();
+  }
+
+  dlqEntry(dlqId: string): DlqEntry | undefined {
+    return this.dlqEntries.get(dlqId);
+  }
+
+  /** The message already published under `key` within the window, if any. */
+  duplicateOf(key: string): string | undefined {
+    const seen = this.dedup.get(key);
+    if (seen === undefined) return undefined;
+    if (seen.at + this.settings.deduplicationWindowMs > this.now()) return seen.id;
+    this.dedup.delete(key);
+    return undefined;
+  }
+
+  /** Accepts new messages (one publish, a batch, or the callbacks a delivery made). */
+  add(messages: readonly { message: QueueMessage; dedupKey?: string }[]): void {
+    this.write(messages.map(({ message, dedupKey }) => (dedupKey === undefined ? { op: 'put', message } : { op: 'put', message, dedupKey })));
+  }
+
+  retry(id: string, retried: number, notBefore: number, response: DeliveryResponse): void {
+    this.write([{ op: 'retry', id, retried, notBefore, response }]);
+  }
+
+  /** The message was delivered (or cancelled); `then` are messages it makes (its callback). */
+  finish(id: string, then: readonly QueueMessage[] = []): void {
+    this.write([{ op: 'done', id }, ...then.map((message): Op => ({ op: 'put', message }))]);
+  }
+
+  /** The message failed for good: it moves to the DLQ, and `then` (its callbacks) are accepted. */
+  deadLetter(entry: DlqEntry, then: readonly QueueMessage[] = []): void {
+    this.write([{ op: 'done', id: entry.message.id }, { op: 'dlq', entry }, ...then.map((message): Op => ({ op: 'put', message }))]);
+  }
+
+  /** Deletes a DLQ entry; `then` is the message a retry makes of it. */
+  removeDlq(dlqId: string, then: readonly QueueMessage[] = []): void {
+    this.write([{ op: 'undlq', dlqId }, ...then.map((message): Op => ({ op: 'put', message }))]);
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.generations.log.close();
+  }
+
+  private write(ops: Op[]): void {
+    const log = this.generations.log;
+    for (const op of ops) log.append(encodeOp(op));
+    log.flush();
+    for (const op of ops) this.apply(op);
+    if (this.compactionQueued || !this.generations.wantsCompaction()) return;
+    this.compactionQueued = true;
+    queueMicrotask(() => {
+      this.compactionQueued = false;
+      if (this.closed) return;
+      const ops = this.snapshotOps();
+      this.generations.compact({ ops: ops.length }, ops);
+    });
+  }
+
+  private apply(op: Op): void {
+    switch (op.op) {
+      case 'put':
+        this.messages.set(op.message.id, op.message);
+        if (op.dedupKey !== undefined) this.dedup.set(op.dedupKey, { id: op.message.id, at: op.message.createdAt });
+        break;
+      case 'retry': {
+        const m = this.messages.get(op.id);
+        if (m === undefined) break;
+        m.retried = op.retried;
+        m.notBefore = op.notBefore;
+        this.responses.set(op.id, op.response);
+        break;
+      }
+      case 'done':
+        this.messages.delete(op.id);
+        this.responses.delete(op.id);
+        break;
+      case 'dlq':
+        this.dlqEntries.set(op.entry.dlqId, op.entry);
+        break;
+      case 'undlq':
+        this.dlqEntries.delete(op.dlqId);
+        break;
+      case 'dedup':
+        this.dedup.set(op.key, { id: op.id, at: op.at });
+        break;
+    }
+  }
+
+  /** The state restated as ops: live dedup keys, then messages, then the DLQ. */
+  private snapshotOps(): Buffer[] {
+    const out: Buffer[] = [];
+    const oldest = this.now() - this.settings.deduplicationWindowMs;
+    for (const [key, { id, at }] of this.dedup) if (at > oldest) out.push(encodeOp({ op: 'dedup', key, id, at }));
+    for (const message of this.messages.values()) {
+      out.push(encodeOp({ op: 'put', message }));
+      const response = this.responses.get(message.id);
+      if (response !== undefined) out.push(encodeOp({ op: 'retry', id: message.id, retried: message.retried, notBefore: message.notBefore, response }));
+    }
+    for (const entry of this.dlqEntries.values()) out.push(encodeOp({ op: 'dlq', entry }));
+    return out;
+  }
+
+  private decode(payload: Buffer, path: string, i: number): Op {
+    try {
+      return decodeOp(payload);
+    } catch (e) {
+      throw this.generations.corrupt(path, `frame ${i} passed its checksum but ${(e as Error).message}`);
+    }
+  }
+}

@@ -1,0 +1,96 @@
+// A real HTTP destination for queue tests, on 127.0.0.1 and a free port: it records every
+// request and checks its Upstash-Signature with the official SDK's Receiver, so a delivery
+// that would not verify fails the test. `answer` picks the response per request.
+
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { Receiver } from '@upstash/qstash';
+
+export interface Delivery {
+  path: string;
+  method: string;
+  headers: IncomingMessage['headers'];
+  body: string;
+  /** Whether Receiver.verify accepted the signature (with the keys current at the time). */
+  verified: boolean;
+  verifyError?: string;
+}
+
+export interface Answer {
+  status: number;
+  headers?: Record<string, string>;
+  body?: string;
+}
+
+export interface QueueReceiver {
+  readonly url: string;
+  readonly deliveries: Delivery[];
+  /** Deliveries to one path. */
+  at(path: string): Delivery[];
+  /** How to answer a request to `path` (default 200 "ok"); `n` counts earlier requests to it. */
+  answer(path: string, f: (n: number, d: Delivery) => Answer): void;
+  /** Requests to `path` get no answer until `until` resolves. */
+  hold(path: string, until: Promise<void>): void;
+  /** Requests to `path` waiting on a hold. */
+  pending(path: string): number;
+  setKeys(keys: { current: string; next: string }): void;
+  close(): Promise<void>;
+}
+
+export async function startQueueReceiver(keys: { current: string; next: string }): Promise<QueueReceiver> {
+  let receiver = new Receiver({ currentSigningKey: keys.current, nextSigningKey: keys.next, devMode: false });
+  const deliveries: Delivery[] = [];
+  const answers = new Map<string, (n: number, d: Delivery) => Answer>();
+  const holds = new Map<string, Promise<void>>();
+  const waiting = new Map<string, number>();
+  let base = '';
+  const server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', async () => {
+      const hold = holds.get(req.url ?? '/');
+      if (hold !== undefined) {
+        waiting.set(req.url ?? '/', (waiting.get(req.url ?? '/') ?? 0) + 1);
+        await hold;
+        waiting.set(req.url ?? '/', (waiting.get(req.url ?? '/') ?? 0) - 1);
+      }
+      const body = Buffer.concat(chunks).toString('utf8');
+      const path = req.url ?? '/';
+      const d: Delivery = { path, method: req.method ?? '', headers: req.headers, body, verified: false };
+      const signature = req.headers['upstash-signature'];
+      const check = typeof signature === 'string' ? receiver.verify({ signature, body, url: base + path }) : Promise.reject(new Error('no Upstash-Signature'));
+      check
+        .then(() => (d.verified = true))
+        .catch((e: Error) => (d.verifyError = e.message))
+        .finally(() => {
+          const n = deliveries.filter((x) => x.path === path).length;
+          deliveries.push(d);
+          const a = answers.get(path)?.(n, d) ?? { status: 200, body: 'ok' };
+          res.writeHead(a.status, a.headers);
+          res.end(a.body ?? '');
+        });
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const addr = server.address();
+  if (addr === null || typeof addr === 'string') throw new Error('receiver has no port');
+  base = `http://127.0.0.1:${addr.port}`;
+  return {
+    url: base,
+    deliveries,
+    at: (path) => deliveries.filter((d) => d.path === path),
+    answer: (path, f) => answers.set(path, f),
+    hold(path, until) {
+      holds.set(path, until);
+      void until.then(() => holds.delete(path));
+    },
+    pending: (path) => waiting.get(path) ?? 0,
+    setKeys(k) {
+      receiver = new Receiver({ currentSigningKey: k.current, nextSigningKey: k.next, devMode: false });
+    },
+    close: () =>
+      new Promise((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
