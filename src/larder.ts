@@ -8,7 +8,11 @@ import { SecretStore } from './config/secrets.js';
 import { mountKv, type KvCredentials } from './kv/index.js';
 import { createApp } from './server/app.js';
 import type { RunningServer } from './server/http.js';
+import { healthService } from './server/health.js';
 import { createLogger, type Logger } from './server/log.js';
+import { isLoopback } from './server/loopback.js';
+import { metricsService } from './server/metrics-endpoint.js';
+import { RequestMetrics } from './server/request-metrics.js';
 import type { Service } from './server/service.js';
 import { mountStreams, type StreamCredentials, type StreamsService } from './streams/index.js';
 import { mountVector, type VectorCredentials, type VectorService } from './vector/index.js';
@@ -20,6 +24,8 @@ export interface Larder {
   readonly kv: readonly KvCredentials[];
   readonly streams: readonly StreamCredentials[];
   readonly vector: readonly VectorCredentials[];
+  /** Bearer token of /metrics. */
+  readonly adminToken: string;
   readonly log: Logger;
   /** Stops serving, then flushes and closes every service. */
   close(): Promise<void>;
@@ -49,7 +55,12 @@ export async function startLarder(config: Config, log: Logger = createLogger(con
     throw e;
   }
   const services: Service[] = [kv, streams, vector];
-  const handler = createApp(services, log);
+  const adminToken = config.adminToken ?? secrets.get('adminToken');
+  const metrics = new RequestMetrics();
+  for (const s of services) for (const c of s.counters ?? []) metrics.addCounter(s.name, c);
+  const endpoints: Service[] = [healthService()];
+  if (config.metrics ?? isLoopback(config.host)) endpoints.push(metricsService(metrics, adminToken));
+  const handler = createApp([...services, ...endpoints], log, metrics);
   const at = { host: config.host, port: config.port };
   let server: RunningServer;
   try {
@@ -69,6 +80,7 @@ export async function startLarder(config: Config, log: Logger = createLogger(con
     kv: kv.credentials,
     streams: streams.credentials,
     vector: vector.credentials,
+    adminToken,
     log,
     async close() {
       await server.close();

@@ -41,6 +41,8 @@ export interface Ready {
   readonly clusters: ReadonlyMap<string, ClusterCredentials>;
   /** Credentials by vector index name, from the printed env lines. */
   readonly indexes: ReadonlyMap<string, DatabaseCredentials>;
+  /** The admin token (LARDER_ADMIN_TOKEN), printed before every service's lines. */
+  readonly adminToken: string;
 }
 
 export interface Exit {
@@ -118,6 +120,7 @@ export function launchLarder(opts: LaunchOptions): LarderProcess {
     let cluster: string | undefined;
     const indexes = new Map<string, Partial<Record<'url' | 'token' | 'readOnlyToken', string>>>();
     let index: string | undefined;
+    let adminToken = '';
     createInterface({ input: child.stdout! }).on('line', (line) => {
       stdout.push(line);
       const listening = /^Larder listening on (http:\/\/\S+) \((node|bun)\)$/.exec(line);
@@ -127,6 +130,7 @@ export function launchLarder(opts: LaunchOptions): LarderProcess {
       const kafka = /^UPSTASH_KAFKA_REST_(URL|USERNAME|PASSWORD)(?:_[A-Z0-9_]+)?=(.*)$/.exec(line);
       const vectorSection = /^# vector index '(.+)'$/.exec(line);
       const vectorEnv = /^(?:[A-Z0-9_]+_)?UPSTASH_VECTOR_REST_(URL|TOKEN|READONLY_TOKEN)=(.*)$/.exec(line);
+      if (line.startsWith('LARDER_ADMIN_TOKEN=')) adminToken = line.slice('LARDER_ADMIN_TOKEN='.length);
       if (vectorSection !== null) indexes.set((index = vectorSection[1]), {});
       else if (vectorEnv !== null && index !== undefined) {
         indexes.get(index)![vectorEnv[1] === 'URL' ? 'url' : vectorEnv[1] === 'TOKEN' ? 'token' : 'readOnlyToken'] = vectorEnv[2];
@@ -161,6 +165,7 @@ export function launchLarder(opts: LaunchOptions): LarderProcess {
         databases: found as Map<string, DatabaseCredentials>,
         clusters: clusters as Map<string, ClusterCredentials>,
         indexes: indexes as Map<string, DatabaseCredentials>,
+        adminToken,
       });
     });
   });

@@ -38,6 +38,8 @@ export interface TestLarder extends KvClient {
   readonly runtime: Runtime;
   readonly url: string;
   readonly dataDir: string;
+  /** Bearer token of /metrics. */
+  readonly adminToken: string;
   /** Another configured database of the same server. */
   database(name: string): KvClient;
   /** A stream cluster's REST URL and Basic credentials (`default` when not named). */
@@ -69,6 +71,7 @@ export async function startTestLarder(config: Record<string, unknown> = {}, data
       runtime: p.info.runtime,
       url: p.info.url,
       dataDir: dir,
+      adminToken: p.info.adminToken,
       database(db) {
         const c = p.info.databases.get(db);
         if (c === undefined) throw new Error(`no database '${db}'`);
@@ -98,6 +101,7 @@ export async function startTestLarder(config: Record<string, unknown> = {}, data
     runtime: larder.runtime,
     url: larder.url,
     dataDir: dir,
+    adminToken: larder.adminToken,
     database(db) {
       const c = larder.kv.find((k) => k.db === db);
       if (c === undefined) throw new Error(`no database '${db}'`);
