@@ -8,7 +8,11 @@ import { SecretStore } from './config/secrets.js';
 import { mountKv, type KvCredentials } from './kv/index.js';
 import { createApp } from './server/app.js';
 import type { RunningServer } from './server/http.js';
+import { healthService } from './server/health.js';
 import { createLogger, type Logger } from './server/log.js';
+import { isLoopback } from './server/loopback.js';
+import { metricsService } from './server/metrics-endpoint.js';
+import { RequestMetrics } from './server/request-metrics.js';
 import type { Service } from './server/service.js';
 import { mountQueue, type QueueCredentials, type QueueService } from './queue/index.js';
 import { mountStreams, type StreamCredentials, type StreamsService } from './streams/index.js';
@@ -23,6 +27,8 @@ export interface Larder {
   readonly vector: readonly VectorCredentials[];
   /** null when the queue is not served (a `--workers` process). */
   readonly queue: QueueCredentials | null;
+  /** Bearer token of /metrics. */
+  readonly adminToken: string;
   readonly log: Logger;
   /** Stops serving, then flushes and closes every service. */
   close(): Promise<void>;
@@ -58,7 +64,12 @@ export async function startLarder(config: Config, log: Logger = createLogger(con
     for (const s of services) await s.close();
     throw e;
   }
-  const handler = createApp(services, log);
+  const adminToken = config.adminToken ?? secrets.get('adminToken');
+  const metrics = new RequestMetrics();
+  for (const s of services) for (const c of s.counters ?? []) metrics.addCounter(s.name, c);
+  const endpoints: Service[] = [healthService()];
+  if (config.metrics ?? isLoopback(config.host)) endpoints.push(metricsService(metrics, adminToken));
+  const handler = createApp([...services, ...endpoints], log, metrics);
   const at = { host: config.host, port: config.port };
   let server: RunningServer;
   try {
@@ -79,6 +90,7 @@ export async function startLarder(config: Config, log: Logger = createLogger(con
     streams: streams?.credentials ?? [],
     vector: vector?.credentials ?? [],
     queue: queue?.credentials ?? null,
+    adminToken,
     log,
     async close() {
       await server.close();

@@ -4,8 +4,8 @@
 import type { Larder } from '../larder.js';
 import type { VectorCredentials } from '../vector/index.js';
 
-export function envLines(larder: Pick<Larder, 'url' | 'kv' | 'streams' | 'vector' | 'queue'>): string[] {
-  const lines: string[] = [];
+export function envLines(larder: Pick<Larder, 'url' | 'kv' | 'streams' | 'vector' | 'queue' | 'adminToken'>): string[] {
+  const lines: string[] = ['# admin: bearer token of /metrics', `LARDER_ADMIN_TOKEN=${larder.adminToken}`];
   for (const kv of larder.kv) {
     const url = `${larder.url}/redis/${kv.db}`;
     const suffix = kv.db === 'default' ? '' : `_${kv.db.toUpperCase().replace(/-/g, '_')}`;

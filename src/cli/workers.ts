@@ -21,13 +21,14 @@ import { envLines } from './env-lines.js';
 interface Listening {
   readonly url: string;
   readonly kv: readonly KvCredentials[];
+  readonly adminToken: string;
 }
 
 export const isWorker = () => cluster.isWorker;
 
 /** In a worker: tells the primary where it listens. */
 export function reportListening(larder: Larder): void {
-  const msg: Listening = { url: larder.url, kv: larder.kv };
+  const msg: Listening = { url: larder.url, kv: larder.kv, adminToken: larder.adminToken };
   process.send!(msg);
 }
 
@@ -41,7 +42,9 @@ export async function runPrimary(config: Config): Promise<void> {
     throw new ConfigError(`--workers needs every key-value database on engine redis; '${embedded[0][0]}' is embedded`);
   }
   mkdirSync(config.dataDir, { recursive: true });
-  prepareKvTokens(config, new SecretStore(config.dataDir));
+  const secrets = new SecretStore(config.dataDir);
+  prepareKvTokens(config, secrets);
+  if (config.adminToken === undefined) secrets.get('adminToken');
 
   let stopping = false;
   const workers = new Set<Worker>();

@@ -180,6 +180,10 @@ export const configSchema = z
     logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     /** Largest request body the server reads, for every service. */
     maxBodyBytes: z.number().int().positive().default(64 * MiB),
+    /** Bearer token of /metrics; generated and kept in the data dir when not given. */
+    adminToken: token.optional(),
+    /** Serve /metrics (behind adminToken). When absent: only while `host` is a loopback address. */
+    metrics: z.boolean().optional(),
     kv: z
       .object({
         /** always: fsync before answering a write; everysec: fsync once a second. */

@@ -77,7 +77,18 @@ export function mountKv(config: Config, secrets: SecretStore, log: Logger, runti
   expiry.unref();
 
   return {
+    name: 'kv',
     prefix: 'redis',
+    counters: [
+      {
+        // Redis's total_commands_processed: each command of a pipeline or transaction counts,
+        // and so does each one a script runs; refused ones (arity, ACL) do not.
+        name: 'commands',
+        help: 'Commands run, by key-value database.',
+        label: 'database',
+        read: () => embedded.map((db) => [db.dbName, db.commandsProcessed] as const),
+      },
+    ],
     credentials,
     handle: kvRoutes(databases, config.maxBodyBytes, config.kv.streamBufferBytes),
     async close() {

@@ -54,6 +54,7 @@ export function mountQueue(config: Config, secrets: SecretStore, log: Logger): Q
   scheduler.start();
   const keys = keyRing.get();
   return {
+    name: 'queue',
     prefix: 'qstash',
     credentials: { token, readOnlyToken, currentSigningKey: keys.current, nextSigningKey: keys.next },
     handle: queueRoutes({ engine, maxBodyBytes: config.maxBodyBytes, maxMessageBytes: c.maxMessageBytes, defaultRetries: c.defaultRetries, now }, { token, readOnlyToken }),

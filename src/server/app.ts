@@ -1,9 +1,11 @@
 // The runtime-neutral request handler: routes by the first path segment to a mounted
 // service, and owns what every service shares: HEAD as GET without a body, request logging,
-// CORS, and the one error boundary that turns a thrown bug into a 500.
+// CORS, the request figures of /metrics (request-metrics.ts), and the one error boundary
+// that turns a thrown bug into a 500.
 
 import type { Handler, HttpRequest, HttpResponse } from './http.js';
 import type { Logger } from './log.js';
+import type { RequestMetrics, ServiceRecorder } from './request-metrics.js';
 import type { Service } from './service.js';
 
 const CORS_HEADERS = {
@@ -13,24 +15,31 @@ const CORS_HEADERS = {
   'access-control-expose-headers': '*',
 };
 
-export function createApp(services: readonly Service[], log: Logger): Handler {
-  const byPrefix = new Map(services.map((s) => [s.prefix, s]));
+/** Where requests that match no service are counted. */
+const UNMOUNTED = 'none';
+
+interface Mounted {
+  readonly service: Service | undefined;
+  readonly recorder: ServiceRecorder;
+}
+
+export function createApp(services: readonly Service[], log: Logger, metrics: RequestMetrics): Handler {
+  const byPrefix = new Map<string, Mounted>(services.map((s) => [s.prefix, { service: s, recorder: metrics.recorder(s.name) }]));
+  const unmounted: Mounted = { service: undefined, recorder: metrics.recorder(UNMOUNTED) };
   const debug = log.isLevelEnabled('debug');
 
-  function route(req: HttpRequest): HttpResponse | Promise<HttpResponse> {
-    const path = req.path;
-    const slash = path.indexOf('/', 1);
-    const prefix = slash === -1 ? path.slice(1) : path.slice(1, slash);
-    const service = byPrefix.get(prefix);
+  function route(req: HttpRequest, at: Mounted, slash: number): HttpResponse | Promise<HttpResponse> {
     if (req.method === 'OPTIONS') return { status: 204, headers: { ...CORS_HEADERS }, body: null };
-    if (service === undefined) return notFound(path);
-    return service.handle(req, slash === -1 ? path.length : slash);
+    if (at.service === undefined) return notFound(req.path);
+    return at.service.handle(req, slash === -1 ? req.path.length : slash);
   }
 
-  function finish(req: HttpRequest, res: HttpResponse, started: number): HttpResponse {
+  function finish(req: HttpRequest, at: Mounted, res: HttpResponse, started: number): HttpResponse {
     res.headers['access-control-allow-origin'] ??= '*';
     if (req.method === 'HEAD') withoutBody(res);
-    if (debug) log.debug({ method: req.method, path: req.path, status: res.status, ms: Date.now() - started }, 'request');
+    const ms = performance.now() - started;
+    at.recorder.record(req.method, res.status, ms / 1000);
+    if (debug) log.debug({ method: req.method, path: req.path, status: res.status, ms }, 'request');
     return res;
   }
 
@@ -40,20 +49,23 @@ export function createApp(services: readonly Service[], log: Logger): Handler {
   }
 
   return function handle(req: HttpRequest): HttpResponse | Promise<HttpResponse> {
-    const started = debug ? Date.now() : 0;
+    const started = performance.now();
+    const path = req.path;
+    const slash = path.indexOf('/', 1);
+    const at = byPrefix.get(slash === -1 ? path.slice(1) : path.slice(1, slash)) ?? unmounted;
     let out: HttpResponse | Promise<HttpResponse>;
     try {
-      out = route(req);
+      out = route(req, at, slash);
     } catch (err) {
-      return finish(req, crash(req, err), started);
+      return finish(req, at, crash(req, err), started);
     }
     if (out instanceof Promise) {
       return out.then(
-        (res) => finish(req, res, started),
-        (err) => finish(req, crash(req, err), started),
+        (res) => finish(req, at, res, started),
+        (err) => finish(req, at, crash(req, err), started),
       );
     }
-    return finish(req, out, started);
+    return finish(req, at, out, started);
   };
 }
 

@@ -45,6 +45,7 @@ export function mountStreams(config: Config, secrets: SecretStore, log: Logger):
     throw e;
   }
   return {
+    name: 'streams',
     prefix: 'kafka',
     credentials,
     handle: streamRoutes(clusters, config.maxBodyBytes),

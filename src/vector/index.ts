@@ -77,6 +77,7 @@ export function mountVector(config: Config, secrets: SecretStore, log: Logger): 
   };
 
   return {
+    name: 'vector',
     prefix: 'vector',
     credentials,
     handle: vectorRoutes(indexes, admin, config.maxBodyBytes, log),

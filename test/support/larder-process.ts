@@ -43,6 +43,8 @@ export interface Ready {
   readonly indexes: ReadonlyMap<string, DatabaseCredentials>;
   /** The message queue's URL, tokens and signing keys, from the printed env lines. */
   readonly queue: QueueCredentials;
+  /** The admin token (LARDER_ADMIN_TOKEN), printed before every service's lines. */
+  readonly adminToken: string;
 }
 
 export interface QueueCredentials {
@@ -129,6 +131,7 @@ export function launchLarder(opts: LaunchOptions): LarderProcess {
     const indexes = new Map<string, Partial<Record<'url' | 'token' | 'readOnlyToken', string>>>();
     let index: string | undefined;
     const queue: Record<string, string> = {};
+    let adminToken = '';
     createInterface({ input: child.stdout! }).on('line', (line) => {
       stdout.push(line);
       const listening = /^Larder listening on (http:\/\/\S+) \((node|bun)\)$/.exec(line);
@@ -138,6 +141,7 @@ export function launchLarder(opts: LaunchOptions): LarderProcess {
       const kafka = /^UPSTASH_KAFKA_REST_(URL|USERNAME|PASSWORD)(?:_[A-Z0-9_]+)?=(.*)$/.exec(line);
       const vectorSection = /^# vector index '(.+)'$/.exec(line);
       const vectorEnv = /^(?:[A-Z0-9_]+_)?UPSTASH_VECTOR_REST_(URL|TOKEN|READONLY_TOKEN)=(.*)$/.exec(line);
+      if (line.startsWith('LARDER_ADMIN_TOKEN=')) adminToken = line.slice('LARDER_ADMIN_TOKEN='.length);
       if (vectorSection !== null) indexes.set((index = vectorSection[1]), {});
       else if (vectorEnv !== null && index !== undefined) {
         indexes.get(index)![vectorEnv[1] === 'URL' ? 'url' : vectorEnv[1] === 'TOKEN' ? 'token' : 'readOnlyToken'] = vectorEnv[2];
@@ -183,6 +187,7 @@ export function launchLarder(opts: LaunchOptions): LarderProcess {
           currentSigningKey: queue.CURRENT_SIGNING_KEY,
           nextSigningKey: queue.NEXT_SIGNING_KEY,
         },
+        adminToken,
       });
     });
   });

@@ -44,6 +44,8 @@ export interface TestLarder extends KvClient {
   readonly runtime: Runtime;
   readonly url: string;
   readonly dataDir: string;
+  /** Bearer token of /metrics. */
+  readonly adminToken: string;
   /** Another configured database of the same server. */
   database(name: string): KvClient;
   /** A stream cluster's REST URL and Basic credentials (`default` when not named). */
@@ -117,6 +119,7 @@ async function serve(config: Record<string, unknown>, dir: string, removeData: (
       runtime: p.info.runtime,
       url: p.info.url,
       dataDir: dir,
+      adminToken: p.info.adminToken,
       database(db) {
         const c = p.info.databases.get(db);
         if (c === undefined) throw new Error(`no database '${db}'`);
@@ -147,6 +150,7 @@ async function serve(config: Record<string, unknown>, dir: string, removeData: (
     runtime: larder.runtime,
     url: larder.url,
     dataDir: dir,
+    adminToken: larder.adminToken,
     database(db) {
       const c = larder.kv.find((k) => k.db === db);
       if (c === undefined) throw new Error(`no database '${db}'`);
