@@ -112,8 +112,10 @@ export function launchLarder(opts: LaunchOptions): LarderProcess {
     });
   });
   const names = Object.keys((config as { kv?: { databases?: object } }).kv?.databases ?? { default: {} });
-  const clusterNames = Object.keys((config as { streams?: { clusters?: object } }).streams?.clusters ?? { default: {} });
-  const indexNames = vectorIndexNames(config, opts.flags ?? []);
+  // Several workers serve the key-value service alone (cli/workers.ts).
+  const kvOnly = ((config as { workers?: number }).workers ?? 1) > 1 || (opts.flags ?? []).includes('--workers');
+  const clusterNames = kvOnly ? [] : Object.keys((config as { streams?: { clusters?: object } }).streams?.clusters ?? { default: {} });
+  const indexNames = kvOnly ? [] : vectorIndexNames(config, opts.flags ?? []);
   const ready = new Promise<Ready>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`larder did not start in ${READY_TIMEOUT_MS} ms\n${stderr}`)), READY_TIMEOUT_MS);
     const fail = (exit: Exit) => {
@@ -169,7 +171,7 @@ export function launchLarder(opts: LaunchOptions): LarderProcess {
         // UPSTASH_VECTOR_REST_READONLY_TOKEN is the last line of an index's section.
         indexNames.every((n) => indexes.get(n)?.readOnlyToken !== undefined) &&
         // QSTASH_READ_ONLY_TOKEN is the last line of the queue's section.
-        queue.READ_ONLY_TOKEN !== undefined;
+        (kvOnly || queue.READ_ONLY_TOKEN !== undefined);
       if (url === undefined || serving === undefined || !complete) return;
       clearTimeout(timer);
       // A test that forgets to stop its server must not keep the runner alive; `exit` kills it.
