@@ -19,14 +19,15 @@ export type Before = (score: number, member: string) => boolean;
 
 class Leaf {
   n = 0;
-  readonly scores: Float64Array;
-  readonly members: string[];
+  /** Room for `scores.length` pairs, grown on demand up to the tree's leaf capacity. */
+  scores: Float64Array;
+  members: string[];
   prev: Leaf | null = null;
   next: Leaf | null = null;
 
-  constructor(cap: number) {
-    this.scores = new Float64Array(cap);
-    this.members = new Array<string>(cap).fill('');
+  constructor(room: number) {
+    this.scores = new Float64Array(room);
+    this.members = new Array<string>(room).fill('');
   }
 }
 
@@ -83,9 +84,11 @@ export class ZCursor {
   }
 }
 
-/** The default fanout: a leaf of 64 pairs is 512 bytes of scores, a few cache lines to search. */
-const LEAF_CAP = 64;
-const INNER_CAP = 64;
+/** The default fanout: a full leaf's scores are 1 KiB, searched in a few cache lines. */
+const LEAF_CAP = 128;
+const INNER_CAP = 128;
+/** A new set's leaf starts this small (most sorted sets are small) and doubles as it fills. */
+const FIRST_ROOM = 4;
 
 /** Whether (s1, m1) sorts before (s2, m2). */
 function less(s1: number, m1: string, s2: number, m2: string): boolean {
@@ -115,7 +118,7 @@ export class OrderTree {
   ) {
     this.leafMin = Math.max(1, leafCap >> 2);
     this.innerMin = Math.max(2, innerCap >> 2);
-    this.root = this.head = this.tail = this.atLeaf = new Leaf(leafCap);
+    this.root = this.head = this.tail = this.atLeaf = new Leaf(Math.min(FIRST_ROOM, leafCap));
   }
 
   first(): ZCursor | null {
@@ -141,16 +144,17 @@ export class OrderTree {
     const pos = lowerBound(leaf, score, member);
     this.size++;
     if (leaf.n < this.leafCap) {
-      insertInLeaf(leaf, pos, score, member);
+      insertInLeaf(leaf, pos, score, member, this.leafCap);
       return;
     }
+    // An append leaves the full leaf as it is, so that ascending inserts fill leaves.
+    const mid = pos === leaf.n ? leaf.n : leaf.n >> 1;
     const right = new Leaf(this.leafCap);
-    const mid = leaf.n >> 1;
     moveEntries(leaf, mid, right, 0, leaf.n - mid);
     right.n = leaf.n - mid;
     leaf.n = mid;
-    if (pos <= mid) insertInLeaf(leaf, pos, score, member);
-    else insertInLeaf(right, pos - mid, score, member);
+    if (pos <= mid && pos < this.leafCap) insertInLeaf(leaf, pos, score, member, this.leafCap);
+    else insertInLeaf(right, pos - mid, score, member, this.leafCap);
     right.next = leaf.next;
     right.prev = leaf;
     if (leaf.next !== null) leaf.next.prev = right;
@@ -405,7 +409,8 @@ export class OrderTree {
       return;
     }
     const q = new Inner(this.innerCap);
-    const mid = p.n >> 1;
+    // As for leaves, an append moves just the last child (q needs two).
+    const mid = i + 1 === p.n ? p.n - 1 : p.n >> 1;
     moveChildren(p, mid, q, 0, p.n - mid);
     q.n = p.n - mid;
     p.n = mid;
@@ -435,6 +440,7 @@ export class OrderTree {
   private rebalanceLeaves(p: Inner, li: number, left: Leaf, right: Leaf): void {
     const total = left.n + right.n;
     if (total <= this.leafCap) {
+      reserve(left, total, this.leafCap);
       moveEntries(right, 0, left, left.n, right.n);
       left.n = total;
       left.next = right.next;
@@ -447,11 +453,13 @@ export class OrderTree {
     const want = total >> 1;
     if (left.n < want) {
       const k = want - left.n;
+      reserve(left, want, this.leafCap);
       moveEntries(right, 0, left, left.n, k);
       moveEntries(right, k, right, 0, right.n - k);
       right.n -= k;
     } else {
       const k = left.n - want;
+      reserve(right, right.n + k, this.leafCap);
       moveEntries(right, 0, right, k, right.n);
       moveEntries(left, want, right, 0, k);
       right.n += k;
@@ -523,11 +531,23 @@ function lowerBound(leaf: Leaf, score: number, member: string): number {
   return lo;
 }
 
-function insertInLeaf(leaf: Leaf, pos: number, score: number, member: string): void {
+function insertInLeaf(leaf: Leaf, pos: number, score: number, member: string, cap: number): void {
+  reserve(leaf, leaf.n + 1, cap);
   moveEntries(leaf, pos, leaf, pos + 1, leaf.n - pos);
   leaf.scores[pos] = score;
   leaf.members[pos] = member;
   leaf.n++;
+}
+
+/** Grows the leaf's arrays to hold `need` pairs, doubling, up to `cap`. */
+function reserve(leaf: Leaf, need: number, cap: number): void {
+  const room = leaf.scores.length;
+  if (need <= room) return;
+  const grown = Math.min(cap, Math.max(need, room * 2, FIRST_ROOM));
+  const scores = new Float64Array(grown);
+  scores.set(leaf.scores.subarray(0, leaf.n));
+  leaf.scores = scores;
+  for (let j = leaf.members.length; j < grown; j++) leaf.members.push('');
 }
 
 /** Copies `k` entries, overlapping ranges of one leaf included (as memmove). */

@@ -257,7 +257,7 @@ export class ZSet implements Container {
 
 /**
  * A score as a listpack keeps it: Redis 7 stores integral scores as integers there, so -0
- * becomes 0 (a skip list keeps -0, and ZSCORE then prints "-0").
+ * becomes 0 (the skiplist encoding keeps -0, and ZSCORE then prints "-0").
  */
 function listpackScore(score: number): number {
   return score === 0 ? 0 : score;
