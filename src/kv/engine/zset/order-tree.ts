@@ -9,91 +9,40 @@
 // Pairs order by score, then member as byte strings (JS string order for latin1 strings); -0
 // and 0 are the same score. Separator i (i >= 1) of an inner node is <= every pair under child
 // i and > every pair under child i - 1; a deletion may leave it below child i's first pair,
-// which keeps that true. Every node but the root has at least `min` entries or children
-// (inner nodes at least 2). The tree has `height` inner levels above its leaves.
+// which keeps that true. Deletions keep every node but the root at `min` entries or children
+// or more; an append split may leave a smaller last node, which later appends fill. Every leaf
+// but an empty root holds a pair, every inner node at least 2 children. The tree has `height`
+// inner levels above its leaves.
 // A cursor is valid until the next change to the tree. Not safe for concurrent use; the JS
 // thread is the only one.
+
+import {
+  childFor,
+  FIRST_ROOM,
+  Inner,
+  insertChild,
+  insertInLeaf,
+  Leaf,
+  less,
+  lowerBound,
+  moveChildren,
+  moveEntries,
+  moveFrom,
+  removeChild,
+  reserve,
+  sumCounts,
+  ZCursor,
+  type Node,
+} from './tree-nodes.js';
+
+export { ZCursor } from './tree-nodes.js';
 
 /** A predicate true for a prefix of the pairs in order (and false for the rest). */
 export type Before = (score: number, member: string) => boolean;
 
-class Leaf {
-  n = 0;
-  /** Room for `scores.length` pairs, grown on demand up to the tree's leaf capacity. */
-  scores: Float64Array;
-  members: string[];
-  prev: Leaf | null = null;
-  next: Leaf | null = null;
-
-  constructor(room: number) {
-    this.scores = new Float64Array(room);
-    this.members = new Array<string>(room).fill('');
-  }
-}
-
-class Inner {
-  n = 0;
-  readonly children: Node[];
-  /** Pairs under each child. */
-  readonly counts: Float64Array;
-  /** Separator keys; index 0 is unused. */
-  readonly sepScores: Float64Array;
-  readonly sepMembers: string[];
-
-  constructor(cap: number) {
-    this.children = new Array<Node>(cap);
-    this.counts = new Float64Array(cap);
-    this.sepScores = new Float64Array(cap);
-    this.sepMembers = new Array<string>(cap).fill('');
-  }
-}
-
-type Node = Leaf | Inner;
-
-/** A position in the tree: read `member` and `score`, step with next() and prev(). */
-export class ZCursor {
-  constructor(
-    private leaf: Leaf,
-    private i: number,
-  ) {}
-
-  get member(): string {
-    return this.leaf.members[this.i];
-  }
-
-  get score(): number {
-    return this.leaf.scores[this.i];
-  }
-
-  /** Moves to the next pair; null (and the cursor spent) after the last. */
-  next(): ZCursor | null {
-    if (++this.i < this.leaf.n) return this;
-    if (this.leaf.next === null) return null;
-    this.leaf = this.leaf.next;
-    this.i = 0;
-    return this;
-  }
-
-  /** Moves to the previous pair; null (and the cursor spent) before the first. */
-  prev(): ZCursor | null {
-    if (--this.i >= 0) return this;
-    if (this.leaf.prev === null) return null;
-    this.leaf = this.leaf.prev;
-    this.i = this.leaf.n - 1;
-    return this;
-  }
-}
-
 /** The default fanout: a full leaf's scores are 1 KiB, searched in a few cache lines. */
 const LEAF_CAP = 128;
 const INNER_CAP = 128;
-/** A new set's leaf starts this small (most sorted sets are small) and doubles as it fills. */
-const FIRST_ROOM = 4;
-
-/** Whether (s1, m1) sorts before (s2, m2). */
-function less(s1: number, m1: string, s2: number, m2: string): boolean {
-  return s1 < s2 || (s1 === s2 && m1 < m2);
-}
 
 export class OrderTree {
   private root: Node;
@@ -148,13 +97,14 @@ export class OrderTree {
       return;
     }
     // An append leaves the full leaf as it is, so that ascending inserts fill leaves.
-    const mid = pos === leaf.n ? leaf.n : leaf.n >> 1;
+    const append = pos === leaf.n;
+    const mid = append ? leaf.n : leaf.n >> 1;
     const right = new Leaf(this.leafCap);
     moveEntries(leaf, mid, right, 0, leaf.n - mid);
     right.n = leaf.n - mid;
     leaf.n = mid;
-    if (pos <= mid && pos < this.leafCap) insertInLeaf(leaf, pos, score, member, this.leafCap);
-    else insertInLeaf(right, pos - mid, score, member, this.leafCap);
+    if (append || pos > mid) insertInLeaf(right, pos - mid, score, member, this.leafCap);
+    else insertInLeaf(leaf, pos, score, member, this.leafCap);
     right.next = leaf.next;
     right.prev = leaf;
     if (leaf.next !== null) leaf.next.prev = right;
@@ -501,107 +451,4 @@ export class OrderTree {
     p.sepScores[li + 1] = right.sepScores[0];
     p.sepMembers[li + 1] = right.sepMembers[0];
   }
-}
-
-/** The child of `p` whose subtree holds (score, member) or would. */
-function childFor(p: Inner, score: number, member: string): number {
-  const scores = p.sepScores;
-  let lo = 1;
-  let hi = p.n;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    const s = scores[mid];
-    if (score < s || (score === s && member < p.sepMembers[mid])) hi = mid;
-    else lo = mid + 1;
-  }
-  return lo - 1;
-}
-
-/** The first position of `leaf` not before (score, member). */
-function lowerBound(leaf: Leaf, score: number, member: string): number {
-  const scores = leaf.scores;
-  let lo = 0;
-  let hi = leaf.n;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    const s = scores[mid];
-    if (s < score || (s === score && leaf.members[mid] < member)) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
-function insertInLeaf(leaf: Leaf, pos: number, score: number, member: string, cap: number): void {
-  reserve(leaf, leaf.n + 1, cap);
-  moveEntries(leaf, pos, leaf, pos + 1, leaf.n - pos);
-  leaf.scores[pos] = score;
-  leaf.members[pos] = member;
-  leaf.n++;
-}
-
-/** Grows the leaf's arrays to hold `need` pairs, doubling, up to `cap`. */
-function reserve(leaf: Leaf, need: number, cap: number): void {
-  const room = leaf.scores.length;
-  if (need <= room) return;
-  const grown = Math.min(cap, Math.max(need, room * 2, FIRST_ROOM));
-  const scores = new Float64Array(grown);
-  scores.set(leaf.scores.subarray(0, leaf.n));
-  leaf.scores = scores;
-  for (let j = leaf.members.length; j < grown; j++) leaf.members.push('');
-}
-
-/** Copies `k` entries, overlapping ranges of one leaf included (as memmove). */
-function moveEntries(from: Leaf, at: number, to: Leaf, dest: number, k: number): void {
-  if (k <= 0) return;
-  if (from === to) to.scores.copyWithin(dest, at, at + k);
-  else to.scores.set(from.scores.subarray(at, at + k), dest);
-  const fm = from.members;
-  const tm = to.members;
-  if (from === to && dest > at) for (let j = k - 1; j >= 0; j--) tm[dest + j] = fm[at + j];
-  else for (let j = 0; j < k; j++) tm[dest + j] = fm[at + j];
-}
-
-function moveFrom(scores: Float64Array, members: string[], at: number, leaf: Leaf, k: number): void {
-  leaf.scores.set(scores.subarray(at, at + k), 0);
-  for (let j = 0; j < k; j++) leaf.members[j] = members[at + j];
-  leaf.n = k;
-}
-
-/** Copies `k` children with their counts and separators, as memmove. */
-function moveChildren(from: Inner, at: number, to: Inner, dest: number, k: number): void {
-  if (k <= 0) return;
-  if (from === to) {
-    to.counts.copyWithin(dest, at, at + k);
-    to.sepScores.copyWithin(dest, at, at + k);
-  } else {
-    to.counts.set(from.counts.subarray(at, at + k), dest);
-    to.sepScores.set(from.sepScores.subarray(at, at + k), dest);
-  }
-  const up = from === to && dest > at;
-  for (let t = 0; t < k; t++) {
-    const j = up ? k - 1 - t : t;
-    to.children[dest + j] = from.children[at + j];
-    to.sepMembers[dest + j] = from.sepMembers[at + j];
-  }
-}
-
-function insertChild(p: Inner, i: number, child: Node, count: number, sepScore: number, sepMember: string): void {
-  moveChildren(p, i, p, i + 1, p.n - i);
-  p.children[i] = child;
-  p.counts[i] = count;
-  p.sepScores[i] = sepScore;
-  p.sepMembers[i] = sepMember;
-  p.n++;
-}
-
-function removeChild(p: Inner, i: number): void {
-  moveChildren(p, i + 1, p, i, p.n - i - 1);
-  p.n--;
-  p.sepMembers[p.n] = '';
-}
-
-function sumCounts(p: Inner): number {
-  let total = 0;
-  for (let j = 0; j < p.n; j++) total += p.counts[j];
-  return total;
 }
