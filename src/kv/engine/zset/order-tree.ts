@@ -28,6 +28,7 @@ import {
   moveChildren,
   moveEntries,
   moveFrom,
+  positionOf,
   removeChild,
   reserve,
   sumCounts,
@@ -161,7 +162,7 @@ export class OrderTree {
       for (let j = 0; j < i; j++) rank += counts[j];
       x = p.children[i];
     }
-    return rank + lowerBound(x as Leaf, score, member);
+    return rank + positionOf(x as Leaf, score, member);
   }
 
   /** The pair of 0-based rank `rank`, or null. */

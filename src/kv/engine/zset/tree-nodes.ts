@@ -106,6 +106,29 @@ export function lowerBound(leaf: Leaf, score: number, member: string): number {
   return lo;
 }
 
+/**
+ * The position of a pair known to be in `leaf`. It reads a member only among pairs of equal
+ * score, so a lookup by rank on distinct scores never loads the stored member string.
+ */
+export function positionOf(leaf: Leaf, score: number, member: string): number {
+  const scores = leaf.scores;
+  let lo = 0;
+  let hi = leaf.n;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (scores[mid] < score) lo = mid + 1;
+    else hi = mid;
+  }
+  hi = lo + 1;
+  while (hi < leaf.n && scores[hi] === score) hi++;
+  while (lo + 1 < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (leaf.members[mid] <= member) lo = mid;
+    else hi = mid;
+  }
+  return lo;
+}
+
 export function insertInLeaf(leaf: Leaf, pos: number, score: number, member: string, cap: number): void {
   reserve(leaf, leaf.n + 1, cap);
   moveEntries(leaf, pos, leaf, pos + 1, leaf.n - pos);
