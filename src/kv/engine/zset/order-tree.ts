@@ -246,7 +246,8 @@ export class OrderTree {
     let prev: Leaf | null = null;
     let at = 0;
     for (let l = 0; l < leafCount; l++) {
-      const leaf = new Leaf(this.leafCap);
+      // A lone leaf gets only the room it needs, as a new set's does.
+      const leaf = new Leaf(leafCount === 1 ? Math.min(this.leafCap, Math.max(n, FIRST_ROOM)) : this.leafCap);
       // Spread evenly, so every leaf holds at least half of what a full one does.
       const take = Math.floor((n * (l + 1)) / leafCount) - at;
       moveFrom(scores, members, at, leaf, take);

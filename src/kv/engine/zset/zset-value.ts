@@ -226,9 +226,20 @@ export class ZSet implements Container {
     return i < order.length ? order[i].seq : 0;
   }
 
+  /** A copy whose tree is built whole, in linear time; its scan order is the score order. */
   clone(): ZSet {
     const copy = new ZSet(this.listpack);
-    for (let x = this.tree.first(); x !== null; x = x.next()) copy.add(x.member, x.score);
+    const scores = new Float64Array(this.size);
+    const members = new Array<string>(this.size);
+    let k = 0;
+    for (let x = this.tree.first(); x !== null; x = x.next(), k++) {
+      scores[k] = x.score;
+      members[k] = x.member;
+      const entry = new ZEntry(x.member, x.score, copy.nextSeq++);
+      copy.order.push(entry);
+      copy.dict.set(x.member, entry);
+    }
+    copy.tree.load(scores, members, k);
     return copy;
   }
 
