@@ -251,7 +251,7 @@ function membersOfAllNeighbors(z: ZSet, shape: Shape, limit: number): GeoPoint[]
 /** geoGetPointsInRange: the members scored in [min, max) of one cell that lie in the shape. */
 function pointsInCell(z: ZSet, cell: Cell, shape: Shape, out: GeoPoint[], limit: number): void {
   const [min, max] = cellScores(cell);
-  for (let node = z.firstInScore({ min, max, minex: false, maxex: true }); node !== null; node = node.forward) {
+  for (let node = z.firstInScore({ min, max, minex: false, maxex: true }); node !== null; node = node.next()) {
     if (!(node.score < max)) break;
     const [x, y] = decodeScore(node.score);
     const d = distanceWithin(shape, x, y);

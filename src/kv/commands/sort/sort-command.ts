@@ -130,7 +130,7 @@ function zsetRange(z: ZSet, start: number, end: number, desc: boolean): Item[] {
   let node = z.byRank(desc ? z.size - 1 - start : start);
   for (let i = start; i <= end && node !== null; i++) {
     out.push(item(node.member));
-    node = desc ? node.backward : node.next[0];
+    node = desc ? node.prev() : node.next();
   }
   return out;
 }
@@ -144,7 +144,7 @@ function loadAll(v: ListValue | SetValue | ZSet | undefined): Item[] {
   } else if (v.kind === SET_KIND) {
     for (const m of (v as SetValue).members()) out.push(item(m));
   } else {
-    for (let node = (v as ZSet).first; node !== null; node = node.next[0]) out.push(item(node.member));
+    for (let node = (v as ZSet).first(); node !== null; node = node.next()) out.push(item(node.member));
   }
   return out;
 }

@@ -132,7 +132,7 @@ function combine(ctx: Ctx, argv: Args, form: Form): Reply {
   const z = new ZSet(false);
   for (const [member, score] of result) z.add(member, score);
   const out: string[] = [];
-  for (let x = z.first; x !== null; x = x.forward) {
+  for (let x = z.first(); x !== null; x = x.next()) {
     out.push(x.member);
     if (withScores) out.push(replyDouble(x.score));
   }
@@ -157,7 +157,7 @@ function scoreIn(v: ZSet | SetValue | null, member: string): number | undefined 
 function forEach(v: ZSet | SetValue | null, visit: (member: string, score: number) => boolean): void {
   if (v === null) return;
   if (v instanceof ZSet) {
-    for (let x = v.last; x !== null; x = x.backward) if (!visit(x.member, x.score)) return;
+    for (let x = v.last(); x !== null; x = x.prev()) if (!visit(x.member, x.score)) return;
   } else {
     for (const member of v.members()) if (!visit(member, 1)) return;
   }

@@ -78,7 +78,7 @@ function firstZSet(ctx: Ctx, keys: Args): { key: string; z: ZSet } | undefined |
 function pop(ctx: Ctx, key: string, z: ZSet, max: boolean, count: number, emit: (member: string, score: string) => void): number {
   const n = Math.min(count, z.size);
   for (let i = 0; i < n; i++) {
-    const x = (max ? z.last : z.first)!;
+    const x = (max ? z.last() : z.first())!;
     emit(x.member, replyDouble(x.score));
     z.remove(x.member);
   }

@@ -1,6 +1,6 @@
 // ZRANDMEMBER (Redis zrandmemberCommand): a read, so its random choices need no rewriting.
 
-import { ZSET_KIND, type ZNode, type ZSet } from '../../engine/zset/zset-value.js';
+import { ZSET_KIND, type ZCursor, type ZSet } from '../../engine/zset/zset-value.js';
 import { isError, NOT_A_LONG, NOT_INTEGER, OUT_OF_RANGE, SYNTAX } from '../../errors.js';
 import type { Reply } from '../../reply.js';
 import { parseInteger } from '../args.js';
@@ -15,7 +15,7 @@ export function zrandmemberCommand(ctx: Ctx, argv: Args): Reply {
   if (argv.length === 2) {
     const z = readTyped<ZSet>(ctx.ks, argv[1], ZSET_KIND);
     if (isError(z)) return z;
-    return z === undefined ? null : z.randomNode().member;
+    return z === undefined ? null : z.randomPair().member;
   }
   const count = parseInteger(argv[2]);
   if (count === undefined) return NOT_INTEGER;
@@ -28,39 +28,38 @@ export function zrandmemberCommand(ctx: Ctx, argv: Args): Reply {
   if (isError(z)) return z;
   if (z === undefined || count === 0) return [];
   const out: string[] = [];
-  for (const x of count < 0 ? withRepetition(z, -count) : distinct(z, count)) {
+  const emit = (x: ZCursor) => {
     out.push(x.member);
     if (withScores) out.push(replyDouble(x.score));
-  }
+  };
+  if (count < 0) withRepetition(z, -count, emit);
+  else distinct(z, count, emit);
   return out;
 }
 
 /** `count` members drawn independently: repeats possible, in random order. */
-function withRepetition(z: ZSet, count: number): ZNode[] {
-  const out: ZNode[] = new Array<ZNode>(count);
-  for (let i = 0; i < count; i++) out[i] = z.randomNode();
-  return out;
+function withRepetition(z: ZSet, count: number, emit: (x: ZCursor) => void): void {
+  for (let i = 0; i < count; i++) emit(z.randomPair());
 }
 
 /** `count` different members, or all of them (highest first, as Redis walks them). */
-function distinct(z: ZSet, count: number): ZNode[] {
+function distinct(z: ZSet, count: number, emit: (x: ZCursor) => void): void {
   const size = z.size;
   if (count >= size) {
-    const all: ZNode[] = [];
-    for (let x = z.last; x !== null; x = x.backward) all.push(x);
-    return all;
+    for (let x = z.last(); x !== null; x = x.prev()) emit(x);
+    return;
   }
   if (count * 3 > size) {
-    // Most of the set: a partial shuffle of all of it.
-    const all: ZNode[] = [];
-    for (let x = z.first; x !== null; x = x.forward) all.push(x);
+    // Most of the set: a partial shuffle of all the ranks.
+    const ranks = Array.from({ length: size }, (_, i) => i);
     for (let i = 0; i < count; i++) {
       const j = i + Math.floor(Math.random() * (size - i));
-      [all[i], all[j]] = [all[j], all[i]];
+      [ranks[i], ranks[j]] = [ranks[j], ranks[i]];
     }
-    return all.slice(0, count);
+    for (let i = 0; i < count; i++) emit(z.byRank(ranks[i])!);
+    return;
   }
-  const picked = new Set<ZNode>();
-  while (picked.size < count) picked.add(z.randomNode());
-  return [...picked];
+  const picked = new Set<number>();
+  while (picked.size < count) picked.add(Math.floor(Math.random() * size));
+  for (const rank of picked) emit(z.byRank(rank)!);
 }

@@ -5,7 +5,7 @@
 // Order of checks, as in Redis: options (a bad LIMIT number first), conflicting options, the
 // range arguments, and only then the key (so a bad range beats WRONGTYPE).
 
-import { LISTPACK_MAX_ENTRIES, ZSET_KIND, ZSet, type ZNode } from '../../engine/zset/zset-value.js';
+import { LISTPACK_MAX_ENTRIES, ZSET_KIND, ZSet, type ZCursor } from '../../engine/zset/zset-value.js';
 import type { LexRange, ScoreRange } from '../../engine/zset/range.js';
 import { lexGteMin, lexLteMax, scoreGteMin, scoreLteMax } from '../../engine/zset/range.js';
 import {
@@ -25,6 +25,14 @@ import { readTyped } from '../typed.js';
 import { parseLexRange, parseScoreRange } from './range-args.js';
 
 type By = 'auto' | 'rank' | 'score' | 'lex';
+
+/** The selected pairs, in reply order. */
+interface Picked {
+  readonly members: string[];
+  readonly scores: number[];
+}
+
+const none = (): Picked => ({ members: [], scores: [] });
 
 interface RangeForm {
   /** Where the source key is: 1, or 2 for ZRANGESTORE (after the destination). */
@@ -106,7 +114,7 @@ function zrangeGeneric(ctx: Ctx, argv: Args, form: RangeForm): Reply {
   // BYSCORE and BYLEX take the bounds highest first when reversed.
   const first = argv[form.keyAt + (rev && by !== 'rank' ? 2 : 1)];
   const second = argv[form.keyAt + (rev && by !== 'rank' ? 1 : 2)];
-  let select: (z: ZSet) => ZNode[];
+  let select: (z: ZSet) => Picked;
   if (by === 'rank') {
     const start = parseInteger(first);
     const end = parseInteger(second);
@@ -125,13 +133,11 @@ function zrangeGeneric(ctx: Ctx, argv: Args, form: RangeForm): Reply {
 
   const z = readTyped<ZSet>(ctx.ks, argv[form.keyAt], ZSET_KIND);
   if (isError(z)) return z;
-  const nodes = z === undefined ? [] : select(z);
-  if (form.store) return store(ctx, argv[1], nodes, by === 'rank');
+  const { members, scores } = z === undefined ? none() : select(z);
+  if (form.store) return store(ctx, argv[1], members, scores, by === 'rank');
+  if (!withScores) return members;
   const out: string[] = [];
-  for (const x of nodes) {
-    out.push(x.member);
-    if (withScores) out.push(replyDouble(x.score));
-  }
+  for (let i = 0; i < members.length; i++) out.push(members[i], replyDouble(scores[i]));
   return out;
 }
 
@@ -140,10 +146,10 @@ function zrangeGeneric(ctx: Ctx, argv: Args, form: RangeForm): Reply {
  * sizes it up front when it knows the count (an index range): a skip list past 128 members,
  * else a listpack that converts as it grows (and so stores early -0 scores as 0).
  */
-function store(ctx: Ctx, dst: string, nodes: ZNode[], countKnown: boolean): Reply {
-  if (nodes.length === 0) return ctx.ks.delete(dst) ? 0 : unchanged(ctx, 0);
-  const z = new ZSet(!countKnown || nodes.length <= LISTPACK_MAX_ENTRIES);
-  for (const x of nodes) z.add(x.member, x.score);
+function store(ctx: Ctx, dst: string, members: string[], scores: number[], countKnown: boolean): Reply {
+  if (members.length === 0) return ctx.ks.delete(dst) ? 0 : unchanged(ctx, 0);
+  const z = new ZSet(!countKnown || members.length <= LISTPACK_MAX_ENTRIES);
+  for (let i = 0; i < members.length; i++) z.add(members[i], scores[i]);
   ctx.ks.set(dst, z);
   return z.size;
 }
@@ -152,48 +158,50 @@ function store(ctx: Ctx, dst: string, nodes: ZNode[], countKnown: boolean): Repl
  * Ranks start..stop (negative from the end), clamped, reversed ranks counting from the
  * highest; then LIMIT's `offset` and `limit` (all when negative) within them.
  */
-function byRank(z: ZSet, start: number, end: number, reverse: boolean, offset: number, limit: number): ZNode[] {
+function byRank(z: ZSet, start: number, end: number, reverse: boolean, offset: number, limit: number): Picked {
   const size = z.size;
   if (start < 0) start += size;
   if (end < 0) end += size;
   if (start < 0) start = 0;
-  if (offset < 0) return [];
+  if (offset < 0) return none();
   start += offset;
   if (limit >= 0) end = Math.min(end, start + limit - 1);
-  if (start > end || start >= size) return [];
+  if (start > end || start >= size) return none();
   if (end >= size) end = size - 1;
-  const out: ZNode[] = [];
+  const out = none();
   let x = z.byRank(reverse ? size - 1 - start : start);
   for (let n = end - start + 1; n > 0 && x !== null; n--) {
-    out.push(x);
-    x = reverse ? x.backward : x.forward;
+    out.members.push(x.member);
+    out.scores.push(x.score);
+    x = reverse ? x.prev() : x.next();
   }
   return out;
 }
 
-function byScore(z: ZSet, range: ScoreRange, reverse: boolean, offset: number, limit: number): ZNode[] {
-  if (offset > 0 && offset >= z.size) return [];
-  const inRange = reverse ? (x: ZNode) => scoreGteMin(x.score, range) : (x: ZNode) => scoreLteMax(x.score, range);
+function byScore(z: ZSet, range: ScoreRange, reverse: boolean, offset: number, limit: number): Picked {
+  if (offset > 0 && offset >= z.size) return none();
+  const inRange = reverse ? (x: ZCursor) => scoreGteMin(x.score, range) : (x: ZCursor) => scoreLteMax(x.score, range);
   return walk(reverse ? z.lastInScore(range) : z.firstInScore(range), reverse, offset, limit, inRange);
 }
 
-function byLex(z: ZSet, range: LexRange, reverse: boolean, offset: number, limit: number): ZNode[] {
-  const inRange = reverse ? (x: ZNode) => lexGteMin(x.member, range) : (x: ZNode) => lexLteMax(x.member, range);
+function byLex(z: ZSet, range: LexRange, reverse: boolean, offset: number, limit: number): Picked {
+  const inRange = reverse ? (x: ZCursor) => lexGteMin(x.member, range) : (x: ZCursor) => lexLteMax(x.member, range);
   return walk(reverse ? z.lastInLex(range) : z.firstInLex(range), reverse, offset, limit, inRange);
 }
 
 /**
- * From the first node in range, skips `offset` nodes without checking them, then takes up to
+ * From the first pair in range, skips `offset` pairs without checking them, then takes up to
  * `limit` (all when negative) while they stay in range. A negative offset walks off the end,
  * as Redis's `while (ln && offset--)` does, and selects nothing.
  */
-function walk(x: ZNode | null, reverse: boolean, offset: number, limit: number, inRange: (x: ZNode) => boolean): ZNode[] {
-  if (offset < 0) return [];
-  for (; x !== null && offset > 0; offset--) x = reverse ? x.backward : x.forward;
-  const out: ZNode[] = [];
+function walk(x: ZCursor | null, reverse: boolean, offset: number, limit: number, inRange: (x: ZCursor) => boolean): Picked {
+  if (offset < 0) return none();
+  for (; x !== null && offset > 0; offset--) x = reverse ? x.prev() : x.next();
+  const out = none();
   for (; x !== null && limit !== 0 && inRange(x); limit--) {
-    out.push(x);
-    x = reverse ? x.backward : x.forward;
+    out.members.push(x.member);
+    out.scores.push(x.score);
+    x = reverse ? x.prev() : x.next();
   }
   return out;
 }

@@ -3,7 +3,7 @@
 // one is walked by insertion rank (see ZSet.scan): a member present for the whole walk is
 // returned exactly once.
 
-import { ZSET_KIND, type ZNode, type ZSet } from '../../engine/zset/zset-value.js';
+import { ZSET_KIND, type ZSet } from '../../engine/zset/zset-value.js';
 import { INVALID_CURSOR, isError } from '../../errors.js';
 import { globMatch } from '../../glob.js';
 import type { Reply } from '../../reply.js';
@@ -24,12 +24,12 @@ export function zscanCommand(ctx: Ctx, argv: Args): Reply {
   if (isError(options)) return options;
   const { pattern } = options;
   const out: string[] = [];
-  const visit = (x: ZNode) => {
-    if (pattern !== null && !globMatch(pattern, x.member)) return;
-    out.push(x.member, replyDouble(x.score));
+  const visit = (member: string, score: number) => {
+    if (pattern !== null && !globMatch(pattern, member)) return;
+    out.push(member, replyDouble(score));
   };
   if (z.listpack) {
-    for (let x = z.first; x !== null; x = x.forward) visit(x);
+    for (let x = z.first(); x !== null; x = x.next()) visit(x.member, x.score);
     return ['0', out];
   }
   const next = z.scan(cursor, options.count, visit);

@@ -1,5 +1,5 @@
 // Score and lexicographic intervals of a sorted set (Redis zrangespec and zlexrangespec), with
-// the bound tests the skip list and the commands share. Members compare as byte strings
+// the bound tests the sorted-set value and the commands share. Members compare as byte strings
 // (memcmp, then the shorter first), which is JS string order for latin1 byte strings.
 
 export interface ScoreRange {

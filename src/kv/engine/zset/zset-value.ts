@@ -1,5 +1,6 @@
-// The sorted-set value (TYPE zset, tag 4): as in Redis, a map member -> node for O(1) score
-// lookups and a skip list ordered by (score, member) for O(log n) rank and range operations.
+// The sorted-set value (TYPE zset, tag 4): as in Redis, a map member -> score for O(1) score
+// lookups, and an order-statistic B+ tree of (score, member) pairs (order-tree.ts, in place of
+// Redis's skip list) for O(log n) rank and range operations.
 // Not safe for concurrent use; the JS thread is the only one.
 //
 // The API other families build on (GEO stores its points here):
@@ -7,25 +8,26 @@
 //   score(member)         the score, or undefined
 //   rank(member, rev)     0-based rank, -1 when absent
 //   remove(member)        true when it was there
-//   firstInScore / lastInScore (range) and node.forward / node.backward to walk a score range
-//   size, first, last, byRank(i)
+//   firstInScore / lastInScore (range), first(), last(), byRank(i): cursors, walked with
+//   next() / prev(); a cursor is valid until the set next changes
+//   size
 // Scores are never NaN: callers refuse NaN before calling add.
 //
 // `listpack` tracks the encoding Redis would use for the same history (at most 128 members
 // of at most 64 bytes, kept until something makes it grow past that; Redis never converts
 // back except when it builds a value whole). It answers OBJECT ENCODING, and it decides two
 // behaviours that are visible: a listpack ZSCAN returns everything in one call, and a listpack
-// walks lex ranges linearly (which differs from a skip-list descent only when members carry
-// different scores, where Redis documents the result as unspecified); a listpack also stores
+// walks lex ranges linearly (which differs from a descent of the tree, as from Redis's skip list,
+// only when members carry different scores, where Redis documents the result as unspecified); a listpack also stores
 // a score of -0 as 0.
 
 import { registerKind, type Container, type ContainerKind } from '../value.js';
-import { lexGteMin, lexLteMax, type LexRange, type ScoreRange } from './range.js';
-import { SkipList, type ZNode } from './skiplist.js';
+import { emptyLexRange, emptyScoreRange, lexGteMin, lexLteMax, scoreGteMin, scoreLteMax, type LexRange, type ScoreRange } from './range.js';
+import { OrderTree, type ZCursor } from './order-tree.js';
 import { decodeEntries, encodeEntries } from './zset-codec.js';
 import { seekSeq } from '../insertion-order.js';
 
-export type { ZNode } from './skiplist.js';
+export type { ZCursor } from './order-tree.js';
 
 /** Redis's zset-max-listpack-entries and zset-max-listpack-value defaults. */
 export const LISTPACK_MAX_ENTRIES = 128;
@@ -36,12 +38,21 @@ export const UPDATED = 2;
 export const UNCHANGED = 0;
 export type AddResult = typeof ADDED | typeof UPDATED | typeof UNCHANGED;
 
+/** A member's score and insertion rank (`seq`, the ZSCAN cursor). */
+class ZEntry {
+  constructor(
+    readonly member: string,
+    public score: number,
+    readonly seq: number,
+  ) {}
+}
+
 export class ZSet implements Container {
   readonly kind: ContainerKind = ZSET_KIND;
-  private readonly dict = new Map<string, ZNode>();
-  private readonly list = new SkipList();
-  /** Every node ever inserted, by `seq`, dead ones (no longer in `dict`) until compaction. */
-  private order: ZNode[] = [];
+  private readonly dict = new Map<string, ZEntry>();
+  private readonly tree = new OrderTree();
+  /** Every entry ever inserted, by `seq`, dead ones (no longer in `dict`) until compaction. */
+  private order: ZEntry[] = [];
   private deadInOrder = 0;
   private nextSeq = 1;
 
@@ -64,12 +75,14 @@ export class ZSet implements Container {
     return this.dict.size;
   }
 
-  get first(): ZNode | null {
-    return this.list.first;
+  /** A cursor on the lowest pair, null when empty. */
+  first(): ZCursor | null {
+    return this.tree.first();
   }
 
-  get last(): ZNode | null {
-    return this.list.tail;
+  /** A cursor on the highest pair, null when empty. */
+  last(): ZCursor | null {
+    return this.tree.last();
   }
 
   score(member: string): number | undefined {
@@ -77,140 +90,177 @@ export class ZSet implements Container {
   }
 
   add(member: string, score: number): AddResult {
-    const node = this.dict.get(member);
-    if (node !== undefined) {
-      if (node.score === score) return UNCHANGED;
-      this.list.updateScore(node, this.listpack ? listpackScore(score) : score);
+    const entry = this.dict.get(member);
+    if (entry !== undefined) {
+      if (entry.score === score) return UNCHANGED;
+      const to = this.listpack ? listpackScore(score) : score;
+      this.tree.updateScore(entry.score, member, to);
+      entry.score = to;
       return UPDATED;
     }
     if (this.listpack && (this.dict.size + 1 > LISTPACK_MAX_ENTRIES || member.length > LISTPACK_MAX_VALUE)) {
       this.listpack = false;
     }
     if (this.listpack) score = listpackScore(score);
-    const created = this.list.insert(score, member);
-    created.seq = this.nextSeq++;
+    this.tree.insert(score, member);
+    const created = new ZEntry(member, score, this.nextSeq++);
     this.order.push(created);
     this.dict.set(member, created);
     return ADDED;
   }
 
   remove(member: string): boolean {
-    const node = this.dict.get(member);
-    if (node === undefined) return false;
-    this.list.delete(node);
-    this.forget(node);
+    const entry = this.dict.get(member);
+    if (entry === undefined) return false;
+    this.tree.delete(entry.score, member);
+    this.forget(member);
     return true;
   }
 
   /** 0-based rank from the lowest score (from the highest if `reverse`); -1 when absent. */
   rank(member: string, reverse = false): number {
-    const node = this.dict.get(member);
-    if (node === undefined) return -1;
-    const rank = this.list.rankOf(node);
-    return reverse ? this.size - rank : rank - 1;
+    const entry = this.dict.get(member);
+    if (entry === undefined) return -1;
+    const rank = this.tree.rankOf(entry.score, member);
+    return reverse ? this.size - 1 - rank : rank;
   }
 
-  /** The node at 0-based rank `index` from the lowest score. */
-  byRank(index: number): ZNode | null {
-    return this.list.byRank(index + 1);
+  /** A cursor at 0-based rank `index` from the lowest score, null out of range. */
+  byRank(index: number): ZCursor | null {
+    return this.tree.byRank(index);
   }
 
-  firstInScore(r: ScoreRange): ZNode | null {
-    return this.list.firstInScore(r);
+  firstInScore(r: ScoreRange): ZCursor | null {
+    if (emptyScoreRange(r)) return null;
+    const x = this.tree.firstAfter((score) => !scoreGteMin(score, r));
+    return x !== null && scoreLteMax(x.score, r) ? x : null;
   }
 
-  lastInScore(r: ScoreRange): ZNode | null {
-    return this.list.lastInScore(r);
+  lastInScore(r: ScoreRange): ZCursor | null {
+    if (emptyScoreRange(r)) return null;
+    const x = this.tree.lastBefore((score) => scoreLteMax(score, r));
+    return x !== null && scoreGteMin(x.score, r) ? x : null;
   }
 
-  firstInLex(r: LexRange): ZNode | null {
-    if (!this.listpack) return this.list.firstInLex(r);
-    if (!this.list.meetsLex(r)) return null;
-    let x = this.list.first;
-    while (x !== null && !lexGteMin(x.member, r)) x = x.forward;
+  firstInLex(r: LexRange): ZCursor | null {
+    if (!this.meetsLex(r)) return null;
+    let x: ZCursor | null;
+    if (this.listpack) {
+      x = this.tree.first();
+      while (x !== null && !lexGteMin(x.member, r)) x = x.next();
+    } else {
+      x = this.tree.firstAfter((_, member) => !lexGteMin(member, r));
+    }
     return x !== null && lexLteMax(x.member, r) ? x : null;
   }
 
-  lastInLex(r: LexRange): ZNode | null {
-    if (!this.listpack) return this.list.lastInLex(r);
-    if (!this.list.meetsLex(r)) return null;
-    let x = this.list.tail;
-    while (x !== null && !lexLteMax(x.member, r)) x = x.backward;
+  lastInLex(r: LexRange): ZCursor | null {
+    if (!this.meetsLex(r)) return null;
+    let x: ZCursor | null;
+    if (this.listpack) {
+      x = this.tree.last();
+      while (x !== null && !lexLteMax(x.member, r)) x = x.prev();
+    } else {
+      x = this.tree.lastBefore((_, member) => lexLteMax(member, r));
+    }
     return x !== null && lexGteMin(x.member, r) ? x : null;
   }
 
   countInScore(r: ScoreRange): number {
-    const first = this.list.firstInScore(r);
-    return first === null ? 0 : this.list.rankOf(this.list.lastInScore(r)!) - this.list.rankOf(first) + 1;
+    if (emptyScoreRange(r)) return 0;
+    const below = this.tree.countBefore((score) => !scoreGteMin(score, r));
+    return Math.max(0, this.tree.countBefore((score) => scoreLteMax(score, r)) - below);
   }
 
   countInLex(r: LexRange): number {
     let count = 0;
     if (this.listpack) {
-      for (let x = this.firstInLex(r); x !== null && lexLteMax(x.member, r); x = x.forward) count++;
+      for (let x = this.firstInLex(r); x !== null && lexLteMax(x.member, r); x = x.next()) count++;
       return count;
     }
-    // Ranks of the first and last nodes in range, as Redis counts on a skip list.
-    const first = this.list.firstInLex(r);
+    // Ranks of the first and last pairs in range, as Redis counts on a skip list.
+    const first = this.firstInLex(r);
     if (first === null) return 0;
-    const last = this.list.lastInLex(r);
-    count = this.size - this.list.rankOf(first) + 1;
-    if (last !== null) count -= this.size - this.list.rankOf(last);
-    return Math.max(count, 0);
+    const from = this.tree.rankOf(first.score, first.member);
+    const last = this.lastInLex(r);
+    return last === null ? this.size - from : Math.max(this.tree.rankOf(last.score, last.member) - from + 1, 0);
   }
 
   removeRangeByScore(r: ScoreRange): number {
-    return this.list.deleteRangeByScore(r, (x) => this.forget(x));
+    if (emptyScoreRange(r)) return 0;
+    const start = this.tree.countBefore((score) => !scoreGteMin(score, r));
+    return this.removeFrom(start, (x) => scoreLteMax(x.score, r));
   }
 
   removeRangeByLex(r: LexRange): number {
-    if (!this.listpack) return this.list.deleteRangeByLex(r, (x) => this.forget(x));
-    let removed = 0;
-    for (let x = this.firstInLex(r); x !== null && lexLteMax(x.member, r); removed++) {
-      const next = x.forward;
-      this.list.delete(x);
-      this.forget(x);
-      x = next;
-    }
-    return removed;
+    const first = this.firstInLex(r);
+    if (first === null) return 0;
+    return this.removeFrom(this.tree.rankOf(first.score, first.member), (x) => lexLteMax(x.member, r));
   }
 
   /** Removes 0-based ranks start..end, both within bounds. */
   removeRangeByRank(start: number, end: number): number {
-    return this.list.deleteRangeByRank(start + 1, end + 1, (x) => this.forget(x));
+    const count = end - start + 1;
+    this.tree.deleteRange(start, count, (member) => this.forget(member));
+    return count;
   }
 
-  /** A uniformly chosen node of a non-empty set. */
-  randomNode(): ZNode {
-    return this.list.byRank(1 + Math.floor(Math.random() * this.size))!;
+  /** A uniformly chosen pair of a non-empty set. */
+  randomPair(): ZCursor {
+    return this.tree.byRank(Math.floor(Math.random() * this.size))!;
   }
 
   /**
-   * Visits nodes inserted from cursor `from` on, stopping after `count` visits; returns the
+   * Visits members inserted from cursor `from` on, stopping after `count` visits; returns the
    * cursor to go on from, 0 at the end. A member present for a whole walk is visited once.
    */
-  scan(from: number, count: number, visit: (x: ZNode) => void): number {
+  scan(from: number, count: number, visit: (member: string, score: number) => void): number {
     const order = this.order;
     let i = seekSeq(order, from);
     for (let seen = 0; i < order.length && seen < count; i++) {
       const x = order[i];
       if (this.dict.get(x.member) !== x) continue;
-      visit(x);
+      visit(x.member, x.score);
       seen++;
     }
     return i < order.length ? order[i].seq : 0;
   }
 
+  /** A copy whose tree is built whole, in linear time; its scan order is the score order. */
   clone(): ZSet {
     const copy = new ZSet(this.listpack);
-    for (let x = this.list.first; x !== null; x = x.forward) copy.add(x.member, x.score);
+    const scores = new Float64Array(this.size);
+    const members = new Array<string>(this.size);
+    let k = 0;
+    for (let x = this.tree.first(); x !== null; x = x.next(), k++) {
+      scores[k] = x.score;
+      members[k] = x.member;
+      const entry = new ZEntry(x.member, x.score, copy.nextSeq++);
+      copy.order.push(entry);
+      copy.dict.set(x.member, entry);
+    }
+    copy.tree.load(scores, members, k);
     return copy;
   }
 
-  private forget(x: ZNode): void {
-    this.dict.delete(x.member);
+  /** Removes the pairs from rank `start` on while `keep` holds for them. */
+  private removeFrom(start: number, keep: (x: ZCursor) => boolean): number {
+    let count = 0;
+    for (let x = this.tree.byRank(start); x !== null && keep(x); x = x.next()) count++;
+    this.tree.deleteRange(start, count, (member) => this.forget(member));
+    return count;
+  }
+
+  /** Whether some pair can be in `r`: the range is not empty and overlaps first..last. */
+  private meetsLex(r: LexRange): boolean {
+    const first = this.tree.first();
+    return !emptyLexRange(r) && first !== null && lexGteMin(this.tree.last()!.member, r) && lexLteMax(first.member, r);
+  }
+
+  private forget(member: string): void {
+    this.dict.delete(member);
     if (++this.deadInOrder > 1024 && this.deadInOrder * 2 > this.order.length) {
-      this.order = this.order.filter((n) => this.dict.get(n.member) === n);
+      this.order = this.order.filter((x) => this.dict.get(x.member) === x);
       this.deadInOrder = 0;
     }
   }
@@ -218,7 +268,7 @@ export class ZSet implements Container {
 
 /**
  * A score as a listpack keeps it: Redis 7 stores integral scores as integers there, so -0
- * becomes 0 (a skip list keeps -0, and ZSCORE then prints "-0").
+ * becomes 0 (the skiplist encoding keeps -0, and ZSCORE then prints "-0").
  */
 function listpackScore(score: number): number {
   return score === 0 ? 0 : score;
@@ -230,10 +280,10 @@ export const ZSET_KIND: ContainerKind = registerKind({
   clone: (v) => (v as ZSet).clone(),
   encode(v) {
     const z = v as ZSet;
-    const nodes = function* () {
-      for (let x = z.first; x !== null; x = x.forward) yield x;
+    const pairs = function* () {
+      for (let x = z.first(); x !== null; x = x.next()) yield x;
     };
-    return encodeEntries(z.size, nodes());
+    return encodeEntries(z.size, pairs());
   },
   decode(bytes) {
     const entries = decodeEntries(bytes);
