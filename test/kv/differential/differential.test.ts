@@ -19,7 +19,7 @@
 //   members (with its score), all different for a positive count.
 // - ZRANK/ZREVRANK with a fourth argument: Larder takes Redis 7.2's WITHSCORE (an exclusion).
 // - Sorted sets past Redis's listpack limits: ZSCAN and lex ranges are not generated for them
-//   (see zset-steps.ts), as their order follows Redis's hash table and random skip-list levels.
+//   (see zset-steps.ts), as their order follows Redis's hash table and its random skip-list levels.
 // - HRANDFIELD is random: both nil or both a field; with a count, arrays of the same length.
 // - TTL, PTTL, EXPIRETIME, PEXPIRETIME: the two sides receive a command a few milliseconds
 //   apart, so relative expiries differ by that much. Equal, or both non-negative and within

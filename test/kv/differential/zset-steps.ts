@@ -7,7 +7,7 @@
 // in order on both sides, and replies compare byte for byte. The large one grows sets past
 // 128 members and adds members past 64 bytes, so Redis converts them to skip lists (OBJECT
 // ENCODING and -0 scores tell); it leaves out ZSCAN, whose order then follows Redis's hash
-// table, and lex ranges, which over mixed scores follow each side's random skip-list levels.
+// table, and lex ranges, which over mixed scores follow Redis's random skip-list levels.
 // Random picks (ZRANDMEMBER) compare by membership.
 
 import { anyCase, KEYS, type Times } from './alphabet.js';
