@@ -2,14 +2,10 @@
 // scheduler and the parsers return these as values; rest/envelope.ts turns them into
 // `{error, status}` bodies.
 
-export class QueueError {
-  constructor(
-    readonly status: number,
-    readonly text: string,
-  ) {}
-}
+import { ServiceError as QueueError } from '../errors/service-error.js';
 
-export const isError = (v: unknown): v is QueueError => v instanceof QueueError;
+export { QueueError };
+export { isServiceError as isError } from '../errors/service-error.js';
 
 export const UNAUTHORIZED = new QueueError(401, 'Unauthorized: wrong or missing token (Authorization: Bearer <QSTASH_TOKEN> or ?qstash_token=)');
 export const READ_ONLY = new QueueError(403, 'the read-only token cannot publish or change anything');

@@ -1,14 +1,10 @@
 // Every failure the stream service reports: an HTTP status and a text. Engines and groups
 // return these as values; rest/envelope.ts turns them into `{error, status}` bodies.
 
-export class StreamError {
-  constructor(
-    readonly status: number,
-    readonly text: string,
-  ) {}
-}
+import { ServiceError as StreamError } from '../errors/service-error.js';
 
-export const isError = (v: unknown): v is StreamError => v instanceof StreamError;
+export { StreamError };
+export { isServiceError as isError } from '../errors/service-error.js';
 
 export const UNAUTHORIZED = new StreamError(401, 'Unauthorized: wrong or missing REST credentials');
 export const BODY_TOO_LARGE = new StreamError(413, 'request body too large');

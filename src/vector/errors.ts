@@ -2,13 +2,9 @@
 // of the envelope `{error, status}` (rest/envelope.ts builds it). Returned as values, never
 // thrown. Texts the SDKs or the issue quote are kept verbatim; the others are Larder's.
 
-export class VectorError {
-  constructor(
-    readonly status: number,
-    readonly text: string,
-  ) {}
-}
+import { ServiceError as VectorError } from '../errors/service-error.js';
 
+export { VectorError };
 export const INTERNAL = new VectorError(500, 'Internal server error');
 export const UNAUTHORIZED = new VectorError(401, 'Unauthorized: Invalid auth token');
 export const READ_ONLY_TOKEN = new VectorError(403, 'Unauthorized: Read-only token is not allowed to write');
