@@ -3,22 +3,12 @@
 // after verify against the rotated pair), and clear errors for bad destinations and settings.
 
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { Client } from '@upstash/qstash';
+import { describe, it } from 'node:test';
 import { eventually } from '../support/eventually.js';
-import { suiteLarder } from '../support/larder.js';
-import { startQueueReceiver, type QueueReceiver } from '../support/queue-receiver.js';
+import { queueSuite } from '../support/queue-receiver.js';
 
 describe('queue tokens and keys', () => {
-  const t = suiteLarder({ queue: { retryDelayScale: 0.001 } });
-  let rx: QueueReceiver;
-  let client: Client;
-  before(async () => {
-    const q = t.queue();
-    rx = await startQueueReceiver({ current: q.currentSigningKey, next: q.nextSigningKey });
-    client = new Client({ baseUrl: q.url, token: q.token, retry: false, enableTelemetry: false, devMode: false });
-  });
-  after(() => rx.close());
+  const { t, rx, client } = queueSuite();
 
   const call = (path: string, init: RequestInit = {}, token: string | null = t.queue().token) =>
     fetch(t.queue().url + path, { ...init, headers: { ...(token === null ? {} : { authorization: `Bearer ${token}` }), ...(init.headers as Record<string, string>) } });

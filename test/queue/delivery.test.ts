@@ -4,22 +4,12 @@
 // (queue.retryDelayScale) so the real back-off runs in milliseconds.
 
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { Client } from '@upstash/qstash';
+import { describe, it } from 'node:test';
 import { eventually } from '../support/eventually.js';
-import { suiteLarder } from '../support/larder.js';
-import { startQueueReceiver, type QueueReceiver } from '../support/queue-receiver.js';
+import { queueSuite } from '../support/queue-receiver.js';
 
 describe('queue delivery', () => {
-  const t = suiteLarder({ queue: { retryDelayScale: 0.001 } });
-  let rx: QueueReceiver;
-  let client: Client;
-  before(async () => {
-    const q = t.queue();
-    rx = await startQueueReceiver({ current: q.currentSigningKey, next: q.nextSigningKey });
-    client = new Client({ baseUrl: q.url, token: q.token, retry: false, enableTelemetry: false, devMode: false });
-  });
-  after(() => rx.close());
+  const { rx, client } = queueSuite();
 
   const arrived = (path: string, n = 1) => eventually(async () => rx.at(path).length >= n, `${n} deliveries to ${path}`);
 

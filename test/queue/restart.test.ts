@@ -6,10 +6,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { Client } from '@upstash/qstash';
 import { eventually } from '../support/eventually.js';
 import { startTestLarder } from '../support/larder.js';
-import { startQueueReceiver } from '../support/queue-receiver.js';
+import { queueClient, startQueueReceiver } from '../support/queue-receiver.js';
 
 describe('queue restart', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'larder-queue-restart-'));
@@ -21,7 +20,7 @@ describe('queue restart', () => {
     const q = first.queue();
     const rx = await startQueueReceiver({ current: q.currentSigningKey, next: q.nextSigningKey });
     try {
-      const client = new Client({ baseUrl: q.url, token: q.token, retry: false, enableTelemetry: false, devMode: false });
+      const client = queueClient(q);
       const ids: string[] = [];
       for (let i = 0; i < 5; i++) ids.push((await client.publish({ url: `${rx.url}/later`, body: `m${i}`, delay: 2 })).messageId);
       await first.close(true);
@@ -31,7 +30,7 @@ describe('queue restart', () => {
       try {
         assert.deepEqual(second.queue().token, q.token);
         assert.deepEqual(second.queue().currentSigningKey, q.currentSigningKey);
-        const client2 = new Client({ baseUrl: second.queue().url, token: q.token, retry: false, enableTelemetry: false, devMode: false });
+        const client2 = queueClient({ url: second.queue().url, token: q.token });
         assert.equal((await client2.messages.get(ids[0])).body, 'm0');
         await eventually(async () => rx.at('/later').length === 5, 'the five delayed messages');
         assert.deepEqual(rx.at('/later').map((d) => d.headers['upstash-message-id']).sort(), [...ids].sort());
@@ -56,7 +55,7 @@ describe('queue shutdown', () => {
       let release: () => void = () => undefined;
       const held = new Promise<void>((r) => (release = r));
       rx.hold('/slow', held);
-      const client = new Client({ baseUrl: q.url, token: q.token, retry: false, enableTelemetry: false, devMode: false });
+      const client = queueClient(q);
       const { messageId } = await client.publish({ url: `${rx.url}/slow`, body: 'x', timeout: '1h' });
       await eventually(async () => rx.pending('/slow') === 1, 'the attempt in flight');
       await first.close(true);

@@ -185,10 +185,17 @@ export function suiteLarder(config: Record<string, unknown> = {}): TestLarder {
     current = await startTestLarder(config);
   });
   after(() => current?.close());
-  return new Proxy({} as TestLarder, {
+  return standIn(() => current);
+}
+
+/** An object standing for what `current()` gives once the suite's before hook has set it. */
+export function standIn<T extends object>(current: () => T | undefined): T {
+  return new Proxy({} as T, {
     get(_, prop) {
-      if (current === undefined) throw new Error('the suite Larder runs only inside the suite (before/after hooks)');
-      return Reflect.get(current, prop);
+      const target = current();
+      if (target === undefined) throw new Error('a suite value exists only inside the suite (after its before hooks)');
+      const value = Reflect.get(target, prop);
+      return typeof value === 'function' ? value.bind(target) : value;
     },
   });
 }

@@ -3,7 +3,9 @@
 // that would not verify fails the test. `answer` picks the response per request.
 
 import { createServer, type IncomingMessage, type Server } from 'node:http';
-import { Receiver } from '@upstash/qstash';
+import { after, before } from 'node:test';
+import { Client, Receiver } from '@upstash/qstash';
+import { standIn, suiteLarder, type TestLarder } from './larder.js';
 
 export interface Delivery {
   path: string;
@@ -93,4 +95,32 @@ export async function startQueueReceiver(keys: { current: string; next: string }
         server.closeAllConnections();
       }),
   };
+}
+
+/** The official publisher for a test Larder's queue, with the SDK's retries off. */
+export function queueClient(q: { url: string; token: string }): Client {
+  return new Client({ baseUrl: q.url, token: q.token, retry: false, enableTelemetry: false, devMode: false });
+}
+
+export interface QueueSuite {
+  readonly t: TestLarder;
+  readonly rx: QueueReceiver;
+  readonly client: Client;
+}
+
+/**
+ * One Larder for the suite, its retries scaled down to milliseconds, with a receiver that
+ * verifies deliveries against its signing keys and a publisher.
+ */
+export function queueSuite(): QueueSuite {
+  const t = suiteLarder({ queue: { retryDelayScale: 0.001 } });
+  let rx: QueueReceiver | undefined;
+  let client: Client | undefined;
+  before(async () => {
+    const q = t.queue();
+    rx = await startQueueReceiver({ current: q.currentSigningKey, next: q.nextSigningKey });
+    client = queueClient(q);
+  });
+  after(() => rx?.close());
+  return { t, rx: standIn(() => rx), client: standIn(() => client) };
 }

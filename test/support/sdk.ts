@@ -2,7 +2,7 @@
 
 import { Redis } from '@upstash/redis';
 import { before } from 'node:test';
-import { startTestLarder, suiteLarder, type KvClient, type TestLarder } from './larder.js';
+import { standIn, startTestLarder, suiteLarder, type KvClient, type TestLarder } from './larder.js';
 
 export interface SdkOptions {
   autoPipeline?: boolean;
@@ -45,12 +45,6 @@ export function suiteSdk(mode: { autoPipeline: boolean }): { t: TestLarder; redi
   before(() => {
     client = sdkClient(t, { autoPipeline: mode.autoPipeline });
   });
-  const redis = new Proxy({} as Redis, {
-    get(_, prop) {
-      if (client === undefined) throw new Error('the suite client exists only inside the suite (before/after hooks)');
-      const value = Reflect.get(client, prop);
-      return typeof value === 'function' ? value.bind(client) : value;
-    },
-  });
+  const redis = standIn(() => client);
   return { t, redis };
 }
