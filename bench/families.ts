@@ -64,24 +64,26 @@ interface Results {
   readonly notes: string[];
 }
 
-export async function benchFamilies(root: string, opts: FamiliesOptions): Promise<void> {
+/** Runs the modes and answers their tables as Markdown. */
+export async function benchFamilies(root: string, opts: FamiliesOptions): Promise<string> {
   const sizes = [...opts.sizes].sort((a, b) => a - b);
+  const out: string[] = [];
   if (opts.modes.includes('engine')) {
     process.stderr.write('families: engine in-process\n');
     const results = benchEngine(sizes, opts);
     const title = `In-process engine (node ${process.version}, no journal), ops per second of CPU time, ${cellsText(opts)}`;
-    print(title, sizes, results, (c) => c.rate, formatRate);
-    printNotes(results);
+    out.push(print(title, sizes, results, (c) => c.rate, formatRate), ...notes(results));
   }
   if (opts.modes.includes('http')) {
     process.stderr.write('families: HTTP, Larder on bun\n');
     const load: Load = { seconds: opts.seconds, threads: opts.threads, connections: opts.connections };
     const results = await benchHttp(root, sizes, opts, load);
     const how = `POST of one command per request, wrk -t${load.threads} -c${load.connections}, ${cellsText(opts)}`;
-    print(`HTTP, Larder on Bun: ops/s (${how})`, sizes, results, (c) => c.rate, formatRate);
-    print('HTTP, Larder on Bun: server CPU time per operation (µs)', sizes, results, (c) => c.cpuUs, (v) => v.toFixed(1));
-    printNotes(results);
+    out.push(print(`HTTP, Larder on Bun: ops/s (${how})`, sizes, results, (c) => c.rate, formatRate));
+    out.push(print('HTTP, Larder on Bun: server CPU time per operation (µs)', sizes, results, (c) => c.cpuUs, (v) => v.toFixed(1)));
+    out.push(...notes(results));
   }
+  return out.join('\n');
 }
 
 function benchEngine(sizes: readonly number[], opts: FamiliesOptions): Results {
@@ -212,7 +214,7 @@ function formatRate(v: number): string {
 }
 
 /** A table of one value of the cells, with the largest size against the smallest. */
-function print(title: string, sizes: readonly number[], results: Results, value: (c: Cell) => number | null, format: (v: number) => string): void {
+function print(title: string, sizes: readonly number[], results: Results, value: (c: Cell) => number | null, format: (v: number) => string): string {
   const first = sizes[0];
   const last = sizes[sizes.length - 1];
   const lines = [['operation', ...sizes.map(label), `${label(last)} / ${label(first)}`]];
@@ -223,11 +225,11 @@ function print(title: string, sizes: readonly number[], results: Results, value:
     const ratio = a === null || b === null || sizes.length < 2 ? '-' : `${(b / a).toFixed(2)}x`;
     lines.push([name, ...values.map((v) => (v === null ? '-' : format(v))), ratio]);
   }
-  console.log(`\n${title}\n\n${markdownTable(lines)}`);
+  return `\n${title}\n\n${markdownTable(lines)}`;
 }
 
-function printNotes(results: Results): void {
-  for (const note of results.notes) console.log(`note: ${note}`);
+function notes(results: Results): string[] {
+  return results.notes.map((note) => `\nnote: ${note}`);
 }
 
 function median(values: readonly (number | null)[]): number | null {
