@@ -59,6 +59,13 @@ function positive(name: string, text: string, min: number, max = 600): number {
   return n;
 }
 
+/** Seconds, fractions allowed (wrk's runs take whole seconds; the others need not). */
+function seconds(name: string, text: string, min: number): number {
+  const n = Number(text);
+  if (!Number.isFinite(n) || n < min || n > 600) throw new Error(`--${name} must be a number of seconds from ${min} to 600, got '${text}'`);
+  return n;
+}
+
 function oneOf(name: string, items: readonly string[], allowed: readonly string[]): readonly string[] {
   const unknown = items.find((item) => !allowed.includes(item));
   if (unknown !== undefined) throw new Error(`unknown ${name} '${unknown}'; one of: ${allowed.join(', ')}`);
@@ -73,7 +80,7 @@ async function main(): Promise<void> {
   const connections = positive('connections', values.connections, 1);
   const warmup = positive('warmup', values.warmup, 0);
   const rounds = positive('rounds', values.rounds, 1);
-  const runSeconds = positive('run-seconds', values['run-seconds'], 1);
+  const runSeconds = seconds('run-seconds', values['run-seconds'], 0.1);
   const doc = values.doc === 'none' ? null : resolve(ROOT, values.doc);
   if (workloads.some((w) => w === 'kv' || w === 'families') && spawnSync('wrk', ['--version']).error !== undefined) {
     console.error('bench: wrk not installed (apt-get install wrk); nothing measured');
@@ -97,7 +104,9 @@ async function main(): Promise<void> {
     } else if (workload === 'families') {
       const sizes = values.sizes.split(',').map((s) => positive('sizes', s, 10, 10_000_000));
       const modes = oneOf('mode', values.modes.split(','), FAMILY_MODES);
-      text = await benchFamilies(ROOT, { sizes, seconds: positive('cell', values.cell, 1), warmup, threads, connections, modes, rounds: 1 });
+      // wrk takes whole seconds; in-process cells may be shorter.
+      const cell = modes.includes('http') ? positive('cell', values.cell, 1) : seconds('cell', values.cell, 0.01);
+      text = await benchFamilies(ROOT, { sizes, seconds: cell, warmup, threads, connections, modes, rounds: 1 });
     } else if (workload === 'streams') {
       const summary = await benchStreams(ROOT, { seconds: runSeconds, warmup, rounds });
       clean &&= summary.clean;
