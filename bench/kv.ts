@@ -26,7 +26,8 @@ export interface KvOptions {
 
 const REFERENCE = 'webdis + redis-server';
 const RAW = 'redis-benchmark, redis-server';
-const MIN_VS_BARE = 0.9; // issue 3: Larder's GET against the bare server of its runtime
+const MIN_VS_BARE = 0.9; //   issue 3: Larder's GET against the bare server of its runtime,
+const MIN_VS_WEBDIS = 1.5; //  and on the faster runtime against webdis
 const REDIS_BENCHMARK_RATE = 40_000; // requests per second of load, to size its fixed request count
 
 const fig = (name: string, unit: string): Figure => ({ name, unit });
@@ -161,8 +162,14 @@ function measureRaw(summary: Summary, port: number, load: Load, first: boolean):
   }
 }
 
-/** Issue 3's target, as a note: Larder's GET against the bare server of its runtime. */
+/** Issue 3's targets, as notes: Larder's GET against its bare server and against webdis. */
 function verdict(summary: Summary): void {
+  const webdis = summary.median(REFERENCE, F.get.name);
+  const fastest = Math.max(summary.median('Larder (node)', F.get.name) ?? 0, summary.median('Larder (bun)', F.get.name) ?? 0);
+  if (webdis !== null && fastest > 0) {
+    const x = fastest / webdis;
+    summary.notes.push(`Larder on the faster runtime: GET at ${x.toFixed(2)}x webdis (target >= ${MIN_VS_WEBDIS}x): ${x >= MIN_VS_WEBDIS ? 'met' : 'NOT met'}`);
+  }
   for (const [runtime, bare] of [['node', 'bare node:http'], ['bun', 'bare Bun.serve']]) {
     const larder = summary.median(`Larder (${runtime})`, F.get.name);
     const ceiling = summary.median(bare, F.get.name);

@@ -9,7 +9,7 @@
 //   npm run bench -- [kv] [families] [streams] [vector]
 //                    [--warmup S] [--rounds N] [--threads N] [--connections N] [--doc PATH|none]
 //                    [--duration S] [--only id,id]                                (kv)
-//                    [--cell S] [--sizes N,N,N] [--modes engine,http]             (families)
+//                    [--cell S] [--sizes N,N,N] [--modes engine,http] [--family-rounds N] (families)
 //                    [--run-seconds S]                                            (streams, vector)
 //                    [--vectors N] [--queries N]                                  (vector)
 //
@@ -32,7 +32,7 @@ const ROOT = resolve(BENCH_DIR, '../..');
 const WORKLOADS = ['kv', 'families', 'streams', 'vector'];
 
 // Defaults aim at a whole run under 15 minutes on two cores: KV 3 s per run and 3 rounds; the
-// families 1 s per cell, one round; streams and vector 3 s per measured run, 3 rounds; the
+// families 1 s per cell, one round (three take about nine minutes); streams and vector 3 s per measured run, 3 rounds; the
 // issue's 100,000 vectors (--vectors 20000 when building two graphs of that size is too slow).
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -46,6 +46,7 @@ const { values, positionals } = parseArgs({
     cell: { type: 'string', default: '1' },
     sizes: { type: 'string', default: '10000,100000,1000000' },
     modes: { type: 'string', default: FAMILY_MODES.join(',') },
+    'family-rounds': { type: 'string', default: '1' },
     'run-seconds': { type: 'string', default: '3' },
     vectors: { type: 'string', default: '100000' },
     queries: { type: 'string', default: '200' },
@@ -106,7 +107,7 @@ async function main(): Promise<void> {
       const modes = oneOf('mode', values.modes.split(','), FAMILY_MODES);
       // wrk takes whole seconds; in-process cells may be shorter.
       const cell = modes.includes('http') ? positive('cell', values.cell, 1) : seconds('cell', values.cell, 0.01);
-      text = await benchFamilies(ROOT, { sizes, seconds: cell, warmup, threads, connections, modes, rounds: 1 });
+      text = await benchFamilies(ROOT, { sizes, seconds: cell, warmup, threads, connections, modes, rounds: positive('family-rounds', values['family-rounds'], 1) });
     } else if (workload === 'streams') {
       const summary = await benchStreams(ROOT, { seconds: runSeconds, warmup, rounds });
       clean &&= summary.clean;

@@ -21,10 +21,11 @@ export class Summary {
   private readonly systemNotes = new Map<string, string[]>();
   readonly notes: string[] = [];
 
-  /** `reference` is the system the ratio column divides by. */
+  /** `reference` is the system the ratio column divides by; `systemColumn` names what a system is. */
   constructor(
     readonly title: string,
     readonly reference: string,
+    private readonly systemColumn = 'system',
   ) {}
 
   add(system: string, figure: Figure, value: number, errors = 0): void {
@@ -55,7 +56,7 @@ export class Summary {
   }
 
   render(): string {
-    const lines = [['figure', 'system', 'median', 'min', 'max', 'runs', `vs ${this.reference}`, 'note']];
+    const lines = [['figure', this.systemColumn, 'median', 'min', 'max', 'runs', `vs ${this.reference}`, 'note']];
     for (const [name, bySystem] of this.cells) {
       const figure = this.figures.get(name)!;
       const ref = this.median(this.reference, name);
