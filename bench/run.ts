@@ -119,7 +119,8 @@ async function main(): Promise<void> {
       clean &&= summary.clean;
       text = summary.render();
     }
-    const command = `npm run bench -- ${process.argv.slice(2).join(' ') || workload}`.trim();
+    const args = process.argv.slice(2).join(' ');
+    const command = args === '' ? 'npm run bench' : `npm run bench -- ${args}`;
     const section = `${factsText(machine(ROOT), command, loadBefore, (Date.now() - started) / 1000)}\n\n${text}`;
     console.log(`\n${section}\n`);
     if (doc !== null) writeSection(doc, workload, section);
