@@ -37,7 +37,7 @@ export async function closedLoop(concurrency: number, seconds: number, send: (lo
         ok++;
       } catch (e) {
         errors++;
-        firstError ||= e instanceof Error ? e.message : String(e);
+        firstError ||= describe(e);
       }
     }
   };
@@ -52,4 +52,11 @@ export async function postJson(url: string, headers: Record<string, string>, bod
   const text = await res.text();
   if (res.status !== 200) throw new Error(`${url.slice(url.lastIndexOf('/'))} answered ${res.status} ${text.slice(0, 120)}`);
   return JSON.parse(text);
+}
+
+/** An error's message with its cause: undici's "fetch failed" says what failed only there. */
+function describe(e: unknown): string {
+  if (!(e instanceof Error)) return String(e);
+  const cause = e.cause instanceof Error ? `: ${e.cause.message}${'code' in e.cause ? ` (${String(e.cause.code)})` : ''}` : '';
+  return e.message + cause;
 }
