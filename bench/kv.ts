@@ -1,7 +1,8 @@
 // The KV workload (issues 3 and 11): GET and SET of a 100-byte value over HTTP, one command per
 // request, by wrk at fixed concurrency, against the bare runtimes (the ceiling of each), Larder
 // on Node and on Bun, and webdis + redis-server (the reference); a /pipeline of 100 commands on
-// Larder; and redis-benchmark on the same redis-server as the raw-protocol ceiling. Every
+// Larder; and redis-benchmark on the same redis-server (its own when webdis is not run) as the
+// raw-protocol ceiling. Every
 // server is started first and stays up; rounds take the systems in turn, so a disturbance on a
 // shared machine spreads over every row instead of skewing one ratio.
 
@@ -10,9 +11,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { cpuMicros } from './cpu-time.js';
 import { redisBenchmark } from './redis-benchmark.js';
-import { Missing } from './server-process.js';
+import { Missing, type ServerProcess } from './server-process.js';
 import { Summary, type Figure } from './summary.js';
-import { TARGETS, type Probe, type Started, type Target } from './targets.js';
+import { startRedis, TARGETS, type Probe, type Started, type Target } from './targets.js';
 import { fixedBodyScript } from './wrk-bodies.js';
 import { runWrk, type Load, type WrkScript } from './wrk.js';
 
@@ -56,6 +57,7 @@ export async function benchKv(root: string, benchDir: string, opts: KvOptions): 
   const summary = new Summary(title, REFERENCE);
   const dir = mkdtempSync(join(tmpdir(), 'larder-bench-kv-'));
   const live: Live[] = [];
+  let standalone: ServerProcess | undefined;
   try {
     for (const target of TARGETS) {
       if (only !== undefined && !only.includes(target.id)) continue;
@@ -65,9 +67,18 @@ export async function benchKv(root: string, benchDir: string, opts: KvOptions): 
       if (typeof started === 'string') summary.noteSystem(system, started);
       else live.push({ target, system, started, failed: false });
     }
-    const redisPort = live.find((l) => l.started.redisPort !== undefined)?.started.redisPort;
     const raw = only === undefined || only.includes('redis-benchmark');
-    if (raw && redisPort === undefined) summary.noteSystem(RAW, 'skipped: needs the webdis row (redis-server)');
+    let redisPort = live.find((l) => l.started.redisPort !== undefined)?.started.redisPort;
+    if (raw && redisPort === undefined) {
+      // No webdis row: redis-benchmark gets a redis-server of its own.
+      try {
+        const own = await startRedis(dir);
+        standalone = own.redis;
+        redisPort = own.redisPort;
+      } catch (e) {
+        summary.noteSystem(RAW, e instanceof Missing ? `skipped: ${e.message}` : `failed: ${message(e)}`);
+      }
+    }
     for (let round = 1; round <= rounds; round++) {
       for (const l of live) {
         if (l.failed) continue;
@@ -83,6 +94,7 @@ export async function benchKv(root: string, benchDir: string, opts: KvOptions): 
     }
   } finally {
     for (const l of live) await l.started.stop();
+    await standalone?.stop();
     rmSync(dir, { recursive: true, force: true });
   }
   verdict(summary);

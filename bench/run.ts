@@ -87,14 +87,15 @@ async function main(): Promise<void> {
     console.error('bench: wrk not installed (apt-get install wrk); nothing measured');
     process.exit(1);
   }
-  const facts = machine(ROOT);
-  console.log(`date: ${facts.date}\nmachine: ${facts.cores} x ${facts.cpu}\nnode ${facts.node}, bun ${facts.bun}`);
+  const host = machine(ROOT);
+  console.log(`date: ${host.date}\nmachine: ${host.cores} x ${host.cpu}\nnode ${host.node}, bun ${host.bun}`);
   console.log(`load average before: ${loadText()}`);
   if (loadavg()[0] > cpus().length / 2) console.log('warning: other work is using this machine; rates will move with it, CPU time per request much less');
 
   let clean = true;
   for (const workload of workloads) {
     const started = Date.now();
+    const facts = machine(ROOT);
     const loadBefore = loadText();
     let text: string;
     if (workload === 'kv') {
@@ -121,7 +122,7 @@ async function main(): Promise<void> {
     }
     const args = process.argv.slice(2).join(' ');
     const command = args === '' ? 'npm run bench' : `npm run bench -- ${args}`;
-    const section = `${factsText(machine(ROOT), command, loadBefore, (Date.now() - started) / 1000)}\n\n${text}`;
+    const section = `${factsText(facts, command, loadBefore, (Date.now() - started) / 1000)}\n\n${text}`;
     console.log(`\n${section}\n`);
     if (doc !== null) writeSection(doc, workload, section);
   }

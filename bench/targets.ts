@@ -137,11 +137,8 @@ async function webdis(): Promise<Started> {
     rmSync(dir, { recursive: true, force: true });
   };
   try {
-    const redisPort = await freePort();
-    const redisArgs = ['--port', String(redisPort), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir];
-    const redis = await ServerProcess.start('redis-server', redisArgs, dir, 'apt-get install redis-server');
+    const { redis, redisPort } = await startRedis(dir);
     started.push(redis);
-    await redis.waitFor(/Ready to accept connections/, READY_MS);
 
     const httpPort = await freePort();
     const config = {
@@ -170,6 +167,20 @@ async function webdis(): Promise<Started> {
     };
   } catch (e) {
     await stop();
+    throw e;
+  }
+}
+
+/** redis-server on a free loopback port without persistence, its files in `dir`. */
+export async function startRedis(dir: string): Promise<{ redis: ServerProcess; redisPort: number }> {
+  const redisPort = await freePort();
+  const args = ['--port', String(redisPort), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir];
+  const redis = await ServerProcess.start('redis-server', args, dir, 'apt-get install redis-server');
+  try {
+    await redis.waitFor(/Ready to accept connections/, READY_MS);
+    return { redis, redisPort };
+  } catch (e) {
+    await redis.stop();
     throw e;
   }
 }
