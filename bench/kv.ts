@@ -143,6 +143,11 @@ async function measureTarget(summary: Summary, l: Live, load: Load, warmup: numb
     const script = fixedBodyScript(dir, started.pipeline.body);
     const perCpu = await run(summary, l, started.pipeline.url, load, warmup, F.pipeline, started.pipeline.commands, script);
     if (perCpu !== null) summary.add(l.system, F.pipelineCpu, perCpu);
+    // wrk sees only the status, and a pipeline answers 200 with errors inside: check one again.
+    await checkPipeline(started).catch((e: unknown) => {
+      summary.addErrors(l.system, F.pipeline, 1);
+      summary.notes.push(`${l.system}, ${F.pipeline.name}: ${message(e)}`);
+    });
   }
 }
 
