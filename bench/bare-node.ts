@@ -1,10 +1,11 @@
-// The node:http baseline: a fixed `{"result":"bar"}` and nothing else, so Larder's node row has
+// The node:http baseline: a fixed `{"result":<the 100-byte value>}` and nothing else, so Larder's node row has
 // a floor to be compared with. Listens on a free loopback port and prints `listening <port>`.
 
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { VALUE } from './kv-value.js';
 
-const BODY = '{"result":"bar"}';
+const BODY = JSON.stringify({ result: VALUE });
 const HEADERS = { 'content-type': 'application/json', 'content-length': String(BODY.length) };
 
 const server = createServer((_req, res) => {

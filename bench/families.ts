@@ -6,7 +6,8 @@
 //
 // In-process, ops/s counts the bench process's CPU time rather than the wall clock, and over
 // HTTP a second table gives the server's CPU time per operation: on a shared machine both move
-// far less with other load than throughput does. With --rounds, each cell is the median.
+// far less with other load than throughput does. Each table row is one operation at one size,
+// with the median, min and max over the rounds and the ratio to the smallest size.
 //
 // The structures of every size are built first and stay, so every cell runs with the same heap
 // (the garbage collector's work grows with it) and only the structure's own size differs; the
@@ -22,8 +23,8 @@ import { AclRegistry } from '../src/kv/acl/registry.js';
 import { Database, SYSTEM_CALLER } from '../src/kv/engine/database.js';
 import { ReplyError } from '../src/kv/errors.js';
 import { cpuMicros } from './cpu-time.js';
+import { Summary } from './summary.js';
 import { build, OPS, type Command, type Op } from './family-ops.js';
-import { markdownTable } from './table.js';
 import { bunPath, startLarder, type LarderServer } from './targets.js';
 import { bodiesScript } from './wrk-bodies.js';
 import { runWrk, type Load } from './wrk.js';
@@ -39,7 +40,7 @@ export interface FamiliesOptions {
   readonly connections: number;
   /** Modes to run: 'engine', 'http'. */
   readonly modes: readonly string[];
-  /** Runs of each cell, one after the other; the median is shown. */
+  /** Runs of each cell, one after the other. */
   readonly rounds: number;
 }
 
@@ -54,6 +55,8 @@ const PREPARED_PER_SECOND = 80_000;
 
 interface Cell {
   readonly rate: number;
+  /** Answers that were not 2xx, HTTP only. */
+  readonly errors: number;
   /** Server CPU time per operation, HTTP only. */
   readonly cpuUs: number | null;
 }
@@ -64,24 +67,25 @@ interface Results {
   readonly notes: string[];
 }
 
-export async function benchFamilies(root: string, opts: FamiliesOptions): Promise<void> {
+/** Runs the modes and answers their tables as Markdown. */
+export async function benchFamilies(root: string, opts: FamiliesOptions): Promise<string> {
   const sizes = [...opts.sizes].sort((a, b) => a - b);
+  const out: string[] = [];
   if (opts.modes.includes('engine')) {
     process.stderr.write('families: engine in-process\n');
     const results = benchEngine(sizes, opts);
     const title = `In-process engine (node ${process.version}, no journal), ops per second of CPU time, ${cellsText(opts)}`;
-    print(title, sizes, results, (c) => c.rate, formatRate);
-    printNotes(results);
+    out.push(table(title, sizes, results, 'ops/CPU-s', (c) => c.rate));
   }
   if (opts.modes.includes('http')) {
     process.stderr.write('families: HTTP, Larder on bun\n');
     const load: Load = { seconds: opts.seconds, threads: opts.threads, connections: opts.connections };
     const results = await benchHttp(root, sizes, opts, load);
     const how = `POST of one command per request, wrk -t${load.threads} -c${load.connections}, ${cellsText(opts)}`;
-    print(`HTTP, Larder on Bun: ops/s (${how})`, sizes, results, (c) => c.rate, formatRate);
-    print('HTTP, Larder on Bun: server CPU time per operation (µs)', sizes, results, (c) => c.cpuUs, (v) => v.toFixed(1));
-    printNotes(results);
+    out.push(table(`HTTP, Larder on Bun: ops/s (${how})`, sizes, results, 'ops/s', (c) => c.rate));
+    out.push(table('HTTP, Larder on Bun: server CPU time per operation', sizes, results, 'µs', (c) => c.cpuUs));
   }
+  return out.join('\n\n');
 }
 
 function benchEngine(sizes: readonly number[], opts: FamiliesOptions): Results {
@@ -97,7 +101,7 @@ function benchEngine(sizes: readonly number[], opts: FamiliesOptions): Results {
     for (let round = 1; round <= opts.rounds; round++) {
       sizes.forEach((n, column) => {
         process.stderr.write(`  ${op.name}: ${label(n)}, round ${round}\n`);
-        results.cells.get(op.name)![column].push({ rate: engineRate(op, n, rng, opts.seconds, run), cpuUs: null });
+        results.cells.get(op.name)![column].push({ rate: engineRate(op, n, rng, opts.seconds, run), errors: 0, cpuUs: null });
       });
     }
   }
@@ -172,7 +176,7 @@ async function httpCell(server: LarderServer, dir: string, op: Op, n: number, rn
     notes.push(`${op.name} at ${label(n)}: ${result.requests} requests for ${prepared.commands.length} new members, the rest re-added them`);
   }
   const cpuUs = before === null || after === null || result.requests === 0 ? null : (after - before) / result.requests;
-  return { rate: result.rps, cpuUs };
+  return { rate: result.rps, errors: result.errors, cpuUs };
 }
 
 /** About `count` commands taking turns over `ops`, and the commands that undo them. */
@@ -204,35 +208,22 @@ function newResults(sizes: readonly number[]): Results {
 }
 
 function cellsText(opts: FamiliesOptions): string {
-  return `${opts.seconds} s per cell${opts.rounds > 1 ? `, median of ${opts.rounds} rounds` : ''}`;
+  return `${opts.seconds} s per cell, ${opts.rounds} round(s)`;
 }
 
-function formatRate(v: number): string {
-  return Math.round(v).toLocaleString('en-US');
-}
-
-/** A table of one value of the cells, with the largest size against the smallest. */
-function print(title: string, sizes: readonly number[], results: Results, value: (c: Cell) => number | null, format: (v: number) => string): void {
-  const first = sizes[0];
-  const last = sizes[sizes.length - 1];
-  const lines = [['operation', ...sizes.map(label), `${label(last)} / ${label(first)}`]];
-  for (const [name, runs] of results.cells) {
-    const values = runs.map((column) => median(column.map(value)));
-    const a = values[0];
-    const b = values[sizes.length - 1];
-    const ratio = a === null || b === null || sizes.length < 2 ? '-' : `${(b / a).toFixed(2)}x`;
-    lines.push([name, ...values.map((v) => (v === null ? '-' : format(v))), ratio]);
+/** One value of the cells as a table: a row per operation and size, against the smallest size. */
+function table(title: string, sizes: readonly number[], results: Results, unit: string, value: (c: Cell) => number | null): string {
+  const summary = new Summary(title, label(sizes[0]), 'size');
+  for (const [name, columns] of results.cells) {
+    columns.forEach((runs, column) => {
+      for (const cell of runs) {
+        const v = value(cell);
+        if (v !== null) summary.add(label(sizes[column]), { name, unit }, v, cell.errors);
+      }
+    });
   }
-  console.log(`\n${title}\n\n${markdownTable(lines)}`);
-}
-
-function printNotes(results: Results): void {
-  for (const note of results.notes) console.log(`note: ${note}`);
-}
-
-function median(values: readonly (number | null)[]): number | null {
-  const known = values.filter((v): v is number => v !== null).sort((a, b) => a - b);
-  return known.length === 0 ? null : known[(known.length - 1) >> 1];
+  summary.notes.push(...results.notes);
+  return summary.render();
 }
 
 /** 10000 -> 10k, 1000000 -> 1M. */

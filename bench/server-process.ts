@@ -79,6 +79,11 @@ export class ServerProcess {
     return this.ended;
   }
 
+  /** The output so far (its last 16 KiB). */
+  text(): string {
+    return this.output;
+  }
+
   /** The last output lines, on one line, for a table note. */
   tail(): string {
     const lines = this.output.trim().split('\n').slice(-3).join(' | ');

@@ -1,20 +1,38 @@
-// The servers one `npm run bench` compares, each started on a free loopback port and answering
-// the same GET: the two bare runtimes with a fixed body, Larder on each runtime, and webdis in
-// front of redis-server. A row whose tool is missing throws `Missing` and is skipped.
+// The servers the KV workload compares, each started on a free loopback port: the two bare
+// runtimes answering a fixed body (the ceiling of each runtime), Larder on each runtime, and
+// webdis in front of redis-server. Each says how to GET and SET a 100-byte value, and Larder how
+// to run a pipeline. A row whose tool is missing throws `Missing` and is skipped.
 
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { VALUE } from './kv-value.js';
 import { Missing, ServerProcess } from './server-process.js';
 
 export type Kind = 'bare' | 'larder' | 'webdis';
 
-export interface Started {
+/** One request, and the exact body of a correct answer (checked once before the load). */
+export interface Probe {
   readonly url: string;
-  readonly headers: Record<string, string>;
-  /** The exact body of a correct answer; checked once before the load. */
   readonly expect: string;
+}
+
+/** A POST of `commands` commands in one body, answered 200 with no error inside. */
+export interface Pipeline {
+  readonly url: string;
+  readonly body: string;
+  readonly commands: number;
+}
+
+export interface Started {
+  readonly headers: Record<string, string>;
+  readonly get: Probe;
+  /** Absent for the bare servers, which answer every request alike. */
+  readonly set?: Probe;
+  readonly pipeline?: Pipeline;
+  /** The redis-server behind webdis, for redis-benchmark. */
+  readonly redisPort?: number;
   /** The processes whose CPU time serves the requests. */
   readonly pids: readonly number[];
   stop(): Promise<void>;
@@ -29,14 +47,15 @@ export interface Target {
 }
 
 const READY_MS = 15_000;
-const FIXED_BODY = '{"result":"bar"}';
+const FIXED_BODY = JSON.stringify({ result: VALUE });
+const PIPELINE_COMMANDS = 100;
 const BUN = 'node_modules/.bin/bun';
 
 export const TARGETS: readonly Target[] = [
   { id: 'bare-node', name: 'bare node:http', runtime: 'node', kind: 'bare', start: (root, dir) => bare(root, process.execPath, join(dir, 'bare-node.js')) },
   { id: 'bare-bun', name: 'bare Bun.serve', runtime: 'bun', kind: 'bare', start: (root, dir) => bare(root, bunPath(root), join(dir, 'bare-bun.js')) },
-  { id: 'larder-node', name: 'Larder GET', runtime: 'node', kind: 'larder', start: (root) => larder(root, process.execPath, 'node') },
-  { id: 'larder-bun', name: 'Larder GET', runtime: 'bun', kind: 'larder', start: (root) => larder(root, bunPath(root), 'bun') },
+  { id: 'larder-node', name: 'Larder', runtime: 'node', kind: 'larder', start: (root) => larder(root, process.execPath, 'node') },
+  { id: 'larder-bun', name: 'Larder', runtime: 'bun', kind: 'larder', start: (root) => larder(root, bunPath(root), 'bun') },
   { id: 'webdis', name: 'webdis + redis-server', runtime: 'C', kind: 'webdis', start: () => webdis() },
 ];
 
@@ -50,7 +69,8 @@ async function bare(root: string, runtime: string, script: string): Promise<Star
   const server = await ServerProcess.start(runtime, [script], root, 'npm install');
   try {
     const [, port] = await server.waitFor(/^listening (\d+)$/m, READY_MS);
-    return { url: `http://127.0.0.1:${port}/`, headers: {}, expect: FIXED_BODY, pids: [server.pid], stop: () => server.stop() };
+    const get = { url: `http://127.0.0.1:${port}/`, expect: FIXED_BODY };
+    return { headers: {}, get, pids: [server.pid], stop: () => server.stop() };
   } catch (e) {
     await server.stop();
     throw e;
@@ -62,9 +82,14 @@ export interface LarderServer {
   /** The REST URL of database `default` (UPSTASH_REDIS_REST_URL). */
   readonly base: string;
   readonly headers: Record<string, string>;
+  /** The lines `larder start` printed for pasting into .env (stream and vector credentials). */
+  readonly env: Readonly<Record<string, string>>;
   readonly pid: number;
   stop(): Promise<void>;
 }
+
+// The last line `larder start` prints; the others are printed before it.
+const LAST_ENV_LINE = /^UPSTASH_VECTOR_REST_READONLY_TOKEN=\S+$/m;
 
 export async function startLarder(root: string, runtime: string, name: string): Promise<LarderServer> {
   const dataDir = mkdtempSync(join(tmpdir(), 'larder-bench-'));
@@ -75,23 +100,27 @@ export async function startLarder(root: string, runtime: string, name: string): 
     rmSync(dataDir, { recursive: true, force: true });
   };
   try {
-    const [, base] = await server.waitFor(/^UPSTASH_REDIS_REST_URL=(\S+)$/m, READY_MS);
-    const [, token] = await server.waitFor(/^UPSTASH_REDIS_REST_TOKEN=(\S+)$/m, READY_MS);
-    return { base, headers: { authorization: `Bearer ${token}` }, pid: server.pid, stop };
+    await server.waitFor(LAST_ENV_LINE, READY_MS);
+    const env = Object.fromEntries([...server.text().matchAll(/^([A-Z_]+)=(\S+)$/gm)].map((m) => [m[1], m[2]]));
+    const base = env.UPSTASH_REDIS_REST_URL;
+    return { base, headers: { authorization: `Bearer ${env.UPSTASH_REDIS_REST_TOKEN}` }, env, pid: server.pid, stop };
   } catch (e) {
     await stop();
     throw e;
   }
 }
 
-// GET /redis/default/get/foo with the standard token, after SET foo bar.
+// GET /redis/default/get/foo with the standard token, after SET foo <value>; SET by path too;
+// a pipeline of SET and GET pairs.
 async function larder(root: string, runtime: string, name: string): Promise<Started> {
   const server = await startLarder(root, runtime, name);
   try {
     const { base, headers } = server;
-    const set = await fetch(`${base}/set/foo/bar`, { headers });
-    if (!set.ok) throw new Error(`SET foo bar answered ${set.status} ${await set.text()}`);
-    return { url: `${base}/get/foo`, headers, expect: FIXED_BODY, pids: [server.pid], stop: () => server.stop() };
+    const set = { url: `${base}/set/foo/${VALUE}`, expect: '{"result":"OK"}' };
+    const commands: string[][] = [];
+    for (let i = 0; commands.length < PIPELINE_COMMANDS; i++) commands.push(['SET', `p:${i}`, VALUE], ['GET', `p:${i}`]);
+    const pipeline = { url: `${base}/pipeline`, body: JSON.stringify(commands), commands: commands.length };
+    return { headers, get: { url: `${base}/get/foo`, expect: FIXED_BODY }, set, pipeline, pids: [server.pid], stop: () => server.stop() };
   } catch (e) {
     await server.stop();
     throw e;
@@ -99,7 +128,7 @@ async function larder(root: string, runtime: string, name: string): Promise<Star
 }
 
 // redis-server on a free port without persistence, and webdis (its Debian defaults: two
-// threads) in front of it; GET /GET/foo after SET foo bar.
+// threads) in front of it; GET /GET/foo after SET foo <value>.
 async function webdis(): Promise<Started> {
   const dir = mkdtempSync(join(tmpdir(), 'larder-bench-webdis-'));
   const started: ServerProcess[] = [];
@@ -108,11 +137,8 @@ async function webdis(): Promise<Started> {
     rmSync(dir, { recursive: true, force: true });
   };
   try {
-    const redisPort = await freePort();
-    const redisArgs = ['--port', String(redisPort), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir];
-    const redis = await ServerProcess.start('redis-server', redisArgs, dir, 'apt-get install redis-server');
+    const { redis, redisPort } = await startRedis(dir);
     started.push(redis);
-    await redis.waitFor(/Ready to accept connections/, READY_MS);
 
     const httpPort = await freePort();
     const config = {
@@ -130,10 +156,31 @@ async function webdis(): Promise<Started> {
     const web = await ServerProcess.start('webdis', [join(dir, 'webdis.json')], dir, 'apt-get install webdis');
     started.push(web);
     const base = `http://127.0.0.1:${httpPort}`;
-    await untilAnswered(`${base}/SET/foo/bar`, web);
-    return { url: `${base}/GET/foo`, headers: {}, expect: '{"GET":"bar"}', pids: [redis.pid, web.pid], stop };
+    await untilAnswered(`${base}/SET/foo/${VALUE}`, web);
+    return {
+      headers: {},
+      get: { url: `${base}/GET/foo`, expect: JSON.stringify({ GET: VALUE }) },
+      set: { url: `${base}/SET/foo/${VALUE}`, expect: '{"SET":[true,"OK"]}' },
+      redisPort,
+      pids: [redis.pid, web.pid],
+      stop,
+    };
   } catch (e) {
     await stop();
+    throw e;
+  }
+}
+
+/** redis-server on a free loopback port without persistence, its files in `dir`. */
+export async function startRedis(dir: string): Promise<{ redis: ServerProcess; redisPort: number }> {
+  const redisPort = await freePort();
+  const args = ['--port', String(redisPort), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir];
+  const redis = await ServerProcess.start('redis-server', args, dir, 'apt-get install redis-server');
+  try {
+    await redis.waitFor(/Ready to accept connections/, READY_MS);
+    return { redis, redisPort };
+  } catch (e) {
+    await redis.stop();
     throw e;
   }
 }
@@ -150,7 +197,7 @@ async function untilAnswered(url: string, server: ServerProcess): Promise<void> 
   }
 }
 
-function freePort(): Promise<number> {
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const probe = createServer();
     probe.once('error', reject);

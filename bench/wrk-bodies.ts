@@ -1,4 +1,4 @@
-// A wrk script that POSTs prepared JSON bodies (one command each, as the Upstash REST API takes
+// wrk scripts. The first POSTs prepared JSON bodies (one command each, as the Upstash REST API takes
 // them at the database's root URL) from a file, one per line, round and round. Each thread
 // starts at its own share of the file, so that threads do not send the same commands together.
 
@@ -22,6 +22,26 @@ function request()
   return wrk.format("POST", nil, nil, bodies[at])
 end
 `;
+
+const FIXED_SCRIPT = `
+function init(args)
+  local file = io.open(args[1], "rb")
+  body = file:read("*a")
+  file:close()
+end
+function request()
+  return wrk.format("POST", nil, nil, body)
+end
+`;
+
+/** A script that POSTs the same `body` every time (a pipeline, say). */
+export function fixedBodyScript(dir: string, body: string): WrkScript {
+  const path = join(dir, 'fixed.lua');
+  const file = join(dir, 'fixed.json');
+  writeFileSync(path, FIXED_SCRIPT);
+  writeFileSync(file, body);
+  return { path, args: [file] };
+}
 
 /** Writes the script and the bodies of `commands` into `dir`, for a run of `threads` threads. */
 export function bodiesScript(dir: string, commands: readonly (readonly string[])[], threads: number): WrkScript {

@@ -14,7 +14,9 @@ export interface WrkResult {
   requests: number;
   rps: number;
   p99Ms: number;
-  /** Non-2xx answers and socket errors; empty when every request succeeded. */
+  /** Non-2xx answers and connect, read and write errors: answers that were not answers. */
+  errors: number;
+  /** Those errors and timeouts in words; empty when every request succeeded. */
   problems: string;
 }
 
@@ -59,9 +61,17 @@ function parseWrk(out: string): WrkResult | null {
   const p99 = /^\s+99%\s+([\d.]+)(us|ms|s|m)\s*$/m.exec(out);
   if (requests === null || rps === null || p99 === null) return null;
   const problems: string[] = [];
+  let errors = 0;
   const non2xx = /Non-2xx or 3xx responses: (\d+)/.exec(out);
-  if (non2xx !== null) problems.push(`${non2xx[1]} non-2xx answers`);
-  const socket = /Socket errors: (.*)/.exec(out);
-  if (socket !== null) problems.push(`socket errors: ${socket[1].trim()}`);
-  return { requests: Number(requests[1]), rps: Number(rps[1]), p99Ms: Number(p99[1]) * MS_PER_UNIT[p99[2]], problems: problems.join('; ') };
+  if (non2xx !== null) {
+    problems.push(`${non2xx[1]} non-2xx answers`);
+    errors += Number(non2xx[1]);
+  }
+  const socket = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(out);
+  if (socket !== null) {
+    problems.push(`socket errors: connect ${socket[1]}, read ${socket[2]}, write ${socket[3]}, timeout ${socket[4]}`);
+    errors += Number(socket[1]) + Number(socket[2]) + Number(socket[3]);
+  }
+  const p99Ms = Number(p99[1]) * MS_PER_UNIT[p99[2]];
+  return { requests: Number(requests[1]), rps: Number(rps[1]), p99Ms, errors, problems: problems.join('; ') };
 }

@@ -1,0 +1,64 @@
+// Runs every bench workload for about a second with tiny sizes, so the bench code cannot rot
+// unnoticed. Measures nothing: it checks that each workload runs to the end, gets only correct
+// answers (the runner exits 2 otherwise) and writes its section between its markers. The
+// families run in-process only here (their HTTP mode takes whole seconds per cell). The KV
+// workload needs wrk; its webdis and redis-benchmark rows are skipped where those tools are
+// absent, except under CI, where redis-server (and with it redis-benchmark) is installed and
+// that row must have figures.
+
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { describe, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = resolve(fileURLToPath(import.meta.url), '../../../..'); // dist/test/bench -> repo
+const RUNNER = join(ROOT, 'dist/bench/run.js');
+const ON_CI = process.env.CI !== undefined;
+const hasTool = (name: string) => ['/usr/bin', '/usr/local/bin', '/bin'].some((dir) => existsSync(join(dir, name)));
+
+const SMOKE: Record<string, string[]> = {
+  kv: ['--duration', '1', '--warmup', '0', '--rounds', '1', '--only', 'larder-bun,webdis,redis-benchmark'],
+  families: ['--modes', 'engine', '--sizes', '100,1000', '--cell', '0.02'],
+  streams: ['--run-seconds', '0.2', '--warmup', '0', '--rounds', '1'],
+  vector: ['--vectors', '500', '--queries', '20', '--run-seconds', '0.2', '--rounds', '1'],
+};
+
+function runBench(args: string[]): Promise<{ code: number | null; out: string }> {
+  return new Promise((done) => {
+    const child = spawn(process.execPath, [RUNNER, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (chunk: Buffer) => (out += chunk));
+    child.stderr.on('data', (chunk: Buffer) => (out += chunk));
+    child.on('close', (code) => done({ code, out }));
+  });
+}
+
+describe('bench smoke', { concurrency: true }, () => {
+  for (const [workload, args] of Object.entries(SMOKE)) {
+    test(workload, { skip: workload === 'kv' && !hasTool('wrk') ? 'wrk not installed' : false }, async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'larder-bench-smoke-'));
+      try {
+        const doc = join(dir, 'benchmarks.md');
+        const { code, out } = await runBench([workload, ...args, '--doc', doc]);
+        assert.equal(code, 0, out);
+        const text = readFileSync(doc, 'utf8');
+        const section = text.slice(text.indexOf(`<!-- bench:${workload} begin`), text.indexOf(`<!-- bench:${workload} end -->`));
+        assert.match(section, /Load average/);
+        assert.doesNotMatch(section, /FAILED|failed:/);
+        if (workload === 'kv') {
+          assert.match(section, /\| GET \(req\/s\) +\| Larder \(bun\) +\| [\d,]+ /);
+          for (const [tool, row] of [['webdis', 'webdis \\+ redis-server'], ['redis-benchmark', 'redis-benchmark, redis-server']]) {
+            if ((ON_CI && tool === 'redis-benchmark') || hasTool(tool)) assert.match(section, new RegExp(`\\| GET \\(req/s\\) +\\| ${row} +\\| [\\d,]+ `), `${tool} row measured`);
+          }
+        }
+        if (workload === 'vector') assert.match(section, /\| query recall@10 \(recall\) +\| Larder \(bun\), HTTP +\| [01]\.\d{3} /);
+        if (workload === 'streams') assert.match(section, /\| produce-to-consume p99 \(ms\) +\| Larder \(node\) +\| [\d.]+ /);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    });
+  }
+});
