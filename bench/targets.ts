@@ -1,16 +1,17 @@
 // The servers the KV workload compares, each started on a free loopback port: the two bare
-// runtimes answering a fixed body (the ceiling of each runtime), Larder on each runtime, and
-// webdis in front of redis-server. Each says how to GET and SET a 100-byte value, and Larder how
+// runtimes answering a fixed body (the ceiling of each runtime), Larder on each runtime,
+// webdis in front of redis-server, and Larder on Node in front of redis-server (engine redis)
+// with 1 and 2 worker processes. Each says how to GET and SET a 100-byte value, and Larder how
 // to run a pipeline. A row whose tool is missing throws `Missing` and is skipped.
 
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { VALUE } from './kv-value.js';
 import { Missing, ServerProcess } from './server-process.js';
 
-export type Kind = 'bare' | 'larder' | 'webdis';
+export type Kind = 'bare' | 'larder' | 'webdis' | 'remote';
 
 /** One request, and the exact body of a correct answer (checked once before the load). */
 export interface Probe {
@@ -57,6 +58,8 @@ export const TARGETS: readonly Target[] = [
   { id: 'larder-node', name: 'Larder', runtime: 'node', kind: 'larder', start: (root) => larder(root, process.execPath, 'node') },
   { id: 'larder-bun', name: 'Larder', runtime: 'bun', kind: 'larder', start: (root) => larder(root, bunPath(root), 'bun') },
   { id: 'webdis', name: 'webdis + redis-server', runtime: 'C', kind: 'webdis', start: () => webdis() },
+  { id: 'remote-1', name: 'Larder + redis-server, 1 worker', runtime: 'node', kind: 'remote', start: (root) => remote(root, 1) },
+  { id: 'remote-2', name: 'Larder + redis-server, 2 workers', runtime: 'node', kind: 'remote', start: (root) => remote(root, 2) },
 ];
 
 export function bunPath(root: string): string {
@@ -88,19 +91,22 @@ export interface LarderServer {
   stop(): Promise<void>;
 }
 
-// The last line `larder start` prints; the others are printed before it.
+// The last line of the services the benches use; the others are printed before it. Several
+// workers serve the key-value service alone, whose last line is the other.
 const LAST_ENV_LINE = /^UPSTASH_VECTOR_REST_READONLY_TOKEN=\S+$/m;
+const LAST_KV_LINE = /^KV_REST_API_READ_ONLY_TOKEN=\S+$/m;
 
-export async function startLarder(root: string, runtime: string, name: string): Promise<LarderServer> {
+/** `flags`: more `larder start` flags (a remote backend, workers). */
+export async function startLarder(root: string, runtime: string, name: string, flags: readonly string[] = []): Promise<LarderServer> {
   const dataDir = mkdtempSync(join(tmpdir(), 'larder-bench-'));
-  const args = ['bin/larder.js', 'start', '--host', '127.0.0.1', '--port', '0', '--data-dir', dataDir, '--log-level', 'warn', '--runtime', name];
+  const args = ['bin/larder.js', 'start', '--host', '127.0.0.1', '--port', '0', '--data-dir', dataDir, '--log-level', 'warn', '--runtime', name, ...flags];
   const server = await ServerProcess.start(runtime, args, root, 'npm install');
   const stop = async () => {
     await server.stop();
     rmSync(dataDir, { recursive: true, force: true });
   };
   try {
-    await server.waitFor(LAST_ENV_LINE, READY_MS);
+    await server.waitFor(flags.includes('--workers') ? LAST_KV_LINE : LAST_ENV_LINE, READY_MS);
     const env = Object.fromEntries([...server.text().matchAll(/^([A-Z_]+)=(\S+)$/gm)].map((m) => [m[1], m[2]]));
     const base = env.UPSTASH_REDIS_REST_URL;
     return { base, headers: { authorization: `Bearer ${env.UPSTASH_REDIS_REST_TOKEN}` }, env, pid: server.pid, stop };
@@ -112,15 +118,17 @@ export async function startLarder(root: string, runtime: string, name: string): 
 
 // GET /redis/default/get/foo with the standard token, after SET foo <value>; SET by path too;
 // a pipeline of SET and GET pairs.
-async function larder(root: string, runtime: string, name: string): Promise<Started> {
-  const server = await startLarder(root, runtime, name);
+async function larder(root: string, runtime: string, name: string, flags: readonly string[] = []): Promise<Started> {
+  const server = await startLarder(root, runtime, name, flags);
   try {
     const { base, headers } = server;
     const set = { url: `${base}/set/foo/${VALUE}`, expect: '{"result":"OK"}' };
     const commands: string[][] = [];
     for (let i = 0; commands.length < PIPELINE_COMMANDS; i++) commands.push(['SET', `p:${i}`, VALUE], ['GET', `p:${i}`]);
     const pipeline = { url: `${base}/pipeline`, body: JSON.stringify(commands), commands: commands.length };
-    return { headers, get: { url: `${base}/get/foo`, expect: FIXED_BODY }, set, pipeline, pids: [server.pid], stop: () => server.stop() };
+    // With --workers, the workers serve: count their CPU too.
+    const pids = [server.pid, ...childrenOf(server.pid)];
+    return { headers, get: { url: `${base}/get/foo`, expect: FIXED_BODY }, set, pipeline, pids, stop: () => server.stop() };
   } catch (e) {
     await server.stop();
     throw e;
@@ -167,6 +175,41 @@ async function webdis(): Promise<Started> {
     };
   } catch (e) {
     await stop();
+    throw e;
+  }
+}
+
+/** /proc/<pid>/task/<pid>/children: the processes `pid` started (none where unreadable). */
+function childrenOf(pid: number): number[] {
+  try {
+    return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+  } catch {
+    return [];
+  }
+}
+
+// Larder on Node with its default database on a redis-server (engine redis), served by
+// `workers` processes; its redis-server's CPU counts too.
+async function remote(root: string, workers: number): Promise<Started> {
+  const dir = mkdtempSync(join(tmpdir(), 'larder-bench-remote-'));
+  const { redis, redisPort } = await startRedis(dir);
+  const stopRedis = async () => {
+    await redis.stop();
+    rmSync(dir, { recursive: true, force: true });
+  };
+  try {
+    const flags = ['--kv-backend', `redis://127.0.0.1:${redisPort}`, ...(workers > 1 ? ['--workers', String(workers)] : [])];
+    const served = await larder(root, process.execPath, 'node', flags);
+    return {
+      ...served,
+      pids: [...served.pids, redis.pid],
+      async stop() {
+        await served.stop();
+        await stopRedis();
+      },
+    };
+  } catch (e) {
+    await stopRedis();
     throw e;
   }
 }
