@@ -20,8 +20,9 @@ export interface KvBackend {
   /**
    * Runs SUBSCRIBE, PSUBSCRIBE, SSUBSCRIBE or MONITOR for a streaming client: the confirmations
    * and then every event go to `client.send`, until the returned function ends them all.
+   * A remote backend settles once the server has confirmed the subscriptions.
    */
-  stream(argv: Args, caller: Caller, client: PubSubClient): (() => void) | ReplyError;
+  stream(argv: Args, caller: Caller, client: PubSubClient): (() => void) | ReplyError | Promise<(() => void) | ReplyError>;
   /** Changes after every write; sent as `upstash-sync-token`. */
   syncToken(): string;
   close(): Promise<void>;

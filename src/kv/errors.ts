@@ -306,5 +306,5 @@ export const NUMIDS_MISMATCH = new ReplyError('ERR The `numids` parameter must m
 export class UnavailableError extends ReplyError {}
 export const backendUnavailable = (where: string, why: string) =>
   new UnavailableError(`ERR the Redis backend at ${where} is unavailable (${why}); retry later`);
-export const REMOTE_STREAMS = new ReplyError('ERR subscribe and monitor are not available on a remote Redis backend yet');
+export const REMOTE_MONITOR = new ReplyError('ERR MONITOR is not available on a remote Redis backend');
 export const CROSSSLOT = new ReplyError("CROSSSLOT Keys in request don't hash to the same slot");

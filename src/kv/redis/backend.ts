@@ -10,14 +10,14 @@
 
 import { Cluster, Redis, ReplyError as RedisReplyError } from 'ioredis';
 import type { AclRegistry } from '../acl/registry.js';
-import type { KvBackend } from '../backend.js';
+import type { KvBackend, PubSubClient } from '../backend.js';
 import { admit } from '../commands/admit.js';
-import { GATEWAY, keysOf, WRITE, type Args, type Caller, type Command } from '../commands/spec.js';
+import { ADMIN, GATEWAY, keysOf, WRITE, type Args, type Caller, type Command } from '../commands/spec.js';
 import { lookupCommand } from '../commands/table.js';
-import { backendUnavailable, CROSSSLOT, EXECABORT, REMOTE_STREAMS, ReplyError } from '../errors.js';
+import { backendUnavailable, CROSSSLOT, EXECABORT, REMOTE_MONITOR, ReplyError } from '../errors.js';
 import type { Reply } from '../reply.js';
 import { GatewayCtx } from './gateway-ctx.js';
-import { commonSlot } from './key-slot.js';
+import { commonSlot, keySlot } from './key-slot.js';
 import type { RemoteClient } from './connection.js';
 import { toReply } from './reply-conversion.js';
 import { TransactionPool } from './transaction-pool.js';
@@ -132,9 +132,48 @@ export class RedisBackend implements KvBackend {
     return this.pool === null ? run(this.remote.main) : this.pool.use(run);
   }
 
-  /** Subscribing and MONITOR need a dedicated connection to the server, not built yet. */
-  stream(): ReplyError {
-    return REMOTE_STREAMS;
+  /**
+   * SUBSCRIBE, PSUBSCRIBE and SSUBSCRIBE, each client on a connection of its own (in a Cluster,
+   * to the node serving the first channel's slot: any node hears every PUBLISH, and a shard
+   * channel is heard on its own). The events are the embedded hub's; the returned function
+   * closes the connection, which ends its subscriptions on the server. MONITOR is refused:
+   * the server's would show every client of the server, Larder's commands and others'.
+   */
+  async stream(argv: Args, caller: Caller, client: PubSubClient): Promise<(() => void) | ReplyError> {
+    const a = this.admit(argv, caller, 0);
+    if (a instanceof ReplyError) return a;
+    if (a.cmd.bits & ADMIN) return REMOTE_MONITOR;
+    await this.remote.started;
+    const conn = this.remote.subscriber(this.cluster ? keySlot(argv[1]) : 0);
+    if (conn instanceof ReplyError) return conn;
+    // The server confirms every subscription before any event, but ioredis settles the
+    // command a tick after emitting what followed it in the same read: events wait for it.
+    let held: string[][] | null = [];
+    const forward = (event: string[]) => (held === null ? client.send(event) : held.push(event));
+    // ioredis hands a pattern over as UTF-8 text: it is mapped back to the bytes subscribed.
+    const patterns = new Map(argv.slice(1).map((p) => [Buffer.from(p, 'latin1').toString(), p]));
+    conn.on('messageBuffer', (channel: Buffer, message: Buffer) => forward(['message', bytes(channel), bytes(message)]));
+    conn.on('smessageBuffer', (channel: Buffer, message: Buffer) => forward(['smessage', bytes(channel), bytes(message)]));
+    conn.on('pmessageBuffer', (pattern: string, channel: Buffer, message: Buffer) =>
+      forward(['pmessage', patterns.get(pattern) ?? pattern, bytes(channel), bytes(message)]),
+    );
+    // The server went away: the stream ends, and the client subscribes again when it likes.
+    conn.once('end', () => client.end());
+    try {
+      await conn.callBuffer(...a.wire);
+    } catch (e) {
+      conn.disconnect();
+      return this.failure(e, a);
+    }
+    // One connection, one command: each confirmation counts the distinct names so far.
+    const names = new Set<string>();
+    for (let i = 1; i < argv.length; i++) client.send([a.cmd.name, argv[i], String(names.add(argv[i]).size)]);
+    for (const event of held) client.send(event);
+    held = null;
+    return () => {
+      conn.removeAllListeners('end');
+      conn.quit().catch(() => conn.disconnect());
+    };
   }
 
   syncToken(): string {
@@ -190,3 +229,5 @@ function bySlot(batch: readonly Admitted[]): Admitted[][] {
   }
   return [...groups.values()];
 }
+
+const bytes = (b: Buffer) => b.toString('latin1');

@@ -5,6 +5,7 @@
 import { readFileSync } from 'node:fs';
 import type { ConnectionOptions } from 'node:tls';
 import { Cluster, Redis, type ClusterOptions, type RedisOptions } from 'ioredis';
+import { backendUnavailable, type ReplyError } from '../errors.js';
 import { installReplyShapes } from './reply-conversion.js';
 import { parseRemoteUrl, type RemoteTarget } from './remote-url.js';
 
@@ -39,6 +40,12 @@ export interface RemoteClient {
   readonly lastError: string | undefined;
   /** Opens one more connection to the standalone server (a dedicated transaction connection). */
   dedicated(): Redis;
+  /**
+   * Opens a connection for one streaming client, to the standalone server or to the Cluster
+   * node serving `slot`. It never reconnects: when it drops, it ends ('end'), and so does the
+   * client's stream. Closing the client is the caller's; `close()` ends those still open.
+   */
+  subscriber(slot: number): Redis | ReplyError;
   close(): Promise<void>;
 }
 
@@ -92,6 +99,9 @@ export function openRemote(settings: RemoteSettings, onState: (event: string, de
     });
   });
   const opened: Redis[] = [];
+  const streaming = new Set<Redis>();
+  // A subscriber resubscribes nothing and is never retried: its client sees the stream end.
+  const once: RedisOptions = { retryStrategy: () => null, autoResubscribe: false, maxRetriesPerRequest: 0 };
   return {
     target,
     main,
@@ -106,8 +116,23 @@ export function openRemote(settings: RemoteSettings, onState: (event: string, de
       opened.push(c);
       return c;
     },
+    subscriber(slot) {
+      let c: Redis;
+      if (main instanceof Redis) c = main.duplicate(once);
+      else {
+        // Any node hears every PUBLISH of a Cluster; a shard channel is heard on its slot's node.
+        const owner = (main.slots[slot] ?? [])[0];
+        if (owner === undefined) return backendUnavailable(target.nodes.map((n) => `${n.host}:${n.port}`).join(','), `no node serves slot ${slot}`);
+        const at = owner.lastIndexOf(':');
+        c = new Redis({ host: owner.slice(0, at), port: Number(owner.slice(at + 1)), ...nodeOptions, ...once });
+      }
+      c.on('error', () => {}); // the main connection reports the server's state
+      streaming.add(c);
+      c.once('end', () => streaming.delete(c));
+      return c;
+    },
     async close() {
-      await Promise.all([main, ...opened].map((c) => c.quit().catch(() => c.disconnect())));
+      await Promise.all([main, ...opened, ...streaming].map((c) => c.quit().catch(() => c.disconnect())));
     },
   };
 }

@@ -121,11 +121,15 @@ function isStream(name: string): boolean {
 }
 
 /** /subscribe/<channel>..., /psubscribe/<pattern>..., /ssubscribe/<channel>..., /monitor: 200 and events until the client leaves. */
-function openStream(db: KvDatabase, argv: Args, caller: Caller, opts: Options, bufferBytes: number): HttpResponse {
+function openStream(db: KvDatabase, argv: Args, caller: Caller, opts: Options, bufferBytes: number): HttpResponse | Promise<HttpResponse> {
   const refusal = db.limits.admit(argv);
   if (refusal !== null) return answer(db, refusal, opts);
   const events = new EventStream(bufferBytes);
   const opened = db.backend.stream(argv, caller, events);
+  return opened instanceof Promise ? opened.then((o) => streamOpened(db, events, o, opts)) : streamOpened(db, events, opened, opts);
+}
+
+function streamOpened(db: KvDatabase, events: EventStream, opened: (() => void) | ReplyError, opts: Options): HttpResponse {
   if (opened instanceof ReplyError) return answer(db, opened, opts);
   events.opened(opened);
   return { status: 200, headers: { ...STREAM_HEADERS }, body: events };

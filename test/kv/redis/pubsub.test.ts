@@ -1,0 +1,126 @@
+// Pub/sub through the remote backend on a real redis-server: the /subscribe, /psubscribe and
+// /ssubscribe event streams carry what the embedded engine's carry, each client on a
+// connection of its own that closes with its stream, and the official SDK's Subscriber works.
+
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { findRedisServer, startRedisServer, type RedisServer } from '../differential/redis-server.js';
+import { eventually } from '../../support/eventually.js';
+import { startTestLarder, type KvClient, type TestLarder } from '../../support/larder.js';
+import { sdkClient } from '../../support/sdk.js';
+
+const REDIS = findRedisServer();
+
+/** An open event stream: each `next()` is one event's data, `close()` aborts the request. */
+interface Events {
+  readonly status: number;
+  next(): Promise<string>;
+  close(): void;
+}
+
+async function openEvents(c: KvClient, path: string): Promise<Events> {
+  const abort = new AbortController();
+  const res = await c.request(path, { signal: abort.signal });
+  const reader = res.body!.getReader();
+  const decoder = new TextDecoder();
+  let buffer = '';
+  return {
+    status: res.status,
+    async next() {
+      for (;;) {
+        const end = buffer.indexOf('\n\n');
+        if (end !== -1) {
+          const event = buffer.slice(0, end);
+          buffer = buffer.slice(end + 2);
+          assert.ok(event.startsWith('data: '), event);
+          return event.slice(6);
+        }
+        const { value, done } = await reader.read();
+        if (done) throw new Error(`stream ended; unread: ${JSON.stringify(buffer)}`);
+        buffer += decoder.decode(value, { stream: true });
+      }
+    },
+    close: () => abort.abort(),
+  };
+}
+
+describe('remote backend: pub/sub on a standalone Redis', { skip: REDIS === undefined && 'redis-server is not installed' }, () => {
+  let redis: RedisServer;
+  let t: TestLarder;
+  let db: KvClient;
+  before(async () => {
+    redis = await startRedisServer(REDIS!);
+    t = await startTestLarder({ kv: { databases: { default: {}, remote: { url: `redis://127.0.0.1:${redis.port}`, users: [{ name: 'nosub', rules: 'on >pw ~* &* +@all -subscribe' }] } } } });
+    db = t.database('remote');
+  });
+  after(async () => {
+    await t?.close();
+    await redis?.stop();
+  });
+
+  /** PUBSUB NUMSUB as the redis-server itself answers it. */
+  const serverNumsub = (channel: string) => redis.client.call(['PUBSUB', 'NUMSUB', channel]);
+  const subscribers = (channel: string, n: number) => `*2\r\n$${channel.length}\r\n${channel}\r\n:${n}\r\n`;
+
+  it('subscribe confirms each channel, PUBLISH through Larder or on the server arrives, abort unsubscribes', async () => {
+    const events = await openEvents(db, '/subscribe/chat/news/chat');
+    assert.equal(events.status, 200);
+    assert.equal(await events.next(), 'subscribe,chat,1');
+    assert.equal(await events.next(), 'subscribe,news,2');
+    assert.equal(await events.next(), 'subscribe,chat,2');
+    assert.equal(await serverNumsub('chat'), subscribers('chat', 1));
+
+    assert.equal(await db.ok(['publish', 'chat', 'héllo ✓']), 1);
+    assert.equal(await events.next(), 'message,chat,héllo ✓');
+    assert.equal(await redis.client.call(['PUBLISH', 'news', 'from the server']), ':1\r\n');
+    assert.equal(await events.next(), 'message,news,from the server');
+    assert.equal(await db.ok(['publish', 'nobody', 'x']), 0);
+
+    events.close();
+    await eventually(async () => (await serverNumsub('chat')) === subscribers('chat', 0), 'NUMSUB chat drops to 0 on the server');
+    assert.equal(await db.ok(['publish', 'chat', 'unheard']), 0);
+  });
+
+  it('psubscribe receives pmessage with the pattern and the channel', async () => {
+    const events = await openEvents(db, '/psubscribe/events:*');
+    assert.equal(await events.next(), 'psubscribe,events:*,1');
+    assert.equal(await db.ok(['publish', 'events:login', 'ann']), 1);
+    assert.equal(await db.ok(['publish', 'other', 'x']), 0);
+    assert.equal(await events.next(), 'pmessage,events:*,events:login,ann');
+    events.close();
+    await eventually(async () => (await redis.client.call(['PUBSUB', 'NUMPAT'])) === ':0\r\n', 'NUMPAT drops to 0 on the server');
+  });
+
+  it('ssubscribe receives smessage from SPUBLISH', async () => {
+    const events = await openEvents(db, '/ssubscribe/shard');
+    assert.equal(await events.next(), 'ssubscribe,shard,1');
+    assert.equal(await db.ok(['spublish', 'shard', 'piece']), 1);
+    assert.equal(await events.next(), 'smessage,shard,piece');
+    events.close();
+  });
+
+  it('refuses MONITOR, and subscribing without the right, before anything is sent', async () => {
+    const monitor = await db.request('/monitor');
+    assert.equal(monitor.status, 400);
+    assert.deepEqual(await monitor.json(), { error: 'ERR MONITOR is not available on a remote Redis backend' });
+    const token = await db.ok(['acl', 'resttoken', 'nosub', 'pw']);
+    const refused = await db.request('/subscribe/x', { token });
+    assert.equal(refused.status, 400);
+    assert.deepEqual(await refused.json(), {
+      error: "NOPERM this user has no permissions to run the 'subscribe' command or its subcommand",
+    });
+    assert.equal(await serverNumsub('x'), subscribers('x', 0));
+  });
+
+  it('the official SDK subscribes and receives what it publishes', async () => {
+    const sdk = sdkClient(db);
+    const sub = sdk.subscribe(['sdk-chat']);
+    const confirmed = new Promise((resolve) => sub.on('subscribe', resolve));
+    assert.equal(await confirmed, 1);
+    const received = new Promise((resolve) => sub.on('message', resolve));
+    assert.equal(await sdk.publish('sdk-chat', { user: 'ann', text: 'héllo' }), 1);
+    assert.deepEqual(await received, { channel: 'sdk-chat', message: { user: 'ann', text: 'héllo' } });
+    await sub.unsubscribe();
+    await eventually(async () => (await serverNumsub('sdk-chat')) === subscribers('sdk-chat', 0), 'NUMSUB drops to 0 after unsubscribe');
+  });
+});
