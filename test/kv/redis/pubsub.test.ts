@@ -1,6 +1,7 @@
-// Pub/sub through the remote backend on a real redis-server: the /subscribe, /psubscribe and
-// /ssubscribe event streams carry what the embedded engine's carry, each client on a
-// connection of its own that closes with its stream, and the official SDK's Subscriber works.
+// Pub/sub through the remote backend on a real redis-server and a real Redis Cluster: the
+// /subscribe, /psubscribe and /ssubscribe event streams carry what the embedded engine's
+// carry, each client on a connection of its own that closes with its stream, and the official
+// SDK's Subscriber works.
 
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -8,6 +9,7 @@ import { findRedisServer, startRedisServer, type RedisServer } from '../differen
 import { eventually } from '../../support/eventually.js';
 import { startTestLarder, type KvClient, type TestLarder } from '../../support/larder.js';
 import { sdkClient } from '../../support/sdk.js';
+import { startRedisCluster, type RedisCluster } from './redis-cluster.js';
 
 const REDIS = findRedisServer();
 
@@ -122,5 +124,56 @@ describe('remote backend: pub/sub on a standalone Redis', { skip: REDIS === unde
     assert.deepEqual(await received, { channel: 'sdk-chat', message: { user: 'ann', text: 'héllo' } });
     await sub.unsubscribe();
     await eventually(async () => (await serverNumsub('sdk-chat')) === subscribers('sdk-chat', 0), 'NUMSUB drops to 0 after unsubscribe');
+  });
+});
+
+describe('remote backend: pub/sub on a Redis Cluster', { skip: REDIS === undefined && 'redis-server is not installed' }, () => {
+  let cluster: RedisCluster;
+  let t: TestLarder;
+  let db: KvClient;
+  before(async () => {
+    cluster = await startRedisCluster(REDIS!);
+    t = await startTestLarder({ kv: { databases: { default: {}, remote: { url: cluster.url } } } });
+    db = t.database('remote');
+  });
+  after(async () => {
+    await t?.close();
+    await cluster?.stop();
+  });
+
+  /** Subscribers of `channel` on every node (each node counts its own clients). */
+  const everywhere = async (kind: 'NUMSUB' | 'SHARDNUMSUB', channel: string) => {
+    let total = 0;
+    for (const node of cluster.nodes) total += Number(/:(\d+)\r\n$/.exec(await node.client.call(['PUBSUB', kind, channel]))![1]);
+    return total;
+  };
+
+  it('subscribe hears a PUBLISH made on any node; abort unsubscribes', async () => {
+    const events = await openEvents(db, '/subscribe/chat');
+    assert.equal(await events.next(), 'subscribe,chat,1');
+    assert.equal(await everywhere('NUMSUB', 'chat'), 1);
+    // A Cluster node's PUBLISH counts its own receivers only (0 or 1 here), as Redis Cluster does.
+    assert.ok([0, 1].includes(await db.ok(['publish', 'chat', 'hello'])));
+    assert.equal(await events.next(), 'message,chat,hello');
+    for (const node of cluster.nodes) await node.client.call(['PUBLISH', 'chat', `from ${node.port}`]);
+    // Messages from other nodes come over the cluster bus, in no set order.
+    const heard: string[] = [];
+    for (let i = 0; i < cluster.nodes.length; i++) heard.push(await events.next());
+    assert.deepEqual(heard.sort(), cluster.nodes.map((n) => `message,chat,from ${n.port}`).sort());
+    events.close();
+    await eventually(async () => (await everywhere('NUMSUB', 'chat')) === 0, 'NUMSUB chat drops to 0');
+  });
+
+  it('ssubscribe listens on the node of its slot; shard channels of two slots are refused by the server', async () => {
+    const events = await openEvents(db, '/ssubscribe/{s}a/{s}b');
+    assert.equal(await events.next(), 'ssubscribe,{s}a,1');
+    assert.equal(await events.next(), 'ssubscribe,{s}b,2');
+    assert.equal(await db.ok(['spublish', '{s}b', 'piece']), 1);
+    assert.equal(await events.next(), 'smessage,{s}b,piece');
+    events.close();
+    await eventually(async () => (await everywhere('SHARDNUMSUB', '{s}a')) === 0, 'SHARDNUMSUB drops to 0');
+    const crossed = await db.request('/ssubscribe/a/b');
+    assert.equal(crossed.status, 400);
+    assert.deepEqual(await crossed.json(), { error: "CROSSSLOT Keys in request don't hash to the same slot" });
   });
 });
