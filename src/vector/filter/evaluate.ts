@@ -1,11 +1,13 @@
-// Evaluates a parsed filter against one vector's metadata. A condition on a field that is
-// absent (or of another type than the value) is false, negated forms included: only
-// HAS NOT FIELD matches a missing field.
+// Evaluates a parsed filter against vectors' metadata. A condition on a field that is absent
+// (or of another type than the value) is false, negated forms included: only HAS NOT FIELD
+// matches a missing field. A query compiles its filter once into a predicate (closures, paths
+// resolved by one loop), rather than walking the tree for each of the vectors it checks.
 
 import { globMatch } from '../../kv/glob.js';
 import type { Filter, Literal, Path } from './ast.js';
 
 export type Metadata = Record<string, unknown> | undefined;
+export type Predicate = (metadata: Metadata) => boolean;
 
 function resolve(metadata: Metadata, path: Path): unknown {
   let at: unknown = metadata;
@@ -22,47 +24,100 @@ function resolve(metadata: Metadata, path: Path): unknown {
   return at;
 }
 
+/** The path's value in metadata; a one-field path (the usual case) skips the loop. */
+function reader(path: Path): (metadata: Metadata) => unknown {
+  const first = path[0];
+  if (path.length === 1 && typeof first === 'string') {
+    return (m) => (typeof m === 'object' && m !== null && !Array.isArray(m) ? m[first] : undefined);
+  }
+  return (m) => resolve(m, path);
+}
+
 const same = (a: unknown, b: Literal) => typeof a === typeof b && a === b;
 
-export function matches(f: Filter, metadata: Metadata): boolean {
+/** Compiles a filter into a predicate over one vector's metadata. */
+export function compileFilter(f: Filter): Predicate {
   switch (f.kind) {
-    case 'and':
-      return matches(f.left, metadata) && matches(f.right, metadata);
-    case 'or':
-      return matches(f.left, metadata) || matches(f.right, metadata);
-    case 'has':
-      return (resolve(metadata, f.path) !== undefined) !== f.negated;
-    case 'compare': {
-      const v = resolve(metadata, f.path);
-      if (v === undefined || v === null || typeof v !== typeof f.value) return false;
-      switch (f.op) {
-        case '=':
-          return v === f.value;
-        case '!=':
-          return v !== f.value;
-        case '<':
-          return (v as number) < (f.value as number);
-        case '<=':
-          return (v as number) <= (f.value as number);
-        case '>':
-          return (v as number) > (f.value as number);
-        case '>=':
-          return (v as number) >= (f.value as number);
-      }
-      return false;
+    case 'and': {
+      const left = compileFilter(f.left);
+      const right = compileFilter(f.right);
+      return (m) => left(m) && right(m);
     }
+    case 'or': {
+      const left = compileFilter(f.left);
+      const right = compileFilter(f.right);
+      return (m) => left(m) || right(m);
+    }
+    case 'has': {
+      const read = reader(f.path);
+      const negated = f.negated;
+      return (m) => (read(m) !== undefined) !== negated;
+    }
+    case 'compare':
+      return compileCompare(f.path, f.op, f.value);
     case 'glob': {
-      const v = resolve(metadata, f.path);
-      return typeof v === 'string' && globMatch(f.pattern, v) !== f.negated;
+      const read = reader(f.path);
+      const { pattern, negated } = f;
+      return (m) => {
+        const v = read(m);
+        return typeof v === 'string' && globMatch(pattern, v) !== negated;
+      };
     }
     case 'in': {
-      const v = resolve(metadata, f.path);
-      if (v === undefined || v === null || typeof v === 'object') return false;
-      return f.values.some((x) => same(v, x)) !== f.negated;
+      const read = reader(f.path);
+      const { values, negated } = f;
+      return (m) => {
+        const v = read(m);
+        if (v === undefined || v === null || typeof v === 'object') return false;
+        return values.some((x) => same(v, x)) !== negated;
+      };
     }
     case 'contains': {
-      const v = resolve(metadata, f.path);
-      return Array.isArray(v) && v.some((x) => same(x, f.value)) !== f.negated;
+      const read = reader(f.path);
+      const { value, negated } = f;
+      return (m) => {
+        const v = read(m);
+        return Array.isArray(v) && v.some((x) => same(x, value)) !== negated;
+      };
     }
   }
+}
+
+function compileCompare(path: Path, op: Extract<Filter, { kind: 'compare' }>['op'], value: Literal): Predicate {
+  const read = reader(path);
+  const type = typeof value;
+  switch (op) {
+    case '=':
+      return (m) => read(m) === value;
+    case '!=':
+      return (m) => {
+        const v = read(m);
+        return typeof v === type && v !== value;
+      };
+    case '<':
+      return (m) => {
+        const v = read(m);
+        return typeof v === type && (v as number) < (value as number);
+      };
+    case '<=':
+      return (m) => {
+        const v = read(m);
+        return typeof v === type && (v as number) <= (value as number);
+      };
+    case '>':
+      return (m) => {
+        const v = read(m);
+        return typeof v === type && (v as number) > (value as number);
+      };
+    case '>=':
+      return (m) => {
+        const v = read(m);
+        return typeof v === type && (v as number) >= (value as number);
+      };
+  }
+}
+
+/** Whether one vector's metadata matches; a query checking many compiles the filter once instead. */
+export function matches(f: Filter, metadata: Metadata): boolean {
+  return compileFilter(f)(metadata);
 }

@@ -4,7 +4,10 @@
 // short, so a filtered query returns topK whenever at least topK vectors match.
 // Not safe for concurrent use; the index's JS thread owns it.
 
+import type { Filter } from '../filter/ast.js';
+import { compileFilter } from '../filter/evaluate.js';
 import { HnswAnn, type AnnIndex } from './ann.js';
+import { MetadataIndex } from './metadata-index.js';
 import type { Similarity, SparseVector, VectorData, VectorRecord } from './record.js';
 import { denseScore } from './similarity.js';
 import { SparseIndex } from './sparse-index.js';
@@ -19,6 +22,12 @@ export interface Hit {
   readonly score: number;
 }
 
+/** What a filter lets through: `accept` decides; `among`, when not null, holds every record it accepts. */
+export interface Selection {
+  readonly accept: (r: VectorRecord) => boolean;
+  readonly among: Iterable<VectorRecord> | null;
+}
+
 export class Namespace {
   readonly records = new Map<string, VectorRecord>();
   /** Records in label order; a deleted one stays as a hole until `compactOrder`. */
@@ -29,6 +38,7 @@ export class Namespace {
   private ann: AnnIndex | null = null;
   private sparse = new SparseIndex();
   private readonly byLabel = new Map<number, VectorRecord>();
+  private readonly metadata = new MetadataIndex();
   /** The next new record's label. */
   nextLabel = 0;
   /** While an index loads, the graph waits: `finishLoad` loads or builds it once. */
@@ -101,6 +111,8 @@ export class Namespace {
       this.labels.push(label);
     } else this.order[this.slotOf(label)] = record;
     this.byLabel.set(label, record);
+    if (old !== undefined) this.metadata.remove(label, old.metadata);
+    this.metadata.add(label, record.metadata);
     if (old?.sparse) this.sparse.remove(label, old.sparse);
     if (record.sparse !== null) this.sparse.add(label, record.sparse);
     if (this.deferred) return;
@@ -115,6 +127,7 @@ export class Namespace {
     if (old === undefined) return false;
     this.records.delete(id);
     this.byLabel.delete(old.label);
+    this.metadata.remove(old.label, old.metadata);
     if (old.sparse !== null) this.sparse.remove(old.label, old.sparse);
     this.order[this.slotOf(old.label)] = null;
     if (++this.holes > 1024 && this.holes > this.order.length / 2) this.compactOrder();
@@ -134,13 +147,26 @@ export class Namespace {
     return { records: out, next: null };
   }
 
-  /** The `k` records nearest `query` among those `accept` lets through (all when absent), best first. */
-  nearest(query: Float32Array, k: number, accept?: (r: VectorRecord) => boolean): Hit[] {
+  /** The filter compiled once for a query, with the records the metadata index bounds it to. */
+  select(filter: Filter): Selection {
+    const matches = compileFilter(filter);
+    const bound = this.metadata.bound(filter, () => this.records.values());
+    return {
+      accept: (r) => matches(r.metadata),
+      among: bound === null ? null : [...bound].map((label) => this.byLabel.get(label)!),
+    };
+  }
+
+  /**
+   * The `k` records nearest `query` among those `accept` lets through (all when absent), best
+   * first; `among`, when given, holds every record `accept` lets through, so only those are checked.
+   */
+  nearest(query: Float32Array, k: number, accept?: (r: VectorRecord) => boolean, among?: Iterable<VectorRecord> | null): Hit[] {
     if (k <= 0 || this.ann === null) return [];
     let candidates: VectorRecord[] | null = null;
     if (accept !== undefined) {
       candidates = [];
-      for (const r of this.records.values()) if (r.vector !== null && accept(r)) candidates.push(r);
+      for (const r of among ?? this.records.values()) if (r.vector !== null && accept(r)) candidates.push(r);
     }
     const matching = candidates?.length ?? this.ann.size;
     const want = Math.min(k, matching);
@@ -168,6 +194,7 @@ export class Namespace {
   clear(): void {
     this.records.clear();
     this.byLabel.clear();
+    this.metadata.clear();
     this.sparse = new SparseIndex();
     this.order = [];
     this.labels = [];

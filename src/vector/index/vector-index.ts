@@ -5,7 +5,6 @@
 // Not safe for concurrent use; the server's JS thread owns it.
 
 import type { Filter } from '../filter/ast.js';
-import { matches } from '../filter/evaluate.js';
 import {
   DEFAULT_NAMESPACE_DELETE,
   DEFAULT_NAMESPACE_RENAME,
@@ -217,10 +216,9 @@ export class VectorIndex {
     if (!useDense && !useSparse) return NO_VECTOR;
     const space = this.namespaces.get(ns);
     if (space === undefined) return [];
-    const filter = q.filter;
-    const accept = filter === null ? undefined : (r: VectorRecord) => matches(filter, r.metadata);
-    const dense = useDense ? space.nearest(q.vector!, q.topK, accept) : null;
-    const sparse = useSparse ? space.sparseNearest(q.sparse!, q.topK, q.weighting === 'IDF', accept) : null;
+    const selection = q.filter === null ? undefined : space.select(q.filter);
+    const dense = useDense ? space.nearest(q.vector!, q.topK, selection?.accept, selection?.among) : null;
+    const sparse = useSparse ? space.sparseNearest(q.sparse!, q.topK, q.weighting === 'IDF', selection?.accept) : null;
     if (dense === null || sparse === null) return dense ?? sparse!;
     const lists = [dense, sparse].map((hits) => hits.map((h) => ({ item: h.record, key: h.record.id, score: h.score })));
     return fuse(lists, q.fusion).slice(0, q.topK).map((f) => ({ record: f.item, score: f.score }));

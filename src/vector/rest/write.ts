@@ -2,7 +2,7 @@
 
 import { DELETE_ONE_CRITERION, NO_EMBEDDING_MODEL, badRequest, VectorError } from '../errors.js';
 import { parseFilter, FilterSyntaxError } from '../filter/parser.js';
-import { matches } from '../filter/evaluate.js';
+import { compileFilter } from '../filter/evaluate.js';
 import type { VectorData } from '../index/record.js';
 import type { MetadataChange } from '../index/vector-index.js';
 import type { Ctx, Endpoint } from './endpoint.js';
@@ -88,7 +88,8 @@ function deleteEndpoint(ctx: Ctx): unknown {
   if (text instanceof VectorError) return text;
   const filter = parseFilter(text!);
   if (filter instanceof FilterSyntaxError) return badRequest(filter.message);
-  return { deleted: ctx.index.deleteWhere(ctx.ns, (r) => matches(filter, r.metadata)) };
+  const accept = compileFilter(filter);
+  return { deleted: ctx.index.deleteWhere(ctx.ns, (r) => accept(r.metadata)) };
 }
 
 // POST /reset[/ns] | /reset?all
