@@ -10,44 +10,8 @@ import { after, before, describe, it } from 'node:test';
 import { decodeCommands } from '../../../src/kv/engine/command-codec.js';
 import { readFrames } from '../../../src/storage/frames.js';
 import { eventually } from '../../support/eventually.js';
-import { replies, startTestLarder, type KvClient, type TestLarder } from '../../support/larder.js';
-
-/** An open event stream: each `next()` is one event's data lines, joined by '\n'. */
-interface Events {
-  readonly status: number;
-  readonly headers: Headers;
-  next(): Promise<string>;
-  close(): void;
-}
-
-async function openEvents(c: KvClient, path: string, init: RequestInit & { token?: string } = {}): Promise<Events> {
-  const abort = new AbortController();
-  const res = await c.request(path, { ...init, signal: abort.signal });
-  const reader = res.body!.getReader();
-  const decoder = new TextDecoder();
-  let buffer = '';
-  return {
-    status: res.status,
-    headers: res.headers,
-    async next() {
-      for (;;) {
-        const end = buffer.indexOf('\n\n');
-        if (end !== -1) {
-          const event = buffer.slice(0, end);
-          buffer = buffer.slice(end + 2);
-          return event
-            .split('\n')
-            .map((line) => (assert.ok(line.startsWith('data: '), line), line.slice(6)))
-            .join('\n');
-        }
-        const { value, done } = await reader.read();
-        if (done) throw new Error(`stream ended; unread: ${JSON.stringify(buffer)}`);
-        buffer += decoder.decode(value, { stream: true });
-      }
-    },
-    close: () => abort.abort(),
-  };
-}
+import { openEvents } from '../../support/event-stream.js';
+import { replies, startTestLarder, type TestLarder } from '../../support/larder.js';
 
 describe('pub/sub commands over HTTP', () => {
   let t: TestLarder;

@@ -7,44 +7,12 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { findRedisServer, startRedisServer, type RedisServer } from '../differential/redis-server.js';
 import { eventually } from '../../support/eventually.js';
+import { openEvents } from '../../support/event-stream.js';
 import { startTestLarder, type KvClient, type TestLarder } from '../../support/larder.js';
 import { sdkClient } from '../../support/sdk.js';
 import { startRedisCluster, type RedisCluster } from './redis-cluster.js';
 
 const REDIS = findRedisServer();
-
-/** An open event stream: each `next()` is one event's data, `close()` aborts the request. */
-interface Events {
-  readonly status: number;
-  next(): Promise<string>;
-  close(): void;
-}
-
-async function openEvents(c: KvClient, path: string): Promise<Events> {
-  const abort = new AbortController();
-  const res = await c.request(path, { signal: abort.signal });
-  const reader = res.body!.getReader();
-  const decoder = new TextDecoder();
-  let buffer = '';
-  return {
-    status: res.status,
-    async next() {
-      for (;;) {
-        const end = buffer.indexOf('\n\n');
-        if (end !== -1) {
-          const event = buffer.slice(0, end);
-          buffer = buffer.slice(end + 2);
-          assert.ok(event.startsWith('data: '), event);
-          return event.slice(6);
-        }
-        const { value, done } = await reader.read();
-        if (done) throw new Error(`stream ended; unread: ${JSON.stringify(buffer)}`);
-        buffer += decoder.decode(value, { stream: true });
-      }
-    },
-    close: () => abort.abort(),
-  };
-}
 
 describe('remote backend: pub/sub on a standalone Redis', { skip: REDIS === undefined && 'redis-server is not installed' }, () => {
   let redis: RedisServer;
