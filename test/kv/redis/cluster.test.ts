@@ -3,11 +3,10 @@
 // from Larder before anything is sent.
 
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { keySlot } from '../../../src/kv/redis/key-slot.js';
 import { findRedisServer } from '../differential/redis-server.js';
-import { startTestLarder, type KvClient, type TestLarder } from '../../support/larder.js';
-import { startRedisCluster, type RedisCluster } from './redis-cluster.js';
+import { suiteOnCluster } from './redis-cluster.js';
 
 const REDIS = findRedisServer();
 const CROSSSLOT = "CROSSSLOT Keys in request don't hash to the same slot";
@@ -18,22 +17,11 @@ function keyInSlot(slot: number): string {
 }
 
 describe('remote backend: Redis Cluster', { skip: REDIS === undefined && 'redis-server is not installed' }, () => {
-  let cluster: RedisCluster;
-  let t: TestLarder;
-  let db: KvClient;
+  const { cluster, db } = suiteOnCluster(REDIS!);
   const batch = async (path: string, commands: (string | number)[][]) => {
     const res = await db.request(path, { method: 'POST', body: JSON.stringify(commands) });
     return { status: res.status, body: (await res.json()) as any };
   };
-  before(async () => {
-    cluster = await startRedisCluster(REDIS!);
-    t = await startTestLarder({ kv: { databases: { default: {}, remote: { url: cluster.url } } } });
-    db = t.database('remote');
-  });
-  after(async () => {
-    await t?.close();
-    await cluster?.stop();
-  });
 
   it('computes the slots Redis computes', async () => {
     for (const key of ['foo', 'bar', '{user1}.name', 'a{b}c', '']) {

@@ -10,7 +10,7 @@ import { eventually } from '../../support/eventually.js';
 import { openEvents } from '../../support/event-stream.js';
 import { startTestLarder, type KvClient, type TestLarder } from '../../support/larder.js';
 import { sdkClient } from '../../support/sdk.js';
-import { startRedisCluster, type RedisCluster } from './redis-cluster.js';
+import { suiteOnCluster } from './redis-cluster.js';
 
 const REDIS = findRedisServer();
 
@@ -96,18 +96,7 @@ describe('remote backend: pub/sub on a standalone Redis', { skip: REDIS === unde
 });
 
 describe('remote backend: pub/sub on a Redis Cluster', { skip: REDIS === undefined && 'redis-server is not installed' }, () => {
-  let cluster: RedisCluster;
-  let t: TestLarder;
-  let db: KvClient;
-  before(async () => {
-    cluster = await startRedisCluster(REDIS!);
-    t = await startTestLarder({ kv: { databases: { default: {}, remote: { url: cluster.url } } } });
-    db = t.database('remote');
-  });
-  after(async () => {
-    await t?.close();
-    await cluster?.stop();
-  });
+  const { cluster, db } = suiteOnCluster(REDIS!);
 
   /** Subscribers of `channel` on every node (each node counts its own clients). */
   const everywhere = async (kind: 'NUMSUB' | 'SHARDNUMSUB', channel: string) => {

@@ -3,6 +3,8 @@
 
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
+import { after, before } from 'node:test';
+import { standIn, startTestLarder, type KvClient, type TestLarder } from '../../support/larder.js';
 import { startRedisServer, type RedisServer } from '../differential/redis-server.js';
 
 const run = promisify(execFile);
@@ -47,4 +49,19 @@ export async function startRedisCluster(bin: string): Promise<RedisCluster> {
     await Promise.all(nodes.map((n) => n.stop()));
     throw e;
   }
+}
+
+/** For one suite: a real Redis Cluster, and a Larder whose database `remote` (`db`) is on it. */
+export function suiteOnCluster(bin: string): { cluster: RedisCluster; t: TestLarder; db: KvClient } {
+  let cluster: RedisCluster | undefined;
+  let t: TestLarder | undefined;
+  before(async () => {
+    cluster = await startRedisCluster(bin);
+    t = await startTestLarder({ kv: { databases: { default: {}, remote: { url: cluster.url } } } });
+  });
+  after(async () => {
+    await t?.close();
+    await cluster?.stop();
+  });
+  return { cluster: standIn(() => cluster), t: standIn(() => t), db: standIn(() => t?.database('remote')) };
 }
