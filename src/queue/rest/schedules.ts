@@ -57,14 +57,16 @@ export async function createScheduleCommand(call: Call): Promise<HttpResponse> {
   const queueName = h.get('upstash-queue-name') ?? h.get('service-queue-name');
   // The message a publish with these headers would make (one per endpoint for a URL group,
   // each the same but for its URL): the template of every firing.
-  const drafts = draftsOf(call, destinationOf(call, call.rest), h, body, queueName);
+  const destination = destinationOf(call, call.rest);
+  const drafts = draftsOf(call, destination, h, body, queueName);
   if (isError(drafts)) return fail(drafts);
-  const template = drafts[0].message;
+  // The group and endpoint are set per endpoint at each firing.
+  const { topicName: _group, endpointName: _endpoint, ...template } = drafts[0].message;
   const id = h.get('upstash-schedule-id') ?? h.get('service-schedule-id');
   const s = call.ctx.schedules.create({
     ...(id !== undefined && { id }),
     cron,
-    destination: destinationOf(call, call.rest),
+    destination,
     delayMs: Math.max(0, template.notBefore - template.createdAt),
     template,
   });

@@ -150,8 +150,6 @@ export class Schedules {
       : [{ url: s.destination, topicName: undefined, endpointName: undefined }];
     let messages = targets.map((t) => {
       const m: QueueMessage = { ...structuredClone(s.template), id: newMessageId(), url: t.url, createdAt: now, notBefore: now + s.delayMs, retried: 0, scheduleId: s.id };
-      delete m.topicName;
-      delete m.endpointName;
       if (t.topicName !== undefined) m.topicName = t.topicName;
       if (t.endpointName !== undefined) m.endpointName = t.endpointName;
       return m;

@@ -1,5 +1,5 @@
 // The records of the queue's log, one JSON object per frame. A snapshot restates the state as
-// `put`, `dlq` and `dedup` ops; the log adds every change since. Replaying them in order
+// `put`, `dlq`, `dedup`, `urlGroup` and `schedule` ops; the log adds every change since. Replaying them in order
 // rebuilds the store exactly.
 
 import type { DeliveryResponse, DlqEntry, QueueMessage } from './message.js';
