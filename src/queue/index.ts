@@ -15,6 +15,7 @@ import { DEV_CREDENTIALS, rootAlias } from './dev-mode.js';
 import { QueueEngine } from './engine.js';
 import { queueRoutes } from './rest/routes.js';
 import { KeyRing } from './signing/keys.js';
+import { EventFile } from './store/event-file.js';
 import { EventLog } from './store/event-log.js';
 import { QueueStore } from './store/queue-store.js';
 
@@ -47,7 +48,8 @@ export function mountQueue(config: Config, secrets: SecretStore, log: Logger): Q
     : new KeyRing(secrets, { ...(c.currentSigningKey !== undefined && { current: c.currentSigningKey }), ...(c.nextSigningKey !== undefined && { next: c.nextSigningKey }) });
   const store = new QueueStore({ dir: join(config.dataDir, 'queue'), fsync: c.fsync, compactAfterBytes: c.compactAfterBytes, deduplicationWindowMs: c.deduplicationWindowMs }, now, log);
   store.open();
-  const events = new EventLog(now);
+  const opened = EventFile.open(join(config.dataDir, 'queue', 'events.log'), log);
+  const events = new EventLog(now, c.maxLogEvents, opened.file, opened.events);
   const scheduler = new Scheduler(store, events, {
     concurrency: c.maxConcurrentDeliveries,
     retryDelayScale: c.retryDelayScale,
@@ -68,6 +70,7 @@ export function mountQueue(config: Config, secrets: SecretStore, log: Logger): Q
     async close() {
       await scheduler.close();
       store.close();
+      events.close();
     },
   };
   return {
