@@ -92,7 +92,7 @@ export async function benchQueue(root: string, opts: QueueOptions): Promise<Summ
   }
   summary.notes.push(
     'Publishes store each message (written to the OS, fdatasync every second) before they answer; their messages are delayed an hour so no delivery competes, then cancelled.',
-    `Deliveries go to a bare node:http server in the bench's own Node process, at most 64 at once (queue.maxConcurrentDeliveries); each is signed (every ${100}th signature verified with @upstash/qstash's Receiver).`,
+    `Deliveries go to a bare node:http server in the bench's own Node process, at most 64 at once (queue.maxConcurrentDeliveries); each is signed (every 100th signature verified with @upstash/qstash's Receiver).`,
     `"failing once": every ${FAIL_EVERY}th message is answered 500 on its first attempt and retried after the back-off times ${RETRY_DELAY_SCALE} (about 1.2 ms).`,
     'The load runs in the bench\'s own Node process (fetch), on the same two cores as the server.',
   );
