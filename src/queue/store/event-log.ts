@@ -1,6 +1,6 @@
 // The logs of /v2/events and /v2/logs: one event per state change of a message, newest last.
 // The newest `max` are answered. Memory and the events file (event-file.ts) hold the same
-// events, between `max` and 2·`max` of them: on reaching 2·`max` both drop to the newest `max`,
+// events, at most 2·`max` of them: on reaching 2·`max` both drop to the newest `max`,
 // so the file is rewritten once per `max` events and a restart answers as before.
 
 import type { EventFile } from './event-file.js';
