@@ -162,6 +162,13 @@ const queueSettings = z
      * service's timing; tests use e.g. 0.001 so retries take milliseconds.
      */
     retryDelayScale: z.number().positive().max(1).default(1),
+    /**
+     * QStash dev mode (--qstash-dev): the SDK's published dev token and signing keys, the queue API
+     * also at the root (/v2/...), and the port the SDK probes by default (config/load.ts).
+     */
+    dev: z.boolean().default(false),
+    /** Events /v2/logs keeps (in <dataDir>/queue/events.log, so they survive restarts); the oldest go first. */
+    maxLogEvents: z.number().int().positive().default(10_000),
   })
   .strict();
 

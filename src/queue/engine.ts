@@ -85,7 +85,7 @@ export class QueueEngine {
     return this.keyRing.get();
   }
 
-  rotateKeys(): SigningKeys {
+  rotateKeys(): SigningKeys | QueueError {
     return this.keyRing.rotate();
   }
 }

@@ -11,6 +11,7 @@ export const UNAUTHORIZED = new QueueError(401, 'Unauthorized: wrong or missing 
 export const READ_ONLY = new QueueError(403, 'the read-only token cannot publish or change anything');
 export const BODY_TOO_LARGE = new QueueError(413, 'request body too large');
 export const NOT_JSON = new QueueError(400, 'request body is not valid JSON');
+export const KEYS_FIXED = new QueueError(400, 'the signing keys are fixed in dev mode (--qstash-dev): QSTASH_DEV=true receivers know only the dev keys');
 export const TOO_MANY_PENDING = new QueueError(429, 'too many messages are waiting for delivery; try again later');
 
 export const notFound = (path: string) => new QueueError(404, `no endpoint at ${path}`);

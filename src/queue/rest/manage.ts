@@ -92,7 +92,8 @@ export function keysCommand(call: Call): HttpResponse {
 
 // POST /v2/keys/rotate
 export function rotateKeysCommand(call: Call): HttpResponse {
-  return ok(call.ctx.engine.rotateKeys());
+  const keys = call.ctx.engine.rotateKeys();
+  return isError(keys) ? fail(keys) : ok(keys);
 }
 
 // GET /v2/events | /v2/logs ?state=&messageId=&url=&queueName=&label=&fromDate=&toDate=&count=&cursor=
