@@ -24,3 +24,6 @@ export const unknownUrlGroup = (name: string) => new QueueError(404, `url group 
 export const messageTooLarge = (size: number, max: number) => new QueueError(413, `message body is ${size} bytes, larger than the limit of ${max}`);
 export const unknownMessage = (id: string) => new QueueError(404, `message ${id} not found`);
 export const unknownDlqMessage = (id: string) => new QueueError(404, `dlq message ${id} not found`);
+export const refusedDestination = (what: string, url: string, why: string) => new QueueError(400, `${what} '${url}' is not allowed: ${why}`);
+export const invalidRetryDelay = (text: string, at: number, what: string) =>
+  new QueueError(400, `invalid Upstash-Retry-Delay '${text}' at character ${at}: ${what}`);

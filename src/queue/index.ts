@@ -10,6 +10,7 @@ import type { Config } from '../config/schema.js';
 import type { SecretStore } from '../config/secrets.js';
 import type { Logger } from '../server/log.js';
 import type { Service } from '../server/service.js';
+import { DestinationPolicy } from './delivery/destination-policy.js';
 import { Scheduler } from './delivery/scheduler.js';
 import { QueueEngine } from './engine.js';
 import { queueRoutes } from './rest/routes.js';
@@ -40,6 +41,7 @@ export function mountQueue(config: Config, secrets: SecretStore, log: Logger): Q
   const store = new QueueStore({ dir: join(config.dataDir, 'queue'), fsync: c.fsync, compactAfterBytes: c.compactAfterBytes, deduplicationWindowMs: c.deduplicationWindowMs }, now, log);
   store.open();
   const events = new EventLog(now);
+  const destinations = new DestinationPolicy({ allow: c.allowDestinations, deny: c.denyDestinations, production: c.production });
   const scheduler = new Scheduler(store, events, {
     concurrency: c.maxConcurrentDeliveries,
     retryDelayScale: c.retryDelayScale,
@@ -48,6 +50,7 @@ export function mountQueue(config: Config, secrets: SecretStore, log: Logger): Q
     maxBodyBytes: c.maxMessageBytes,
     signingKey: () => keyRing.get().current,
     now,
+    destinations,
     onError: (err, m) => log.error({ err, messageId: m.id }, 'queue delivery failed unexpectedly; the message stays pending'),
   });
   const engine = new QueueEngine(store, events, scheduler, keyRing, c.maxPendingMessages, now);
@@ -57,7 +60,7 @@ export function mountQueue(config: Config, secrets: SecretStore, log: Logger): Q
     name: 'queue',
     prefix: 'qstash',
     credentials: { token, readOnlyToken, currentSigningKey: keys.current, nextSigningKey: keys.next },
-    handle: queueRoutes({ engine, maxBodyBytes: config.maxBodyBytes, maxMessageBytes: c.maxMessageBytes, defaultRetries: c.defaultRetries, now }, { token, readOnlyToken }),
+    handle: queueRoutes({ engine, maxBodyBytes: config.maxBodyBytes, maxMessageBytes: c.maxMessageBytes, defaultRetries: c.defaultRetries, now, destinations }, { token, readOnlyToken }),
     async close() {
       await scheduler.close();
       store.close();

@@ -1,7 +1,11 @@
 // The logs of /v2/events and /v2/logs: one event per state change of a message, newest last,
 // kept in memory and bounded (the oldest are dropped), so they do not survive a restart.
+// Each event carries the message's headers and body as the API shows them (redacted per
+// Upstash-Redact-Fields); bodies over LOG_BODY_BYTES are left out, so the log's memory stays
+// bounded however large messages are.
 
 import type { QueueMessage } from './message.js';
+import { shownBody, shownHeaders } from './redaction.js';
 
 export type State = 'CREATED' | 'ACTIVE' | 'IN_PROGRESS' | 'DELIVERED' | 'ERROR' | 'RETRY' | 'FAILED' | 'CANCELED';
 
@@ -18,6 +22,9 @@ export interface QueueEvent {
   nextDeliveryTime?: number;
   error?: string;
   responseStatus?: number;
+  header?: Record<string, string>;
+  /** base64 */
+  body?: string;
 }
 
 export interface EventFilter {
@@ -31,6 +38,10 @@ export interface EventFilter {
 }
 
 const MAX_EVENTS = 10_000;
+/** The filter state=IN_PROGRESS matches every state of a message still on its way. */
+const IN_PROGRESS = new Set<State>(['ACTIVE', 'RETRY', 'ERROR']);
+/** Bodies up to this size (base64 characters) are kept in the log. */
+const LOG_BODY_BYTES = 8192;
 
 export class EventLog {
   private events: QueueEvent[] = [];
@@ -46,6 +57,9 @@ export class EventLog {
       e.labels = m.labels;
       e.label = m.labels[0];
     }
+    e.header = shownHeaders(m);
+    const body = shownBody(m);
+    if (body.length <= LOG_BODY_BYTES) e.body = body;
     this.events.push(e);
     if (this.events.length > MAX_EVENTS) this.events = this.events.slice(this.events.length - MAX_EVENTS / 2);
   }
@@ -64,7 +78,7 @@ export class EventLog {
 
 function matches(e: QueueEvent, f: EventFilter): boolean {
   return (
-    (f.state === undefined || e.state === f.state) &&
+    (f.state === undefined || e.state === f.state || (f.state === 'IN_PROGRESS' && IN_PROGRESS.has(e.state))) &&
     (f.messageId === undefined || e.messageId === f.messageId) &&
     (f.url === undefined || e.url === f.url) &&
     (f.queueName === undefined || e.queueName === f.queueName) &&
