@@ -102,26 +102,37 @@ export class DestinationPolicy {
       return { why: 'it is not a valid URL', transient: false };
     }
     const refuse = (why: string): Refusal => ({ why, transient: false });
-    const denied = this.denyHosts.find((r) => hostMatches(r, host));
-    if (denied !== undefined) return refuse(`${host} is denied by queue.denyDestinations`);
-    const needAddresses = this.denyNets !== null || this.allowNets !== null || this.notPublic !== null;
-    let addresses: string[] = [];
-    if (needAddresses) {
+    if (this.denyHosts.some((r) => hostMatches(r, host))) return refuse(`${host} is denied by queue.denyDestinations`);
+    // Resolved at most once, and only when a rule needs addresses.
+    let addresses: string[] | Refusal | undefined;
+    const resolved = async (): Promise<string[] | Refusal> => {
+      if (addresses !== undefined) return addresses;
       try {
         addresses = isIP(host) !== 0 ? [host] : await this.resolve(host);
+        if (addresses.length === 0) addresses = { why: `${host} resolves to no address`, transient: true };
       } catch (e) {
-        return { why: `${host} could not be resolved (${(e as { code?: string }).code ?? (e as Error).message})`, transient: true };
+        addresses = { why: `${host} could not be resolved (${(e as { code?: string }).code ?? (e as Error).message})`, transient: true };
       }
-      if (addresses.length === 0) return { why: `${host} resolves to no address`, transient: true };
+      return addresses;
+    };
+    const named = (a: string, what: string) => (a === host ? `${host} ${what}` : `${host} resolves to ${a}, which ${what}`);
+    if (this.denyNets !== null) {
+      const all = await resolved();
+      if (!Array.isArray(all)) return all;
+      const hit = all.find((a) => contains(this.denyNets!, a));
+      if (hit !== undefined) return refuse(named(hit, 'is denied by queue.denyDestinations'));
     }
-    const inDeny = addresses.find((a) => this.denyNets !== null && contains(this.denyNets, a));
-    if (inDeny !== undefined) return refuse(`${host === inDeny ? host : `${host} (${inDeny})`} is denied by queue.denyDestinations`);
-    if (this.rules.allow.length > 0) {
-      const allowed = this.allowHosts.some((r) => hostMatches(r, host)) || (this.allowNets !== null && addresses.every((a) => contains(this.allowNets!, a)));
-      if (!allowed) return refuse(`${host} is not in queue.allowDestinations`);
+    if (this.rules.allow.length > 0 && !this.allowHosts.some((r) => hostMatches(r, host))) {
+      const all = this.allowNets === null ? [] : await resolved();
+      if (!Array.isArray(all)) return all;
+      if (all.length === 0 || !all.every((a) => contains(this.allowNets!, a))) return refuse(`${host} is not in queue.allowDestinations`);
     }
-    const inner = addresses.find((a) => this.notPublic !== null && contains(this.notPublic, a));
-    if (inner !== undefined) return refuse(`${host === inner ? host : `${host} resolves to ${inner}, which`} is a loopback, private or link-local address (queue.production)`);
+    if (this.notPublic !== null) {
+      const all = await resolved();
+      if (!Array.isArray(all)) return all;
+      const hit = all.find((a) => contains(this.notPublic!, a));
+      if (hit !== undefined) return refuse(named(hit, 'is a loopback, private or link-local address (queue.production)'));
+    }
     return null;
   }
 }
