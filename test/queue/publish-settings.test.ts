@@ -2,14 +2,18 @@
 // Upstash-Retry-Delay expression (it sets the gaps between retries, a bad one is refused with
 // its position), Upstash-Redact-Fields (hashes in message get, logs and the DLQ; the real values
 // delivered), Upstash-Header-Forward, several labels, settings as query parameters, the
-// caller's address, and the ACTIVE state in the logs.
+// caller's address, the ACTIVE state in the logs, and the settings surviving a restart.
 
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
-import { describe, it } from 'node:test';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
 import { eventually } from '../support/eventually.js';
-import { queueSuite } from '../support/queue-receiver.js';
+import { startTestLarder } from '../support/larder.js';
+import { queueClient, queueSuite, startQueueReceiver } from '../support/queue-receiver.js';
 
 describe('queue publish settings', () => {
   const { t, rx, client } = queueSuite();
@@ -222,5 +226,39 @@ describe('queue publish settings', () => {
     assert.deepEqual(states, ['CREATED', 'ACTIVE', 'ERROR', 'RETRY', 'ACTIVE', 'DELIVERED']);
     const inProgress = (await logs(res.messageId, 'IN_PROGRESS')).reverse().map((e) => e.state);
     assert.deepEqual(inProgress, ['ACTIVE', 'ERROR', 'RETRY', 'ACTIVE']);
+  });
+
+  describe('across a restart', () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'larder-queue-settings-'));
+    after(() => rmSync(dataDir, { recursive: true, force: true }));
+
+    it('keeps the retry delay and the redaction of a waiting message', async () => {
+      const config = { queue: { retryDelayScale: 0.001 } };
+      const first = await startTestLarder(config, dataDir);
+      const q = first.queue();
+      const rx = await startQueueReceiver({ current: q.currentSigningKey, next: q.nextSigningKey });
+      try {
+        const times: number[] = [];
+        rx.answer('/kept', (n) => {
+          times.push(Date.now());
+          return { status: n === 0 ? 500 : 200 };
+        });
+        const { messageId } = await queueClient(q).publish({ url: `${rx.url}/kept`, body: 'kept secret', redact: { body: true }, retryDelay: '300000', retries: 1, delay: 2 });
+        await first.close(true);
+        const second = await startTestLarder(config, dataDir);
+        try {
+          const client = queueClient({ url: second.queue().url, token: q.token });
+          assert.equal((await client.messages.get(messageId)).body, sha('kept secret'));
+          await eventually(async () => rx.at('/kept').length === 2, 'the delivery and its retry');
+          // 300 s scaled: the back-off would have waited 12 ms.
+          assert.ok(times[1] - times[0] >= 300, `${times[1] - times[0]} ms between the attempts`);
+          assert.deepEqual(rx.at('/kept').map((d) => d.body), ['kept secret', 'kept secret']);
+        } finally {
+          await second.close(true);
+        }
+      } finally {
+        await rx.close();
+      }
+    });
   });
 });
