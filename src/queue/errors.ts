@@ -24,6 +24,15 @@ export const unknownUrlGroup = (name: string) => new QueueError(404, `url group 
 export const messageTooLarge = (size: number, max: number) => new QueueError(413, `message body is ${size} bytes, larger than the limit of ${max}`);
 export const unknownMessage = (id: string) => new QueueError(404, `message ${id} not found`);
 export const unknownDlqMessage = (id: string) => new QueueError(404, `dlq message ${id} not found`);
+export const invalidUrlGroupName = (name: string) =>
+  new QueueError(400, `invalid url group name: '${name}' (letters, digits, '-', '_' and '.' only)`);
+export const invalidEndpoints = (why: string) => new QueueError(400, `invalid endpoints: ${why}`);
+export const urlGroupInUse = (name: string, scheduleId: string) =>
+  new QueueError(400, `url group '${name}' is the destination of schedule ${scheduleId}; delete the schedule first`);
+export const MISSING_CRON = new QueueError(400, 'a schedule needs a cron expression in the Upstash-Cron header');
+export const invalidCron = (cron: string, why: string) => new QueueError(400, `invalid cron expression '${cron}': ${why}`);
+export const invalidScheduleId = (id: string) => new QueueError(400, `invalid schedule id: '${id}' (letters, digits, '-', '_' and '.' only)`);
+export const unknownSchedule = (id: string) => new QueueError(404, `schedule ${id} not found`);
 export const refusedDestination = (what: string, url: string, why: string) => new QueueError(400, `${what} '${url}' is not allowed: ${why}`);
 export const invalidRetryDelay = (text: string, at: number, what: string) =>
   new QueueError(400, `invalid Upstash-Retry-Delay '${text}' at character ${at}: ${what}`);

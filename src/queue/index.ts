@@ -14,9 +14,11 @@ import { DestinationPolicy } from './delivery/destination-policy.js';
 import { Scheduler } from './delivery/scheduler.js';
 import { QueueEngine } from './engine.js';
 import { queueRoutes } from './rest/routes.js';
+import { Schedules } from './schedules/schedules.js';
 import { KeyRing } from './signing/keys.js';
 import { EventLog } from './store/event-log.js';
 import { QueueStore } from './store/queue-store.js';
+import { UrlGroups } from './url-groups.js';
 
 export interface QueueCredentials {
   token: string;
@@ -55,13 +57,17 @@ export function mountQueue(config: Config, secrets: SecretStore, log: Logger): Q
   });
   const engine = new QueueEngine(store, events, scheduler, keyRing, c.maxPendingMessages, now);
   scheduler.start();
+  const urlGroups = new UrlGroups(store, now);
+  const schedules = new Schedules(store, events, scheduler, c.maxPendingMessages, now);
+  schedules.start();
   const keys = keyRing.get();
   return {
     name: 'queue',
     prefix: 'qstash',
     credentials: { token, readOnlyToken, currentSigningKey: keys.current, nextSigningKey: keys.next },
-    handle: queueRoutes({ engine, maxBodyBytes: config.maxBodyBytes, maxMessageBytes: c.maxMessageBytes, defaultRetries: c.defaultRetries, now, destinations }, { token, readOnlyToken }),
+    handle: queueRoutes({ engine, urlGroups, schedules, maxBodyBytes: config.maxBodyBytes, maxMessageBytes: c.maxMessageBytes, defaultRetries: c.defaultRetries, now, destinations }, { token, readOnlyToken }),
     async close() {
+      schedules.close();
       await scheduler.close();
       store.close();
     },

@@ -5,11 +5,15 @@ import type { HttpRequest } from '../../server/http.js';
 import { queryPairs } from '../../server/url.js';
 import type { DestinationPolicy } from '../delivery/destination-policy.js';
 import type { QueueEngine } from '../engine.js';
+import type { Schedules } from '../schedules/schedules.js';
+import type { UrlGroups } from '../url-groups.js';
 import { BODY_TOO_LARGE, NOT_JSON, type QueueError } from '../errors.js';
 import type { HeaderSource } from './publish-options.js';
 
 export interface QueueContext {
   readonly engine: QueueEngine;
+  readonly urlGroups: UrlGroups;
+  readonly schedules: Schedules;
   readonly maxBodyBytes: number;
   readonly maxMessageBytes: number;
   readonly defaultRetries: number;

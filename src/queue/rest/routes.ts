@@ -20,6 +20,8 @@ import {
 } from './manage.js';
 import { batchCommand, enqueueCommand, publishCommand } from './publish.js';
 import type { Call, QueueContext } from './request.js';
+import { createScheduleCommand, deleteScheduleCommand, getScheduleCommand, listSchedulesCommand, pauseResumeCommand } from './schedules.js';
+import { addEndpointsCommand, deleteTopicsCommand, getUrlGroupCommand, listUrlGroupsCommand } from './url-groups.js';
 
 type Run = (call: Call) => HttpResponse | Promise<HttpResponse>;
 
@@ -45,6 +47,23 @@ const ROUTES = new Map<string, ReadonlyMap<string, Route>>([
   ],
   ['events', new Map<string, Route>([['GET', { bare: eventsCommand }]])],
   ['logs', new Map<string, Route>([['GET', { bare: eventsCommand }]])],
+  [
+    'topics',
+    new Map<string, Route>([
+      ['GET', { bare: listUrlGroupsCommand, sub: getUrlGroupCommand }],
+      ['POST', { sub: addEndpointsCommand }],
+      ['DELETE', { sub: deleteTopicsCommand }],
+    ]),
+  ],
+  [
+    'schedules',
+    new Map<string, Route>([
+      ['GET', { bare: listSchedulesCommand, sub: getScheduleCommand }],
+      ['POST', { sub: createScheduleCommand }],
+      ['PATCH', { sub: pauseResumeCommand }],
+      ['DELETE', { sub: deleteScheduleCommand }],
+    ]),
+  ],
 ]);
 
 export interface Tokens {
