@@ -130,6 +130,18 @@ describe('queue destinations', () => {
         { 'Upstash-Callback': 'http://127.0.0.1:9/cb' },
       );
     });
+
+    it('refuses a schedule to a private destination when it is created', async () => {
+      const res = await fetch(`${t.queue().url}/v2/schedules/http://192.168.0.10/job`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${t.queue().token}`, 'Upstash-Cron': '0 * * * *' },
+      });
+      assert.deepEqual(await res.json(), {
+        error: "destination 'http://192.168.0.10/job' is not allowed: 192.168.0.10 is a loopback, private or link-local address (queue.production)",
+        status: 400,
+      });
+      assert.deepEqual(await queueClient(t.queue()).schedules.list(), []);
+    });
   });
 
   describe('at delivery', () => {

@@ -63,6 +63,12 @@ describe('queue publish settings', () => {
     await bad('1000; process.exit()', "5: unexpected ';'");
     await bad('max()', "5: unexpected ')'");
     await assert.rejects(client.publish({ url: `${rx.url}/never`, body: 'x', retryDelay: '2 ** 3' }), /at character 4/);
+    const cb = await call(`/v2/publish/${rx.url}/never`, {
+      method: 'POST',
+      body: 'x',
+      headers: { 'Upstash-Callback': `${rx.url}/cb`, 'Upstash-Callback-Retry-Delay': 'retried +' },
+    });
+    assert.deepEqual(await cb.json(), { error: "invalid Upstash-Callback-Retry-Delay 'retried +' at character 10: the expression ends too early", status: 400 });
     assert.equal(rx.at('/never').length, 0);
     // Every operator and function parses.
     const ok = await call(`/v2/publish/${rx.url}/fine`, {

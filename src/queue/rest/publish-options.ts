@@ -33,7 +33,7 @@ export function readPublish(destination: string, h: HeaderSource, body: Buffer, 
   if (body.length > c.maxMessageBytes) return messageTooLarge(body.length, c.maxMessageBytes);
   const setting = (name: string) => h.get(`upstash-${name}`) ?? h.get(`service-${name}`);
   const passed = forwarded(h, ['upstash-forward-', 'service-forward-']);
-  const own = readSettings(setting, setting('header-forward')?.trim().toLowerCase() === 'true' ? { ...plainHeaders(h), ...passed } : passed);
+  const own = readSettings(setting, setting('header-forward')?.trim().toLowerCase() === 'true' ? { ...plainHeaders(h), ...passed } : passed, 'Upstash');
   if (isError(own)) return own;
   const redact = parseRedactFields(setting('redact-fields') ?? '');
   if (isError(redact)) return redact;
@@ -78,7 +78,8 @@ export function readPublish(destination: string, h: HeaderSource, body: Buffer, 
 }
 
 /** Method, Retries, Timeout and Delay under `setting`'s names, and the forwarded headers. */
-function readSettings(setting: (name: string) => string | undefined, headers: Record<string, string>): MessageSettings | QueueError {
+/** `prefix` names the headers in errors: Upstash, Upstash-Callback or Upstash-Failure-Callback. */
+function readSettings(setting: (name: string) => string | undefined, headers: Record<string, string>, prefix: string): MessageSettings | QueueError {
   const out: MessageSettings = { headers };
   const method = setting('method');
   if (method !== undefined) {
@@ -105,7 +106,7 @@ function readSettings(setting: (name: string) => string | undefined, headers: Re
   const retryDelay = setting('retry-delay');
   if (retryDelay !== undefined) {
     const e = parseRetryDelay(retryDelay);
-    if (isProblem(e)) return invalidRetryDelay(retryDelay, e.at, e.what);
+    if (isProblem(e)) return invalidRetryDelay(`${prefix}-Retry-Delay`, retryDelay, e.at, e.what);
     out.retryDelay = retryDelay.trim();
   }
   return out;
@@ -120,6 +121,7 @@ function followUp(h: HeaderSource, kind: 'callback' | 'failure-callback'): Follo
   const settings = readSettings(
     (n) => h.get(`upstash-${kind}-${n}`) ?? h.get(`service-${kind}-${n}`),
     forwarded(h, [`upstash-${kind}-forward-`, `service-${kind}-forward-`]),
+    name,
   );
   return isError(settings) ? settings : { url, settings };
 }
