@@ -34,3 +34,6 @@ export const MISSING_CRON = new QueueError(400, 'a schedule needs a cron express
 export const invalidCron = (cron: string, why: string) => new QueueError(400, `invalid cron expression '${cron}': ${why}`);
 export const invalidScheduleId = (id: string) => new QueueError(400, `invalid schedule id: '${id}' (letters, digits, '-', '_' and '.' only)`);
 export const unknownSchedule = (id: string) => new QueueError(404, `schedule ${id} not found`);
+export const refusedDestination = (what: string, url: string, why: string) => new QueueError(400, `${what} '${url}' is not allowed: ${why}`);
+export const invalidRetryDelay = (header: string, text: string, at: number, what: string) =>
+  new QueueError(400, `invalid ${header} '${text}' at character ${at}: ${what}`);

@@ -10,6 +10,7 @@ import type { Config } from '../config/schema.js';
 import type { SecretStore } from '../config/secrets.js';
 import type { Logger } from '../server/log.js';
 import type { Service } from '../server/service.js';
+import { DestinationPolicy } from './delivery/destination-policy.js';
 import { Scheduler } from './delivery/scheduler.js';
 import { DEV_CREDENTIALS, rootAlias } from './dev-mode.js';
 import { QueueEngine } from './engine.js';
@@ -52,6 +53,7 @@ export function mountQueue(config: Config, secrets: SecretStore, log: Logger): Q
   store.open();
   const opened = EventFile.open(join(config.dataDir, 'queue', 'events.log'), log);
   const events = new EventLog(now, c.maxLogEvents, opened.file, opened.events);
+  const destinations = new DestinationPolicy({ allow: c.allowDestinations, deny: c.denyDestinations, production: c.production });
   const scheduler = new Scheduler(store, events, {
     concurrency: c.maxConcurrentDeliveries,
     retryDelayScale: c.retryDelayScale,
@@ -60,6 +62,7 @@ export function mountQueue(config: Config, secrets: SecretStore, log: Logger): Q
     maxBodyBytes: c.maxMessageBytes,
     signingKey: () => keyRing.get().current,
     now,
+    destinations,
     onError: (err, m) => log.error({ err, messageId: m.id }, 'queue delivery failed unexpectedly; the message stays pending'),
   });
   const engine = new QueueEngine(store, events, scheduler, keyRing, c.maxPendingMessages, now);
@@ -71,7 +74,7 @@ export function mountQueue(config: Config, secrets: SecretStore, log: Logger): Q
   const service: Service = {
     name: 'queue',
     prefix: 'qstash',
-    handle: queueRoutes({ engine, urlGroups, schedules, maxBodyBytes: config.maxBodyBytes, maxMessageBytes: c.maxMessageBytes, defaultRetries: c.defaultRetries, now }, { token, readOnlyToken }),
+    handle: queueRoutes({ engine, urlGroups, schedules, maxBodyBytes: config.maxBodyBytes, maxMessageBytes: c.maxMessageBytes, defaultRetries: c.defaultRetries, now, destinations }, { token, readOnlyToken }),
     async close() {
       schedules.close();
       await scheduler.close();

@@ -12,6 +12,7 @@ import type { QueueStore } from '../store/queue-store.js';
 import { attempt, type Outcome } from './attempt.js';
 import { backoffMs, requestedDelayMs } from './backoff.js';
 import { callbackMessage } from './callbacks.js';
+import type { DestinationPolicy } from './destination-policy.js';
 import { DueHeap } from './due-heap.js';
 
 export interface SchedulerSettings {
@@ -23,6 +24,7 @@ export interface SchedulerSettings {
   signingKey: () => string;
   now: () => number;
   onError: (err: unknown, m: QueueMessage) => void;
+  destinations: DestinationPolicy;
 }
 
 /** setTimeout's longest delay; a later due time is reached in steps. */
@@ -93,8 +95,9 @@ export class Scheduler {
 
   private run(m: QueueMessage): void {
     this.inFlight.add(m.id);
-    this.events.add('IN_PROGRESS', m);
-    const settings = { signingKey: this.s.signingKey(), defaultTimeoutMs: this.s.defaultTimeoutMs, maxBodyBytes: this.s.maxBodyBytes, now: this.s.now, stop: this.stop.signal };
+    // ACTIVE: picked for delivery, an attempt starts (the service's word for it).
+    this.events.add('ACTIVE', m);
+    const settings = { signingKey: this.s.signingKey(), defaultTimeoutMs: this.s.defaultTimeoutMs, maxBodyBytes: this.s.maxBodyBytes, now: this.s.now, stop: this.stop.signal, destinations: this.s.destinations };
     attempt(m, settings)
       .then((out) => {
         if (!this.closed) this.settle(m.id, out);
@@ -123,7 +126,7 @@ export class Scheduler {
     this.events.add('ERROR', m, { error: out.error ?? `destination answered ${out.status}`, responseStatus: out.status });
     if (!out.final && m.retried < m.retries) {
       const retried = m.retried + 1;
-      const notBefore = now + (requestedDelayMs(out.headers, now, this.s.retryDelayScale) ?? backoffMs(retried, this.s.retryDelayScale));
+      const notBefore = now + (requestedDelayMs(out.headers, now, this.s.retryDelayScale) ?? backoffMs(retried, this.s.retryDelayScale, m.retryDelay));
       const response = { status: out.status, headers: out.headers, body: out.body, ...(out.error !== undefined && { error: out.error }) };
       this.store.retry(id, retried, notBefore, response);
       this.events.add('RETRY', m, { nextDeliveryTime: notBefore });

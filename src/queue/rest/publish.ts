@@ -1,16 +1,17 @@
 // Publishing: /v2/publish/{destination}, /v2/enqueue/{queue}/{destination} and /v2/batch.
 // The destination is the rest of the path as sent (its own query is the request's, minus
-// qstash_token); a percent-encoded URL is accepted too. A destination that is a URL group's
-// name fans out to one message per endpoint, answered as an array.
+// qstash_token and the settings given as `upstash-*` parameters); a percent-encoded URL is
+// accepted too. A destination that is a URL group's name fans out to one message per endpoint,
+// answered as an array. Every URL a message will call is checked against the destination rules.
 
 import type { HttpResponse } from '../../server/http.js';
 import { percentDecode, queryPairs } from '../../server/url.js';
-import { badRequest, isError, type QueueError } from '../errors.js';
+import { badRequest, isError, refusedDestination, type QueueError } from '../errors.js';
 import type { Draft } from '../store/message.js';
 import { isUrlGroupName } from '../url-groups.js';
 import { fail, ok } from './envelope.js';
 import { isHttpUrl, readPublish, type HeaderSource } from './publish-options.js';
-import { bodyBytes, callerIp, jsonBody, objectHeaders, requestHeaders, type Call } from './request.js';
+import { bodyBytes, callerIp, isSettingParam, jsonBody, objectHeaders, requestHeaders, withQuerySettings, type Call } from './request.js';
 
 // POST /v2/publish/{destination}
 export async function publishCommand(call: Call): Promise<HttpResponse> {
@@ -28,8 +29,10 @@ export async function enqueueCommand(call: Call): Promise<HttpResponse> {
 async function publishTo(call: Call, destination: string, queueName?: string): Promise<HttpResponse> {
   const body = await bodyBytes(call);
   if (isError(body)) return fail(body);
-  const drafts = draftsOf(call, destination, requestHeaders(call.req), body, queueName);
+  const drafts = draftsOf(call, destination, withQuerySettings(requestHeaders(call.req), call.req.query), body, queueName);
   if (isError(drafts)) return fail(drafts);
+  const refused = await refusal(call, drafts);
+  if (refused !== null) return fail(refused);
   const out = call.ctx.engine.publish(drafts);
   return isError(out) ? fail(out) : ok(isHttpUrl(destination) ? out[0] : out);
 }
@@ -47,8 +50,10 @@ export async function batchCommand(call: Call): Promise<HttpResponse> {
     const headers = typeof item.headers === 'object' && item.headers !== null ? (item.headers as Record<string, unknown>) : {};
     if (item.body !== undefined && typeof item.body !== 'string') return fail(badRequest('a batch entry body must be a string'));
     if (item.queue !== undefined && typeof item.queue !== 'string') return fail(badRequest('a batch entry queue must be a string'));
-    const some = draftsOf(call, item.destination, objectHeaders(headers), Buffer.from(item.body ?? ''), item.queue);
+    const some = draftsOf(call, item.destination, withQuerySettings(objectHeaders(headers), call.req.query), Buffer.from(item.body ?? ''), item.queue);
     if (isError(some)) return fail(some);
+    const refused = await refusal(call, some);
+    if (refused !== null) return fail(refused);
     drafts.push(...some);
     made.push(isHttpUrl(item.destination) ? null : some.length);
   }
@@ -74,10 +79,24 @@ export function draftsOf(call: Call, destination: string, h: HeaderSource, body:
   return isError(draft) ? draft : [draft];
 }
 
+/** The first of the messages' URLs (destination, callbacks) that queue.allow/denyDestinations or production refuse. */
+export async function refusal(call: Call, drafts: readonly Draft[]): Promise<QueueError | null> {
+  for (const { message: m } of drafts) {
+    const urls: [string, string][] = [['destination', m.url]];
+    if (m.callback !== undefined) urls.push(['Upstash-Callback', m.callback.url]);
+    if (m.failureCallback !== undefined) urls.push(['Upstash-Failure-Callback', m.failureCallback.url]);
+    for (const [what, url] of urls) {
+      const r = await call.ctx.destinations.check(url);
+      if (r !== null) return refusedDestination(what, url, r.why);
+    }
+  }
+  return null;
+}
+
 export function destinationOf(call: Call, raw: string): string {
   let dest = /^https?%3A/i.test(raw) ? percentDecode(raw) : raw;
   dest = Buffer.from(dest, 'latin1').toString('utf8');
-  const q = queryPairs(call.req.query).filter(([k]) => k !== 'qstash_token');
+  const q = queryPairs(call.req.query).filter(([k]) => k !== 'qstash_token' && !isSettingParam(k));
   if (q.length === 0) return dest;
   const enc = (s: string) => encodeURIComponent(Buffer.from(s, 'latin1').toString('utf8'));
   const text = q.map(([k, v]) => (v === undefined ? enc(k) : `${enc(k)}=${enc(v)}`)).join('&');

@@ -10,8 +10,8 @@ import type { Schedules } from '../schedules/schedules.js';
 import type { Schedule } from '../store/schedule.js';
 import { done, fail, ok } from './envelope.js';
 import { messageJson } from './message-json.js';
-import { destinationOf, draftsOf } from './publish.js';
-import { bodyBytes, requestHeaders, type Call } from './request.js';
+import { destinationOf, draftsOf, refusal } from './publish.js';
+import { bodyBytes, requestHeaders, withQuerySettings, type Call } from './request.js';
 
 /** `{id}/pause` or `{id}/resume`; a destination URL (which has a scheme) never matches. */
 const TOGGLE = /^([^/:%]+)\/(pause|resume)$/;
@@ -49,7 +49,7 @@ export function pauseResumeCommand(call: Call): HttpResponse {
 // POST /v2/schedules/{destination}  Upstash-Cron: [CRON_TZ=<zone> ]<cron>  [Upstash-Schedule-Id: <id>]
 export async function createScheduleCommand(call: Call): Promise<HttpResponse> {
   if (TOGGLE.test(call.rest)) return pauseResumeCommand(call);
-  const h = requestHeaders(call.req);
+  const h = withQuerySettings(requestHeaders(call.req), call.req.query);
   const cron = (h.get('upstash-cron') ?? h.get('service-cron'))?.trim();
   if (cron === undefined || cron === '') return fail(MISSING_CRON);
   const body = await bodyBytes(call);
@@ -60,6 +60,8 @@ export async function createScheduleCommand(call: Call): Promise<HttpResponse> {
   const destination = destinationOf(call, call.rest);
   const drafts = draftsOf(call, destination, h, body, queueName);
   if (isError(drafts)) return fail(drafts);
+  const refused = await refusal(call, drafts);
+  if (refused !== null) return fail(refused);
   // The group and endpoint are set per endpoint at each firing.
   const { topicName: _group, endpointName: _endpoint, ...template } = drafts[0].message;
   const id = h.get('upstash-schedule-id') ?? h.get('service-schedule-id');

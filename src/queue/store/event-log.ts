@@ -2,9 +2,13 @@
 // The newest `max` are answered. Memory and the events file (event-file.ts) hold the same
 // events, at most 2·`max` of them: on reaching 2·`max` both drop to the newest `max`,
 // so the file is rewritten once per `max` events and a restart answers as before.
+// Each event carries the message's headers and body as the API shows them (redacted per
+// Upstash-Redact-Fields); bodies over LOG_BODY_BYTES are left out, so the log's memory and
+// file stay bounded however large messages are.
 
 import type { EventFile } from './event-file.js';
 import type { QueueMessage } from './message.js';
+import { shownBody, shownHeaders } from './redaction.js';
 
 export type State = 'CREATED' | 'ACTIVE' | 'IN_PROGRESS' | 'DELIVERED' | 'ERROR' | 'RETRY' | 'FAILED' | 'CANCELED';
 
@@ -21,6 +25,9 @@ export interface QueueEvent {
   nextDeliveryTime?: number;
   error?: string;
   responseStatus?: number;
+  header?: Record<string, string>;
+  /** base64 */
+  body?: string;
 }
 
 export interface EventFilter {
@@ -32,6 +39,11 @@ export interface EventFilter {
   fromDate?: number;
   toDate?: number;
 }
+
+/** The filter state=IN_PROGRESS matches every state of a message still on its way. */
+const IN_PROGRESS = new Set<State>(['ACTIVE', 'RETRY', 'ERROR']);
+/** Bodies up to this size (base64 characters) are kept in the log. */
+const LOG_BODY_BYTES = 2048;
 
 export class EventLog {
   /**
@@ -56,6 +68,9 @@ export class EventLog {
       e.labels = m.labels;
       e.label = m.labels[0];
     }
+    e.header = shownHeaders(m);
+    const body = shownBody(m);
+    if (body.length <= LOG_BODY_BYTES) e.body = body;
     this.events.push(e);
     this.file?.append(e);
     if (this.events.length >= 2 * this.max) this.trim();
@@ -85,7 +100,7 @@ export class EventLog {
 
 function matches(e: QueueEvent, f: EventFilter): boolean {
   return (
-    (f.state === undefined || e.state === f.state) &&
+    (f.state === undefined || e.state === f.state || (f.state === 'IN_PROGRESS' && IN_PROGRESS.has(e.state))) &&
     (f.messageId === undefined || e.messageId === f.messageId) &&
     (f.url === undefined || e.url === f.url) &&
     (f.queueName === undefined || e.queueName === f.queueName) &&
