@@ -73,9 +73,9 @@ describe('queue logs across restarts', () => {
     const flaky = await allLogs(first, `&messageId=${ids[3]}`);
     assert.deepEqual(
       flaky.map((e) => e.state),
-      ['DELIVERED', 'IN_PROGRESS', 'RETRY', 'ERROR', 'IN_PROGRESS', 'CREATED'],
+      ['DELIVERED', 'ACTIVE', 'RETRY', 'ERROR', 'ACTIVE', 'CREATED'],
     );
-    assert.deepEqual(new Set(before.map((e) => e.state)), new Set(['CREATED', 'IN_PROGRESS', 'DELIVERED', 'ERROR', 'RETRY', 'CANCELED']));
+    assert.deepEqual(new Set(before.map((e) => e.state)), new Set(['CREATED', 'ACTIVE', 'DELIVERED', 'ERROR', 'RETRY', 'CANCELED']));
     await first.close(true);
 
     const second = await startTestLarder(config, dataDir);
@@ -90,7 +90,7 @@ describe('queue logs across restarts', () => {
 
   it('keeps the newest queue.maxLogEvents, in memory and on disk, before and after a restart', async () => {
     const config = { queue: { maxLogEvents: 10 } };
-    // Each delivered message makes three events: CREATED, IN_PROGRESS, DELIVERED.
+    // Each delivered message makes three events: CREATED, ACTIVE, DELIVERED.
     const { dataDir, first, rx, ids } = await run(config, async (url, t) => {
       const client = queueClient(t.queue());
       const out: string[] = [];
