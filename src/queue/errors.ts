@@ -24,3 +24,7 @@ export const unknownUrlGroup = (name: string) => new QueueError(404, `url group 
 export const messageTooLarge = (size: number, max: number) => new QueueError(413, `message body is ${size} bytes, larger than the limit of ${max}`);
 export const unknownMessage = (id: string) => new QueueError(404, `message ${id} not found`);
 export const unknownDlqMessage = (id: string) => new QueueError(404, `dlq message ${id} not found`);
+export const unknownQueue = (name: string) => new QueueError(404, `queue '${name}' not found`);
+export const unknownFlowControlKey = (key: string) => new QueueError(404, `flow control key '${key}' not found`);
+export const invalidFlowControl = (value: string) =>
+  new QueueError(400, `invalid Upstash-Flow-Control-Value: '${value}' (comma-separated parallelism=N, rate=N, period=<duration>, N a positive integer)`);

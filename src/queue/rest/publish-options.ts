@@ -1,12 +1,13 @@
 // The publish settings, read from headers under the SDK's Upstash-* names or the spec's
 // Service-* names: Method, Delay, Not-Before, Retries, Timeout, Forward-*, Callback and
 // Failure-Callback (with their own Upstash-Callback-* / Upstash-Failure-Callback-* settings),
-// Deduplication-Id, Content-Based-Deduplication and Label. The one parser of durations and
-// URLs in the queue service.
+// Deduplication-Id, Content-Based-Deduplication, Label and Flow-Control-Key/-Value. The one
+// parser of durations and URLs in the queue service.
 
 import { createHash } from 'node:crypto';
 import { badRequest, invalidCallback, invalidDestination, isError, messageTooLarge, type QueueError } from '../errors.js';
 import { newMessageId, type Draft, type FollowUp, type MessageSettings, type QueueMessage } from '../store/message.js';
+import { readFlowControl } from './flow-control-value.js';
 
 /** A header lookup by lower-case name, and every name present. */
 export interface HeaderSource {
@@ -60,6 +61,9 @@ export function readPublish(destination: string, h: HeaderSource, body: Buffer, 
   if (callback !== undefined) message.callback = callback;
   if (failureCallback !== undefined) message.failureCallback = failureCallback;
   if (c.queueName !== undefined) message.queueName = c.queueName;
+  const flowControl = readFlowControl(setting('flow-control-key'), setting('flow-control-value'));
+  if (isError(flowControl)) return flowControl;
+  if (flowControl !== undefined) message.flowControl = flowControl;
   const label = setting('label');
   if (label !== undefined) message.labels = label.split(',').map((l) => l.trim()).filter((l) => l !== '');
   const draft: Draft = { message };

@@ -2,7 +2,7 @@
 // query and the body. The only query and body parsing of the queue service.
 
 import type { HttpRequest } from '../../server/http.js';
-import { queryPairs } from '../../server/url.js';
+import { pathSegments, percentDecode, queryPairs } from '../../server/url.js';
 import type { QueueEngine } from '../engine.js';
 import { BODY_TOO_LARGE, NOT_JSON, type QueueError } from '../errors.js';
 import type { HeaderSource } from './publish-options.js';
@@ -60,4 +60,9 @@ export function objectHeaders(h: Record<string, unknown>): HeaderSource {
 /** The publisher's address as a proxy reports it; the HTTP layer does not pass the socket's. */
 export function callerIp(req: HttpRequest): string {
   return req.header('x-forwarded-for')?.split(',')[0].trim() ?? req.header('x-real-ip') ?? '';
+}
+
+/** The path segments after /v2/<group>/, each decoded as UTF-8. */
+export function pathNames(call: Call): string[] {
+  return pathSegments(call.rest).map((s) => Buffer.from(percentDecode(s), 'latin1').toString('utf8'));
 }

@@ -2,6 +2,7 @@
 // `put`, `dlq` and `dedup` ops; the log adds every change since. Replaying them in order
 // rebuilds the store exactly.
 
+import type { FlowRecord, QueueRecord } from './gate-records.js';
 import type { DeliveryResponse, DlqEntry, QueueMessage } from './message.js';
 
 export type Op =
@@ -16,7 +17,13 @@ export type Op =
   /** A dead-letter entry was deleted (or retried, which also puts a new message). */
   | { op: 'undlq'; dlqId: string }
   /** A deduplication key seen at `at` (snapshots only: in the log it rides on `put`). */
-  | { op: 'dedup'; key: string; id: string; at: number };
+  | { op: 'dedup'; key: string; id: string; at: number }
+  /** A queue was made or its settings changed. */
+  | { op: 'queue'; queue: QueueRecord }
+  /** A queue was deleted. */
+  | { op: 'unqueue'; name: string }
+  /** A flow-control key was seen, or its settings changed. */
+  | { op: 'flow'; flow: FlowRecord };
 
 export const encodeOp = (op: Op): Buffer => Buffer.from(JSON.stringify(op));
 
