@@ -111,6 +111,24 @@ describe('flow control', () => {
     assert.equal((await client.flowControl.get('fc-pause')).isPaused, false);
   });
 
+  it('shows a message its key and settings; cancelling by key empties the wait list', async () => {
+    await publishAll(client, `${rx.url}/cancel`, 1, { key: 'fc-cancel', parallelism: 1, rate: 3, period: 2 });
+    await arrived('/cancel', 1);
+    await client.flowControl.pause('fc-cancel');
+    const [id] = await publishAll(client, `${rx.url}/cancel`, 2, { key: 'fc-cancel', parallelism: 1, rate: 3, period: 2 });
+    const m = (await client.messages.get(id)) as unknown as Record<string, unknown>;
+    assert.equal(m.flowControlKey, 'fc-cancel');
+    assert.equal(m.parallelism, 1);
+    assert.equal(m.rate, 3);
+    assert.equal(m.period, 2);
+    await eventually(async () => (await client.flowControl.get('fc-cancel')).waitListSize === 2, 'two waiting');
+    assert.deepEqual(await client.messages.cancel({ filter: { flowControlKey: 'fc-cancel' } } as Parameters<Client['messages']['cancel']>[0]), { cancelled: 2 });
+    assert.equal((await client.flowControl.get('fc-cancel')).waitListSize, 0);
+    await client.flowControl.resume('fc-cancel');
+    await settle();
+    assert.equal(rx.at('/cancel').length, 1);
+  });
+
   it('pins parallelism against what messages ask, until unpinned', async () => {
     await publishAll(client, `${rx.url}/pin`, 1, { key: 'fc-pin', parallelism: 5 });
     await arrived('/pin', 1);
