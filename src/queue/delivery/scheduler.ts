@@ -3,7 +3,8 @@
 // slots and time, never memory beyond the pending messages themselves. An attempt's outcome is
 // written to the store before anything follows from it (a retry, the DLQ, callbacks); a crash
 // before that write leaves the message pending, and the next start delivers it again with the
-// same Upstash-Message-Id (at least once).
+// same Upstash-Message-Id (at least once). A due message starts only when gates.ts lets it (its
+// queue's order and parallelism, its flow-control key's parallelism and rate).
 // Not safe for concurrent use; the service's JS thread owns it.
 
 import type { EventLog } from '../store/event-log.js';
