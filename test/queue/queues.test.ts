@@ -59,6 +59,22 @@ describe('queues', () => {
     assert.deepEqual(rx.at('/slow').map((d) => d.headers['upstash-message-id']), ids);
   });
 
+  it("waits for a message's callback to finish before the next message of a parallelism-1 queue", async () => {
+    await client.queue({ queueName: 'called-back' }).upsert({ parallelism: 1 });
+    let release: () => void = () => undefined;
+    rx.hold('/cb-hook', new Promise<void>((r) => (release = r)));
+    const queue = client.queue({ queueName: 'called-back' });
+    await queue.enqueue({ url: `${rx.url}/cb-source`, body: 'first', callback: `${rx.url}/cb-hook` });
+    await queue.enqueue({ url: `${rx.url}/cb-source`, body: 'second' });
+    await eventually(async () => rx.pending('/cb-hook') === 1, 'the callback held');
+    await settle();
+    assert.deepEqual(rx.at('/cb-source').map((d) => d.body), ['first']);
+    release();
+    await arrived('/cb-source', 2);
+    const order = rx.deliveries.filter((d) => d.path.startsWith('/cb-')).map((d) => `${d.path} ${d.path === '/cb-hook' ? '' : d.body}`.trim());
+    assert.deepEqual(order, ['/cb-source first', '/cb-hook', '/cb-source second']);
+  });
+
   it('makes a queue with parallelism 1 on an enqueue to an unknown name, and batch entries join their queue', async () => {
     await client.queue({ queueName: 'fresh' }).enqueueJSON({ url: `${rx.url}/fresh`, body: { a: 1 } });
     const q = await client.queue({ queueName: 'fresh' }).get();

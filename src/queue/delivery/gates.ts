@@ -2,7 +2,8 @@
 // - A queue starts its messages in publish order, at most `parallelism` at a time. A message
 //   holds its place and its slot from its first attempt until it is delivered, dead-lettered or
 //   cancelled, so its retries hold back the messages behind it. A paused queue starts nothing,
-//   retries included.
+//   retries included. Its callback and failure callback count as part of it: the next message
+//   waits for them to finish too (not across a restart, where they run on their own).
 // - A flow-control key lets at most `parallelism` attempts run at once and at most `rate` start
 //   per period; the period begins with the first start after the previous one ended. A paused
 //   key starts nothing.
@@ -74,6 +75,10 @@ export class Gates {
   private readonly flows = new Map<string, FlowGate>();
   /** Keys with parked messages and no rate left in their period: the timer wakes them. */
   private readonly rateBlocked = new Set<FlowGate>();
+  /** Callback message id -> the queue message it was made by, which keeps its place until they finish. */
+  private readonly followUps = new Map<string, { queue: string; source: string }>();
+  /** Queue message id -> how many of its callbacks have not finished. */
+  private readonly unfinished = new Map<string, number>();
   private wake: string[] = [];
 
   /** `poke` asks the scheduler for a pass soon: messages were woken outside one (a resume, a pin). */
@@ -122,16 +127,21 @@ export class Gates {
     return true;
   }
 
+  /** A queue message finished and made these callbacks: it keeps its place until they finish. */
+  follow(source: QueueMessage, callbacks: readonly QueueMessage[]): void {
+    if (source.queueName === undefined || callbacks.length === 0 || !this.queues.has(source.queueName)) return;
+    for (const c of callbacks) this.followUps.set(c.id, { queue: source.queueName, source: source.id });
+    this.unfinished.set(source.id, callbacks.length);
+  }
+
   /** An attempt of `m` ended; `gone` when the message left the store (delivered, dead-lettered, cancelled). */
   release(m: QueueMessage, gone: boolean): void {
     const q = m.queueName === undefined ? undefined : this.queues.get(m.queueName);
     if (q !== undefined) {
-      if (gone) {
-        q.order.delete(m.id);
-        q.active.delete(m.id);
-      }
+      if (gone && !this.unfinished.has(m.id)) this.leave(q, m.id);
       this.openQueue(q);
     }
+    if (gone) this.followUpDone(m.id);
     const f = m.flowControl === undefined ? undefined : this.flows.get(m.flowControl.key);
     if (f !== undefined) {
       f.inFlight = Math.max(0, f.inFlight - 1);
@@ -143,11 +153,11 @@ export class Gates {
   forget(m: QueueMessage): void {
     const q = m.queueName === undefined ? undefined : this.queues.get(m.queueName);
     if (q !== undefined) {
-      q.order.delete(m.id);
-      q.active.delete(m.id);
       q.waiting.delete(m.id);
+      this.leave(q, m.id);
       this.openQueue(q);
     }
+    this.followUpDone(m.id);
     if (m.flowControl !== undefined) this.flows.get(m.flowControl.key)?.waiting.delete(m.id);
   }
 
@@ -264,6 +274,28 @@ export class Gates {
     if (JSON.stringify(f.rec) !== before) this.store.putFlow(f.rec);
     this.openFlow(f);
     return null;
+  }
+
+  private leave(q: QueueGate, id: string): void {
+    q.order.delete(id);
+    q.active.delete(id);
+  }
+
+  /** A callback finished (or was cancelled); the last one of a queue message frees its place. */
+  private followUpDone(id: string): void {
+    const f = this.followUps.get(id);
+    if (f === undefined) return;
+    this.followUps.delete(id);
+    const left = (this.unfinished.get(f.source) ?? 1) - 1;
+    if (left > 0) {
+      this.unfinished.set(f.source, left);
+      return;
+    }
+    this.unfinished.delete(f.source);
+    const q = this.queues.get(f.queue);
+    if (q === undefined) return;
+    this.leave(q, f.source);
+    this.openQueue(q);
   }
 
   private queueOf(name: string, parallelism = DEFAULT_QUEUE_PARALLELISM, paused = false): QueueGate {

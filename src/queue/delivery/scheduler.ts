@@ -158,7 +158,8 @@ export class Scheduler {
       const then = m.callback !== undefined ? [callbackMessage('callback', m.callback, m, out, d)] : [];
       this.store.finish(id, then);
       this.events.add('DELIVERED', m, { responseStatus: out.status });
-      for (const c of then) this.accepted(c);
+      this.gates.follow(m, then);
+    for (const c of then) this.accepted(c);
       return;
     }
     this.events.add('ERROR', m, { error: out.error ?? `destination answered ${out.status}`, responseStatus: out.status });
@@ -178,6 +179,7 @@ export class Scheduler {
     const response = { status: out.status, headers: out.headers, body: out.body, ...(out.error !== undefined && { error: out.error }) };
     this.store.deadLetter({ dlqId, message: { ...m }, response, failedAt: now }, then);
     this.events.add('FAILED', m);
+    this.gates.follow(m, then);
     for (const c of then) this.accepted(c);
   }
 
