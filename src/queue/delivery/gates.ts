@@ -21,7 +21,7 @@ import type { QueueStore } from '../store/queue-store.js';
 
 interface QueueGate {
   rec: QueueRecord;
-  /** Ids of the queue's messages in the store, in publish order; the active ones come first. */
+  /** Ids of the queue's unfinished messages (callbacks pending count as unfinished), in publish order; the active ones come first. */
   order: Set<string>;
   /** Messages that started and have not finished (in flight, or waiting for a retry). */
   active: Set<string>;
