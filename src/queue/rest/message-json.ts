@@ -25,6 +25,12 @@ export function messageJson(m: QueueMessage): Record<string, unknown> {
   if (m.topicName !== undefined) out.topicName = m.topicName;
   if (m.endpointName !== undefined) out.endpointName = m.endpointName;
   if (m.scheduleId !== undefined) out.scheduleId = m.scheduleId;
+  if (m.flowControl !== undefined) {
+    const fc = m.flowControl;
+    out.flowControlKey = fc.key;
+    if (fc.parallelism > 0) out.parallelism = fc.parallelism;
+    if (fc.rate > 0) Object.assign(out, { rate: fc.rate, period: fc.periodMs / 1000 });
+  }
   if (m.labels !== undefined && m.labels.length > 0) {
     out.labels = m.labels;
     out.label = m.labels[0];

@@ -1,14 +1,16 @@
 // The publish settings, read from headers under the SDK's Upstash-* names or the spec's
 // Service-* names: Method, Delay, Not-Before, Retries, Timeout, Forward-*, Callback and
 // Failure-Callback (with their own Upstash-Callback-* / Upstash-Failure-Callback-* settings),
-// Deduplication-Id, Content-Based-Deduplication, Label, Retry-Delay, Redact-Fields and
-// Header-Forward. The one parser of durations and URLs in the queue service.
+// Deduplication-Id, Content-Based-Deduplication, Label, Retry-Delay, Redact-Fields,
+// Header-Forward and Flow-Control-Key/-Value. The one parser of durations and URLs in the queue
+// service.
 
 import { createHash } from 'node:crypto';
 import { isProblem, parseRetryDelay } from '../delivery/retry-delay.js';
 import { badRequest, invalidCallback, invalidDestination, invalidRetryDelay, isError, messageTooLarge, type QueueError } from '../errors.js';
 import { parseRedactFields } from '../store/redaction.js';
 import { newMessageId, type Draft, type FollowUp, type MessageSettings, type QueueMessage } from '../store/message.js';
+import { readFlowControl } from './flow-control-value.js';
 
 /** A header lookup by lower-case name, and every name present. */
 export interface HeaderSource {
@@ -67,6 +69,9 @@ export function readPublish(destination: string, h: HeaderSource, body: Buffer, 
   if (c.queueName !== undefined) message.queueName = c.queueName;
   if (own.retryDelay !== undefined) message.retryDelay = own.retryDelay;
   if (redact !== undefined) message.redact = redact;
+  const flowControl = readFlowControl(setting('flow-control-key'), setting('flow-control-value'));
+  if (isError(flowControl)) return flowControl;
+  if (flowControl !== undefined) message.flowControl = flowControl;
   // Several labels: comma-separated, or the header repeated (which arrives joined by commas).
   const label = setting('label');
   if (label !== undefined) message.labels = label.split(',').map((l) => l.trim()).filter((l) => l !== '');
@@ -77,8 +82,10 @@ export function readPublish(destination: string, h: HeaderSource, body: Buffer, 
   return draft;
 }
 
-/** Method, Retries, Timeout and Delay under `setting`'s names, and the forwarded headers. */
-/** `prefix` names the headers in errors: Upstash, Upstash-Callback or Upstash-Failure-Callback. */
+/**
+ * Method, Retries, Timeout, Delay and Retry-Delay under `setting`'s names, and the forwarded
+ * headers; `prefix` names the headers in errors (Upstash, Upstash-Callback, Upstash-Failure-Callback).
+ */
 function readSettings(setting: (name: string) => string | undefined, headers: Record<string, string>, prefix: string): MessageSettings | QueueError {
   const out: MessageSettings = { headers };
   const method = setting('method');

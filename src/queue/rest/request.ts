@@ -2,7 +2,7 @@
 // query and the body. The only query and body parsing of the queue service.
 
 import type { HttpRequest } from '../../server/http.js';
-import { queryPairs } from '../../server/url.js';
+import { pathSegments, percentDecode, queryPairs } from '../../server/url.js';
 import type { DestinationPolicy } from '../delivery/destination-policy.js';
 import type { QueueEngine } from '../engine.js';
 import type { Schedules } from '../schedules/schedules.js';
@@ -84,4 +84,9 @@ export function withQuerySettings(h: HeaderSource, query: string): HeaderSource 
 /** The publisher's address: as a proxy in front reports it, else the connection's (IPv4 unmapped). */
 export function callerIp(req: HttpRequest): string {
   return req.header('x-forwarded-for')?.split(',')[0].trim() ?? req.header('x-real-ip') ?? req.remoteAddress().replace(/^::ffff:(\d+\.\d+\.\d+\.\d+)$/i, '$1');
+}
+
+/** The path segments after /v2/<group>/, each decoded as UTF-8. */
+export function pathNames(call: Call): string[] {
+  return pathSegments(call.rest).map((s) => Buffer.from(percentDecode(s), 'latin1').toString('utf8'));
 }

@@ -19,6 +19,8 @@ import {
   rotateKeysCommand,
 } from './manage.js';
 import { batchCommand, enqueueCommand, publishCommand } from './publish.js';
+import { changeFlowControlCommand, getFlowControlCommand, globalParallelismCommand, listFlowControlCommand } from './flow-control.js';
+import { deleteQueueCommand, getQueueCommand, listQueuesCommand, pauseQueueCommand, upsertQueueCommand } from './queues.js';
 import type { Call, QueueContext } from './request.js';
 import { createScheduleCommand, deleteScheduleCommand, getScheduleCommand, listSchedulesCommand, pauseResumeCommand } from './schedules.js';
 import { addEndpointsCommand, deleteTopicsCommand, getUrlGroupCommand, listUrlGroupsCommand } from './url-groups.js';
@@ -64,6 +66,16 @@ const ROUTES = new Map<string, ReadonlyMap<string, Route>>([
       ['DELETE', { sub: deleteScheduleCommand }],
     ]),
   ],
+  [
+    'queues',
+    new Map<string, Route>([
+      ['GET', { bare: listQueuesCommand, sub: getQueueCommand }],
+      ['POST', { bare: upsertQueueCommand, sub: pauseQueueCommand }],
+      ['DELETE', { sub: deleteQueueCommand }],
+    ]),
+  ],
+  ['flowControl', new Map<string, Route>([['GET', { bare: listFlowControlCommand, sub: getFlowControlCommand }], ['POST', { sub: changeFlowControlCommand }]])],
+  ['globalParallelism', new Map<string, Route>([['GET', { bare: globalParallelismCommand }]])],
 ]);
 
 export interface Tokens {

@@ -3,6 +3,7 @@
 // log frame.
 
 import { randomBytes } from 'node:crypto';
+import type { FlowControlSetting } from './gate-records.js';
 
 /** Settings of a message to be made later: a callback's, from Upstash-Callback-* headers. */
 export interface MessageSettings {
@@ -40,6 +41,7 @@ export interface QueueMessage {
   callback?: FollowUp;
   failureCallback?: FollowUp;
   queueName?: string;
+  flowControl?: FlowControlSetting;
   labels?: string[];
   callerIp: string;
   topicName?: string;

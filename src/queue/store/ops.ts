@@ -2,6 +2,7 @@
 // `put`, `dlq`, `dedup`, `urlGroup` and `schedule` ops; the log adds every change since. Replaying them in order
 // rebuilds the store exactly.
 
+import type { FlowRecord, QueueRecord } from './gate-records.js';
 import type { DeliveryResponse, DlqEntry, QueueMessage } from './message.js';
 import type { Schedule } from './schedule.js';
 import type { UrlGroup } from './url-group.js';
@@ -28,7 +29,13 @@ export type Op =
   /** A schedule was deleted. */
   | { op: 'unschedule'; id: string }
   /** A schedule fired at `at`; the messages it made are `put` in the same write. */
-  | { op: 'fired'; id: string; at: number };
+  | { op: 'fired'; id: string; at: number }
+  /** A queue was made or its settings changed. */
+  | { op: 'queue'; queue: QueueRecord }
+  /** A queue was deleted. */
+  | { op: 'unqueue'; name: string }
+  /** A flow-control key was seen, or its settings changed. */
+  | { op: 'flow'; flow: FlowRecord };
 
 export const encodeOp = (op: Op): Buffer => Buffer.from(JSON.stringify(op));
 

@@ -8,6 +8,7 @@
 import type { FsyncPolicy } from '../../storage/append-log.js';
 import type { Logger } from '../../server/log.js';
 import { Generations } from '../../storage/generations.js';
+import type { FlowRecord, QueueRecord } from './gate-records.js';
 import type { DeliveryResponse, DlqEntry, QueueMessage } from './message.js';
 import { decodeOp, encodeOp, type Op } from './ops.js';
 import type { Schedule } from './schedule.js';
@@ -30,6 +31,8 @@ export class QueueStore {
   private readonly dedup = new Map<string, { id: string; at: number }>();
   private readonly groups = new Map<string, UrlGroup>();
   private readonly scheduleMap = new Map<string, Schedule>();
+  private readonly queueRecords = new Map<string, QueueRecord>();
+  private readonly flowRecords = new Map<string, FlowRecord>();
   private readonly generations: Generations;
   private compactionQueued = false;
   private closed = false;
@@ -74,6 +77,26 @@ export class QueueStore {
 
   dlqEntry(dlqId: string): DlqEntry | undefined {
     return this.dlqEntries.get(dlqId);
+  }
+
+  queues(): IterableIterator<QueueRecord> {
+    return this.queueRecords.values();
+  }
+
+  flows(): IterableIterator<FlowRecord> {
+    return this.flowRecords.values();
+  }
+
+  putQueue(queue: QueueRecord): void {
+    this.write([{ op: 'queue', queue: { ...queue } }]);
+  }
+
+  removeQueue(name: string): void {
+    this.write([{ op: 'unqueue', name }]);
+  }
+
+  putFlow(flow: FlowRecord): void {
+    this.write([{ op: 'flow', flow: { ...flow } }]);
   }
 
   /** The message already published under `key` within the window, if any. */
@@ -211,10 +234,19 @@ export class QueueStore {
         if (s !== undefined) s.lastScheduleTime = op.at;
         break;
       }
+      case 'queue':
+        this.queueRecords.set(op.queue.name, op.queue);
+        break;
+      case 'unqueue':
+        this.queueRecords.delete(op.name);
+        break;
+      case 'flow':
+        this.flowRecords.set(op.flow.key, op.flow);
+        break;
     }
   }
 
-  /** The state restated as ops: live dedup keys, then messages, then the DLQ, URL groups and schedules. */
+  /** The state restated as ops: live dedup keys, then messages, then the DLQ, URL groups, schedules, queues and flow-control keys. */
   private snapshotOps(): Buffer[] {
     const out: Buffer[] = [];
     const oldest = this.now() - this.settings.deduplicationWindowMs;
@@ -227,6 +259,8 @@ export class QueueStore {
     for (const entry of this.dlqEntries.values()) out.push(encodeOp({ op: 'dlq', entry }));
     for (const group of this.groups.values()) out.push(encodeOp({ op: 'urlGroup', group }));
     for (const schedule of this.scheduleMap.values()) out.push(encodeOp({ op: 'schedule', schedule }));
+    for (const queue of this.queueRecords.values()) out.push(encodeOp({ op: 'queue', queue }));
+    for (const flow of this.flowRecords.values()) out.push(encodeOp({ op: 'flow', flow }));
     return out;
   }
 
