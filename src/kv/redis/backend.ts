@@ -3,7 +3,10 @@
 // nothing refused ever reaches the server; what is admitted is forwarded as bytes and the
 // server's reply (or error text) comes back unchanged.
 //
-// Pipelines go as one ioredis pipeline (one round trip per node). A transaction runs
+// Pipelines go as one ioredis pipeline (one round trip per node). In a Cluster, a keyless
+// command the server tips as run on every node (DBSIZE, FLUSHALL, KEYS, SCRIPT LOAD: see
+// shard-policy.ts) is sent to each and their replies merged, also inside a pipeline, which it
+// splits so what comes before it has run when it starts; a transaction sends it to its one node. A transaction runs
 // MULTI..EXEC as one pipeline, on a connection it holds alone (standalone), or on the
 // connection to the node owning its slot (Cluster), which ioredis writes in one piece: no
 // other request's commands come between MULTI and EXEC. State is touched from the JS thread only.
@@ -17,6 +20,7 @@ import { lookupCommand } from '../commands/table.js';
 import { backendUnavailable, CROSSSLOT, EXECABORT, REMOTE_MONITOR, ReplyError } from '../errors.js';
 import type { Reply } from '../reply.js';
 import { GatewayCtx } from './gateway-ctx.js';
+import { mergeReplies, policyOf, readShardPolicies, type ShardPolicies, type ShardPolicy } from './shard-policy.js';
 import { commonSlot, keySlot } from './key-slot.js';
 import type { RemoteClient } from './connection.js';
 import { toReply } from './reply-conversion.js';
@@ -38,6 +42,8 @@ export class RedisBackend implements KvBackend {
   private readonly pool: TransactionPool | null;
   private readonly cluster: boolean;
   private readonly gateway: GatewayCtx;
+  /** The Cluster's command tips, read once it answers (`shardPolicies`). */
+  private policies: Promise<ShardPolicies> | undefined;
 
   constructor(
     readonly acl: AclRegistry,
@@ -57,7 +63,8 @@ export class RedisBackend implements KvBackend {
     if (a.cmd.bits & GATEWAY) return this.gateway.run(a.cmd, argv, caller);
     await this.remote.started;
     try {
-      return this.counted(a.cmd, toReply(await this.remote.main.callBuffer(...a.wire)));
+      const policy = this.cluster ? await this.policyFor(a) : undefined;
+      return this.counted(a.cmd, policy === undefined ? toReply(await this.remote.main.callBuffer(...a.wire)) : await this.onEveryNode(a, policy));
     } catch (e) {
       return this.failure(e, a);
     }
@@ -72,9 +79,30 @@ export class RedisBackend implements KvBackend {
       else if (a.cmd.bits & GATEWAY) replies[i] = this.gateway.run(a.cmd, commands[i], caller);
       else batch.push(a);
     }
+    await this.remote.started;
+    let segment: Admitted[] = [];
+    for (const a of batch) {
+      const policy = this.cluster ? await this.policyFor(a) : undefined;
+      if (policy === undefined) {
+        segment.push(a);
+        continue;
+      }
+      await this.sendPipeline(segment, replies);
+      segment = [];
+      try {
+        replies[a.at] = this.counted(a.cmd, await this.onEveryNode(a, policy));
+      } catch (e) {
+        replies[a.at] = this.failure(e, a);
+      }
+    }
+    await this.sendPipeline(segment, replies);
+    return replies;
+  }
+
+  /** Sends `batch` as one pipeline (per slot in a Cluster) and puts each reply at its place. */
+  private async sendPipeline(batch: readonly Admitted[], replies: Reply[]): Promise<void> {
     // ioredis sends a Cluster pipeline to one node: split it by slot (keyless commands go with the first).
     const groups = this.cluster ? bySlot(batch) : [batch];
-    await this.remote.started;
     await Promise.all(
       groups.map(async (group) => {
         if (group.length === 0) return;
@@ -94,7 +122,6 @@ export class RedisBackend implements KvBackend {
         });
       }),
     );
-    return replies;
   }
 
   async transaction(commands: readonly Args[], caller: Caller): Promise<Reply[] | ReplyError> {
@@ -182,6 +209,32 @@ export class RedisBackend implements KvBackend {
 
   close(): Promise<void> {
     return this.remote.close();
+  }
+
+  /** How a keyless command runs on every node of the Cluster, if it does. */
+  private async policyFor(a: Admitted): Promise<ShardPolicy | undefined> {
+    if (a.slot !== undefined) return undefined;
+    // Read again after a failure (the Cluster was down): until then commands go to one node.
+    this.policies ??= this.remote.main.call('COMMAND').then(readShardPolicies, () => {
+      this.policies = undefined;
+      return new Map();
+    });
+    return policyOf(await this.policies, a.cmd.name, a.wire[1]?.toString('latin1'));
+  }
+
+  /** Sends an admitted command to every master (or node) of the Cluster and merges the replies. */
+  private async onEveryNode(a: Admitted, policy: ShardPolicy): Promise<Reply> {
+    const nodes = (this.remote.main as Cluster).nodes(policy.nodes === 'masters' ? 'master' : 'all');
+    if (nodes.length === 0) return toReply(await this.remote.main.callBuffer(...a.wire)); // fails: no node is known
+    const replies = await Promise.all(
+      nodes.map((n) =>
+        n.callBuffer(...a.wire).then(toReply, (e: unknown) => {
+          if (e instanceof RedisReplyError) return toReply(e);
+          throw e;
+        }),
+      ),
+    );
+    return mergeReplies(policy.merge, replies);
   }
 
   private admit(argv: Args, caller: Caller, at: number): Admitted | ReplyError {
