@@ -63,8 +63,9 @@ export class RedisBackend implements KvBackend {
     if (a.cmd.bits & GATEWAY) return this.gateway.run(a.cmd, argv, caller);
     await this.remote.started;
     try {
-      const policy = this.cluster ? await this.policyFor(a) : undefined;
-      return this.counted(a.cmd, policy === undefined ? toReply(await this.remote.main.callBuffer(...a.wire)) : await this.onEveryNode(a, policy));
+      if (!this.cluster || a.slot !== undefined) return this.counted(a.cmd, toReply(await this.remote.main.callBuffer(...a.wire)));
+      const policy = await this.policyFor(a);
+      return this.counted(a.cmd, policy === undefined ? await this.onOneNode(a) : await this.onEveryNode(a, policy));
     } catch (e) {
       return this.failure(e, a);
     }
@@ -82,7 +83,7 @@ export class RedisBackend implements KvBackend {
     await this.remote.started;
     let segment: Admitted[] = [];
     for (const a of batch) {
-      const policy = this.cluster ? await this.policyFor(a) : undefined;
+      const policy = this.cluster && a.slot === undefined ? await this.policyFor(a) : undefined;
       if (policy === undefined) {
         segment.push(a);
         continue;
@@ -213,13 +214,21 @@ export class RedisBackend implements KvBackend {
 
   /** How a keyless command runs on every node of the Cluster, if it does. */
   private async policyFor(a: Admitted): Promise<ShardPolicy | undefined> {
-    if (a.slot !== undefined) return undefined;
     // Read again after a failure (the Cluster was down): until then commands go to one node.
     this.policies ??= this.remote.main.call('COMMAND').then(readShardPolicies, () => {
       this.policies = undefined;
       return new Map();
     });
     return policyOf(await this.policies, a.cmd.name, a.wire[1]?.toString('latin1'));
+  }
+
+  /**
+   * Sends a command naming no key to one master. ioredis would look for a key where its own
+   * command list has one (OBJECT ENCODING without its key) and throw before sending it.
+   */
+  private async onOneNode(a: Admitted): Promise<Reply> {
+    const [node] = (this.remote.main as Cluster).nodes('master');
+    return toReply(await (node ?? this.remote.main).callBuffer(...a.wire));
   }
 
   /** Sends an admitted command to every master (or node) of the Cluster and merges the replies. */
