@@ -11,7 +11,7 @@
 // connection to the node owning its slot (Cluster), which ioredis writes in one piece: no
 // other request's commands come between MULTI and EXEC. State is touched from the JS thread only.
 
-import { Cluster, Redis, ReplyError as RedisReplyError } from 'ioredis';
+import { Cluster, Command as RedisCommand, Redis, ReplyError as RedisReplyError, type Pipeline } from 'ioredis';
 import type { AclRegistry } from '../acl/registry.js';
 import type { KvBackend, PubSubClient } from '../backend.js';
 import { admit } from '../commands/admit.js';
@@ -34,7 +34,9 @@ interface Admitted {
   readonly at: number;
   readonly cmd: Command;
   readonly wire: Wire;
+  /** In a Cluster: the slot of its keys, and the first of them. */
   readonly slot: number | undefined;
+  readonly key: Buffer | undefined;
 }
 
 export class RedisBackend implements KvBackend {
@@ -63,9 +65,8 @@ export class RedisBackend implements KvBackend {
     if (a.cmd.bits & GATEWAY) return this.gateway.run(a.cmd, argv, caller);
     await this.remote.started;
     try {
-      if (!this.cluster || a.slot !== undefined) return this.counted(a.cmd, toReply(await this.remote.main.callBuffer(...a.wire)));
-      const policy = await this.policyFor(a);
-      return this.counted(a.cmd, policy === undefined ? await this.onOneNode(a) : await this.onEveryNode(a, policy));
+      const policy = this.cluster && a.slot === undefined ? await this.policyFor(a) : undefined;
+      return this.counted(a.cmd, policy === undefined ? toReply(await this.remote.main.sendCommand(toCommand(a))) : await this.onEveryNode(a, policy));
     } catch (e) {
       return this.failure(e, a);
     }
@@ -107,8 +108,8 @@ export class RedisBackend implements KvBackend {
     await Promise.all(
       groups.map(async (group) => {
         if (group.length === 0) return;
-        const p = this.remote.main.pipeline();
-        for (const a of group) p.callBuffer(...a.wire);
+        const p = this.remote.main.pipeline() as unknown as Pipeline; // its typings omit sendCommand
+        for (const a of group) p.sendCommand(toCommand(a));
         let results: [Error | null, unknown][];
         try {
           results = (await p.exec()) ?? [];
@@ -140,8 +141,8 @@ export class RedisBackend implements KvBackend {
     if (sent.length === 0) return batch.map((a) => local.get(a.at)!);
     await this.remote.started;
     const run = async (conn: Redis | Cluster): Promise<Reply[] | ReplyError> => {
-      const m = conn.multi();
-      for (const a of sent) m.callBuffer(...a.wire);
+      const m = conn.multi() as unknown as Pipeline;
+      for (const a of sent) m.sendCommand(toCommand(a));
       let results: [Error | null, unknown][] | null;
       try {
         results = await m.exec();
@@ -222,22 +223,13 @@ export class RedisBackend implements KvBackend {
     return policyOf(await this.policies, a.cmd.name, a.wire[1]?.toString('latin1'));
   }
 
-  /**
-   * Sends a command naming no key to one master. ioredis would look for a key where its own
-   * command list has one (OBJECT ENCODING without its key) and throw before sending it.
-   */
-  private async onOneNode(a: Admitted): Promise<Reply> {
-    const [node] = (this.remote.main as Cluster).nodes('master');
-    return toReply(await (node ?? this.remote.main).callBuffer(...a.wire));
-  }
-
   /** Sends an admitted command to every master (or node) of the Cluster and merges the replies. */
   private async onEveryNode(a: Admitted, policy: ShardPolicy): Promise<Reply> {
     const nodes = (this.remote.main as Cluster).nodes(policy.nodes === 'masters' ? 'master' : 'all');
-    if (nodes.length === 0) return toReply(await this.remote.main.callBuffer(...a.wire)); // fails: no node is known
+    if (nodes.length === 0) return toReply(await this.remote.main.sendCommand(toCommand(a))); // fails: no node is known
     const replies = await Promise.all(
       nodes.map((n) =>
-        n.callBuffer(...a.wire).then(toReply, (e: unknown) => {
+        (n.sendCommand(toCommand(a)) as Promise<unknown>).then(toReply, (e: unknown) => {
           if (e instanceof RedisReplyError) return toReply(e);
           throw e;
         }),
@@ -250,13 +242,16 @@ export class RedisBackend implements KvBackend {
     const cmd = admit(lookupCommand(argv[0]), argv, caller);
     if (cmd instanceof ReplyError) return cmd;
     let slot: number | undefined;
+    let key: Buffer | undefined;
     if (this.cluster) {
-      slot = commonSlot(keysOf(cmd, argv));
+      const keys = keysOf(cmd, argv);
+      slot = commonSlot(keys);
       if (slot === -1) return CROSSSLOT;
+      if (keys.length > 0) key = Buffer.from(keys[0], 'latin1');
     }
     const wire: Wire = [argv[0]];
     for (let i = 1; i < argv.length; i++) wire.push(Buffer.from(argv[i], 'latin1'));
-    return { at, cmd, wire, slot };
+    return { at, cmd, wire, slot, key };
   }
 
   /**
@@ -280,6 +275,18 @@ export class RedisBackend implements KvBackend {
   }
 }
 
+
+/**
+ * The ioredis command for an admitted one, with the slot and key Larder's table found. ioredis
+ * would look for them in its own command list, looping as far as a numkeys says (LMPOP with a
+ * numkeys of 2^63-1 ran the process out of memory) and throwing on a missing key (OBJECT
+ * ENCODING alone answered 503). A command without a slot goes to any node.
+ */
+function toCommand(a: Admitted): RedisCommand {
+  const c = new RedisCommand(a.wire[0], a.wire.slice(1), { replyEncoding: null });
+  Object.assign(c, { slot: a.slot ?? null, keys: a.key === undefined ? [] : [a.key] });
+  return c;
+}
 
 function bySlot(batch: readonly Admitted[]): Admitted[][] {
   const groups = new Map<number | undefined, Admitted[]>();
