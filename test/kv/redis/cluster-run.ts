@@ -18,9 +18,14 @@ async function main(count: number, command: string[]): Promise<number> {
   const locks = mkdtempSync(join(tmpdir(), 'larder-clusters-'));
   const clusters: RedisCluster[] = [];
   try {
-    clusters.push(...(await Promise.all(Array.from({ length: count }, () => startRedisCluster(bin)))));
+    // All settle before a failure is thrown, so the finally block stops every one started.
+    const started = await Promise.allSettled(Array.from({ length: count }, () => startRedisCluster(bin)));
+    for (const s of started) if (s.status === 'fulfilled') clusters.push(s.value);
+    for (const s of started) if (s.status === 'rejected') throw s.reason;
     const pool: ClusterPool = { locks, clusters: clusters.map((c) => c.nodes.map((n) => n.port)) };
     const child = spawn(command[0], command.slice(1), { stdio: 'inherit', env: { ...process.env, [SHARED_CLUSTERS_ENV]: JSON.stringify(pool) } });
+    // Interrupted, the tests stop first and the Clusters after them, rather than outliving the run.
+    for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => child.kill(signal));
     return await new Promise<number>((resolve) => child.once('exit', (code, signal) => resolve(code ?? (signal === null ? 1 : 128))));
   } finally {
     await Promise.all(clusters.map((c) => c.stop()));
