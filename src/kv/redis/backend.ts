@@ -6,7 +6,8 @@
 // Pipelines go as one ioredis pipeline (one round trip per node). In a Cluster, a keyless
 // command the server tips as run on every node (DBSIZE, FLUSHALL, KEYS, SCRIPT LOAD: see
 // shard-policy.ts) is sent to each and their replies merged, also inside a pipeline, which it
-// splits so what comes before it has run when it starts; a transaction sends it to its one node. A transaction runs
+// splits so what comes before it has run when it starts; a transaction sends it to its one
+// node. Commands reach ioredis with the slot Larder found (toCommand). A transaction runs
 // MULTI..EXEC as one pipeline, on a connection it holds alone (standalone), or on the
 // connection to the node owning its slot (Cluster), which ioredis writes in one piece: no
 // other request's commands come between MULTI and EXEC. State is touched from the JS thread only.
@@ -44,7 +45,7 @@ export class RedisBackend implements KvBackend {
   private readonly pool: TransactionPool | null;
   private readonly cluster: boolean;
   private readonly gateway: GatewayCtx;
-  /** The Cluster's command tips, read once it answers (`shardPolicies`). */
+  /** The Cluster's command tips, read once it answers (`policyFor`). */
   private policies: Promise<ShardPolicies> | undefined;
 
   constructor(
