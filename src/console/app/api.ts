@@ -1,0 +1,74 @@
+// How the page talks to the server: the console's admin endpoints with the admin token kept in
+// sessionStorage, and the services' own REST APIs with the tokens /console/api/info handed out.
+
+import type { ConsoleError } from '../wire';
+
+const TOKEN_KEY = 'larder.console.token';
+
+/** A failure answered by the server; `message` is its error text, shown as it is. */
+export class ApiError extends Error {
+  constructor(message: string, readonly status: number) {
+    super(message);
+  }
+}
+
+export const session = {
+  token: (): string | null => sessionStorage.getItem(TOKEN_KEY),
+  save: (token: string) => sessionStorage.setItem(TOKEN_KEY, token),
+  clear: () => sessionStorage.removeItem(TOKEN_KEY),
+};
+
+async function json(res: Response): Promise<unknown> {
+  const text = await res.text();
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new ApiError(`${res.status} ${res.statusText}: ${text.slice(0, 200)}`, res.status);
+  }
+}
+
+/** GET /console/api/<path> with the session's admin token. */
+export async function adminGet<T>(path: string, token = session.token() ?? ''): Promise<T> {
+  const res = await fetch(`/console/api/${path}`, { headers: { authorization: `Bearer ${token}` } });
+  const body = await json(res);
+  if (!res.ok) throw new ApiError((body as ConsoleError).error ?? res.statusText, res.status);
+  return body as T;
+}
+
+/** A key-value database as the console reaches it. */
+export interface KvTarget {
+  readonly db: string;
+  readonly url: string;
+  readonly token: string;
+}
+
+export type Argv = readonly string[];
+
+/** Runs one command; its error reply is thrown as an ApiError. */
+export async function kv(target: KvTarget, argv: Argv): Promise<unknown> {
+  const res = await fetch(target.url, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${target.token}`, 'content-type': 'application/json' },
+    body: JSON.stringify(argv),
+  });
+  const body = (await json(res)) as { result?: unknown; error?: string };
+  if (body.error !== undefined) throw new ApiError(body.error, res.status);
+  return body.result;
+}
+
+/** Runs commands as one pipeline; each answer is a result or the command's error. */
+export async function kvPipeline(target: KvTarget, commands: readonly Argv[]): Promise<({ result: unknown } | { error: string })[]> {
+  const res = await fetch(`${target.url}/pipeline`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${target.token}`, 'content-type': 'application/json' },
+    body: JSON.stringify(commands),
+  });
+  const body = await json(res);
+  if (!res.ok) throw new ApiError((body as { error?: string }).error ?? res.statusText, res.status);
+  return body as ({ result: unknown } | { error: string })[];
+}
+
+/** The text of whatever was thrown, for showing next to a field. */
+export function errorText(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}
