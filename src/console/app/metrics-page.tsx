@@ -24,6 +24,8 @@ function derive(prev: ConsoleMetrics, next: ConsoleMetrics): Point {
   const dt = Math.max(0.001, (next.at - prev.at) / 1000);
   const byService = new Map<string, { rps: number; errors: number; p50: number | null; p95: number | null; p99: number | null }>();
   for (const s of next.services) {
+    // A service nobody has called yet only adds a flat line.
+    if (s.requests === 0) continue;
     const before = prev.services.find((p) => p.service === s.service);
     const counts = s.buckets.map((n, i) => n - (before?.buckets[i] ?? 0));
     byService.set(s.service, {
