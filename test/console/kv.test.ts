@@ -224,3 +224,39 @@ describe('console: read-only key-value', { skip: noChromium }, () => {
     await page.screenshot({ path: join(SCREENSHOTS, 'kv-read-only.png') });
   });
 });
+
+describe('console: a large keyspace', { skip: noChromium }, () => {
+  const t = suiteLarder();
+  let browser: Browser;
+  before(async () => {
+    browser = await launchChromium();
+    // 100,000 keys in ten MSETs of 10,000.
+    for (let batch = 0; batch < 10; batch++) {
+      const argv = ['MSET'];
+      for (let i = 0; i < 10_000; i++) argv.push(`item:${batch * 10_000 + i}`, String(i));
+      await t.ok(argv);
+    }
+  });
+  after(() => browser?.close());
+
+  it('loads keys a page at a time as the list scrolls', async () => {
+    const page = await openConsole(browser, t.url, t.adminToken);
+    const keys = page.getByRole('list', { name: 'Keys' }).getByRole('button');
+    await keys.first().waitFor();
+    const first = await keys.count();
+    assert.ok(first >= 100 && first < 2000, `first page: ${first} keys`);
+    await page.getByRole('list', { name: 'Keys' }).evaluate((el) => el.scrollTo(0, el.scrollHeight));
+    for (let i = 0; (await keys.count()) <= first; i++) {
+      assert.ok(i < 100, 'scrolling to the end loaded no more keys');
+      await page.waitForTimeout(50);
+    }
+    await page.getByLabel('Pattern').fill('item:4242?');
+    await page.getByRole('button', { name: 'Scan' }).click();
+    const found = page.getByRole('list', { name: 'Keys' }).getByRole('button', { name: /^item:4242\d$/ });
+    for (let i = 0; (await found.count()) < 10; i++) {
+      assert.ok(i < 200, `found ${await found.count()} of item:4242?`);
+      await page.waitForTimeout(50);
+    }
+    await page.close();
+  });
+});
