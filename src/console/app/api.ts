@@ -72,3 +72,19 @@ export async function kvPipeline(target: KvTarget, commands: readonly Argv[]): P
 export function errorText(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
 }
+
+/**
+ * A request to a stream, vector or queue endpoint with its credentials (`authorization` as
+ * sent). Those services answer `{error, status}` on failure, thrown here as an ApiError.
+ */
+export async function call<T>(url: string, authorization: string, method = 'GET', body?: unknown): Promise<T> {
+  const headers: Record<string, string> = { authorization };
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  const res = await fetch(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const parsed = await json(res);
+  if (!res.ok) throw new ApiError((parsed as { error?: string }).error ?? res.statusText, res.status);
+  return parsed as T;
+}
+
+export const bearer = (token: string) => `Bearer ${token}`;
+export const basic = (username: string, password: string) => `Basic ${btoa(`${username}:${password}`)}`;

@@ -7,8 +7,11 @@ import { adminGet, errorText, session } from './api';
 import { KvPage } from './kv-page';
 import { Login } from './login';
 import { MetricsPage } from './metrics-page';
+import { QueuePage } from './queue-page';
+import { StreamsPage } from './streams-page';
+import { VectorPage } from './vector-page';
 
-const PAGES = { kv: 'Key-value', metrics: 'Metrics' } as const;
+const PAGES = { kv: 'Key-value', streams: 'Streams', vector: 'Vector', queue: 'Queue', metrics: 'Metrics' } as const;
 type Page = keyof typeof PAGES;
 
 function pageOf(hash: string): Page {
@@ -65,7 +68,13 @@ export function App() {
           Log out
         </button>
       </header>
-      <main>{page === 'kv' ? <KvPage info={info} /> : <MetricsPage />}</main>
+      <main>
+        {page === 'kv' && <KvPage info={info} />}
+        {page === 'streams' && <StreamsPage info={info} />}
+        {page === 'vector' && <VectorPage info={info} />}
+        {page === 'queue' && <QueuePage info={info} />}
+        {page === 'metrics' && <MetricsPage />}
+      </main>
     </div>
   );
 }

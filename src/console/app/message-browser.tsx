@@ -1,0 +1,72 @@
+// A stream partition's messages from an offset (POST /fetch, no consumer group).
+
+import { useState } from 'preact/hooks';
+import { call, errorText } from './api';
+import { FieldError } from './field-error';
+import type { Position } from './streams-page';
+
+interface Message extends Position {
+  timestamp: number;
+  key: string | null;
+  value: string;
+}
+
+export function MessageBrowser(props: { url: string; auth: string; topics: readonly string[] }) {
+  const [topic, setTopic] = useState('');
+  const [partition, setPartition] = useState('0');
+  const [offset, setOffset] = useState('0');
+  const [messages, setMessages] = useState<Message[] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  async function browse(e: Event) {
+    e.preventDefault();
+    try {
+      const body = { topic: topic || props.topics[0], partition: Number(partition), offset: Number(offset), timeout: 0 };
+      setMessages(await call<Message[]>(`${props.url}/fetch`, props.auth, 'POST', body));
+      setError(null);
+    } catch (err) {
+      setError(errorText(err));
+    }
+  }
+
+  return (
+    <section aria-label="Message browser">
+      <h2>Messages</h2>
+      <form class="add" onSubmit={browse}>
+        <select name="browse-topic" aria-label="Topic" value={topic || props.topics[0]} onChange={(e) => setTopic(e.currentTarget.value)}>
+          {props.topics.map((t) => (
+            <option value={t}>{t}</option>
+          ))}
+        </select>
+        <input name="browse-partition" aria-label="Partition" value={partition} onInput={(e) => setPartition(e.currentTarget.value)} />
+        <input name="browse-offset" aria-label="From offset" value={offset} onInput={(e) => setOffset(e.currentTarget.value)} />
+        <button type="submit" disabled={props.topics.length === 0}>
+          Fetch
+        </button>
+      </form>
+      <FieldError error={error} />
+      {messages !== null && (
+        <table class="entries" aria-label="Messages">
+          <thead>
+            <tr>
+              <th>offset</th>
+              <th>time</th>
+              <th>key</th>
+              <th>value</th>
+            </tr>
+          </thead>
+          <tbody>
+            {messages.map((m) => (
+              <tr>
+                <td>{m.offset}</td>
+                <td>{new Date(m.timestamp).toISOString()}</td>
+                <td>{m.key ?? ''}</td>
+                <td>{m.value}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </section>
+  );
+}
