@@ -142,6 +142,8 @@ describe('console: key-value', { skip: noChromium }, () => {
     await line.press('Enter');
     await page.getByRole('list', { name: 'Command output' }).getByText('"OK"').waitFor();
     assert.equal(await redis.get('cli key'), 'two words');
+    // The key browser scans again after a command, keeping its filter.
+    await keyList().getByRole('button', { name: 'cli key' }).waitFor();
 
     await line.fill('hgeta');
     await line.press('Tab');

@@ -11,7 +11,8 @@ const TYPES = ['', 'string', 'hash', 'list', 'set', 'zset', 'ReJSON-RL', 'stream
 const SCAN_COUNT = '500';
 const PAGE_KEYS = 100;
 
-export function KeyBrowser(props: { target: KvTarget; selected: string | null; onOpen: (key: string) => void }) {
+/** `generation` changes when keys may have changed (a command ran): the list is scanned again. */
+export function KeyBrowser(props: { target: KvTarget; selected: string | null; generation: number; onOpen: (key: string) => void }) {
   const [pattern, setPattern] = useState('*');
   const [type, setType] = useState('');
   const [keys, setKeys] = useState<string[]>([]);
@@ -20,9 +21,12 @@ export function KeyBrowser(props: { target: KvTarget; selected: string | null; o
   const [error, setError] = useState<string | null>(null);
   const loading = useRef(false);
   const filter = useRef({ pattern: '*', type: '' });
+  /** The current scan; pages of an older one arrive too late and are dropped. */
+  const scan = useRef(0);
 
   async function loadPage(from: string, fresh: boolean) {
-    if (loading.current) return;
+    if (!fresh && loading.current) return;
+    const mine = fresh ? ++scan.current : scan.current;
     loading.current = true;
     const { pattern: match, type: kind } = filter.current;
     const found: string[] = [];
@@ -33,28 +37,34 @@ export function KeyBrowser(props: { target: KvTarget; selected: string | null; o
         const [next, batch] = (await kv(props.target, argv)) as [string, string[]];
         found.push(...batch);
         at = next;
-      } while (at !== '0' && found.length < PAGE_KEYS);
+      } while (at !== '0' && found.length < PAGE_KEYS && mine === scan.current);
+      if (mine !== scan.current) return;
       setError(null);
       setKeys((prev) => (fresh ? found : [...prev, ...found]));
       setCursor(at);
       setDone(at === '0');
     } catch (e) {
+      if (mine !== scan.current) return;
       setError(errorText(e));
       setDone(true);
     } finally {
-      loading.current = false;
+      if (mine === scan.current) loading.current = false;
     }
   }
 
-  function search(e?: Event) {
-    e?.preventDefault();
-    filter.current = { pattern: pattern === '' ? '*' : pattern, type };
+  function rescan() {
     setKeys([]);
     setDone(false);
     void loadPage('0', true);
   }
 
-  useEffect(() => search(), []);
+  function search(e: Event) {
+    e.preventDefault();
+    filter.current = { pattern: pattern === '' ? '*' : pattern, type };
+    rescan();
+  }
+
+  useEffect(rescan, [props.generation]);
 
   function onScroll(e: Event) {
     const el = e.currentTarget as HTMLElement;

@@ -53,7 +53,7 @@ export function KvPage(props: { info: ConsoleInfo }) {
         )}
       </div>
       <div class="split">
-        <KeyBrowser key={`${db}/${generation}`} target={target} selected={selected} onOpen={open} />
+        <KeyBrowser key={db} target={target} selected={selected} generation={generation} onOpen={open} />
         <section class="detail">
           {creating ? (
             <NewKeyForm
@@ -66,7 +66,7 @@ export function KvPage(props: { info: ConsoleInfo }) {
             />
           ) : selected !== null ? (
             <KeyView
-              key={`${db}/${selected}`}
+              key={`${db}/${selected}/${generation}`}
               target={target}
               name={selected}
               readOnly={info.readOnly}

@@ -14,15 +14,25 @@ const POLL_MS = 1000;
 /** Points kept: five minutes at one a second. */
 const KEEP = 300;
 
+/** A service's figures between two polls; latencies in seconds, null without requests. */
+interface Figures {
+  readonly rps: number;
+  readonly errors: number;
+  readonly p50: number | null;
+  readonly p95: number | null;
+  readonly p99: number | null;
+}
+
 /** One poll's figures per service, derived from it and the poll before. */
 interface Point {
+  /** Seconds since the epoch (uPlot's time scale). */
   readonly t: number;
-  readonly byService: ReadonlyMap<string, { rps: number; errors: number; p50: number | null; p95: number | null; p99: number | null }>;
+  readonly byService: ReadonlyMap<string, Figures>;
 }
 
 function derive(prev: ConsoleMetrics, next: ConsoleMetrics): Point {
   const dt = Math.max(0.001, (next.at - prev.at) / 1000);
-  const byService = new Map<string, { rps: number; errors: number; p50: number | null; p95: number | null; p99: number | null }>();
+  const byService = new Map<string, Figures>();
   for (const s of next.services) {
     // A service nobody has called yet only adds a flat line.
     if (s.requests === 0) continue;
@@ -39,9 +49,7 @@ function derive(prev: ConsoleMetrics, next: ConsoleMetrics): Point {
   return { t: next.at / 1000, byService };
 }
 
-type Figure = 'rps' | 'errors' | 'p50' | 'p95' | 'p99';
-
-function series(points: readonly Point[], services: readonly string[], figure: Figure, scale = 1): uPlot.AlignedData {
+function series(points: readonly Point[], services: readonly string[], figure: keyof Figures, scale = 1): uPlot.AlignedData {
   return [points.map((p) => p.t), ...services.map((s) => points.map((p) => {
     const v = p.byService.get(s)?.[figure];
     return v === undefined || v === null ? null : v * scale;
