@@ -86,7 +86,29 @@ describe('console: streams, vector and queue', { skip: noChromium }, () => {
     await page.getByText('2 vectors · dimension 3').waitFor();
     const table = page.getByRole('table', { name: 'Vectors' });
     await table.getByRole('cell', { name: '{"title":"second"}' }).waitFor();
+    await page.getByLabel('Vector or text').fill('[0.3, 0.2, 0.1]');
+    await page.getByLabel('topK').fill('1');
+    await page.getByRole('button', { name: 'Query' }).click();
+    const matches = page.getByRole('table', { name: 'Matches' });
+    await matches.getByRole('cell', { name: 'doc-2', exact: true }).waitFor();
+    assert.equal(await matches.locator('tbody tr').count(), 1);
     await page.screenshot({ path: join(SCREENSHOTS, 'vector.png'), fullPage: true });
+
+    const serverError = async (body: unknown) => {
+      const res = await fetch(`${t.vectorIndex().url}/query`, { method: 'POST', headers: { authorization: `Bearer ${t.vectorIndex().token}` }, body: JSON.stringify(body) });
+      return ((await res.json()) as { error: string }).error;
+    };
+    const queryError = page.getByRole('region', { name: 'Query' }).locator('.field-error');
+    const wrongDimension = await serverError({ vector: [0.1, 0.2], topK: 1 });
+    await page.getByLabel('Vector or text').fill('[0.1, 0.2]');
+    await page.getByRole('button', { name: 'Query' }).click();
+    await queryError.getByText(wrongDimension, { exact: true }).waitFor();
+    const badFilter = await serverError({ vector: [0.1, 0.2, 0.3], topK: 1, filter: 'title = ' });
+    await page.getByLabel('Vector or text').fill('[0.1, 0.2, 0.3]');
+    await page.getByLabel('Metadata filter').fill('title = ');
+    await page.getByRole('button', { name: 'Query' }).click();
+    await queryError.getByText(badFilter, { exact: true }).waitFor();
+    assert.notEqual(wrongDimension, badFilter);
     await page.getByRole('button', { name: 'Delete doc-1' }).click();
     await page.getByText('1 vectors · dimension 3').waitFor();
     assert.deepEqual(await index.fetch(['doc-1', 'doc-2']).then((r) => r.map((v) => v?.id ?? null)), [null, 'doc-2']);

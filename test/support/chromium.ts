@@ -10,7 +10,7 @@ export const CHROMIUM = '/usr/bin/chromium';
 
 /** The skip reason when the browser is absent, else false. */
 export const noChromium: string | false = existsSync(CHROMIUM) ? false : `${CHROMIUM} is absent: apt-get install chromium to run the console's browser tests`;
-if (noChromium !== false) console.log(`# console browser tests skipped: ${noChromium}`);
+if (noChromium !== false) console.log(`console browser tests skipped: ${noChromium}`);
 
 /** docs/console/, where the tests save the README's screenshots. */
 export const SCREENSHOTS = join(fileURLToPath(import.meta.url), '../../../../docs/console');

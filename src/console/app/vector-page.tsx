@@ -1,10 +1,11 @@
-// The vector page: an index's info and namespaces, and its vectors a page at a time (POST
-// /range) with their metadata; delete one (full console only).
+// The vector page: an index's info and namespaces, its vectors a page at a time (POST /range)
+// with their metadata, delete one (full console only), and a query form.
 
 import { useEffect, useState } from 'preact/hooks';
 import type { ConsoleInfo } from '../wire';
 import { bearer, call, errorText } from './api';
 import { FieldError } from './field-error';
+import { VectorQuery } from './vector-query';
 
 interface IndexInfo {
   vectorCount: number;
@@ -132,6 +133,7 @@ export function VectorPage(props: { info: ConsoleInfo }) {
           More…
         </button>
       )}
+      <VectorQuery key={`${name}/${ns}`} url={index.url} token={index.token} ns={ns} />
     </div>
   );
 }
