@@ -48,9 +48,26 @@ describe('console: streams, vector and queue', { skip: noChromium }, () => {
     assert.deepEqual(await topics.getByRole('row').nth(1).locator('td').allInnerTexts(), ['events', '0', '0', '1']);
 
     await page.getByLabel('Partition').fill('0');
-    await page.getByLabel('From offset').fill('0');
+    await page.getByLabel('From offset or time').fill('0');
     await page.getByRole('button', { name: 'Fetch' }).click();
-    await page.getByRole('table', { name: 'Messages' }).getByRole('cell', { name: 'from the sdk' }).waitFor();
+    const messages = page.getByRole('table', { name: 'Messages' });
+    await messages.getByRole('cell', { name: 'from the sdk' }).waitFor();
+    // By time: from an hour ago finds it, from an hour ahead finds nothing.
+    await page.getByLabel('From offset or time').fill(new Date(Date.now() - 3_600_000).toISOString());
+    await page.getByRole('button', { name: 'Fetch' }).click();
+    await messages.getByRole('cell', { name: 'from the sdk' }).waitFor();
+    await page.getByLabel('From offset or time').fill(new Date(Date.now() + 3_600_000).toISOString());
+    await page.getByRole('button', { name: 'Fetch' }).click();
+    await eventually(async () => (await messages.locator('tbody tr').count()) === 0, 'no messages after an hour ahead');
+    const basicAuth = 'Basic ' + Buffer.from(`${c.username}:${c.password}`).toString('base64');
+    const badTime = await fetch(`${c.url}/offsets/soon`, { method: 'POST', headers: { authorization: basicAuth }, body: JSON.stringify({ topic: 'events', partition: 0 }) });
+    const badTimeError = ((await badTime.json()) as { error: string }).error;
+    await page.getByLabel('From offset or time').fill('soon');
+    await page.getByRole('button', { name: 'Fetch' }).click();
+    await page.getByRole('region', { name: 'Message browser' }).locator('.field-error').getByText(badTimeError, { exact: true }).waitFor();
+    await page.getByLabel('From offset or time').fill('0');
+    await page.getByRole('button', { name: 'Fetch' }).click();
+    await messages.getByRole('cell', { name: 'from the sdk' }).waitFor();
 
     await page.getByLabel('Produce topic').fill('events');
     await page.getByLabel('Produce value').fill('from the console');

@@ -1,4 +1,6 @@
-// A stream partition's messages from an offset (POST /fetch, no consumer group).
+// A stream partition's messages from an offset or a time (POST /fetch, no consumer group). A
+// time is turned into an offset by the server (/offsets/<ms>): text that is neither a number
+// nor a date goes to it as typed, so the server's own error is shown.
 
 import { useState } from 'preact/hooks';
 import { call, errorText } from './api';
@@ -21,7 +23,14 @@ export function MessageBrowser(props: { url: string; auth: string; topics: reado
   async function browse(e: Event) {
     e.preventDefault();
     try {
-      const body = { topic: topic || props.topics[0], partition: Number(partition), offset: Number(offset), timeout: 0 };
+      const tp = { topic: topic || props.topics[0], partition: Number(partition) };
+      let from = offset.trim();
+      if (!/^\d+$/.test(from)) {
+        const ms = Date.parse(from);
+        const at = await call<Position[]>(`${props.url}/offsets/${encodeURIComponent(Number.isNaN(ms) ? from : String(ms))}`, props.auth, 'POST', tp);
+        from = String(at[0].offset);
+      }
+      const body = { ...tp, offset: Number(from), timeout: 0 };
       setMessages(await call<Message[]>(`${props.url}/fetch`, props.auth, 'POST', body));
       setError(null);
     } catch (err) {
@@ -39,7 +48,7 @@ export function MessageBrowser(props: { url: string; auth: string; topics: reado
           ))}
         </select>
         <input name="browse-partition" aria-label="Partition" value={partition} onInput={(e) => setPartition(e.currentTarget.value)} />
-        <input name="browse-offset" aria-label="From offset" value={offset} onInput={(e) => setOffset(e.currentTarget.value)} />
+        <input name="browse-offset" aria-label="From offset or time" placeholder="offset or time" value={offset} onInput={(e) => setOffset(e.currentTarget.value)} />
         <button type="submit" disabled={props.topics.length === 0}>
           Fetch
         </button>
