@@ -72,6 +72,7 @@ export async function startLarder(config: Config, log: Logger = createLogger(con
   const metrics = new RequestMetrics();
   for (const s of services) for (const c of s.counters ?? []) metrics.addCounter(s.name, c);
   const endpoints: Service[] = [healthService()];
+  if (queue?.root) endpoints.push(queue.root);
   if (config.metrics ?? isLoopback(config.host)) endpoints.push(metricsService(metrics, adminToken));
   if (config.console.enabled ?? isLoopback(config.host)) {
     const directory = { kv: kv.credentials, streams: streams?.credentials ?? [], vector: vector?.credentials ?? [], queue: queue?.credentials ?? null };

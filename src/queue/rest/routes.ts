@@ -19,7 +19,11 @@ import {
   rotateKeysCommand,
 } from './manage.js';
 import { batchCommand, enqueueCommand, publishCommand } from './publish.js';
+import { changeFlowControlCommand, getFlowControlCommand, globalParallelismCommand, listFlowControlCommand } from './flow-control.js';
+import { deleteQueueCommand, getQueueCommand, listQueuesCommand, pauseQueueCommand, upsertQueueCommand } from './queues.js';
 import type { Call, QueueContext } from './request.js';
+import { createScheduleCommand, deleteScheduleCommand, getScheduleCommand, listSchedulesCommand, pauseResumeCommand } from './schedules.js';
+import { addEndpointsCommand, deleteTopicsCommand, getUrlGroupCommand, listUrlGroupsCommand } from './url-groups.js';
 
 type Run = (call: Call) => HttpResponse | Promise<HttpResponse>;
 
@@ -45,6 +49,33 @@ const ROUTES = new Map<string, ReadonlyMap<string, Route>>([
   ],
   ['events', new Map<string, Route>([['GET', { bare: eventsCommand }]])],
   ['logs', new Map<string, Route>([['GET', { bare: eventsCommand }]])],
+  [
+    'topics',
+    new Map<string, Route>([
+      ['GET', { bare: listUrlGroupsCommand, sub: getUrlGroupCommand }],
+      ['POST', { sub: addEndpointsCommand }],
+      ['DELETE', { sub: deleteTopicsCommand }],
+    ]),
+  ],
+  [
+    'schedules',
+    new Map<string, Route>([
+      ['GET', { bare: listSchedulesCommand, sub: getScheduleCommand }],
+      ['POST', { sub: createScheduleCommand }],
+      ['PATCH', { sub: pauseResumeCommand }],
+      ['DELETE', { sub: deleteScheduleCommand }],
+    ]),
+  ],
+  [
+    'queues',
+    new Map<string, Route>([
+      ['GET', { bare: listQueuesCommand, sub: getQueueCommand }],
+      ['POST', { bare: upsertQueueCommand, sub: pauseQueueCommand }],
+      ['DELETE', { sub: deleteQueueCommand }],
+    ]),
+  ],
+  ['flowControl', new Map<string, Route>([['GET', { bare: listFlowControlCommand, sub: getFlowControlCommand }], ['POST', { sub: changeFlowControlCommand }]])],
+  ['globalParallelism', new Map<string, Route>([['GET', { bare: globalParallelismCommand }]])],
 ]);
 
 export interface Tokens {
