@@ -152,6 +152,28 @@ describe('console: streams, vector and queue', { skip: noChromium }, () => {
     assert.deepEqual((await client.dlq.listMessages()).messages, []);
   });
 
+  it('lists schedules, queues and URL groups, and pauses a schedule and a queue for the SDK', async () => {
+    const { scheduleId } = await client.schedules.create({ destination: `${rx.url}/nightly`, cron: '0 3 * * *' });
+    await client.queue({ queueName: 'orders' }).upsert({ parallelism: 2 });
+    await client.urlGroups.addEndpoints({ name: 'fanout', endpoints: [{ url: `${rx.url}/a` }, { url: `${rx.url}/b` }] });
+    await page.getByRole('link', { name: 'Queue' }).click();
+    await page.reload();
+    const schedules = page.getByRole('table', { name: 'Schedule list' });
+    const scheduleRow = schedules.getByRole('row').filter({ hasText: scheduleId });
+    await scheduleRow.getByRole('cell', { name: '0 3 * * *' }).waitFor();
+    await scheduleRow.getByRole('button', { name: 'Pause' }).click();
+    await scheduleRow.getByRole('cell', { name: 'paused' }).waitFor();
+    assert.equal((await client.schedules.get(scheduleId)).isPaused, true);
+
+    const queueRow = page.getByRole('table', { name: 'Queue list' }).getByRole('row').filter({ hasText: 'orders' });
+    await queueRow.getByRole('cell', { name: '2', exact: true }).waitFor();
+    await queueRow.getByRole('button', { name: 'Pause' }).click();
+    await queueRow.getByRole('cell', { name: 'paused' }).waitFor();
+    assert.equal((await client.queue({ queueName: 'orders' }).get()).paused, true);
+    await page.getByRole('list', { name: 'URL groups' }).getByText(`${rx.url}/b`).waitFor();
+    await page.screenshot({ path: join(SCREENSHOTS, 'queue.png'), fullPage: true });
+  });
+
   it('offers no writes to the read-only console', async () => {
     const ro = await openConsole(browser, t.url, t.adminReadOnlyToken);
     await ro.getByRole('link', { name: 'Streams' }).click();
@@ -161,7 +183,8 @@ describe('console: streams, vector and queue', { skip: noChromium }, () => {
     assert.equal(await ro.getByRole('button', { name: /^Delete/ }).count(), 0);
     await ro.getByRole('link', { name: 'Queue' }).click();
     await ro.getByRole('table', { name: 'Events' }).getByRole('cell', { name: 'CREATED' }).first().waitFor();
-    assert.equal(await ro.getByRole('button', { name: 'Retry' }).count(), 0);
+    await ro.getByRole('table', { name: 'Schedule list' }).getByRole('cell', { name: 'paused' }).waitFor();
+    assert.equal(await ro.getByRole('button', { name: /^(Retry|Pause|Resume)$/ }).count(), 0);
     await ro.close();
   });
 });

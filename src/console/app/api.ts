@@ -20,6 +20,8 @@ export const session = {
 
 async function json(res: Response): Promise<unknown> {
   const text = await res.text();
+  // Some endpoints answer a success with no body at all (queue pause and resume).
+  if (text === '' && res.ok) return null;
   try {
     return JSON.parse(text);
   } catch {

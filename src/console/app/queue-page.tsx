@@ -1,10 +1,12 @@
-// The queue page: the event log with a state filter (newest first, paged), and the dead-letter
-// queue with retry and delete (full console only).
+// The queue page: the dead-letter queue with retry and delete (full console only), schedules,
+// queues and URL groups, and the event log with a state filter (newest first, paged).
 
 import { useEffect, useState } from 'preact/hooks';
 import type { ConsoleInfo } from '../wire';
 import { bearer, call, errorText } from './api';
 import { FieldError } from './field-error';
+import { QueueList } from './queue-list';
+import { ScheduleList } from './schedule-list';
 
 const STATES = ['', 'CREATED', 'ACTIVE', 'IN_PROGRESS', 'DELIVERED', 'ERROR', 'RETRY', 'FAILED', 'CANCELED'] as const;
 const PAGE = 50;
@@ -107,6 +109,8 @@ export function QueuePage(props: { info: ConsoleInfo }) {
           </tbody>
         </table>
       )}
+      <ScheduleList url={queue.url} token={queue.token} readOnly={props.info.readOnly} />
+      <QueueList url={queue.url} token={queue.token} readOnly={props.info.readOnly} />
       <h2>Events</h2>
       <label class="inline">
         State
