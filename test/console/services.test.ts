@@ -171,6 +171,21 @@ describe('console: streams, vector and queue', { skip: noChromium }, () => {
     await queueRow.getByRole('cell', { name: 'paused' }).waitFor();
     assert.equal((await client.queue({ queueName: 'orders' }).get()).paused, true);
     await page.getByRole('list', { name: 'URL groups' }).getByText(`${rx.url}/b`).waitFor();
+
+    const q = t.queue();
+    const badCron = await fetch(`${q.url}/v2/schedules/${rx.url}/hourly`, { method: 'POST', headers: { authorization: `Bearer ${q.token}`, 'upstash-cron': 'every hour' } });
+    assert.equal(badCron.status, 400);
+    const badCronError = ((await badCron.json()) as { error: string }).error;
+    const form = page.getByRole('form', { name: 'New schedule' });
+    await form.getByLabel('Schedule destination').fill(`${rx.url}/hourly`);
+    await form.getByLabel('Cron').fill('every hour');
+    await form.getByRole('button', { name: 'Create schedule' }).click();
+    await form.locator('.field-error').getByText(badCronError, { exact: true }).waitFor();
+    await form.getByLabel('Cron').fill('0 * * * *');
+    await form.getByRole('button', { name: 'Create schedule' }).click();
+    await schedules.getByRole('row').filter({ hasText: `${rx.url}/hourly` }).waitFor();
+    const made = (await client.schedules.list()).filter((s) => s.destination === `${rx.url}/hourly`);
+    assert.deepEqual(made.map((s) => s.cron), ['0 * * * *']);
     await page.screenshot({ path: join(SCREENSHOTS, 'queue.png'), fullPage: true });
   });
 

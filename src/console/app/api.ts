@@ -79,8 +79,8 @@ export function errorText(e: unknown): string {
  * A request to a stream, vector or queue endpoint with its credentials (`authorization` as
  * sent). Those services answer `{error, status}` on failure, thrown here as an ApiError.
  */
-export async function call<T>(url: string, authorization: string, method = 'GET', body?: unknown): Promise<T> {
-  const headers: Record<string, string> = { authorization };
+export async function call<T>(url: string, authorization: string, method = 'GET', body?: unknown, extra: Record<string, string> = {}): Promise<T> {
+  const headers: Record<string, string> = { ...extra, authorization };
   if (body !== undefined) headers['content-type'] = 'application/json';
   const res = await fetch(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
   const parsed = await json(res);

@@ -1,8 +1,10 @@
-// The queue's schedules (GET /v2/schedules), each with pause or resume (full console only).
+// The queue's schedules (GET /v2/schedules), each with pause or resume, and a form making one
+// (full console only).
 
 import { useEffect, useState } from 'preact/hooks';
 import { bearer, call, errorText } from './api';
 import { FieldError } from './field-error';
+import { ScheduleForm } from './schedule-form';
 
 interface Schedule {
   scheduleId: string;
@@ -40,6 +42,7 @@ export function ScheduleList(props: { url: string; token: string; readOnly: bool
     <section aria-label="Schedules">
       <h2>Schedules</h2>
       <FieldError error={error} />
+      {!props.readOnly && <ScheduleForm url={props.url} token={props.token} onCreated={() => void load()} />}
       {schedules !== null && schedules.length === 0 && <p class="empty">No schedules.</p>}
       {schedules !== null && schedules.length > 0 && (
         <table class="entries" aria-label="Schedule list">
