@@ -146,7 +146,18 @@ describe('console: streams, vector and queue', { skip: noChromium }, () => {
       const shown = await states.allInnerTexts();
       return shown.length > 0 && shown.every((s) => s === 'FAILED');
     }, 'only FAILED events listed');
-    await page.screenshot({ path: join(SCREENSHOTS, 'queue.png'), fullPage: true });
+    // A message's timeline: every event of that message, and only those.
+    const other = await client.publish({ url: `${rx.url}/other`, body: 'y' });
+    await page.reload();
+    await page.getByRole('table', { name: 'Events' }).getByRole('button', { name: other.messageId }).first().waitFor();
+    await page.getByRole('table', { name: 'Events' }).getByRole('button', { name: res.messageId }).first().click();
+    await page.getByText(`Timeline of ${res.messageId}`).waitFor();
+    await eventually(async () => {
+      const ids = await page.getByRole('table', { name: 'Events' }).locator('tbody td:nth-child(2)').allInnerTexts();
+      const shownStates = await states.allInnerTexts();
+      return ids.every((id) => id === res.messageId) && ['CREATED', 'ACTIVE', 'FAILED'].every((s) => shownStates.includes(s));
+    }, "the message's timeline");
+    await page.getByRole('button', { name: 'All messages' }).click();
     await dlq.getByRole('button', { name: 'Delete' }).click();
     await page.getByText('No failed messages.').waitFor();
     assert.deepEqual((await client.dlq.listMessages()).messages, []);

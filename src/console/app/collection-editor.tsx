@@ -60,7 +60,8 @@ export function CollectionEditor(props: KeyProps & { kind: CollectionKind }) {
           </thead>
           <tbody>
             {rows.map((row) => (
-              <tr>
+              // The first column is unique in every kind: field, index, member or entry id.
+              <tr key={row[0]}>
                 {row.map((cell) => (
                   <td>{cell}</td>
                 ))}

@@ -85,7 +85,7 @@ export function KeyBrowser(props: { target: KvTarget; selected: string | null; g
       <FieldError error={error} />
       <ul class="keys" onScroll={onScroll} aria-label="Keys">
         {keys.map((k) => (
-          <li>
+          <li key={k}>
             <button type="button" class={k === props.selected ? 'current' : ''} onClick={() => props.onOpen(k)}>
               {k}
             </button>

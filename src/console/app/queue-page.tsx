@@ -1,5 +1,6 @@
 // The queue page: the dead-letter queue with retry and delete (full console only), schedules,
-// queues and URL groups, and the event log with a state filter (newest first, paged).
+// queues and URL groups, and the event log with a state filter (newest first, paged). Choosing a
+// message id narrows the log to that message: its timeline.
 
 import { useEffect, useState } from 'preact/hooks';
 import type { ConsoleInfo } from '../wire';
@@ -30,6 +31,7 @@ interface DlqMessage {
 export function QueuePage(props: { info: ConsoleInfo }) {
   const queue = props.info.queue;
   const [state, setState] = useState('');
+  const [messageId, setMessageId] = useState('');
   const [events, setEvents] = useState<QueueEvent[]>([]);
   const [cursor, setCursor] = useState<string | undefined>(undefined);
   const [dlq, setDlq] = useState<DlqMessage[]>([]);
@@ -39,6 +41,7 @@ export function QueuePage(props: { info: ConsoleInfo }) {
     if (queue === null) return;
     const q = new URLSearchParams({ count: String(PAGE) });
     if (state !== '') q.set('state', state);
+    if (messageId !== '') q.set('messageId', messageId);
     if (from !== undefined) q.set('cursor', from);
     try {
       const page = await call<{ events: QueueEvent[]; cursor?: string }>(`${queue.url}/v2/events?${q}`, bearer(queue.token));
@@ -59,7 +62,7 @@ export function QueuePage(props: { info: ConsoleInfo }) {
     }
   }
 
-  useEffect(() => void loadEvents(undefined), [state]);
+  useEffect(() => void loadEvents(undefined), [state, messageId]);
   useEffect(() => void loadDlq(), []);
 
   async function act(method: string, path: string) {
@@ -90,7 +93,7 @@ export function QueuePage(props: { info: ConsoleInfo }) {
           </thead>
           <tbody>
             {dlq.map((m) => (
-              <tr>
+              <tr key={m.dlqId}>
                 <td>{m.messageId}</td>
                 <td>{m.url ?? ''}</td>
                 <td>{m.responseStatus ?? ''}</td>
@@ -120,6 +123,14 @@ export function QueuePage(props: { info: ConsoleInfo }) {
           ))}
         </select>
       </label>
+      {messageId !== '' && (
+        <p class="facts">
+          Timeline of {messageId}{' '}
+          <button type="button" onClick={() => setMessageId('')}>
+            All messages
+          </button>
+        </p>
+      )}
       <table class="entries" aria-label="Events">
         <thead>
           <tr>
@@ -133,9 +144,13 @@ export function QueuePage(props: { info: ConsoleInfo }) {
         </thead>
         <tbody>
           {events.map((e) => (
-            <tr>
+            <tr key={`${e.time}/${e.messageId}/${e.state}`}>
               <td>{new Date(e.time).toISOString()}</td>
-              <td>{e.messageId}</td>
+              <td>
+                <button type="button" class="link" title="Show this message's timeline" onClick={() => setMessageId(e.messageId)}>
+                  {e.messageId}
+                </button>
+              </td>
               <td>{e.state}</td>
               <td>{e.url ?? ''}</td>
               <td>{e.queueName ?? ''}</td>
