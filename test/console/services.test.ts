@@ -89,6 +89,21 @@ describe('console: streams, vector and queue', { skip: noChromium }, () => {
     });
     const error = ((await refusal.json()) as { error: string }).error;
     await page.getByRole('region', { name: 'Produce' }).locator('.field-error').getByText(error, { exact: true }).waitFor();
+
+    // A consumer group that read and committed everything: no lag on either partition.
+    const consumer = kafka.consumer();
+    const group = { consumerGroupId: 'readers', instanceId: 'r1', topics: ['events'], autoCommit: false, autoOffsetReset: 'earliest' as const, timeout: 200 };
+    for (let got = await consumer.consume(group); got.length > 0; got = await consumer.consume(group)) {
+      await consumer.commit({ consumerGroupId: 'readers', instanceId: 'r1' });
+    }
+    await page.reload();
+    const lagRows = page.getByRole('table', { name: 'Consumer groups' }).locator('tbody tr');
+    await eventually(async () => (await lagRows.count()) === 2, 'a row per partition of the group');
+    for (const row of await lagRows.all()) {
+      const [name, instance, topic, , committed, lag] = await row.locator('td').allInnerTexts();
+      assert.deepEqual([name, instance, topic, lag], ['readers', 'r1', 'events', '0']);
+      assert.match(committed, /^\d+$|^none$/);
+    }
     await page.screenshot({ path: join(SCREENSHOTS, 'streams.png'), fullPage: true });
   });
 

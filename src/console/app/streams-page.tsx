@@ -1,11 +1,12 @@
 // The streams page: a cluster's topics with each partition's earliest and latest offsets, its
-// consumer groups with their instances and assignments, a message browser by topic, partition
-// and offset (POST /fetch), and a produce form. A read-only console holds no stream
+// consumer groups with their assignments, committed offsets and lag, a message browser by
+// topic, partition and offset or time, and a produce form. A read-only console holds no stream
 // credentials (clusters have none), so it says so and shows nothing else.
 
 import { useEffect, useState } from 'preact/hooks';
 import type { ConsoleInfo } from '../wire';
 import { basic, call, errorText } from './api';
+import { ConsumerGroups, type Group } from './consumer-groups';
 import { FieldError } from './field-error';
 import { MessageBrowser } from './message-browser';
 import { ProduceForm } from './produce-form';
@@ -15,11 +16,6 @@ export interface Position {
   topic: string;
   partition: number;
   offset: number;
-}
-
-interface Group {
-  name: string;
-  instances: { name: string; topics: { topic: string; partitions: number[] }[] }[];
 }
 
 export function StreamsPage(props: { info: ConsoleInfo }) {
@@ -96,18 +92,7 @@ export function StreamsPage(props: { info: ConsoleInfo }) {
           </table>
           {Object.keys(topics).length === 0 && <p class="empty">No topics.</p>}
           <h2>Consumer groups</h2>
-          {groups.length === 0 ? (
-            <p class="empty">No consumer groups.</p>
-          ) : (
-            <ul class="groups" aria-label="Consumer groups">
-              {groups.map((g) => (
-                <li>
-                  <strong>{g.name}</strong>:{' '}
-                  {g.instances.map((i) => `${i.name} (${i.topics.map((t) => `${t.topic} [${t.partitions.join(', ')}]`).join('; ')})`).join(', ')}
-                </li>
-              ))}
-            </ul>
-          )}
+          <ConsumerGroups url={cluster.url} auth={auth} groups={groups} ranges={ranges} />
           <MessageBrowser url={cluster.url} auth={auth} topics={Object.keys(topics)} />
           <ProduceForm url={cluster.url} auth={auth} onProduced={load} />
         </>
