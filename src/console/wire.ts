@@ -1,6 +1,8 @@
 // What the console's admin endpoints answer: shared by the server (index.ts) and the page
 // (app/), so both sides agree on one shape. Types only.
 
+import type { ServiceFigures } from '../server/request-metrics.js';
+
 /** GET /console/api/info. URLs are paths on the console's own origin. */
 export interface ConsoleInfo {
   /** The read-only admin token was sent: every token below is a read-only one. */
@@ -16,16 +18,7 @@ export interface ConsoleInfo {
 export interface ConsoleMetrics {
   /** Server clock, ms since the epoch. */
   readonly at: number;
-  readonly services: readonly {
-    readonly service: string;
-    readonly requests: number;
-    /** Answers with a status of 400 or more. */
-    readonly errors: number;
-    /** Latency bucket upper bounds in seconds; `buckets` has one more count, for +Inf. */
-    readonly bounds: readonly number[];
-    readonly buckets: readonly number[];
-    readonly seconds: number;
-  }[];
+  readonly services: readonly ServiceFigures[];
 }
 
 /** Every console error: `{error, status}`, as the stream, vector and queue services answer. */

@@ -1,10 +1,9 @@
 // A JSON document: shown indented and saved whole with JSON.SET key $; the server parses it,
 // so malformed JSON comes back as the server's error, shown under the text.
 
-import { useEffect, useState } from 'preact/hooks';
-import { errorText, kv } from './api';
-import { FieldError } from './field-error';
+import { kv } from './api';
 import type { KeyProps } from './key-view';
+import { TextValueEditor } from './text-value-editor';
 
 function indent(text: string): string {
   try {
@@ -15,51 +14,14 @@ function indent(text: string): string {
 }
 
 export function JsonEditor(props: KeyProps) {
-  const [text, setText] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [saved, setSaved] = useState(false);
-
-  useEffect(() => {
-    kv(props.target, ['JSON.GET', props.name]).then(
-      (v) => setText(indent((v as string | null) ?? 'null')),
-      (e) => setError(errorText(e)),
-    );
-  }, []);
-
-  async function save(e: Event) {
-    e.preventDefault();
-    try {
-      await kv(props.target, ['JSON.SET', props.name, '$', text ?? '']);
-      setError(null);
-      setSaved(true);
-    } catch (err) {
-      setError(errorText(err));
-      setSaved(false);
-    }
-  }
-
-  if (text === null) return <FieldError error={error} />;
   return (
-    <form class="editor" onSubmit={save}>
-      <textarea
-        name="json"
-        aria-label="JSON document"
-        rows={12}
-        spellcheck={false}
-        readOnly={props.readOnly}
-        value={text}
-        onInput={(e) => {
-          setText(e.currentTarget.value);
-          setSaved(false);
-        }}
-      />
-      <FieldError error={error} />
-      {!props.readOnly && (
-        <div class="actions">
-          <button type="submit">Save</button>
-          {saved && <span class="ok">Saved</span>}
-        </div>
-      )}
-    </form>
+    <TextValueEditor
+      name="json"
+      label="JSON document"
+      rows={12}
+      readOnly={props.readOnly}
+      load={async () => indent(((await kv(props.target, ['JSON.GET', props.name])) as string | null) ?? 'null')}
+      save={(text) => kv(props.target, ['JSON.SET', props.name, '$', text])}
+    />
   );
 }

@@ -26,9 +26,9 @@ export default family('pubsub', 'pubsub', [
     { name: 'shardnumsub', arity: -2, flags: [], keys: NO_KEYS, run: (ctx, argv) => numsubCommand(ctx, argv, 'shard') },
     { name: 'help', arity: 2, flags: [], keys: NO_KEYS, run: helpCommand },
   ]),
-  { name: 'subscribe', arity: -2, flags: [], keys: NO_KEYS, run: subscribing('channel') },
-  { name: 'psubscribe', arity: -2, flags: [], keys: NO_KEYS, run: subscribing('pattern') },
-  { name: 'ssubscribe', arity: -2, flags: [], keys: NO_KEYS, run: subscribing('shard') },
+  { name: 'subscribe', arity: -2, flags: ['stream'], keys: NO_KEYS, run: subscribing('channel') },
+  { name: 'psubscribe', arity: -2, flags: ['stream'], keys: NO_KEYS, run: subscribing('pattern') },
+  { name: 'ssubscribe', arity: -2, flags: ['stream'], keys: NO_KEYS, run: subscribing('shard') },
   ...['unsubscribe', 'punsubscribe', 'sunsubscribe'].map(
     (name): CommandSpec => ({ name, arity: -1, flags: ['unsupported'], keys: NO_KEYS, run: refused }),
   ),

@@ -21,7 +21,7 @@ export default family('server', null, [
   // Only GET: declared as the one subcommand, so admission refuses the others before a remote
   // backend could send them (CONFIG SET on the Redis behind Larder).
   container('config', [{ name: 'get', arity: -3, flags: ['admin'], keys: NO_KEYS, run: configGetCommand }]),
-  { name: 'monitor', arity: 1, flags: ['admin'], keys: NO_KEYS, run: monitorCommand },
+  { name: 'monitor', arity: 1, flags: ['admin', 'stream'], keys: NO_KEYS, run: monitorCommand },
   ...REFUSED.map(
     (name): CommandSpec => ({ name, arity: -1, flags: ['admin', 'unsupported'], keys: NO_KEYS, run: refused }),
   ),

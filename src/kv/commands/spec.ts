@@ -20,7 +20,8 @@ export type Flag =
   | 'wideRead' //      walks the keyspace (KEYS, SCAN, RANDOMKEY): refused to read-only tokens
   | 'noscript' //      refused inside scripts (EVAL, MULTI, ...), as Redis's CMD_NOSCRIPT
   | 'unsupported' //   known name, refused; discards a multi-exec as a whole
-  | 'gateway'; //      acts on Larder's own state (ACL users, REST tokens): a remote backend runs it in Larder
+  | 'gateway' //       acts on Larder's own state (ACL users, REST tokens): a remote backend runs it in Larder
+  | 'stream'; //       runs only as an event stream (/subscribe, /monitor): refused as a plain command
 
 /** Where the keys sit in argv (argv[0] is the name). Read by ACL key patterns and cluster routing. */
 export type KeySpec =
@@ -125,6 +126,7 @@ export const UNSUPPORTED = 16;
 export const ADMIN = 32;
 export const NOSCRIPT = 64;
 export const GATEWAY = 128;
+export const STREAM = 256;
 
 export interface Command extends Omit<CommandSpec, 'subcommands'> {
   readonly bits: number;

@@ -22,6 +22,7 @@ import zset from './zset.js';
 import {
   ADMIN,
   GATEWAY,
+  STREAM,
   FAST,
   NOSCRIPT,
   READONLY,
@@ -48,6 +49,7 @@ const BITS: Partial<Record<Flag, number>> = {
   admin: ADMIN,
   noscript: NOSCRIPT,
   gateway: GATEWAY,
+  stream: STREAM,
 };
 
 /** Redis's ACL categories, in ACL CAT's order ('all' is implied, not listed). */

@@ -16,9 +16,9 @@ import { Cluster, Command as RedisCommand, Redis, ReplyError as RedisReplyError,
 import type { AclRegistry } from '../acl/registry.js';
 import type { KvBackend, PubSubClient } from '../backend.js';
 import { admit } from '../commands/admit.js';
-import { ADMIN, GATEWAY, keysOf, WRITE, type Args, type Caller, type Command } from '../commands/spec.js';
+import { ADMIN, GATEWAY, keysOf, STREAM, WRITE, type Args, type Caller, type Command } from '../commands/spec.js';
 import { lookupCommand } from '../commands/table.js';
-import { backendUnavailable, CROSSSLOT, EXECABORT, REMOTE_MONITOR, ReplyError } from '../errors.js';
+import { backendUnavailable, CROSSSLOT, EXECABORT, REMOTE_MONITOR, ReplyError, unsupported } from '../errors.js';
 import type { Reply } from '../reply.js';
 import { GatewayCtx } from './gateway-ctx.js';
 import { mergeReplies, policyOf, readShardPolicies, type ShardPolicies, type ShardPolicy } from './shard-policy.js';
@@ -170,7 +170,7 @@ export class RedisBackend implements KvBackend {
    * the server's would show every client of the server, Larder's commands and others'.
    */
   async stream(argv: Args, caller: Caller, client: PubSubClient): Promise<(() => void) | ReplyError> {
-    const a = this.admit(argv, caller, 0);
+    const a = this.admit(argv, caller, 0, true);
     if (a instanceof ReplyError) return a;
     if (a.cmd.bits & ADMIN) return REMOTE_MONITOR;
     await this.remote.started;
@@ -239,9 +239,11 @@ export class RedisBackend implements KvBackend {
     return mergeReplies(policy.merge, replies);
   }
 
-  private admit(argv: Args, caller: Caller, at: number): Admitted | ReplyError {
+  /** As the embedded engine: a subscription or MONITOR runs only as a stream (it would turn a shared connection into a subscriber's). */
+  private admit(argv: Args, caller: Caller, at: number, asStream = false): Admitted | ReplyError {
     const cmd = admit(lookupCommand(argv[0]), argv, caller);
     if (cmd instanceof ReplyError) return cmd;
+    if (cmd.bits & STREAM && !asStream) return unsupported(cmd.name);
     let slot: number | undefined;
     let key: Buffer | undefined;
     if (this.cluster) {
