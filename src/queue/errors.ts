@@ -24,3 +24,5 @@ export const unknownUrlGroup = (name: string) => new QueueError(404, `url group 
 export const messageTooLarge = (size: number, max: number) => new QueueError(413, `message body is ${size} bytes, larger than the limit of ${max}`);
 export const unknownMessage = (id: string) => new QueueError(404, `message ${id} not found`);
 export const unknownDlqMessage = (id: string) => new QueueError(404, `dlq message ${id} not found`);
+export const workflowRunNotActive = (id: string) => new QueueError(400, `workflow run ${id} is not active`);
+export const unknownWorkflowRun = (id: string) => new QueueError(404, `workflow run ${id} not found`);

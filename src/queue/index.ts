@@ -16,6 +16,8 @@ import { queueRoutes } from './rest/routes.js';
 import { KeyRing } from './signing/keys.js';
 import { EventLog } from './store/event-log.js';
 import { QueueStore } from './store/queue-store.js';
+import { RunDelivery } from './workflow/run-delivery.js';
+import { Workflows } from './workflow/workflows.js';
 
 export interface QueueCredentials {
   token: string;
@@ -49,15 +51,17 @@ export function mountQueue(config: Config, secrets: SecretStore, log: Logger): Q
     signingKey: () => keyRing.get().current,
     now,
     onError: (err, m) => log.error({ err, messageId: m.id }, 'queue delivery failed unexpectedly; the message stays pending'),
+    workflows: new RunDelivery(store, events),
   });
   const engine = new QueueEngine(store, events, scheduler, keyRing, c.maxPendingMessages, now);
+  const workflows = new Workflows(store, events, scheduler, now);
   scheduler.start();
   const keys = keyRing.get();
   return {
     name: 'queue',
     prefix: 'qstash',
     credentials: { token, readOnlyToken, currentSigningKey: keys.current, nextSigningKey: keys.next },
-    handle: queueRoutes({ engine, maxBodyBytes: config.maxBodyBytes, maxMessageBytes: c.maxMessageBytes, defaultRetries: c.defaultRetries, now }, { token, readOnlyToken }),
+    handle: queueRoutes({ engine, maxBodyBytes: config.maxBodyBytes, maxMessageBytes: c.maxMessageBytes, defaultRetries: c.defaultRetries, now, workflows }, { token, readOnlyToken }),
     async close() {
       await scheduler.close();
       store.close();

@@ -9,6 +9,7 @@
 import type { EventLog } from '../store/event-log.js';
 import { newDlqId, type QueueMessage } from '../store/message.js';
 import type { QueueStore } from '../store/queue-store.js';
+import type { RunDelivery } from '../workflow/run-delivery.js';
 import { attempt, type Outcome } from './attempt.js';
 import { backoffMs, requestedDelayMs } from './backoff.js';
 import { callbackMessage } from './callbacks.js';
@@ -23,6 +24,8 @@ export interface SchedulerSettings {
   signingKey: () => string;
   now: () => number;
   onError: (err: unknown, m: QueueMessage) => void;
+  /** How workflow run messages are sent (issue 10). */
+  workflows: RunDelivery;
 }
 
 /** setTimeout's longest delay; a later due time is reached in steps. */
@@ -77,6 +80,7 @@ export class Scheduler {
       const m = this.store.get(top.id);
       // Stale entries: cancelled, delivered, rescheduled, or already running.
       if (m === undefined || m.notBefore !== top.at || this.inFlight.has(m.id)) continue;
+      if (this.s.workflows.drop(m)) continue;
       this.run(m);
     }
     const next = this.heap.peek();
@@ -95,7 +99,7 @@ export class Scheduler {
     this.inFlight.add(m.id);
     this.events.add('IN_PROGRESS', m);
     const settings = { signingKey: this.s.signingKey(), defaultTimeoutMs: this.s.defaultTimeoutMs, maxBodyBytes: this.s.maxBodyBytes, now: this.s.now, stop: this.stop.signal };
-    attempt(m, settings)
+    attempt(this.s.workflows.view(m), settings)
       .then((out) => {
         if (!this.closed) this.settle(m.id, out);
       })
@@ -133,7 +137,8 @@ export class Scheduler {
     const dlqId = newDlqId();
     const then: QueueMessage[] = [];
     if (m.callback !== undefined && out.status !== 0) then.push(callbackMessage('callback', m.callback, m, out, d));
-    if (m.failureCallback !== undefined) then.push(callbackMessage('failureCallback', m.failureCallback, m, out, d, dlqId));
+    const failure = m.failureCallback === undefined ? null : this.s.workflows.failureCallback(m, callbackMessage('failureCallback', m.failureCallback, m, out, d, dlqId));
+    if (failure !== null) then.push(failure);
     const response = { status: out.status, headers: out.headers, body: out.body, ...(out.error !== undefined && { error: out.error }) };
     this.store.deadLetter({ dlqId, message: { ...m }, response, failedAt: now }, then);
     this.events.add('FAILED', m);

@@ -9,6 +9,7 @@ import type { Draft } from '../store/message.js';
 import { fail, ok } from './envelope.js';
 import { isHttpUrl, readPublish, type HeaderSource } from './publish-options.js';
 import { bodyBytes, callerIp, jsonBody, objectHeaders, requestHeaders, type Call } from './request.js';
+import { runDraft } from '../workflow/run-publish.js';
 
 // POST /v2/publish/{destination}
 export async function publishCommand(call: Call): Promise<HttpResponse> {
@@ -55,13 +56,15 @@ function draftOf(call: Call, destination: string, h: HeaderSource, body: Buffer,
   // URL groups are issue 9's next slice: a name that is not a URL is reported as unknown.
   if (!isHttpUrl(destination) && /^[A-Za-z0-9._-]+$/.test(destination)) return unknownUrlGroup(destination);
   const { ctx } = call;
-  return readPublish(destination, h, body, {
-    now: ctx.now(),
-    callerIp: callerIp(call.req),
-    defaultRetries: ctx.defaultRetries,
-    maxMessageBytes: ctx.maxMessageBytes,
-    ...(queueName !== undefined && { queueName }),
-  });
+  return runDraft(ctx.engine.store.runs, h, (h) =>
+    readPublish(destination, h, body, {
+      now: ctx.now(),
+      callerIp: callerIp(call.req),
+      defaultRetries: ctx.defaultRetries,
+      maxMessageBytes: ctx.maxMessageBytes,
+      ...(queueName !== undefined && { queueName }),
+    }),
+  );
 }
 
 function destinationOf(call: Call, raw: string): string {

@@ -5,6 +5,7 @@ import type { HttpRequest } from '../../server/http.js';
 import { queryPairs } from '../../server/url.js';
 import type { QueueEngine } from '../engine.js';
 import { BODY_TOO_LARGE, NOT_JSON, type QueueError } from '../errors.js';
+import type { Workflows } from '../workflow/workflows.js';
 import type { HeaderSource } from './publish-options.js';
 
 export interface QueueContext {
@@ -13,6 +14,8 @@ export interface QueueContext {
   readonly maxMessageBytes: number;
   readonly defaultRetries: number;
   readonly now: () => number;
+  /** Workflow runs (issue 10). */
+  readonly workflows: Workflows;
 }
 
 export interface Call {

@@ -20,6 +20,7 @@ import {
 } from './manage.js';
 import { batchCommand, enqueueCommand, publishCommand } from './publish.js';
 import type { Call, QueueContext } from './request.js';
+import { workflowsDeleteCommand, workflowsGetCommand } from '../workflow/runs-api.js';
 
 type Run = (call: Call) => HttpResponse | Promise<HttpResponse>;
 
@@ -45,6 +46,7 @@ const ROUTES = new Map<string, ReadonlyMap<string, Route>>([
   ],
   ['events', new Map<string, Route>([['GET', { bare: eventsCommand }]])],
   ['logs', new Map<string, Route>([['GET', { bare: eventsCommand }]])],
+  ['workflows', new Map<string, Route>([['GET', { sub: workflowsGetCommand }], ['DELETE', { sub: workflowsDeleteCommand }]])],
 ]);
 
 export interface Tokens {

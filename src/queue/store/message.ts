@@ -45,6 +45,19 @@ export interface QueueMessage {
   scheduleId?: string;
   /** Set on a callback or failure-callback message: it has no callbacks of its own. */
   origin?: 'callback' | 'failureCallback';
+  /** Set on a message of a workflow run (issue 10): which run, and what the message is to it. */
+  workflow?: WorkflowTag;
+}
+
+/**
+ * A run message's part in its run: the trigger (its body is the initial payload, `settings` the
+ * trigger's raw Upstash-* headers re-applied to every later message of the run), a step result,
+ * or the failure callback made when the run failed.
+ */
+export interface WorkflowTag {
+  runId: string;
+  kind: 'trigger' | 'step' | 'failure';
+  settings?: Record<string, string>;
 }
 
 /** What the destination answered on the last attempt; status 0 when it never answered. */

@@ -2,6 +2,7 @@
 // `put`, `dlq` and `dedup` ops; the log adds every change since. Replaying them in order
 // rebuilds the store exactly.
 
+import type { RunEnd, RunRecord } from '../workflow/run.js';
 import type { DeliveryResponse, DlqEntry, QueueMessage } from './message.js';
 
 export type Op =
@@ -16,7 +17,11 @@ export type Op =
   /** A dead-letter entry was deleted (or retried, which also puts a new message). */
   | { op: 'undlq'; dlqId: string }
   /** A deduplication key seen at `at` (snapshots only: in the log it rides on `put`). */
-  | { op: 'dedup'; key: string; id: string; at: number };
+  | { op: 'dedup'; key: string; id: string; at: number }
+  /** A workflow run ended (finished, or cancelled), and its result (issue 10). */
+  | ({ op: 'runEnd' } & RunEnd)
+  /** A workflow run as it stands (snapshots only: in the log its messages' ops build it). */
+  | { op: 'run'; run: RunRecord };
 
 export const encodeOp = (op: Op): Buffer => Buffer.from(JSON.stringify(op));
 

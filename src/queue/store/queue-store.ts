@@ -8,6 +8,7 @@
 import type { FsyncPolicy } from '../../storage/append-log.js';
 import type { Logger } from '../../server/log.js';
 import { Generations } from '../../storage/generations.js';
+import { RunStore, type RunEnd } from '../workflow/run.js';
 import type { DeliveryResponse, DlqEntry, QueueMessage } from './message.js';
 import { decodeOp, encodeOp, type Op } from './ops.js';
 
@@ -26,6 +27,8 @@ export class QueueStore {
   private readonly responses = new Map<string, DeliveryResponse>();
   private readonly dlqEntries = new Map<string, DlqEntry>();
   private readonly dedup = new Map<string, { id: string; at: number }>();
+  /** Workflow runs, built from the same ops (issue 10). */
+  readonly runs = new RunStore();
   private readonly generations: Generations;
   private compactionQueued = false;
   private closed = false;
@@ -74,6 +77,8 @@ export class QueueStore {
 
   /** The message already published under `key` within the window, if any. */
   duplicateOf(key: string): string | undefined {
+    const trigger = this.runs.duplicateOf(key);
+    if (trigger !== undefined) return trigger;
     const seen = this.dedup.get(key);
     if (seen === undefined) return undefined;
     if (seen.at + this.settings.deduplicationWindowMs > this.now()) return seen.id;
@@ -105,6 +110,11 @@ export class QueueStore {
     this.write([{ op: 'undlq', dlqId }, ...then.map((message): Op => ({ op: 'put', message }))]);
   }
 
+  /** A workflow run ends; `finished` are its pending messages, dropped with it. */
+  endRun(end: RunEnd, finished: readonly string[]): void {
+    this.write([{ op: 'runEnd', ...end }, ...finished.map((id): Op => ({ op: 'done', id }))]);
+  }
+
   close(): void {
     if (this.closed) return;
     this.closed = true;
@@ -131,6 +141,7 @@ export class QueueStore {
       case 'put':
         this.messages.set(op.message.id, op.message);
         if (op.dedupKey !== undefined) this.dedup.set(op.dedupKey, { id: op.message.id, at: op.message.createdAt });
+        this.runs.put(op.message);
         break;
       case 'retry': {
         const m = this.messages.get(op.id);
@@ -143,9 +154,11 @@ export class QueueStore {
       case 'done':
         this.messages.delete(op.id);
         this.responses.delete(op.id);
+        this.runs.done(op.id);
         break;
       case 'dlq':
         this.dlqEntries.set(op.entry.dlqId, op.entry);
+        this.runs.deadLetter(op.entry);
         break;
       case 'undlq':
         this.dlqEntries.delete(op.dlqId);
@@ -153,12 +166,19 @@ export class QueueStore {
       case 'dedup':
         this.dedup.set(op.key, { id: op.id, at: op.at });
         break;
+      case 'runEnd':
+        this.runs.end(op);
+        break;
+      case 'run':
+        this.runs.restore(op.run);
+        break;
     }
   }
 
-  /** The state restated as ops: live dedup keys, then messages, then the DLQ. */
+  /** The state restated as ops: live dedup keys, workflow runs, then messages, then the DLQ. */
   private snapshotOps(): Buffer[] {
     const out: Buffer[] = [];
+    for (const run of this.runs.all()) out.push(encodeOp({ op: 'run', run }));
     const oldest = this.now() - this.settings.deduplicationWindowMs;
     for (const [key, { id, at }] of this.dedup) if (at > oldest) out.push(encodeOp({ op: 'dedup', key, id, at }));
     for (const message of this.messages.values()) {

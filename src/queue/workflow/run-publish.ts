@@ -1,0 +1,60 @@
+// Publishes that belong to a workflow run (issue 10), told apart by Upstash-Workflow-RunId:
+// - `Upstash-Workflow-Init: true` starts a run (a trigger). A second trigger of the same run id
+//   answers the first trigger's message id with `deduplicated: true` (through `triggerKey`).
+// - anything else is a step result of a run, accepted only while the run is active (else 400,
+//   which the library takes as "the run ended" and stops quietly). The library sends a step
+//   without the run's retries, retry delay, flow control, failure callback or forwarded headers
+//   (WF_TriggerOnConfig): the trigger's raw settings are re-applied here, the step's own win.
+
+import { isError, workflowRunNotActive, type QueueError } from '../errors.js';
+import type { HeaderSource } from '../rest/publish-options.js';
+import type { Draft } from '../store/message.js';
+import { triggerKey, type RunStore } from './run.js';
+
+/** Trigger headers that concern the trigger message alone, not the run. */
+const TRIGGER_ONLY = [
+  'upstash-workflow-',
+  'upstash-delay',
+  'upstash-not-before',
+  'upstash-deduplication-id',
+  'upstash-content-based-deduplication',
+  'upstash-method',
+  'upstash-feature-set',
+  'upstash-telemetry-',
+  'upstash-callback',
+];
+
+/** Reads the publish as `read` does, classified and completed when it belongs to a run. */
+export function runDraft(runs: RunStore, h: HeaderSource, read: (h: HeaderSource) => Draft | QueueError): Draft | QueueError {
+  const runId = h.get('upstash-workflow-runid');
+  if (runId === undefined) return read(h);
+  if (h.get('upstash-workflow-init')?.toLowerCase() === 'true') {
+    const draft = read(h);
+    if (isError(draft)) return draft;
+    draft.message.workflow = { runId, kind: 'trigger', settings: runSettings(h) };
+    draft.dedupKey = triggerKey(runId);
+    return draft;
+  }
+  const run = runs.active(runId);
+  if (run === undefined) return workflowRunNotActive(runId);
+  const draft = read(withSettings(h, run.settings));
+  if (isError(draft)) return draft;
+  draft.message.workflow = { runId, kind: 'step' };
+  return draft;
+}
+
+function runSettings(h: HeaderSource): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const name of h.names()) {
+    if (!name.startsWith('upstash-') || TRIGGER_ONLY.some((p) => name.startsWith(p))) continue;
+    out[name] = h.get(name)!;
+  }
+  return out;
+}
+
+function withSettings(h: HeaderSource, settings: Record<string, string>): HeaderSource {
+  return {
+    get: (n) => h.get(n) ?? settings[n],
+    names: () => [...new Set([...h.names(), ...Object.keys(settings)])],
+  };
+}
