@@ -3,10 +3,10 @@
 // queue with its signing keys, so every delivery is verified by the library's own Receiver.
 // Also a Client for triggers, cancels and logs, and a wait for a run's state.
 
+import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import { Client as QstashClient, Receiver } from '@upstash/qstash';
 import { Client as WorkflowClient, serve, type RouteFunction, type WorkflowServeOptions } from '@upstash/workflow';
-import { eventually } from './eventually.js';
 
 export interface QueueAccess {
   url: string;
@@ -63,12 +63,14 @@ export async function startWorkflowEndpoint(q: QueueAccess): Promise<WorkflowEnd
       return `${base}${path}`;
     },
     async runIs(runId, state) {
+      // Polls for up to 20 s: runs with sleeps take seconds.
       let run: RunLog | undefined;
-      await eventually(async () => {
+      for (let i = 0; i < 400; i++) {
         run = (await client.logs({ workflowRunId: runId })).runs[0];
-        return run?.workflowState === state;
-      }, `run ${runId} in state ${state} (last seen ${run?.workflowState})`);
-      return run!;
+        if (run?.workflowState === state) return run;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      return assert.fail(`never happened: run ${runId} in state ${state} (last seen ${run?.workflowState})`);
     },
     close: () =>
       new Promise((resolve) => {
