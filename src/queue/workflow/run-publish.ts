@@ -5,11 +5,12 @@
 //   which the library takes as "the run ended" and stops quietly). The library sends a step
 //   without the run's retries, retry delay, flow control, failure callback or forwarded headers
 //   (WF_TriggerOnConfig): the trigger's raw settings are re-applied here, the step's own win.
+//   A step published twice (the endpoint ran it twice) answers the first one, deduplicated.
 
 import { isError, workflowRunNotActive, type QueueError } from '../errors.js';
 import type { HeaderSource } from '../rest/publish-options.js';
 import type { Draft } from '../store/message.js';
-import { triggerKey, type RunStore } from './run.js';
+import { stepKey, triggerKey, type RunStore } from './run.js';
 
 /** Trigger headers that concern the trigger message alone, not the run. */
 const TRIGGER_ONLY = [
@@ -40,6 +41,8 @@ export function runDraft(runs: RunStore, h: HeaderSource, read: (h: HeaderSource
   const draft = read(withSettings(h, run.settings));
   if (isError(draft)) return draft;
   draft.message.workflow = { runId, kind: 'step' };
+  const key = stepKey(runId, draft.message.body);
+  if (key !== undefined) draft.dedupKey = key;
   return draft;
 }
 

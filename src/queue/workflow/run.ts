@@ -58,9 +58,29 @@ export interface RunEnd {
 /** Ended runs kept for late publishes and logs; older ones are forgotten. */
 const MAX_ENDED_RUNS = 10_000;
 const DEDUP_PREFIX = 'workflow-run:';
+const STEP_PREFIX = 'workflow-step:';
 
 /** The deduplication key of a trigger: a second trigger of the same run answers the first one. */
 export const triggerKey = (runId: string) => `${DEDUP_PREFIX}${runId}`;
+
+/**
+ * The deduplication key of a step result (base64 `body`): its run, step id and, for a parallel
+ * plan step, its target. A step published again (its endpoint ran twice: a redelivery, a crash)
+ * answers the first one rather than running the rest of the workflow twice.
+ */
+export function stepKey(runId: string, body: string): string | undefined {
+  const id = stepIdOf(body);
+  return id === undefined ? undefined : `${STEP_PREFIX}${runId}\n${id}`;
+}
+
+function stepIdOf(body: string): string | undefined {
+  try {
+    const step = JSON.parse(Buffer.from(body, 'base64').toString('utf8')) as { stepId?: unknown; targetStep?: unknown };
+    return typeof step.stepId === 'number' ? `${step.stepId}:${typeof step.targetStep === 'number' ? step.targetStep : ''}` : undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 export class RunStore {
   private readonly runs = new Map<string, RunRecord>();
@@ -70,6 +90,8 @@ export class RunStore {
   private readonly pendingByRun = new Map<string, Set<string>>();
   /** Ended runs, oldest first. */
   private readonly ended: string[] = [];
+  /** The message of each step (by stepKey) of the active runs. */
+  private readonly stepMessages = new Map<string, string>();
 
   get(id: string): RunRecord | undefined {
     return this.runs.get(id);
@@ -92,6 +114,7 @@ export class RunStore {
 
   /** The trigger message of the run a `triggerKey` names, if that run exists. */
   duplicateOf(key: string): string | undefined {
+    if (key.startsWith(STEP_PREFIX)) return this.stepMessages.get(key);
     return key.startsWith(DEDUP_PREFIX) ? this.runs.get(key.slice(DEDUP_PREFIX.length))?.triggerMessageId : undefined;
   }
 
@@ -107,6 +130,7 @@ export class RunStore {
     if (run === undefined) return;
     if (tag.kind === 'step' && run.state === 'RUN_STARTED' && !run.steps.some((s) => s.messageId === m.id)) {
       run.steps.push({ messageId: m.id, body: m.body, createdAt: m.createdAt });
+      this.remember(run.id, m.id, m.body);
     }
     if (tag.kind === 'failure' && run.failure !== undefined && run.failure.callback === undefined) {
       run.failure.callback = { messageId: m.id, state: 'CALLBACK_INPROGRESS' };
@@ -158,9 +182,21 @@ export class RunStore {
   restore(run: RunRecord): void {
     this.runs.set(run.id, run);
     if (run.state !== 'RUN_STARTED') this.retire(run.id);
+    else for (const s of run.steps) this.remember(run.id, s.messageId, s.body);
   }
 
+  private remember(runId: string, messageId: string, body: string): void {
+    const key = stepKey(runId, body);
+    if (key !== undefined && !this.stepMessages.has(key)) this.stepMessages.set(key, messageId);
+  }
+
+  /** An ended run takes no more steps: its step keys go; it stays for logs until MAX_ENDED_RUNS newer ones ended. */
   private retire(id: string): void {
+    const run = this.runs.get(id);
+    if (run !== undefined) for (const s of run.steps) {
+      const key = stepKey(id, s.body);
+      if (key !== undefined && this.stepMessages.get(key) === s.messageId) this.stepMessages.delete(key);
+    }
     this.ended.push(id);
     if (this.ended.length <= MAX_ENDED_RUNS) return;
     const old = this.ended.shift()!;
