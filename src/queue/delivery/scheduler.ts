@@ -118,7 +118,7 @@ export class Scheduler {
     const now = this.s.now();
     const d = { retries: this.s.defaultRetries, now };
     if (out.ok) {
-      const then = m.callback !== undefined ? [callbackMessage('callback', m.callback, m, out, d)] : [];
+      const then = m.callback !== undefined ? [this.s.workflows.callback(m, callbackMessage('callback', m.callback, m, out, d))] : [];
       this.store.finish(id, then);
       this.events.add('DELIVERED', m, { responseStatus: out.status });
       for (const c of then) this.accepted(c);
@@ -136,7 +136,7 @@ export class Scheduler {
     }
     const dlqId = newDlqId();
     const then: QueueMessage[] = [];
-    if (m.callback !== undefined && out.status !== 0) then.push(callbackMessage('callback', m.callback, m, out, d));
+    if (m.callback !== undefined && (out.status !== 0 || m.workflow?.kind === 'call')) then.push(this.s.workflows.callback(m, callbackMessage('callback', m.callback, m, out, d)));
     const failure = m.failureCallback === undefined ? null : this.s.workflows.failureCallback(m, callbackMessage('failureCallback', m.failureCallback, m, out, d, dlqId));
     if (failure !== null) then.push(failure);
     const response = { status: out.status, headers: out.headers, body: out.body, ...(out.error !== undefined && { error: out.error }) };

@@ -52,11 +52,12 @@ export interface QueueMessage {
 /**
  * A run message's part in its run: the trigger (its body is the initial payload, `settings` the
  * trigger's raw Upstash-* headers re-applied to every later message of the run), a step result,
- * or the failure callback made when the run failed.
+ * the failure callback made when the run failed, a context.call request to a third party
+ * (`settings`: its Upstash-Callback-Workflow-* headers) or the callback bringing its answer.
  */
 export interface WorkflowTag {
   runId: string;
-  kind: 'trigger' | 'step' | 'failure';
+  kind: 'trigger' | 'step' | 'failure' | 'call' | 'callback';
   settings?: Record<string, string>;
 }
 

@@ -21,6 +21,7 @@ export interface RawStep {
 
 const PROTOCOL_VERSION = '1';
 const FAILURE_WORKFLOW = 'upstash-failure-callback-workflow-';
+const CALLBACK_WORKFLOW = 'upstash-callback-workflow-';
 
 /** The run's step array up to and including the entry of message `upTo` (all of it when absent). */
 export function rawSteps(run: RunRecord, upTo?: string): RawStep[] {
@@ -51,7 +52,7 @@ export class RunDelivery {
   /** The message as it is sent: a run message with its step array and workflow headers. */
   view(m: QueueMessage): QueueMessage {
     const tag = m.workflow;
-    const run = tag === undefined || tag.kind === 'failure' ? undefined : this.store.runs.get(tag.runId);
+    const run = tag?.kind === 'trigger' || tag?.kind === 'step' ? this.store.runs.get(tag.runId) : undefined;
     if (run === undefined) return m;
     const headers: Record<string, string> = {
       ...m.headers,
@@ -66,12 +67,29 @@ export class RunDelivery {
   }
 
   /**
+   * The callback of a context.call request: to the workflow URL with the Upstash-Callback-Workflow-*
+   * settings as Upstash-Workflow-* headers. Never with Upstash-Workflow-Sdk-Version: the library
+   * reads a callback as a first call carrying the run id, and would parse it as a step array.
+   */
+  callback(m: QueueMessage, generic: QueueMessage): QueueMessage {
+    const tag = m.workflow;
+    if (tag?.kind !== 'call') return generic;
+    const headers: Record<string, string> = { ...generic.headers };
+    for (const [name, value] of Object.entries(tag.settings ?? {})) {
+      if (name.startsWith(CALLBACK_WORKFLOW)) headers[`upstash-workflow-${name.slice(CALLBACK_WORKFLOW.length)}`] = value;
+      else if (name === 'upstash-callback-feature-set') headers['upstash-feature-set'] = value;
+    }
+    headers['upstash-workflow-runid'] ??= tag.runId;
+    return { ...generic, headers, workflow: { runId: tag.runId, kind: 'callback' } };
+  }
+
+  /**
    * The failure callback of run message `m`, made from the queue's own `generic` one; null when
    * the run has already ended (a cancelled run gets none).
    */
   failureCallback(m: QueueMessage, generic: QueueMessage): QueueMessage | null {
     const tag = m.workflow;
-    if (tag === undefined || tag.kind === 'failure') return generic;
+    if (tag?.kind !== 'trigger' && tag?.kind !== 'step') return generic;
     const run = this.store.runs.get(tag.runId);
     if (run === undefined || run.state !== 'RUN_STARTED') return null;
     const headers: Record<string, string> = { ...generic.headers };

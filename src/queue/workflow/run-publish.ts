@@ -6,6 +6,8 @@
 //   without the run's retries, retry delay, flow control, failure callback or forwarded headers
 //   (WF_TriggerOnConfig): the trigger's raw settings are re-applied here, the step's own win.
 //   A step published twice (the endpoint ran it twice) answers the first one, deduplicated.
+// - `Upstash-Workflow-CallType: toCallback` is a context.call request to a third party: its own
+//   settings only, and its Upstash-Callback-Workflow-* headers kept for the callback.
 
 import { isError, workflowRunNotActive, type QueueError } from '../errors.js';
 import type { HeaderSource } from '../rest/publish-options.js';
@@ -38,6 +40,13 @@ export function runDraft(runs: RunStore, h: HeaderSource, read: (h: HeaderSource
   }
   const run = runs.active(runId);
   if (run === undefined) return workflowRunNotActive(runId);
+  if (h.get('upstash-workflow-calltype') === 'toCallback') {
+    // context.call: a request to a third party with its own settings; its callback resumes the run.
+    const draft = read(h);
+    if (isError(draft)) return draft;
+    draft.message.workflow = { runId, kind: 'call', settings: callbackSettings(h) };
+    return draft;
+  }
   const draft = read(withSettings(h, run.settings));
   if (isError(draft)) return draft;
   draft.message.workflow = { runId, kind: 'step' };
@@ -52,6 +61,13 @@ function runSettings(h: HeaderSource): Record<string, string> {
     if (!name.startsWith('upstash-') || TRIGGER_ONLY.some((p) => name.startsWith(p))) continue;
     out[name] = h.get(name)!;
   }
+  return out;
+}
+
+/** The Upstash-Callback-Workflow-* and -Feature-Set headers: settings of the callback, not forwarded ones. */
+function callbackSettings(h: HeaderSource): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const name of h.names()) if (name.startsWith('upstash-callback-workflow-') || name === 'upstash-callback-feature-set') out[name] = h.get(name)!;
   return out;
 }
 

@@ -162,7 +162,8 @@ export class RunStore {
       if (run.failure?.callback?.messageId === entry.message.id) run.failure.callback.state = 'CALLBACK_FAIL';
       return;
     }
-    if (run.state !== 'RUN_STARTED') return;
+    // A context.call that failed still calls back with its answer; the run goes on.
+    if (run.state !== 'RUN_STARTED' || tag?.kind === 'call') return;
     run.state = 'RUN_FAILED';
     run.completedAt = entry.failedAt;
     run.failure = { messageId: entry.message.id, dlqId: entry.dlqId, at: entry.failedAt, response: entry.response };
