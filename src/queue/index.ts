@@ -17,6 +17,7 @@ import { KeyRing } from './signing/keys.js';
 import { EventLog } from './store/event-log.js';
 import { QueueStore } from './store/queue-store.js';
 import { RunDelivery } from './workflow/run-delivery.js';
+import { Waits } from './workflow/waits.js';
 import { Workflows } from './workflow/workflows.js';
 
 export interface QueueCredentials {
@@ -54,7 +55,9 @@ export function mountQueue(config: Config, secrets: SecretStore, log: Logger): Q
     workflows: new RunDelivery(store, events),
   });
   const engine = new QueueEngine(store, events, scheduler, keyRing, c.maxPendingMessages, now);
-  const workflows = new Workflows(store, events, scheduler, now);
+  const waits = new Waits(engine, { defaultRetries: c.defaultRetries, maxMessageBytes: c.maxMessageBytes, now });
+  const workflows = new Workflows(store, events, scheduler, now, waits);
+  waits.start();
   scheduler.start();
   const keys = keyRing.get();
   return {
@@ -63,6 +66,7 @@ export function mountQueue(config: Config, secrets: SecretStore, log: Logger): Q
     credentials: { token, readOnlyToken, currentSigningKey: keys.current, nextSigningKey: keys.next },
     handle: queueRoutes({ engine, maxBodyBytes: config.maxBodyBytes, maxMessageBytes: c.maxMessageBytes, defaultRetries: c.defaultRetries, now, workflows }, { token, readOnlyToken }),
     async close() {
+      waits.close();
       await scheduler.close();
       store.close();
     },

@@ -1,7 +1,8 @@
 // Workflow runs survive a crash: Larder is killed (SIGKILL) in the middle of a 20-step workflow
 // and started again on the same port and data dir (the endpoint's client has the URL baked in).
 // The run completes, every step's body ran at least once, and every result is kept, whether the
-// store comes back from its log or from a snapshot (compacting after every write).
+// store comes back from its log or from a snapshot (compacting after every write). Waits and
+// notifications kept for a later wait survive a restart too.
 
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -60,6 +61,35 @@ describe('workflow durability', () => {
           outs.map((s) => [s.stepName, s.out]),
           Array.from({ length: STEPS }, (_, i) => [`s${i + 1}`, String(i + 1)]),
         );
+      } finally {
+        await ep.close();
+        await larder.stop('SIGTERM');
+        rmSync(dataDir, { recursive: true, force: true });
+      }
+    });
+
+    it(`keeps a waiting run and a kept notification across a restart, ${way.how}`, async () => {
+      const dataDir = mkdtempSync(join(tmpdir(), 'larder-workflow-wait-'));
+      const config = { port: await freePort(), queue: { retryDelayScale: 0.001, ...way.queue } };
+      let larder = await spawnLarder({ runtime: TEST_RUNTIME, config, dataDir });
+      const ep = await startWorkflowEndpoint(larder.info.queue);
+      try {
+        const url = ep.route('/waits', async (ctx) => {
+          const a = await ctx.waitForEvent('a', 'ev-restart-a', { timeout: '1h' });
+          await ctx.sleep('s', 2);
+          const b = await ctx.waitForEvent('b', 'ev-restart-b', { timeout: '1h' });
+          return [a.eventData, b.eventData];
+        });
+        const { workflowRunId } = await ep.client.trigger({ url, body: {} });
+        await eventually(async () => (await ep.client.getWaiters({ eventId: 'ev-restart-a' })).length === 1, 'the first wait');
+        // Kept for the second wait, which the run reaches only after the restart.
+        await ep.client.notify({ eventId: 'ev-restart-b', eventData: 'kept', workflowRunId });
+        await larder.stop('SIGTERM');
+        larder = await spawnLarder({ runtime: TEST_RUNTIME, config, dataDir });
+        assert.equal((await ep.client.getWaiters({ eventId: 'ev-restart-a' })).length, 1);
+        assert.equal((await ep.client.notify({ eventId: 'ev-restart-a', eventData: 'now' })).length, 1);
+        const run = await ep.runIs(workflowRunId, 'RUN_SUCCESS');
+        assert.deepEqual(JSON.parse(run.workflowRunResponse!), ['now', 'kept']);
       } finally {
         await ep.close();
         await larder.stop('SIGTERM');

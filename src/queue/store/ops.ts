@@ -2,7 +2,7 @@
 // `put`, `dlq` and `dedup` ops; the log adds every change since. Replaying them in order
 // rebuilds the store exactly.
 
-import type { RunEnd, RunRecord } from '../workflow/run.js';
+import type { RunChange, RunEnd, RunRecord } from '../workflow/run.js';
 import type { DeliveryResponse, DlqEntry, QueueMessage } from './message.js';
 
 export type Op =
@@ -21,7 +21,9 @@ export type Op =
   /** A workflow run ended (finished, or cancelled), and its result (issue 10). */
   | ({ op: 'runEnd' } & RunEnd)
   /** A workflow run as it stands (snapshots only: in the log its messages' ops build it). */
-  | { op: 'run'; run: RunRecord };
+  | { op: 'run'; run: RunRecord }
+  /** A workflow run waits for an event, or keeps a notification for later (issue 10). */
+  | { op: 'runChange'; change: RunChange };
 
 export const encodeOp = (op: Op): Buffer => Buffer.from(JSON.stringify(op));
 

@@ -8,7 +8,7 @@
 import type { FsyncPolicy } from '../../storage/append-log.js';
 import type { Logger } from '../../server/log.js';
 import { Generations } from '../../storage/generations.js';
-import { RunStore, type RunEnd } from '../workflow/run.js';
+import { RunStore, type RunChange, type RunEnd } from '../workflow/run.js';
 import type { DeliveryResponse, DlqEntry, QueueMessage } from './message.js';
 import { decodeOp, encodeOp, type Op } from './ops.js';
 
@@ -115,6 +115,10 @@ export class QueueStore {
     this.write([{ op: 'runEnd', ...end }, ...finished.map((id): Op => ({ op: 'done', id }))]);
   }
 
+  changeRun(change: RunChange): void {
+    this.write([{ op: 'runChange', change }]);
+  }
+
   close(): void {
     if (this.closed) return;
     this.closed = true;
@@ -171,6 +175,9 @@ export class QueueStore {
         break;
       case 'run':
         this.runs.restore(op.run);
+        break;
+      case 'runChange':
+        this.runs.change(op.change);
         break;
     }
   }

@@ -46,7 +46,25 @@ export interface RunRecord {
   /** The text given when the run ended: the body of DELETE /v2/workflows/runs/{id}. */
   response?: string;
   failure?: RunFailure;
+  /** The events the run waits for (context.waitForEvent). */
+  waiters?: Waiter[];
+  /** Notifications sent to this run before it waited for them (lookback), base64 by event id. */
+  lookbacks?: Record<string, string>;
 }
+
+/** A run waiting for an event, until `deadline` (ms); `step` is the wait step the library sent. */
+export interface Waiter {
+  eventId: string;
+  deadline: number;
+  /** The timeout as the library gave it ("7d", "20s"), echoed in the step that ends the wait. */
+  timeout: string;
+  step: Record<string, unknown>;
+  timeoutUrl?: string;
+  timeoutHeaders?: Record<string, string[]>;
+}
+
+/** A change to a run that no message carries. */
+export type RunChange = { kind: 'wait'; runId: string; waiter: Waiter } | { kind: 'lookback'; runId: string; eventId: string; data: string };
 
 export interface RunEnd {
   runId: string;
@@ -131,6 +149,7 @@ export class RunStore {
     if (tag.kind === 'step' && run.state === 'RUN_STARTED' && !run.steps.some((s) => s.messageId === m.id)) {
       run.steps.push({ messageId: m.id, body: m.body, createdAt: m.createdAt });
       this.remember(run.id, m.id, m.body);
+      this.waitEnded(run, m.body);
     }
     if (tag.kind === 'failure' && run.failure !== undefined && run.failure.callback === undefined) {
       run.failure.callback = { messageId: m.id, state: 'CALLBACK_INPROGRESS' };
@@ -177,6 +196,32 @@ export class RunStore {
     run.completedAt = e.at;
     if (e.response !== undefined) run.response = e.response;
     this.retire(run.id);
+  }
+
+  change(c: RunChange): void {
+    const run = this.active(c.runId);
+    if (run === undefined) return;
+    if (c.kind === 'wait') (run.waiters ??= []).push(c.waiter);
+    else (run.lookbacks ??= {})[c.eventId] = c.data;
+  }
+
+  /** A step that ends a wait (notified or timed out) removes the waiter and the lookback it used. */
+  private waitEnded(run: RunRecord, body: string): void {
+    if (run.waiters === undefined && run.lookbacks === undefined) return;
+    let step: { stepId?: unknown; waitEventId?: unknown };
+    try {
+      step = JSON.parse(Buffer.from(body, 'base64').toString('utf8')) as typeof step;
+    } catch {
+      return;
+    }
+    if (typeof step.waitEventId !== 'string') return;
+    const eventId = step.waitEventId;
+    run.waiters = run.waiters?.filter((w) => !(w.eventId === eventId && w.step.stepId === step.stepId));
+    if (run.waiters?.length === 0) delete run.waiters;
+    if (run.lookbacks !== undefined) {
+      delete run.lookbacks[eventId];
+      if (Object.keys(run.lookbacks).length === 0) delete run.lookbacks;
+    }
   }
 
   /** A run restated by a snapshot. */

@@ -1,4 +1,4 @@
-// The workflow side of the queue engine (issue 10): ending and cancelling runs. Runs start and
+// The workflow side of the queue engine (issue 10): ending and cancelling runs, and the waits. Runs start and
 // grow through ordinary publishes (run-publish.ts); this is what the /v2/workflows endpoints
 // decide. Not safe for concurrent use; the service's JS thread owns it.
 
@@ -8,6 +8,7 @@ import type { EventLog } from '../store/event-log.js';
 import type { QueueMessage } from '../store/message.js';
 import type { QueueStore } from '../store/queue-store.js';
 import type { RunEnd, RunRecord, RunStore } from './run.js';
+import type { Waits } from './waits.js';
 
 export class Workflows {
   constructor(
@@ -15,6 +16,8 @@ export class Workflows {
     private readonly events: EventLog,
     private readonly scheduler: Scheduler,
     private readonly now: () => number,
+    /** context.waitForEvent and notify. */
+    readonly waits: Waits,
   ) {}
 
   get runs(): RunStore {
