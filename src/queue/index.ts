@@ -55,8 +55,9 @@ export function mountQueue(config: Config, secrets: SecretStore, log: Logger): Q
     workflows: new RunDelivery(store, events),
   });
   const engine = new QueueEngine(store, events, scheduler, keyRing, c.maxPendingMessages, now);
-  const waits = new Waits(engine, { defaultRetries: c.defaultRetries, maxMessageBytes: c.maxMessageBytes, now });
-  const workflows = new Workflows(store, events, scheduler, now, waits);
+  const steps = { defaultRetries: c.defaultRetries, maxMessageBytes: c.maxMessageBytes, now };
+  const waits = new Waits(engine, steps);
+  const workflows = new Workflows(engine, events, scheduler, steps, waits);
   waits.start();
   scheduler.start();
   const keys = keyRing.get();

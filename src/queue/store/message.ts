@@ -59,6 +59,16 @@ export interface WorkflowTag {
   runId: string;
   kind: 'trigger' | 'step' | 'failure' | 'call' | 'callback';
   settings?: Record<string, string>;
+  /** On the trigger of a run started by context.invoke: the run to give its result to. */
+  invoker?: Invoker;
+}
+
+/** The run that invoked another, and its invoke step (the result step is built from it). */
+export interface Invoker {
+  workflowRunId: string;
+  workflowRunCreatedAt: number;
+  workflowUrl: string;
+  step: Record<string, unknown>;
 }
 
 /** What the destination answered on the last attempt; status 0 when it never answered. */

@@ -52,6 +52,7 @@ function runLog(store: QueueStore, r: RunRecord): Record<string, unknown> {
   if (r.completedAt !== undefined) out.workflowRunCompletedAt = r.completedAt;
   if (r.response !== undefined) out.workflowRunResponse = r.response;
   if (r.labels !== undefined) Object.assign(out, { label: r.labels[0], labels: r.labels });
+  if (r.invoker !== undefined) out.invoker = { workflowRunId: r.invoker.workflowRunId, workflowUrl: r.invoker.workflowUrl, workflowRunCreatedAt: r.invoker.workflowRunCreatedAt };
   const f = r.failure;
   if (f !== undefined) {
     out.dlqId = f.dlqId;

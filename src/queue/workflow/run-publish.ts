@@ -9,10 +9,33 @@
 // - `Upstash-Workflow-CallType: toCallback` is a context.call request to a third party: its own
 //   settings only, and its Upstash-Callback-Workflow-* headers kept for the callback.
 
-import { isError, workflowRunNotActive, type QueueError } from '../errors.js';
-import type { HeaderSource } from '../rest/publish-options.js';
+import { badRequest, isError, workflowRunNotActive, type QueueError } from '../errors.js';
+import type { Published, QueueEngine } from '../engine.js';
+import { readPublish, type HeaderSource } from '../rest/publish-options.js';
 import type { Draft } from '../store/message.js';
-import { stepKey, triggerKey, type RunStore } from './run.js';
+import { stepKey, triggerKey, type RunRecord, type RunStore } from './run.js';
+
+export interface ServerStepSettings {
+  defaultRetries: number;
+  maxMessageBytes: number;
+  now: () => number;
+}
+
+/**
+ * Publishes a step Larder makes itself (a wait ended, an invoked run's result) into an active
+ * run, as the library would: with the protocol version forwarded, and the trigger's settings.
+ */
+export function publishServerStep(engine: QueueEngine, s: ServerStepSettings, run: RunRecord, step: Record<string, unknown>): Published | QueueError {
+  const raw: Record<string, string> = { 'upstash-workflow-runid': run.id, 'upstash-forward-upstash-workflow-sdk-version': '1', 'content-type': 'application/json' };
+  const h: HeaderSource = { get: (n) => raw[n], names: () => Object.keys(raw) };
+  const now = s.now();
+  const draft = runDraft(engine.store.runs, h, (h) =>
+    readPublish(run.url, h, Buffer.from(JSON.stringify(step)), { now, callerIp: '', defaultRetries: s.defaultRetries, maxMessageBytes: s.maxMessageBytes }),
+  );
+  if (isError(draft)) return draft;
+  const out = engine.publish([draft]);
+  return isError(out) ? out : out[0];
+}
 
 /** Trigger headers that concern the trigger message alone, not the run. */
 const TRIGGER_ONLY = [
@@ -35,6 +58,10 @@ export function runDraft(runs: RunStore, h: HeaderSource, read: (h: HeaderSource
     const draft = read(h);
     if (isError(draft)) return draft;
     draft.message.workflow = { runId, kind: 'trigger', settings: runSettings(h) };
+    if (h.get('upstash-workflow-invoke')?.toLowerCase() === 'true') {
+      const err = unwrapInvoke(draft);
+      if (err !== null) return err;
+    }
     draft.dedupKey = triggerKey(runId);
     return draft;
   }
@@ -62,6 +89,30 @@ function runSettings(h: HeaderSource): Record<string, string> {
     out[name] = h.get(name)!;
   }
   return out;
+}
+
+/**
+ * context.invoke's trigger carries {body, headers, workflowRunId, workflowRunCreatedAt, workflowUrl,
+ * step}: the child's initial payload is `body`, the rest says where its result goes.
+ */
+function unwrapInvoke(draft: Draft): QueueError | null {
+  let env: { body?: unknown; workflowRunId?: unknown; workflowRunCreatedAt?: unknown; workflowUrl?: unknown; step?: unknown };
+  try {
+    env = JSON.parse(Buffer.from(draft.message.body, 'base64').toString('utf8')) as typeof env;
+  } catch {
+    return badRequest('an invoke needs a JSON body');
+  }
+  if (typeof env.workflowRunId !== 'string' || typeof env.workflowUrl !== 'string' || typeof env.step !== 'object' || env.step === null) {
+    return badRequest('an invoke body needs workflowRunId, workflowUrl and step');
+  }
+  draft.message.body = Buffer.from(typeof env.body === 'string' ? env.body : '').toString('base64');
+  draft.message.workflow!.invoker = {
+    workflowRunId: env.workflowRunId,
+    workflowRunCreatedAt: typeof env.workflowRunCreatedAt === 'number' ? env.workflowRunCreatedAt : 0,
+    workflowUrl: env.workflowUrl,
+    step: env.step as Record<string, unknown>,
+  };
+  return null;
 }
 
 /** The Upstash-Callback-Workflow-* and -Feature-Set headers: settings of the callback, not forwarded ones. */

@@ -7,7 +7,7 @@
 // publish into one still answers 400 and its logs stay readable.
 // Not safe for concurrent use; the service's JS thread owns it.
 
-import type { DeliveryResponse, DlqEntry, QueueMessage } from '../store/message.js';
+import type { DeliveryResponse, DlqEntry, Invoker, QueueMessage } from '../store/message.js';
 
 export type RunState = 'RUN_STARTED' | 'RUN_SUCCESS' | 'RUN_FAILED' | 'RUN_CANCELED';
 export type CallbackState = 'CALLBACK_INPROGRESS' | 'CALLBACK_SUCCESS' | 'CALLBACK_FAIL';
@@ -50,6 +50,8 @@ export interface RunRecord {
   waiters?: Waiter[];
   /** Notifications sent to this run before it waited for them (lookback), base64 by event id. */
   lookbacks?: Record<string, string>;
+  /** The run that started this one with context.invoke. */
+  invoker?: Invoker;
 }
 
 /** A run waiting for an event, until `deadline` (ms); `step` is the wait step the library sent. */
@@ -108,6 +110,8 @@ export class RunStore {
   private readonly pendingByRun = new Map<string, Set<string>>();
   /** Ended runs, oldest first. */
   private readonly ended: string[] = [];
+  /** Called when a run ends (finished, cancelled or failed) once the store is open, not while it replays. */
+  onEnd: ((run: RunRecord) => void) | null = null;
   /** The message of each step (by stepKey) of the active runs. */
   private readonly stepMessages = new Map<string, string>();
 
@@ -143,6 +147,7 @@ export class RunStore {
     if (tag.kind === 'trigger' && run === undefined) {
       run = { id: tag.runId, url: m.url, createdAt: m.createdAt, triggerMessageId: m.id, initialBody: m.body, settings: tag.settings ?? {}, state: 'RUN_STARTED', steps: [] };
       if (m.labels !== undefined && m.labels.length > 0) run.labels = m.labels;
+      if (tag.invoker !== undefined) run.invoker = tag.invoker;
       this.runs.set(run.id, run);
     }
     if (run === undefined) return;
@@ -187,6 +192,7 @@ export class RunStore {
     run.completedAt = entry.failedAt;
     run.failure = { messageId: entry.message.id, dlqId: entry.dlqId, at: entry.failedAt, response: entry.response };
     this.retire(run.id);
+    this.onEnd?.(run);
   }
 
   end(e: RunEnd): void {
@@ -196,6 +202,7 @@ export class RunStore {
     run.completedAt = e.at;
     if (e.response !== undefined) run.response = e.response;
     this.retire(run.id);
+    this.onEnd?.(run);
   }
 
   change(c: RunChange): void {

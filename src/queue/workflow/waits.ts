@@ -6,17 +6,11 @@
 // Deadlines are kept by one timer for the earliest, re-armed at start and on every change.
 // Not safe for concurrent use; the service's JS thread owns it.
 
-import type { QueueEngine, Published } from '../engine.js';
+import type { Published, QueueEngine } from '../engine.js';
 import { badRequest, isError, workflowRunNotActive, type QueueError } from '../errors.js';
-import { duration, readPublish, type HeaderSource } from '../rest/publish-options.js';
-import { runDraft } from './run-publish.js';
+import { duration } from '../rest/publish-options.js';
+import { publishServerStep, type ServerStepSettings } from './run-publish.js';
 import type { RunRecord, Waiter } from './run.js';
-
-export interface WaitSettings {
-  defaultRetries: number;
-  maxMessageBytes: number;
-  now: () => number;
-}
 
 /** A wait as GET /v2/waiters and notify answers show it (deadline in unix seconds). */
 export interface WaiterJson {
@@ -40,7 +34,7 @@ export class Waits {
 
   constructor(
     private readonly engine: QueueEngine,
-    private readonly s: WaitSettings,
+    private readonly s: ServerStepSettings,
   ) {}
 
   private get runs() {
@@ -119,14 +113,7 @@ export class Waits {
   /** Ends a wait with the step the library expects: notified (`data`, base64) or timed out. */
   private resume(run: RunRecord, w: Waiter, data?: string): Published | QueueError {
     const step = { ...w.step, waitEventId: w.eventId, timeout: w.timeout, ...(data === undefined ? { waitTimeout: true } : { out: data, waitTimeout: false }) };
-    const h = headers({ 'upstash-workflow-runid': run.id, 'upstash-forward-upstash-workflow-sdk-version': '1', 'content-type': 'application/json' });
-    const now = this.s.now();
-    const draft = runDraft(this.runs, h, (h) =>
-      readPublish(run.url, h, Buffer.from(JSON.stringify(step)), { now, callerIp: '', defaultRetries: this.s.defaultRetries, maxMessageBytes: this.s.maxMessageBytes }),
-    );
-    if (isError(draft)) return draft;
-    const out = this.engine.publish([draft]);
-    return isError(out) ? out : out[0];
+    return publishServerStep(this.engine, this.s, run, step);
   }
 
   /** One timer, for the earliest deadline; on firing, every wait past its deadline times out. */
@@ -154,8 +141,4 @@ function waiterJson(run: RunRecord, w: Waiter): WaiterJson {
   if (w.timeoutUrl !== undefined) out.timeoutUrl = w.timeoutUrl;
   if (w.timeoutHeaders !== undefined) out.timeoutHeaders = w.timeoutHeaders;
   return out;
-}
-
-function headers(h: Record<string, string>): HeaderSource {
-  return { get: (n) => h[n], names: () => Object.keys(h) };
 }
