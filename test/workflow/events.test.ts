@@ -1,6 +1,6 @@
 // context.waitForEvent end to end: released by the Client's notify (answering the woken
 // waiters), timing out, a lookback notify sent before the run waits, and context.notify from
-// another run.
+// another run; createWebhook / waitForWebhook through the inbound hook URL.
 
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -74,5 +74,26 @@ describe('workflow events', () => {
     const run = await ep.runIs(a.workflowRunId, 'RUN_SUCCESS');
     assert.deepEqual(JSON.parse(run.workflowRunResponse!), { eventData: 'hi', timeout: false });
     await eventually(async () => notified === 1, 'run B saw one woken waiter');
+  });
+
+  it('waits for a webhook called without a token, and times one out', async () => {
+    let hookUrl = '';
+    const url = ep.route('/hooked', async (ctx) => {
+      const h = await ctx.createWebhook('h');
+      await ctx.run('publish-url', () => (hookUrl = h.webhookUrl));
+      const r = await ctx.waitForWebhook('w', h, '30s');
+      const text = await ctx.run('read', async () => (r.request === undefined ? null : { method: r.request.method, body: await r.request.text(), type: r.request.headers.get('content-type'), q: new URL(r.request.url).searchParams.get('x') }));
+      const late = await ctx.waitForWebhook('w2', await ctx.createWebhook('h2'), '1s');
+      return { text, lateTimeout: late.timeout };
+    });
+    const { workflowRunId } = await ep.client.trigger({ url, body: {} });
+    await eventually(async () => hookUrl !== '', 'the webhook URL');
+    assert.ok(hookUrl.startsWith(`${t.queue().url}/v2/workflows/hooks/`), hookUrl);
+    const wrongUser = hookUrl.replace('/hooks/', '/hooks/x');
+    assert.equal((await fetch(wrongUser, { method: 'POST', body: 'no' })).status, 404);
+    const res = await fetch(`${hookUrl}?x=1`, { method: 'POST', body: 'hello', headers: { 'content-type': 'text/plain' } });
+    assert.equal(res.status, 200);
+    const run = await ep.runIs(workflowRunId, 'RUN_SUCCESS');
+    assert.deepEqual(JSON.parse(run.workflowRunResponse!), { text: { method: 'POST', body: 'hello', type: 'text/plain', q: '1' }, lateTimeout: true });
   });
 });

@@ -21,7 +21,7 @@ import {
 import { batchCommand, enqueueCommand, publishCommand } from './publish.js';
 import type { Call, QueueContext } from './request.js';
 import { workflowsDeleteCommand, workflowsGetCommand } from '../workflow/runs-api.js';
-import { notifyCommand, waitCommand, waitersCommand } from '../workflow/events-api.js';
+import { notifyCommand, waitCommand, waitersCommand, webhookCommand } from '../workflow/events-api.js';
 
 type Run = (call: Call) => HttpResponse | Promise<HttpResponse>;
 
@@ -69,6 +69,8 @@ export function queueRoutes(ctx: QueueContext, tokens: Tokens) {
     const rest = slash === -1 ? '' : path.slice(slash + 1);
     const byMethod = ROUTES.get(group);
     if (byMethod === undefined) return fail(notFound(path));
+    // Workflow webhooks are called by third parties: the user id in the path stands for the token.
+    if (group === 'workflows' && rest.startsWith('hooks/')) return webhookCommand({ req, ctx, rest }, tokens.token);
     const who = caller(req, tokens);
     if (who === null) return fail(UNAUTHORIZED);
     const method = req.method === 'HEAD' ? 'GET' : req.method;
