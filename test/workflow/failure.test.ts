@@ -1,6 +1,7 @@
 // A failing workflow step end to end: the trigger's retries, then the run fails into the DLQ and
 // the failure function gets the library's failure callback (the failed answer, the run id, its
-// creation time and initial payload); non-retryable errors skip the retries.
+// creation time and initial payload); non-retryable errors skip the retries; the workflow DLQ
+// (list, resume, restart, delete).
 
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -99,6 +100,48 @@ describe('workflow failures', () => {
     await ep.runIs(workflowRunId, 'RUN_FAILED');
     await eventuallyState(workflowRunId, 'CALLBACK_SUCCESS');
     assert.equal(attempts, 1);
+  });
+
+  it('lists a failed run’s dead letter, resumes it from the failed step, restarts another, deletes a third', async () => {
+    let broken = true;
+    const ran = new Map<string, number>();
+    const count = (k: string) => ran.set(k, (ran.get(k) ?? 0) + 1);
+    const url = ep.route<{ n: number }>('/revive', async (ctx) => {
+      const a = await ctx.run('a', () => {
+        count(`a${ctx.requestPayload.n}`);
+        return ctx.requestPayload.n;
+      });
+      const b = await ctx.run('b', () => {
+        count(`b${ctx.requestPayload.n}`);
+        if (broken) throw new Error('still broken');
+        return a * 10;
+      });
+      return b;
+    });
+    const runs = [];
+    for (const n of [1, 2, 3]) {
+      const { workflowRunId } = await ep.client.trigger({ url, body: { n }, retries: 0 });
+      runs.push(await ep.runIs(workflowRunId, 'RUN_FAILED'));
+    }
+    const listed = await ep.client.dlq.list();
+    const entryOf = (runId: string) => listed.messages.find((m) => m.workflowRunId === runId)!;
+    for (const r of runs) {
+      const e = entryOf(r.workflowRunId);
+      assert.equal(e.dlqId, r.dlqId);
+      assert.equal(e.workflowUrl, url);
+      assert.equal(Number(e.workflowCreatedAt), r.workflowRunCreatedAt);
+    }
+    broken = false;
+    const resumed = await ep.client.dlq.resume({ dlqId: runs[0].dlqId! });
+    const restarted = await ep.client.dlq.restart({ dlqId: runs[1].dlqId! });
+    assert.notEqual(resumed.workflowRunId, runs[0].workflowRunId);
+    assert.equal((await ep.runIs(resumed.workflowRunId, 'RUN_SUCCESS')).workflowRunResponse, '10');
+    assert.equal((await ep.runIs(restarted.workflowRunId, 'RUN_SUCCESS')).workflowRunResponse, '20');
+    // Resume kept step a's result; restart ran the run again from the start.
+    assert.deepEqual([ran.get('a1'), ran.get('b1'), ran.get('a2'), ran.get('b2')], [1, 2, 2, 2]);
+    assert.equal((await ep.client.dlq.delete(runs[2].dlqId!)).deleted, 1);
+    const left = (await ep.client.dlq.list()).messages.map((m) => m.dlqId);
+    for (const r of runs) assert.ok(!left.includes(r.dlqId!));
   });
 
   async function eventuallyState(runId: string, state: string) {

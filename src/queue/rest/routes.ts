@@ -21,6 +21,7 @@ import {
 import { batchCommand, enqueueCommand, publishCommand } from './publish.js';
 import type { Call, QueueContext } from './request.js';
 import { workflowsDeleteCommand, workflowsGetCommand } from '../workflow/runs-api.js';
+import { workflowDlqActionCommand } from '../workflow/dlq-api.js';
 import { notifyCommand, waitCommand, waitersCommand, webhookCommand } from '../workflow/events-api.js';
 
 type Run = (call: Call) => HttpResponse | Promise<HttpResponse>;
@@ -47,7 +48,7 @@ const ROUTES = new Map<string, ReadonlyMap<string, Route>>([
   ],
   ['events', new Map<string, Route>([['GET', { bare: eventsCommand }]])],
   ['logs', new Map<string, Route>([['GET', { bare: eventsCommand }]])],
-  ['workflows', new Map<string, Route>([['GET', { sub: workflowsGetCommand }], ['DELETE', { sub: workflowsDeleteCommand }]])],
+  ['workflows', new Map<string, Route>([['GET', { sub: workflowsGetCommand }], ['DELETE', { sub: workflowsDeleteCommand }], ['POST', { sub: workflowDlqActionCommand }]])],
   ['wait', new Map<string, Route>([['POST', { sub: waitCommand }]])],
   ['notify', new Map<string, Route>([['POST', { sub: notifyCommand }]])],
   ['waiters', new Map<string, Route>([['GET', { sub: waitersCommand }]])],

@@ -115,8 +115,10 @@ export class QueueStore {
     this.write([{ op: 'runEnd', ...end }, ...finished.map((id): Op => ({ op: 'done', id }))]);
   }
 
-  changeRun(change: RunChange): void {
-    this.write([{ op: 'runChange', change }]);
+  /** A workflow run changes; `then` are messages it makes, `dlqId` a dead letter it consumes. */
+  changeRun(change: RunChange, then: readonly QueueMessage[] = [], dlqId?: string): void {
+    const undlq: Op[] = dlqId === undefined ? [] : [{ op: 'undlq', dlqId }];
+    this.write([{ op: 'runChange', change }, ...undlq, ...then.map((message): Op => ({ op: 'put', message }))]);
   }
 
   close(): void {

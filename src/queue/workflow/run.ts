@@ -65,8 +65,11 @@ export interface Waiter {
   timeoutHeaders?: Record<string, string[]>;
 }
 
-/** A change to a run that no message carries. */
-export type RunChange = { kind: 'wait'; runId: string; waiter: Waiter } | { kind: 'lookback'; runId: string; eventId: string; data: string };
+/** A change to a run that no message carries; `copy` is a new run made from a failed one (DLQ resume). */
+export type RunChange =
+  | { kind: 'wait'; runId: string; waiter: Waiter }
+  | { kind: 'lookback'; runId: string; eventId: string; data: string }
+  | { kind: 'copy'; run: RunRecord };
 
 export interface RunEnd {
   runId: string;
@@ -206,6 +209,7 @@ export class RunStore {
   }
 
   change(c: RunChange): void {
+    if (c.kind === 'copy') return this.restore(c.run);
     const run = this.active(c.runId);
     if (run === undefined) return;
     if (c.kind === 'wait') (run.waiters ??= []).push(c.waiter);

@@ -6,6 +6,7 @@ import { percentDecode } from '../../server/url.js';
 import { badRequest, isError, notFound, unknownWorkflowRun } from '../errors.js';
 import { fail, ok } from '../rest/envelope.js';
 import { bodyBytes, query, queryAll, type Call } from '../rest/request.js';
+import { workflowDlqDeleteCommand } from './dlq-api.js';
 import { rawSteps } from './run-delivery.js';
 import { runLogs, type RunFilter } from './run-logs.js';
 import type { RunRecord } from './run.js';
@@ -28,10 +29,12 @@ export function workflowsGetCommand(call: Call): HttpResponse {
   return run === undefined ? fail(unknownWorkflowRun(id)) : ok(rawSteps(run));
 }
 
+// DELETE /v2/workflows/dlq?dlqIds=..|filters (dlq-api.ts)
 // DELETE /v2/workflows/runs/{runId}?cancel=true|false (body: the run's result)
 // DELETE /v2/workflows/runs?workflowRunIds=..|workflowUrl=&workflowUrlExactMatch=&label=&fromDate=&toDate=
 export async function workflowsDeleteCommand(call: Call): Promise<HttpResponse> {
   const [what, id] = parts(call);
+  if (what === 'dlq' && id === '') return workflowDlqDeleteCommand(call);
   if (what !== 'runs') return fail(notFound(call.req.path));
   const workflows = call.ctx.workflows;
   if (id === '') return ok({ cancelled: workflows.cancelWhere((r) => matchesBulk(r, call)) });

@@ -10,11 +10,14 @@ import type { EventLog } from '../store/event-log.js';
 import type { QueueMessage } from '../store/message.js';
 import type { QueueStore } from '../store/queue-store.js';
 import type { RunEnd, RunRecord, RunStore } from './run.js';
+import { RunDlq } from './run-dlq.js';
 import { publishServerStep, type ServerStepSettings } from './run-publish.js';
 import type { Waits } from './waits.js';
 
 export class Workflows {
   private readonly store: QueueStore;
+  /** Resume and restart of failed runs. */
+  readonly dlq: RunDlq;
 
   constructor(
     private readonly engine: QueueEngine,
@@ -25,6 +28,7 @@ export class Workflows {
     readonly waits: Waits,
   ) {
     this.store = engine.store;
+    this.dlq = new RunDlq(engine, scheduler, events, s);
     // Deferred: a run ends inside a store write, and the result step is a write of its own.
     this.store.runs.onEnd = (run) => queueMicrotask(() => this.giveResult(run));
   }
