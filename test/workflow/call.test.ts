@@ -66,6 +66,8 @@ describe('workflow context.call', () => {
     assert.equal(hit[0].body, '{"q":1}');
     assert.equal(hit[0].headers['x-a'], 'b');
     assert.equal(hit[0].headers['upstash-workflow-sdk-version'], undefined);
+    const call = (run.steps.flatMap((g) => g.steps as unknown[]) as { stepType?: string; callResponseStatus?: number }[]).find((s) => s.stepType === 'Call');
+    assert.equal(call?.callResponseStatus, 201);
   });
 
   it('gives a failing service’s answer after the call’s own retries', async () => {

@@ -32,6 +32,8 @@ describe('workflow events', () => {
     assert.match(res[0].messageId, /^msg_/);
     const run = await ep.runIs(workflowRunId, 'RUN_SUCCESS');
     assert.deepEqual(JSON.parse(run.workflowRunResponse!), { eventData: { ok: 1 }, timeout: false });
+    const wait = (run.steps.flatMap((g) => g.steps as unknown[]) as { stepName?: string; waitEventId?: string; waitTimeout?: boolean; waitTimeoutDuration?: string }[]).find((s) => s.stepName === 'w');
+    assert.deepEqual([wait?.waitEventId, wait?.waitTimeout, wait?.waitTimeoutDuration], ['ev-1', false, '30s']);
     assert.deepEqual(await ep.client.getWaiters({ eventId: 'ev-1' }), []);
     assert.deepEqual(await ep.client.notify({ eventId: 'ev-1', eventData: 'late' }), []);
   });

@@ -75,6 +75,11 @@ describe('workflow failures', () => {
     assert.ok(dlq.messages.some((m) => m.dlqId === run.dlqId && m.url === url));
     // The failure function ran once, and the run takes no more steps.
     assert.equal(failures.length, 1);
+    const again = await ep.client.dlq.retryFailureFunction({ dlqId: run.dlqId! });
+    assert.equal(again.workflowRunId, workflowRunId);
+    await eventually(async () => failures.length === 2, 'the failure function called again');
+    assert.deepEqual(failures[1], failures[0]);
+    await eventuallyState(workflowRunId, 'CALLBACK_SUCCESS');
     const late = ep.qstash.publishJSON({ url, body: {}, headers: { 'Upstash-Workflow-RunId': workflowRunId, 'Upstash-Workflow-Init': 'false' } });
     await assert.rejects(late, (e: Error & { status?: number }) => e.status === 400);
   });

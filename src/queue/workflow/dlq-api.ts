@@ -1,8 +1,10 @@
 // The workflow side of the dead-letter queue (issue 10): GET /v2/dlq?source=workflow lists the
 // dead letters of runs with their run, POST /v2/workflows/dlq/resume|restart makes new runs of
-// them, DELETE /v2/workflows/dlq deletes them.
+// them, POST /v2/workflows/dlq/callback/{dlqId} calls the failure function again, DELETE
+// /v2/workflows/dlq deletes them.
 
 import type { HttpResponse } from '../../server/http.js';
+import { percentDecode } from '../../server/url.js';
 import { badRequest, isError, notFound } from '../errors.js';
 import { fail, ok } from '../rest/envelope.js';
 import { dlqJson } from '../rest/message-json.js';
@@ -37,9 +39,14 @@ export function workflowDlqListCommand(call: Call): HttpResponse {
   return ok({ messages: page, ...(cursor + count < all.length && { cursor: String(cursor + count) }) });
 }
 
+// POST /v2/workflows/dlq/callback/{dlqId}
 // POST /v2/workflows/dlq/resume|restart?dlqIds=..|filters (Upstash-Retries, Upstash-Flow-Control-Key/-Value apply to the new runs)
 export function workflowDlqActionCommand(call: Call): HttpResponse {
   const [group, action, more] = call.rest.split('/');
+  if (group === 'dlq' && action === 'callback' && more !== undefined && more !== '') {
+    const out = call.ctx.workflows.dlq.callback(Buffer.from(percentDecode(more), 'latin1').toString('utf8'));
+    return isError(out) ? fail(out) : ok(out);
+  }
   if (group !== 'dlq' || (action !== 'resume' && action !== 'restart') || more !== undefined) return fail(notFound(call.req.path));
   const overrides: Overrides = {};
   for (const name of ['upstash-retries', 'upstash-flow-control-key', 'upstash-flow-control-value']) {

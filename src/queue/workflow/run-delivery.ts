@@ -91,17 +91,21 @@ export class RunDelivery {
     const tag = m.workflow;
     if (tag?.kind !== 'trigger' && tag?.kind !== 'step') return generic;
     const run = this.store.runs.get(tag.runId);
-    if (run === undefined || run.state !== 'RUN_STARTED') return null;
-    const headers: Record<string, string> = { ...generic.headers };
-    // Upstash-Failure-Callback-Workflow-RunId and the like are settings of the callback, sent as
-    // Upstash-Workflow-RunId; the library needs the run id from them.
-    for (const [name, value] of Object.entries(run.settings)) {
-      if (name.startsWith(FAILURE_WORKFLOW)) headers[`upstash-workflow-${name.slice(FAILURE_WORKFLOW.length)}`] = value;
-      else if (name === 'upstash-failure-callback-feature-set') headers['upstash-feature-set'] = value;
-    }
-    headers['upstash-workflow-runid'] ??= run.id;
-    const payload = JSON.parse(Buffer.from(generic.body, 'base64').toString('utf8')) as Record<string, unknown>;
-    Object.assign(payload, { url: run.url, sourceBody: run.initialBody, workflowRunId: run.id, workflowCreatedAt: run.createdAt });
-    return { ...generic, headers, body: Buffer.from(JSON.stringify(payload)).toString('base64'), workflow: { runId: run.id, kind: 'failure' } };
+    return run === undefined || run.state !== 'RUN_STARTED' ? null : workflowFailureCallback(run, generic);
   }
+}
+
+/** The queue's `generic` failure callback of a run message, made the library's. */
+export function workflowFailureCallback(run: RunRecord, generic: QueueMessage): QueueMessage {
+  const headers: Record<string, string> = { ...generic.headers };
+  // Upstash-Failure-Callback-Workflow-RunId and the like are settings of the callback, sent as
+  // Upstash-Workflow-RunId; the library needs the run id from them.
+  for (const [name, value] of Object.entries(run.settings)) {
+    if (name.startsWith(FAILURE_WORKFLOW)) headers[`upstash-workflow-${name.slice(FAILURE_WORKFLOW.length)}`] = value;
+    else if (name === 'upstash-failure-callback-feature-set') headers['upstash-feature-set'] = value;
+  }
+  headers['upstash-workflow-runid'] ??= run.id;
+  const payload = JSON.parse(Buffer.from(generic.body, 'base64').toString('utf8')) as Record<string, unknown>;
+  Object.assign(payload, { url: run.url, sourceBody: run.initialBody, workflowRunId: run.id, workflowCreatedAt: run.createdAt });
+  return { ...generic, headers, body: Buffer.from(JSON.stringify(payload)).toString('base64'), workflow: { runId: run.id, kind: 'failure' } };
 }

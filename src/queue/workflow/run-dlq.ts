@@ -2,15 +2,17 @@
 // naming its run. Resume makes a new run (new id) holding the failed run's steps before the failed
 // message and delivers that message again with fresh retries, so completed steps do not run
 // again; restart makes a new run from the initial payload and the trigger's settings. Both
-// consume the entry. Not safe for concurrent use; the service's JS thread owns it.
+// consume the entry. The failure callback of a failed run can be sent again. Not safe for concurrent use; the service's JS thread owns it.
 
 import { randomBytes } from 'node:crypto';
+import { callbackMessage } from '../delivery/callbacks.js';
 import type { Scheduler } from '../delivery/scheduler.js';
 import type { QueueEngine } from '../engine.js';
 import { badRequest, isError, unknownDlqMessage, type QueueError } from '../errors.js';
 import { readPublish, type HeaderSource } from '../rest/publish-options.js';
 import type { EventLog } from '../store/event-log.js';
 import { newMessageId, type DlqEntry, type QueueMessage } from '../store/message.js';
+import { workflowFailureCallback } from './run-delivery.js';
 import { runDraft, type ServerStepSettings } from './run-publish.js';
 import type { RunRecord } from './run.js';
 
@@ -81,6 +83,18 @@ export class RunDlq {
     if (isError(out)) return out;
     this.engine.store.removeDlq(dlqId);
     return { workflowRunId: id, workflowCreatedAt: String(now) };
+  }
+
+  /** The failure callback of a failed run, made again (the failure function runs once more). */
+  callback(dlqId: string): { workflowRunId: string; workflowCreatedAt: string } | QueueError {
+    const found = this.runOf(dlqId);
+    if (isError(found)) return found;
+    const { entry, run } = found;
+    const to = entry.message.failureCallback;
+    if (to === undefined) return badRequest(`workflow run ${run.id} has no failure callback`);
+    const generic = callbackMessage('failureCallback', to, entry.message, entry.response, { retries: this.s.defaultRetries, now: this.s.now() }, dlqId);
+    const out = this.engine.publish([{ message: workflowFailureCallback(run, generic) }]);
+    return isError(out) ? out : { workflowRunId: run.id, workflowCreatedAt: String(run.createdAt) };
   }
 
   private runOf(dlqId: string): { entry: DlqEntry; run: RunRecord } | QueueError {

@@ -130,6 +130,15 @@ function stepLog(s: RunStep): Record<string, unknown> | null {
     headers: {},
   };
   for (const k of ['sleepFor', 'sleepUntil'] as const) if (step[k] !== undefined) out[k] = step[k];
+  if (typeof step.waitEventId === 'string') Object.assign(out, { waitEventId: step.waitEventId, waitTimeoutDuration: step.timeout, waitTimeout: step.waitTimeout === true });
+  if (step.stepType === 'Call' && typeof step.out === 'string') {
+    try {
+      const r = JSON.parse(step.out) as { status?: unknown; body?: unknown; header?: unknown };
+      Object.assign(out, { callResponseStatus: r.status, callResponseBody: r.body, callResponseHeaders: r.header });
+    } catch {
+      // Not the library's call result: shown as it is.
+    }
+  }
   return out;
 }
 

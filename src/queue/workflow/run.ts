@@ -159,9 +159,8 @@ export class RunStore {
       this.remember(run.id, m.id, m.body);
       this.waitEnded(run, m.body);
     }
-    if (tag.kind === 'failure' && run.failure !== undefined && run.failure.callback === undefined) {
-      run.failure.callback = { messageId: m.id, state: 'CALLBACK_INPROGRESS' };
-    }
+    // A failure callback made again (DLQ callback retry) starts over.
+    if (tag.kind === 'failure' && run.failure !== undefined) run.failure.callback = { messageId: m.id, state: 'CALLBACK_INPROGRESS' };
     this.owner.set(m.id, run.id);
     let pending = this.pendingByRun.get(run.id);
     if (pending === undefined) this.pendingByRun.set(run.id, (pending = new Set()));
