@@ -5,12 +5,13 @@
 //   families  sorted-set and list operations at 10k, 100k and 1M items (issue 4)
 //   streams   produce in batches, fetch, produce-to-consume latency
 //   vector    upsert, query QPS and recall@10, filtered query, against hnswlib-node called directly
+//   queue     publish (single, batch of 100), deliveries/s, publish-to-delivery latency, 10% failing once
 //
-//   npm run bench -- [kv] [families] [streams] [vector]
+//   npm run bench -- [kv] [families] [streams] [vector] [queue]
 //                    [--warmup S] [--rounds N] [--threads N] [--connections N] [--doc PATH|none]
 //                    [--duration S] [--only id,id]                                (kv)
 //                    [--cell S] [--sizes N,N,N] [--modes engine,http] [--family-rounds N] (families)
-//                    [--run-seconds S]                                            (streams, vector)
+//                    [--run-seconds S]                                     (streams, vector, queue)
 //                    [--vectors N] [--queries N]                                  (vector)
 //
 // Never part of `npm test`; test/bench/smoke.test.ts runs every workload for about a second.
@@ -24,12 +25,13 @@ import { writeSection } from './doc-section.js';
 import { benchFamilies, FAMILY_MODES } from './families.js';
 import { benchKv } from './kv.js';
 import { factsText, loadText, machine } from './machine.js';
+import { benchQueue } from './queue.js';
 import { benchStreams } from './streams.js';
 import { benchVector } from './vector.js';
 
 const BENCH_DIR = dirname(fileURLToPath(import.meta.url)); // dist/bench
 const ROOT = resolve(BENCH_DIR, '../..');
-const WORKLOADS = ['kv', 'families', 'streams', 'vector'];
+const WORKLOADS = ['kv', 'families', 'streams', 'vector', 'queue'];
 
 // Defaults aim at a whole run under 15 minutes on two cores: KV 3 s per run and 3 rounds; the
 // families 1 s per cell, one round (three take about nine minutes); streams and vector 3 s per measured run, 3 rounds; the
@@ -111,6 +113,10 @@ async function main(): Promise<void> {
       text = await benchFamilies(ROOT, { sizes, seconds: cell, warmup, threads, connections, modes, rounds: positive('family-rounds', values['family-rounds'], 1) });
     } else if (workload === 'streams') {
       const summary = await benchStreams(ROOT, { seconds: runSeconds, warmup, rounds });
+      clean &&= summary.clean;
+      text = summary.render();
+    } else if (workload === 'queue') {
+      const summary = await benchQueue(ROOT, { seconds: runSeconds, warmup, rounds });
       clean &&= summary.clean;
       text = summary.render();
     } else {

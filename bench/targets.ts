@@ -85,7 +85,7 @@ export interface LarderServer {
   /** The REST URL of database `default` (UPSTASH_REDIS_REST_URL). */
   readonly base: string;
   readonly headers: Record<string, string>;
-  /** The lines `larder start` printed for pasting into .env (stream and vector credentials). */
+  /** The lines `larder start` printed for pasting into .env (stream, vector and queue credentials). */
   readonly env: Readonly<Record<string, string>>;
   readonly pid: number;
   stop(): Promise<void>;
@@ -93,7 +93,7 @@ export interface LarderServer {
 
 // The last line of the services the benches use; the others are printed before it. Several
 // workers serve the key-value service alone, whose last line is the other.
-const LAST_ENV_LINE = /^UPSTASH_VECTOR_REST_READONLY_TOKEN=\S+$/m;
+const LAST_ENV_LINE = /^QSTASH_READ_ONLY_TOKEN=\S+$/m;
 const LAST_KV_LINE = /^KV_REST_API_READ_ONLY_TOKEN=\S+$/m;
 
 /** `flags`: more `larder start` flags (a remote backend, workers). */

@@ -68,6 +68,7 @@ export async function startLarder(config: Config, log: Logger = createLogger(con
   const metrics = new RequestMetrics();
   for (const s of services) for (const c of s.counters ?? []) metrics.addCounter(s.name, c);
   const endpoints: Service[] = [healthService()];
+  if (queue?.root) endpoints.push(queue.root);
   if (config.metrics ?? isLoopback(config.host)) endpoints.push(metricsService(metrics, adminToken));
   const handler = createApp([...services, ...endpoints], log, metrics);
   const at = { host: config.host, port: config.port };

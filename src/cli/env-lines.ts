@@ -31,6 +31,10 @@ export function envLines(larder: Pick<Larder, 'url' | 'kv' | 'streams' | 'vector
   for (const v of larder.vector) lines.push(...vectorEnvLines(larder.url, v));
   const q = larder.queue;
   if (q === null) return lines;
+  if (q.dev) {
+    const port = new URL(larder.url).port;
+    lines.push(`# QStash dev mode: apps with QSTASH_DEV=true${port === '8080' ? '' : ` and QSTASH_DEV_PORT=${port}`} use this queue as is`);
+  }
   lines.push(
     '# message queue',
     `QSTASH_URL=${larder.url}/qstash`,

@@ -1,6 +1,6 @@
 // `larder` command line: `larder start [--config FILE] [--port N] [--host H] [--data-dir DIR]
 // [--runtime node|bun] [--log-level L] [--fsync always|everysec] [--kv-backend URL] [--workers N]
-// [--topic NAME:PARTITIONS]... [--vector-index NAME:TYPE[:DIMENSION[:SIMILARITY]]]...`
+// [--qstash-dev] [--topic NAME:PARTITIONS]... [--vector-index NAME:TYPE[:DIMENSION[:SIMILARITY]]]...`
 // and `larder topic create ...` (topic.ts), `larder vector-index create ...` (vector-index.ts).
 
 import { ConfigError, loadConfig } from '../config/load.js';
@@ -17,13 +17,16 @@ import { isWorker, reportListening, runPrimary } from './workers.js';
 const USAGE = `usage: larder start [--config FILE] [--port N] [--host H] [--data-dir DIR]
                     [--runtime auto|node|bun] [--log-level LEVEL] [--fsync always|everysec]
                     [--kv-backend redis://HOST:PORT | redis+cluster://HOST:PORT,HOST:PORT]
-                    [--workers N]
+                    [--workers N] [--qstash-dev]
                     [--topic NAME:PARTITIONS]... [--vector-index NAME:TYPE[:DIMENSION[:SIMILARITY]]]...
 
 Starts every configured service on one port. Settings: defaults < config file (JSON or
 YAML; also LARDER_CONFIG) < LARDER_* environment variables < flags. --kv-backend keeps
 the default key-value database on a remote Redis or Valkey instead of the data dir;
 --workers N serves the port from N processes (Node only; every database on a remote Redis).
+--qstash-dev serves the message queue the way @upstash/qstash's QSTASH_DEV=true mode expects:
+its published dev token and signing keys, the queue API also at the root (/v2/...), and the
+port it probes (8080, or QSTASH_DEV_PORT) unless --port names another.
 
 ${TOPIC_USAGE}
 
@@ -32,6 +35,8 @@ ${VECTOR_INDEX_USAGE}`;
 const FLAGS = new Set(['config', 'port', 'host', 'data-dir', 'runtime', 'log-level', 'fsync', 'kv-backend', 'workers']);
 /** Flags that may repeat. */
 const LIST_FLAGS = new Set(['topic', 'vector-index']);
+/** Flags without a value. */
+const SWITCHES = new Set(['qstash-dev']);
 
 async function main(argv: string[]): Promise<void> {
   const [command, ...rest] = argv;
@@ -42,7 +47,7 @@ async function main(argv: string[]): Promise<void> {
   if (command === 'topic') return topicCommand(rest);
   if (command === 'vector-index') return vectorIndexCommand(rest);
   if (command !== 'start') throw new ConfigError(`unknown command '${command}'\n${USAGE}`);
-  const { flags, lists } = parseFlags(rest, FLAGS, USAGE, LIST_FLAGS);
+  const { flags, lists } = parseFlags(rest, FLAGS, USAGE, LIST_FLAGS, SWITCHES);
   const config = loadConfig(flags);
   addTopicFlags(config, lists.topic ?? []);
   setVectorIndexFlags(config, lists['vector-index'] ?? []);

@@ -17,11 +17,22 @@ const OVERRIDES: readonly { env: string; flag: string; path: readonly string[]; 
   { env: 'LARDER_FSYNC', flag: 'fsync', path: ['kv', 'fsync'], parse: String },
   // The default database on a remote Redis (its engine follows from the url).
   { env: 'LARDER_KV_BACKEND', flag: 'kv-backend', path: ['kv', 'databases', 'default', 'url'], parse: String },
+  { env: 'LARDER_QSTASH_DEV', flag: 'qstash-dev', path: ['queue', 'dev'], parse: booleanOrText },
 ];
+
+/**
+ * Where @upstash/qstash looks for its dev server (QSTASH_DEV=true): 127.0.0.1 on
+ * QSTASH_DEV_PORT, else this port. In dev mode it is Larder's default port.
+ */
+const QSTASH_DEV_PORT = 8080;
 
 export const CONFIG_ENV = 'LARDER_CONFIG';
 
 export class ConfigError extends Error {}
+
+function booleanOrText(s: string): unknown {
+  return s === 'true' || s === '1' ? true : s === 'false' || s === '0' ? false : s;
+}
 
 function numberOrText(s: string): unknown {
   return /^\d+$/.test(s) ? Number(s) : s;
@@ -50,6 +61,14 @@ export function loadConfig(flags: Readonly<Record<string, string>>, env: NodeJS.
   for (const o of OVERRIDES) {
     const value = flags[o.flag] ?? env[o.env];
     if (value !== undefined) setPath(merged, o.path, o.parse(value));
+  }
+  // Dev mode moves the default port to the one the SDK probes: --port and LARDER_PORT still
+  // win, then QSTASH_DEV_PORT (the app's own setting), then the file.
+  const queue = merged.queue as { dev?: unknown } | undefined;
+  if (queue?.dev === true && flags.port === undefined && env.LARDER_PORT === undefined) {
+    const devPort = env.QSTASH_DEV_PORT;
+    if (devPort !== undefined) merged.port = numberOrText(devPort);
+    else merged.port ??= QSTASH_DEV_PORT;
   }
   return validate(merged);
 }

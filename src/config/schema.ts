@@ -3,6 +3,7 @@
 
 import { z } from 'zod';
 import { parseRemoteUrl } from '../kv/redis/remote-url.js';
+import { parseDestinationRule } from '../queue/delivery/destination-policy.js';
 
 const MiB = 1024 * 1024;
 
@@ -132,6 +133,11 @@ const streamCluster = z
   })
   .strict();
 
+const destinationRule = z.string().superRefine((text, ctx) => {
+  const r = parseDestinationRule(text);
+  if (typeof r === 'string') ctx.addIssue({ code: 'custom', message: r });
+});
+
 const queueSettings = z
   .object({
     /** Full-access token: base64 of {"UserID", "Password"} as the SDKs decode; generated and kept in the data dir when not given. */
@@ -162,6 +168,19 @@ const queueSettings = z
      * service's timing; tests use e.g. 0.001 so retries take milliseconds.
      */
     retryDelayScale: z.number().positive().max(1).default(1),
+    /**
+     * QStash dev mode (--qstash-dev): the SDK's published dev token and signing keys, the queue API
+     * also at the root (/v2/...), and the port the SDK probes by default (config/load.ts).
+     */
+    dev: z.boolean().default(false),
+    /** Events /v2/logs keeps (in <dataDir>/queue/events.log, so they survive restarts); the oldest go first. */
+    maxLogEvents: z.number().int().positive().default(10_000),
+    /** Destinations (and callback URLs) the queue may call: host names, `*.domain`, IPs or CIDRs; empty allows any. */
+    allowDestinations: z.array(destinationRule).default([]),
+    /** Destinations refused even when allowed; checked first. */
+    denyDestinations: z.array(destinationRule).default([]),
+    /** Refuses destinations that are or resolve to loopback, private or link-local addresses. */
+    production: z.boolean().default(false),
   })
   .strict();
 

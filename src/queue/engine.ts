@@ -2,6 +2,7 @@
 // cancels, reads messages and the DLQ, retries dead letters, and holds the signing keys.
 // rest/ parses and shapes; this decides. Not safe for concurrent use; one JS thread owns it.
 
+import type { Gates } from './delivery/gates.js';
 import type { Scheduler } from './delivery/scheduler.js';
 import { TOO_MANY_PENDING, unknownDlqMessage, unknownMessage, type QueueError } from './errors.js';
 import type { KeyRing, SigningKeys } from './signing/keys.js';
@@ -56,7 +57,17 @@ export class QueueEngine {
     if (m === undefined) return unknownMessage(id);
     this.store.finish(id);
     this.events.add('CANCELED', m);
+    this.scheduler.cancelled(m);
     return null;
+  }
+
+  /** Queues and flow-control keys (their settings and state). */
+  get gates(): Gates {
+    return this.scheduler.gates;
+  }
+
+  globalParallelism(): { parallelismMax: number; parallelismCount: number } {
+    return this.scheduler.parallelism();
   }
 
   dlqEntry(dlqId: string): DlqEntry | QueueError {
@@ -85,7 +96,7 @@ export class QueueEngine {
     return this.keyRing.get();
   }
 
-  rotateKeys(): SigningKeys {
+  rotateKeys(): SigningKeys | QueueError {
     return this.keyRing.rotate();
   }
 }

@@ -11,6 +11,7 @@ export const UNAUTHORIZED = new QueueError(401, 'Unauthorized: wrong or missing 
 export const READ_ONLY = new QueueError(403, 'the read-only token cannot publish or change anything');
 export const BODY_TOO_LARGE = new QueueError(413, 'request body too large');
 export const NOT_JSON = new QueueError(400, 'request body is not valid JSON');
+export const KEYS_FIXED = new QueueError(400, 'the signing keys are fixed in dev mode (--qstash-dev): QSTASH_DEV=true receivers know only the dev keys');
 export const TOO_MANY_PENDING = new QueueError(429, 'too many messages are waiting for delivery; try again later');
 
 export const notFound = (path: string) => new QueueError(404, `no endpoint at ${path}`);
@@ -24,5 +25,21 @@ export const unknownUrlGroup = (name: string) => new QueueError(404, `url group 
 export const messageTooLarge = (size: number, max: number) => new QueueError(413, `message body is ${size} bytes, larger than the limit of ${max}`);
 export const unknownMessage = (id: string) => new QueueError(404, `message ${id} not found`);
 export const unknownDlqMessage = (id: string) => new QueueError(404, `dlq message ${id} not found`);
+export const invalidUrlGroupName = (name: string) =>
+  new QueueError(400, `invalid url group name: '${name}' (letters, digits, '-', '_' and '.' only)`);
+export const invalidEndpoints = (why: string) => new QueueError(400, `invalid endpoints: ${why}`);
+export const urlGroupInUse = (name: string, scheduleId: string) =>
+  new QueueError(400, `url group '${name}' is the destination of schedule ${scheduleId}; delete the schedule first`);
+export const MISSING_CRON = new QueueError(400, 'a schedule needs a cron expression in the Upstash-Cron header');
+export const invalidCron = (cron: string, why: string) => new QueueError(400, `invalid cron expression '${cron}': ${why}`);
+export const invalidScheduleId = (id: string) => new QueueError(400, `invalid schedule id: '${id}' (letters, digits, '-', '_' and '.' only)`);
+export const unknownSchedule = (id: string) => new QueueError(404, `schedule ${id} not found`);
+export const refusedDestination = (what: string, url: string, why: string) => new QueueError(400, `${what} '${url}' is not allowed: ${why}`);
+export const invalidRetryDelay = (header: string, text: string, at: number, what: string) =>
+  new QueueError(400, `invalid ${header} '${text}' at character ${at}: ${what}`);
+export const unknownQueue = (name: string) => new QueueError(404, `queue '${name}' not found`);
+export const unknownFlowControlKey = (key: string) => new QueueError(404, `flow control key '${key}' not found`);
+export const invalidFlowControl = (value: string) =>
+  new QueueError(400, `invalid Upstash-Flow-Control-Value: '${value}' (comma-separated parallelism=N, rate=N, period=<duration>, N a positive integer)`);
 export const workflowRunNotActive = (id: string) => new QueueError(400, `workflow run ${id} is not active`);
 export const unknownWorkflowRun = (id: string) => new QueueError(404, `workflow run ${id} not found`);

@@ -10,12 +10,17 @@ import type { Config } from '../config/schema.js';
 import type { SecretStore } from '../config/secrets.js';
 import type { Logger } from '../server/log.js';
 import type { Service } from '../server/service.js';
+import { DestinationPolicy } from './delivery/destination-policy.js';
 import { Scheduler } from './delivery/scheduler.js';
+import { DEV_CREDENTIALS, rootAlias } from './dev-mode.js';
 import { QueueEngine } from './engine.js';
 import { queueRoutes } from './rest/routes.js';
+import { Schedules } from './schedules/schedules.js';
 import { KeyRing } from './signing/keys.js';
+import { EventFile } from './store/event-file.js';
 import { EventLog } from './store/event-log.js';
 import { QueueStore } from './store/queue-store.js';
+import { UrlGroups } from './url-groups.js';
 import { RunDelivery } from './workflow/run-delivery.js';
 import { Waits } from './workflow/waits.js';
 import { Workflows } from './workflow/workflows.js';
@@ -25,11 +30,15 @@ export interface QueueCredentials {
   readOnlyToken: string;
   currentSigningKey: string;
   nextSigningKey: string;
+  /** QStash dev mode: the SDK's dev credentials, and the API at the root too. */
+  dev: boolean;
 }
 
 export interface QueueService extends Service {
   /** The tokens, and the signing keys as they were at start (GET /v2/keys has the latest). */
   readonly credentials: QueueCredentials;
+  /** Dev mode only: the same API at the root of the port (/v2/...), as QSTASH_DEV=true apps call it. */
+  readonly root: Service | null;
 }
 
 const queueToken = (user: string) => () => Buffer.from(JSON.stringify({ UserID: user, Password: randomBytes(24).toString('base64url') })).toString('base64');
@@ -37,12 +46,17 @@ const queueToken = (user: string) => () => Buffer.from(JSON.stringify({ UserID: 
 export function mountQueue(config: Config, secrets: SecretStore, log: Logger): QueueService {
   const c = config.queue;
   const now = () => Date.now();
-  const token = c.token ?? secrets.get('queue.token', queueToken('larder'));
+  // Dev mode takes the SDK's dev credentials over configured or stored ones, as the SDK does.
+  const token = c.dev ? DEV_CREDENTIALS.token : (c.token ?? secrets.get('queue.token', queueToken('larder')));
   const readOnlyToken = c.readOnlyToken ?? secrets.get('queue.readOnlyToken', queueToken('larder-readonly'));
-  const keyRing = new KeyRing(secrets, { ...(c.currentSigningKey !== undefined && { current: c.currentSigningKey }), ...(c.nextSigningKey !== undefined && { next: c.nextSigningKey }) });
+  const keyRing = c.dev
+    ? new KeyRing(secrets, { current: DEV_CREDENTIALS.currentSigningKey, next: DEV_CREDENTIALS.nextSigningKey }, true)
+    : new KeyRing(secrets, { ...(c.currentSigningKey !== undefined && { current: c.currentSigningKey }), ...(c.nextSigningKey !== undefined && { next: c.nextSigningKey }) });
   const store = new QueueStore({ dir: join(config.dataDir, 'queue'), fsync: c.fsync, compactAfterBytes: c.compactAfterBytes, deduplicationWindowMs: c.deduplicationWindowMs }, now, log);
   store.open();
-  const events = new EventLog(now);
+  const opened = EventFile.open(join(config.dataDir, 'queue', 'events.log'), log);
+  const events = new EventLog(now, c.maxLogEvents, opened.file, opened.events);
+  const destinations = new DestinationPolicy({ allow: c.allowDestinations, deny: c.denyDestinations, production: c.production });
   const scheduler = new Scheduler(store, events, {
     concurrency: c.maxConcurrentDeliveries,
     retryDelayScale: c.retryDelayScale,
@@ -51,6 +65,7 @@ export function mountQueue(config: Config, secrets: SecretStore, log: Logger): Q
     maxBodyBytes: c.maxMessageBytes,
     signingKey: () => keyRing.get().current,
     now,
+    destinations,
     onError: (err, m) => log.error({ err, messageId: m.id }, 'queue delivery failed unexpectedly; the message stays pending'),
     workflows: new RunDelivery(store, events),
   });
@@ -60,16 +75,25 @@ export function mountQueue(config: Config, secrets: SecretStore, log: Logger): Q
   const workflows = new Workflows(engine, events, scheduler, steps, waits);
   waits.start();
   scheduler.start();
+  const urlGroups = new UrlGroups(store, now);
+  const schedules = new Schedules(store, events, scheduler, c.maxPendingMessages, now);
+  schedules.start();
   const keys = keyRing.get();
-  return {
+  const service: Service = {
     name: 'queue',
     prefix: 'qstash',
-    credentials: { token, readOnlyToken, currentSigningKey: keys.current, nextSigningKey: keys.next },
-    handle: queueRoutes({ engine, maxBodyBytes: config.maxBodyBytes, maxMessageBytes: c.maxMessageBytes, defaultRetries: c.defaultRetries, now, workflows }, { token, readOnlyToken }),
+    handle: queueRoutes({ engine, urlGroups, schedules, maxBodyBytes: config.maxBodyBytes, maxMessageBytes: c.maxMessageBytes, defaultRetries: c.defaultRetries, now, destinations, workflows }, { token, readOnlyToken }),
     async close() {
+      schedules.close();
       waits.close();
       await scheduler.close();
       store.close();
+      events.close();
     },
+  };
+  return {
+    ...service,
+    credentials: { token, readOnlyToken, currentSigningKey: keys.current, nextSigningKey: keys.next, dev: c.dev },
+    root: c.dev ? rootAlias(service) : null,
   };
 }

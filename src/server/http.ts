@@ -10,6 +10,8 @@ export interface HttpRequest {
   header(lowerName: string): string | undefined;
   /** Every header name sent, lower case (the stream webhook turns headers into message headers). */
   headerNames(): string[];
+  /** The connection's peer IP address, '' when the runtime does not say (the queue's callerIP). */
+  remoteAddress(): string;
   /** Reads the whole body on demand; null when it is over `maxBytes`. */
   body(maxBytes: number): Promise<Uint8Array | null>;
 }

@@ -24,6 +24,7 @@ const SMOKE: Record<string, string[]> = {
   families: ['--modes', 'engine', '--sizes', '100,1000', '--cell', '0.02'],
   streams: ['--run-seconds', '0.2', '--warmup', '0', '--rounds', '1'],
   vector: ['--vectors', '500', '--queries', '20', '--run-seconds', '0.2', '--rounds', '1'],
+  queue: ['--run-seconds', '0.2', '--warmup', '0', '--rounds', '1'],
 };
 
 function runBench(args: string[]): Promise<{ code: number | null; out: string }> {
@@ -55,6 +56,10 @@ describe('bench smoke', { concurrency: true }, () => {
           }
         }
         if (workload === 'vector') assert.match(section, /\| query recall@10 \(recall\) +\| Larder \(bun\), HTTP +\| [01]\.\d{3} /);
+        if (workload === 'queue') {
+          assert.match(section, /\| deliveries, 1 in 10 failing once \(msg\/s\) +\| Larder \(node\) +\| [\d,]+ /);
+          assert.match(section, /\| publish-to-delivery p99 \(ms\) +\| Larder \(bun\) +\| [\d.]+ /);
+        }
         if (workload === 'streams') assert.match(section, /\| produce-to-consume p99 \(ms\) +\| Larder \(node\) +\| [\d.]+ /);
       } finally {
         rmSync(dir, { recursive: true, force: true });

@@ -82,6 +82,8 @@ export interface LaunchOptions {
   dataDir: string;
   /** More command-line flags after `start --config FILE`. */
   flags?: string[];
+  /** Environment variables added to this process's. */
+  env?: Record<string, string>;
 }
 
 const live = new Set<ChildProcess>();
@@ -99,6 +101,7 @@ export function launchLarder(opts: LaunchOptions): LarderProcess {
   const child = spawn(EXECUTABLE[runtime], [LAUNCHER, 'start', '--config', configFile, ...(opts.flags ?? [])], {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, ...opts.env },
   });
   live.add(child);
   let stderr = '';

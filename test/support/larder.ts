@@ -7,7 +7,9 @@
 //
 // LARDER_TEST_KV_BACKEND=redis keeps the default database on a remote backend: each test
 // Larder gets its own throwaway redis-server (engine redis), so the same HTTP tests check the
-// remote backend (`npm run test:redis`).
+// remote backend (`npm run test:redis`). LARDER_TEST_KV_BACKEND=redis-cluster puts it on a
+// 3-master Redis Cluster: the one this test process shares in `npm run test:cluster`
+// (shared-clusters.ts), emptied when a Larder starts alone, or else a throwaway one per Larder.
 
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
@@ -18,6 +20,7 @@ import { validate } from '../../src/config/load.js';
 import { startLarder } from '../../src/larder.js';
 import { findRedisServer, startRedisServer } from '../kv/differential/redis-server.js';
 import { startRedisCluster } from '../kv/redis/redis-cluster.js';
+import { sharedCluster } from '../kv/redis/shared-clusters.js';
 import { spawnLarder, type ClusterCredentials, type QueueCredentials, type Runtime } from './larder-process.js';
 
 export interface KvClient {
@@ -81,6 +84,20 @@ export function embeddedOnly(why: string): typeof it {
   return ((name: string, fn: () => Promise<void>) => it(name, { skip: `remote backend: ${why}` }, fn)) as typeof it;
 }
 
+/**
+ * `it` for a test a Redis Cluster cannot pass, saying why in the skip: what spans the nodes
+ * (KEYS, SCAN, RANDOMKEY, DBSIZE, FLUSHALL) or names no key to route by. Keys a test uses
+ * together share a hash tag instead (`{t}a`, `{t}b`): CROSSSLOT is no reason to skip.
+ * `npm run test:cluster` prints these reasons.
+ */
+export function notOnCluster(why: string): typeof it {
+  if (TEST_KV_BACKEND !== 'redis-cluster') return it;
+  return ((name: string, fn: () => Promise<void>) => it(name, { skip: `Redis Cluster: ${why}` }, fn)) as typeof it;
+}
+
+/** Test Larders of this process running on its shared Cluster; it is emptied when the first starts. */
+let onSharedCluster = 0;
+
 export async function startTestLarder(config: Record<string, unknown> = {}, dataDir?: string): Promise<TestLarder> {
   const dir = dataDir ?? mkdtempSync(join(tmpdir(), 'larder-test-'));
   let remote: { stop(): Promise<void> } | undefined;
@@ -92,9 +109,16 @@ export async function startTestLarder(config: Record<string, unknown> = {}, data
       remote = server;
       config = onRemote(config, `redis://127.0.0.1:${server.port}`);
     } else {
-      const cluster = await startRedisCluster(bin);
-      remote = cluster;
-      config = onRemote(config, cluster.url);
+      const shared = await sharedCluster();
+      if (shared === undefined) {
+        const cluster = await startRedisCluster(bin);
+        remote = cluster;
+        config = onRemote(config, cluster.url);
+      } else {
+        if (onSharedCluster++ === 0) await shared.flush();
+        remote = { stop: async () => void onSharedCluster-- };
+        config = onRemote(config, shared.url);
+      }
     }
   }
   const removeData = async (keepData: boolean) => {

@@ -32,6 +32,8 @@ export interface QueueReceiver {
   answer(path: string, f: (n: number, d: Delivery) => Answer): void;
   /** Requests to `path` get no answer until `until` resolves. */
   hold(path: string, until: Promise<void>): void;
+  /** Requests to `path` wait `ms` before they are recorded and answered (a slow destination). */
+  slow(path: string, ms: number): void;
   /** Requests to `path` waiting on a hold. */
   pending(path: string): number;
   setKeys(keys: { current: string; next: string }): void;
@@ -44,6 +46,7 @@ export async function startQueueReceiver(keys: { current: string; next: string }
   const answers = new Map<string, (n: number, d: Delivery) => Answer>();
   const holds = new Map<string, Promise<void>>();
   const waiting = new Map<string, number>();
+  const pauses = new Map<string, number>();
   let base = '';
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -55,6 +58,8 @@ export async function startQueueReceiver(keys: { current: string; next: string }
         await hold;
         waiting.set(req.url ?? '/', (waiting.get(req.url ?? '/') ?? 0) - 1);
       }
+      const pause = pauses.get(req.url ?? '/');
+      if (pause !== undefined) await new Promise((r) => setTimeout(r, pause));
       const body = Buffer.concat(chunks).toString('utf8');
       const path = req.url ?? '/';
       const d: Delivery = { path, method: req.method ?? '', headers: req.headers, body, verified: false };
@@ -85,6 +90,7 @@ export async function startQueueReceiver(keys: { current: string; next: string }
       holds.set(path, until);
       void until.then(() => holds.delete(path));
     },
+    slow: (path, ms) => pauses.set(path, ms),
     pending: (path) => waiting.get(path) ?? 0,
     setKeys(k) {
       receiver = new Receiver({ currentSigningKey: k.current, nextSigningKey: k.next, devMode: false });

@@ -3,12 +3,16 @@
 // nothing refused ever reaches the server; what is admitted is forwarded as bytes and the
 // server's reply (or error text) comes back unchanged.
 //
-// Pipelines go as one ioredis pipeline (one round trip per node). A transaction runs
+// Pipelines go as one ioredis pipeline (one round trip per node). In a Cluster, a keyless
+// command the server tips as run on every node (DBSIZE, FLUSHALL, KEYS, SCRIPT LOAD: see
+// shard-policy.ts) is sent to each and their replies merged, also inside a pipeline, which it
+// splits so what comes before it has run when it starts; a transaction sends it to its one
+// node. Commands reach ioredis with the slot Larder found (toCommand). A transaction runs
 // MULTI..EXEC as one pipeline, on a connection it holds alone (standalone), or on the
 // connection to the node owning its slot (Cluster), which ioredis writes in one piece: no
 // other request's commands come between MULTI and EXEC. State is touched from the JS thread only.
 
-import { Cluster, Redis, ReplyError as RedisReplyError } from 'ioredis';
+import { Cluster, Command as RedisCommand, Redis, ReplyError as RedisReplyError, type Pipeline } from 'ioredis';
 import type { AclRegistry } from '../acl/registry.js';
 import type { KvBackend, PubSubClient } from '../backend.js';
 import { admit } from '../commands/admit.js';
@@ -17,6 +21,7 @@ import { lookupCommand } from '../commands/table.js';
 import { backendUnavailable, CROSSSLOT, EXECABORT, REMOTE_MONITOR, ReplyError } from '../errors.js';
 import type { Reply } from '../reply.js';
 import { GatewayCtx } from './gateway-ctx.js';
+import { mergeReplies, policyOf, readShardPolicies, type ShardPolicies, type ShardPolicy } from './shard-policy.js';
 import { commonSlot, keySlot } from './key-slot.js';
 import type { RemoteClient } from './connection.js';
 import { toReply } from './reply-conversion.js';
@@ -30,7 +35,9 @@ interface Admitted {
   readonly at: number;
   readonly cmd: Command;
   readonly wire: Wire;
+  /** In a Cluster: the slot of its keys, and the first of them. */
   readonly slot: number | undefined;
+  readonly key: Buffer | undefined;
 }
 
 export class RedisBackend implements KvBackend {
@@ -38,6 +45,8 @@ export class RedisBackend implements KvBackend {
   private readonly pool: TransactionPool | null;
   private readonly cluster: boolean;
   private readonly gateway: GatewayCtx;
+  /** The Cluster's command tips, read once it answers (`policyFor`). */
+  private policies: Promise<ShardPolicies> | undefined;
 
   constructor(
     readonly acl: AclRegistry,
@@ -57,7 +66,8 @@ export class RedisBackend implements KvBackend {
     if (a.cmd.bits & GATEWAY) return this.gateway.run(a.cmd, argv, caller);
     await this.remote.started;
     try {
-      return this.counted(a.cmd, toReply(await this.remote.main.callBuffer(...a.wire)));
+      const policy = this.cluster && a.slot === undefined ? await this.policyFor(a) : undefined;
+      return this.counted(a.cmd, policy === undefined ? toReply(await this.remote.main.sendCommand(toCommand(a))) : await this.onEveryNode(a, policy));
     } catch (e) {
       return this.failure(e, a);
     }
@@ -72,14 +82,35 @@ export class RedisBackend implements KvBackend {
       else if (a.cmd.bits & GATEWAY) replies[i] = this.gateway.run(a.cmd, commands[i], caller);
       else batch.push(a);
     }
+    await this.remote.started;
+    let segment: Admitted[] = [];
+    for (const a of batch) {
+      const policy = this.cluster && a.slot === undefined ? await this.policyFor(a) : undefined;
+      if (policy === undefined) {
+        segment.push(a);
+        continue;
+      }
+      await this.sendPipeline(segment, replies);
+      segment = [];
+      try {
+        replies[a.at] = this.counted(a.cmd, await this.onEveryNode(a, policy));
+      } catch (e) {
+        replies[a.at] = this.failure(e, a);
+      }
+    }
+    await this.sendPipeline(segment, replies);
+    return replies;
+  }
+
+  /** Sends `batch` as one pipeline (per slot in a Cluster) and puts each reply at its place. */
+  private async sendPipeline(batch: readonly Admitted[], replies: Reply[]): Promise<void> {
     // ioredis sends a Cluster pipeline to one node: split it by slot (keyless commands go with the first).
     const groups = this.cluster ? bySlot(batch) : [batch];
-    await this.remote.started;
     await Promise.all(
       groups.map(async (group) => {
         if (group.length === 0) return;
-        const p = this.remote.main.pipeline();
-        for (const a of group) p.callBuffer(...a.wire);
+        const p = this.remote.main.pipeline() as unknown as Pipeline; // its typings omit sendCommand
+        for (const a of group) p.sendCommand(toCommand(a));
         let results: [Error | null, unknown][];
         try {
           results = (await p.exec()) ?? [];
@@ -94,7 +125,6 @@ export class RedisBackend implements KvBackend {
         });
       }),
     );
-    return replies;
   }
 
   async transaction(commands: readonly Args[], caller: Caller): Promise<Reply[] | ReplyError> {
@@ -112,8 +142,8 @@ export class RedisBackend implements KvBackend {
     if (sent.length === 0) return batch.map((a) => local.get(a.at)!);
     await this.remote.started;
     const run = async (conn: Redis | Cluster): Promise<Reply[] | ReplyError> => {
-      const m = conn.multi();
-      for (const a of sent) m.callBuffer(...a.wire);
+      const m = conn.multi() as unknown as Pipeline;
+      for (const a of sent) m.sendCommand(toCommand(a));
       let results: [Error | null, unknown][] | null;
       try {
         results = await m.exec();
@@ -184,17 +214,45 @@ export class RedisBackend implements KvBackend {
     return this.remote.close();
   }
 
+  /** How a keyless command runs on every node of the Cluster, if it does. */
+  private async policyFor(a: Admitted): Promise<ShardPolicy | undefined> {
+    // Read again after a failure (the Cluster was down): until then commands go to one node.
+    this.policies ??= this.remote.main.call('COMMAND').then(readShardPolicies, () => {
+      this.policies = undefined;
+      return new Map();
+    });
+    return policyOf(await this.policies, a.cmd.name, a.wire[1]?.toString('latin1'));
+  }
+
+  /** Sends an admitted command to every master (or node) of the Cluster and merges the replies. */
+  private async onEveryNode(a: Admitted, policy: ShardPolicy): Promise<Reply> {
+    const nodes = (this.remote.main as Cluster).nodes(policy.nodes === 'masters' ? 'master' : 'all');
+    if (nodes.length === 0) return toReply(await this.remote.main.sendCommand(toCommand(a))); // fails: no node is known
+    const replies = await Promise.all(
+      nodes.map((n) =>
+        (n.sendCommand(toCommand(a)) as Promise<unknown>).then(toReply, (e: unknown) => {
+          if (e instanceof RedisReplyError) return toReply(e);
+          throw e;
+        }),
+      ),
+    );
+    return mergeReplies(policy.merge, replies);
+  }
+
   private admit(argv: Args, caller: Caller, at: number): Admitted | ReplyError {
     const cmd = admit(lookupCommand(argv[0]), argv, caller);
     if (cmd instanceof ReplyError) return cmd;
     let slot: number | undefined;
+    let key: Buffer | undefined;
     if (this.cluster) {
-      slot = commonSlot(keysOf(cmd, argv));
+      const keys = keysOf(cmd, argv);
+      slot = commonSlot(keys);
       if (slot === -1) return CROSSSLOT;
+      if (keys.length > 0) key = Buffer.from(keys[0], 'latin1');
     }
     const wire: Wire = [argv[0]];
     for (let i = 1; i < argv.length; i++) wire.push(Buffer.from(argv[i], 'latin1'));
-    return { at, cmd, wire, slot };
+    return { at, cmd, wire, slot, key };
   }
 
   /**
@@ -218,6 +276,18 @@ export class RedisBackend implements KvBackend {
   }
 }
 
+
+/**
+ * The ioredis command for an admitted one, with the slot and key Larder's table found. ioredis
+ * would look for them in its own command list, looping as far as a numkeys says (LMPOP with a
+ * numkeys of 2^63-1 ran the process out of memory) and throwing on a missing key (OBJECT
+ * ENCODING alone answered 503). A command without a slot goes to any node.
+ */
+function toCommand(a: Admitted): RedisCommand {
+  const c = new RedisCommand(a.wire[0], a.wire.slice(1), { replyEncoding: null });
+  Object.assign(c, { slot: a.slot ?? null, keys: a.key === undefined ? [] : [a.key] });
+  return c;
+}
 
 function bySlot(batch: readonly Admitted[]): Admitted[][] {
   const groups = new Map<number | undefined, Admitted[]>();

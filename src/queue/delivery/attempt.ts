@@ -4,6 +4,7 @@
 
 import type { DeliveryResponse, QueueMessage } from '../store/message.js';
 import { sign } from '../signing/signature.js';
+import type { DestinationPolicy } from './destination-policy.js';
 
 export interface AttemptSettings {
   signingKey: string;
@@ -12,6 +13,8 @@ export interface AttemptSettings {
   now: () => number;
   /** Aborts the request when the service stops, so shutdown never waits out a slow destination. */
   stop: AbortSignal;
+  /** Checked before each request: a refused destination fails for good, an unresolvable one is retried. */
+  destinations: DestinationPolicy;
 }
 
 export interface Outcome extends DeliveryResponse {
@@ -33,6 +36,8 @@ function sendable(h: Record<string, string>): Record<string, string> {
 }
 
 export async function attempt(m: QueueMessage, s: AttemptSettings): Promise<Outcome> {
+  const refused = await s.destinations.check(m.url);
+  if (refused !== null) return { ok: false, final: !refused.transient, status: 0, headers: {}, body: '', error: `destination not allowed: ${refused.why}` };
   const body = Buffer.from(m.body, 'base64');
   const headers: Record<string, string> = {
     ...sendable(m.headers),

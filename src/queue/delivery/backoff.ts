@@ -1,12 +1,18 @@
 // When the next attempt is due: the service's back-off min(86400, e^(2.5·n)) seconds after the
 // n-th failed attempt, unless the destination named a time itself (Retry-After, or the
 // X-RateLimit-Reset* headers some APIs send). Both are multiplied by `scale`
-// (queue.retryDelayScale), so tests run the real schedule in milliseconds.
+// (queue.retryDelayScale), so tests run the real schedule in milliseconds. A message's own
+// Upstash-Retry-Delay expression replaces the back-off (the destination's answer still wins).
+
+import { retryDelayMs } from './retry-delay.js';
 
 const MAX_DELAY_S = 86_400;
 
-export function backoffMs(retried: number, scale: number): number {
-  return Math.min(MAX_DELAY_S, Math.exp(2.5 * retried)) * 1000 * scale;
+/** The wait before retry number `retried` (1 for the first), from `expression` when it gives one. */
+export function backoffMs(retried: number, scale: number, expression?: string): number {
+  // The expression's `retried` counts the retries made before this one: 0 for the first.
+  const custom = expression === undefined ? undefined : retryDelayMs(expression, retried - 1);
+  return (custom ?? Math.min(MAX_DELAY_S, Math.exp(2.5 * retried)) * 1000) * scale;
 }
 
 /** The delay the destination asked for, in ms, or undefined. */

@@ -53,6 +53,7 @@ export function callbackMessage(
     timeoutMs: s.timeoutMs ?? null,
     callerIp: source.callerIp,
     origin,
+    ...(s.retryDelay !== undefined && { retryDelay: s.retryDelay }),
   };
 }
 

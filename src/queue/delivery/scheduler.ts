@@ -3,7 +3,8 @@
 // slots and time, never memory beyond the pending messages themselves. An attempt's outcome is
 // written to the store before anything follows from it (a retry, the DLQ, callbacks); a crash
 // before that write leaves the message pending, and the next start delivers it again with the
-// same Upstash-Message-Id (at least once).
+// same Upstash-Message-Id (at least once). A due message starts only when gates.ts lets it (its
+// queue's order and parallelism, its flow-control key's parallelism and rate).
 // Not safe for concurrent use; the service's JS thread owns it.
 
 import type { EventLog } from '../store/event-log.js';
@@ -13,7 +14,9 @@ import type { RunDelivery } from '../workflow/run-delivery.js';
 import { attempt, type Outcome } from './attempt.js';
 import { backoffMs, requestedDelayMs } from './backoff.js';
 import { callbackMessage } from './callbacks.js';
+import type { DestinationPolicy } from './destination-policy.js';
 import { DueHeap } from './due-heap.js';
+import { Gates } from './gates.js';
 
 export interface SchedulerSettings {
   concurrency: number;
@@ -26,6 +29,7 @@ export interface SchedulerSettings {
   onError: (err: unknown, m: QueueMessage) => void;
   /** How workflow run messages are sent (issue 10). */
   workflows: RunDelivery;
+  destinations: DestinationPolicy;
 }
 
 /** setTimeout's longest delay; a later due time is reached in steps. */
@@ -39,22 +43,49 @@ export class Scheduler {
   private closed = false;
   private idle: (() => void) | null = null;
   private readonly stop = new AbortController();
+  /** Queues and flow-control keys: which due messages may start. */
+  readonly gates: Gates;
+  private poked = false;
 
   constructor(
     private readonly store: QueueStore,
     private readonly events: EventLog,
     private readonly s: SchedulerSettings,
-  ) {}
+  ) {
+    this.gates = new Gates(store, s.now, () => {
+      if (this.poked) return;
+      this.poked = true;
+      queueMicrotask(() => {
+        this.poked = false;
+        this.pump();
+      });
+    });
+  }
 
   /** Schedules every message the store holds (after a restart). */
   start(): void {
-    for (const m of this.store.pending()) this.heap.push({ at: m.notBefore, id: m.id });
+    for (const m of this.store.pending()) {
+      this.gates.restore(m);
+      this.heap.push({ at: m.notBefore, id: m.id });
+    }
     this.pump();
   }
 
   schedule(m: QueueMessage): void {
+    this.gates.add(m);
     this.heap.push({ at: m.notBefore, id: m.id });
     this.pump();
+  }
+
+  /** A message was cancelled: it frees its place in its queue. */
+  cancelled(m: QueueMessage): void {
+    this.gates.forget(m);
+    this.pump();
+  }
+
+  /** The global limit of attempts at once and how many run (GET /v2/globalParallelism). */
+  parallelism(): { parallelismMax: number; parallelismCount: number } {
+    return { parallelismMax: this.s.concurrency, parallelismCount: this.inFlight.size };
   }
 
   /** Whether an attempt of this message is running now. */
@@ -73,32 +104,47 @@ export class Scheduler {
   private pump(): void {
     if (this.closed) return;
     const now = this.s.now();
-    while (this.inFlight.size < this.s.concurrency) {
-      const top = this.heap.peek();
-      if (top === undefined || top.at > now) break;
-      this.heap.pop();
-      const m = this.store.get(top.id);
-      // Stale entries: cancelled, delivered, rescheduled, or already running.
-      if (m === undefined || m.notBefore !== top.at || this.inFlight.has(m.id)) continue;
-      if (this.s.workflows.drop(m)) continue;
-      this.run(m);
+    // Starting a queue's message may wake the next one in line, hence the outer loop.
+    for (;;) {
+      // A woken message goes back at its own due time, so the entry is live for the check below.
+      for (const id of this.gates.woken()) {
+        const m = this.store.get(id);
+        if (m !== undefined) this.heap.push({ at: m.notBefore, id });
+      }
+      while (this.inFlight.size < this.s.concurrency) {
+        const top = this.heap.peek();
+        if (top === undefined || top.at > now) break;
+        this.heap.pop();
+        const m = this.store.get(top.id);
+        // Stale entries: cancelled, delivered, rescheduled, or already running.
+        if (m === undefined || m.notBefore !== top.at || this.inFlight.has(m.id)) continue;
+        // Held by its queue or flow-control key: parked there until woken.
+        if (this.s.workflows.drop(m)) {
+          this.gates.forget(m);
+          continue;
+        }
+        if (!this.gates.admit(m)) continue;
+        this.run(m);
+      }
+      if (!this.gates.hasWoken()) break;
     }
-    const next = this.heap.peek();
-    if (next === undefined || this.inFlight.size >= this.s.concurrency) return;
-    if (this.timer !== null && this.timerAt <= next.at) return;
+    const next = Math.min(this.heap.peek()?.at ?? Infinity, this.gates.nextWake());
+    if (next === Infinity || this.inFlight.size >= this.s.concurrency) return;
+    if (this.timer !== null && this.timerAt <= next) return;
     if (this.timer !== null) clearTimeout(this.timer);
-    this.timerAt = next.at;
+    this.timerAt = next;
     this.timer = setTimeout(() => {
       this.timer = null;
       this.timerAt = Infinity;
       this.pump();
-    }, Math.min(MAX_TIMER_MS, Math.max(0, next.at - now)));
+    }, Math.min(MAX_TIMER_MS, Math.max(0, next - now)));
   }
 
   private run(m: QueueMessage): void {
     this.inFlight.add(m.id);
-    this.events.add('IN_PROGRESS', m);
-    const settings = { signingKey: this.s.signingKey(), defaultTimeoutMs: this.s.defaultTimeoutMs, maxBodyBytes: this.s.maxBodyBytes, now: this.s.now, stop: this.stop.signal };
+    // ACTIVE: picked for delivery, an attempt starts (the service's word for it).
+    this.events.add('ACTIVE', m);
+    const settings = { signingKey: this.s.signingKey(), defaultTimeoutMs: this.s.defaultTimeoutMs, maxBodyBytes: this.s.maxBodyBytes, now: this.s.now, stop: this.stop.signal, destinations: this.s.destinations };
     attempt(this.s.workflows.view(m), settings)
       .then((out) => {
         if (!this.closed) this.settle(m.id, out);
@@ -106,6 +152,7 @@ export class Scheduler {
       .catch((err: unknown) => this.s.onError(err, m))
       .finally(() => {
         this.inFlight.delete(m.id);
+        if (!this.closed) this.gates.release(m, this.store.get(m.id) === undefined);
         if (this.closed) {
           if (this.inFlight.size === 0) this.idle?.();
         } else this.pump();
@@ -121,13 +168,14 @@ export class Scheduler {
       const then = m.callback !== undefined ? [this.s.workflows.callback(m, callbackMessage('callback', m.callback, m, out, d))] : [];
       this.store.finish(id, then);
       this.events.add('DELIVERED', m, { responseStatus: out.status });
-      for (const c of then) this.accepted(c);
+      this.gates.follow(m, then);
+    for (const c of then) this.accepted(c);
       return;
     }
     this.events.add('ERROR', m, { error: out.error ?? `destination answered ${out.status}`, responseStatus: out.status });
     if (!out.final && m.retried < m.retries) {
       const retried = m.retried + 1;
-      const notBefore = now + (requestedDelayMs(out.headers, now, this.s.retryDelayScale) ?? backoffMs(retried, this.s.retryDelayScale));
+      const notBefore = now + (requestedDelayMs(out.headers, now, this.s.retryDelayScale) ?? backoffMs(retried, this.s.retryDelayScale, m.retryDelay));
       const response = { status: out.status, headers: out.headers, body: out.body, ...(out.error !== undefined && { error: out.error }) };
       this.store.retry(id, retried, notBefore, response);
       this.events.add('RETRY', m, { nextDeliveryTime: notBefore });
@@ -142,6 +190,7 @@ export class Scheduler {
     const response = { status: out.status, headers: out.headers, body: out.body, ...(out.error !== undefined && { error: out.error }) };
     this.store.deadLetter({ dlqId, message: { ...m }, response, failedAt: now }, then);
     this.events.add('FAILED', m);
+    this.gates.follow(m, then);
     for (const c of then) this.accepted(c);
   }
 

@@ -10,3 +10,8 @@ export function fail(e: QueueError): HttpResponse {
 export function ok(value: unknown, status = 200): HttpResponse {
   return jsonResponse(status, JSON.stringify(value));
 }
+
+/** 200 with no body: what the service answers when there is nothing to say (pause, delete). */
+export function done(): HttpResponse {
+  return { status: 200, headers: {}, body: '' };
+}

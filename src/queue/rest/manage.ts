@@ -94,7 +94,8 @@ export function keysCommand(call: Call): HttpResponse {
 
 // POST /v2/keys/rotate
 export function rotateKeysCommand(call: Call): HttpResponse {
-  return ok(call.ctx.engine.rotateKeys());
+  const keys = call.ctx.engine.rotateKeys();
+  return isError(keys) ? fail(keys) : ok(keys);
 }
 
 // GET /v2/events | /v2/logs ?state=&messageId=&url=&queueName=&label=&fromDate=&toDate=&count=&cursor=
@@ -121,7 +122,7 @@ function dlqTargets(call: Call): DlqEntry[] {
   return [...call.ctx.engine.store.dlq()].filter((e) => (ids.size === 0 ? matchesMessage(e.message, call) : ids.has(e.dlqId)));
 }
 
-/** The filters the SDK sends for bulk actions and lists: url, label, queueName, topicName (several values OR). */
+/** The filters the SDK sends for bulk actions and lists: url, label, queueName, topicName, flowControlKey (several values OR). */
 function matchesMessage(m: QueueMessage, call: Call): boolean {
   const test = (name: string, value: string | undefined) => {
     const wanted = queryAll(call, name);
@@ -132,6 +133,7 @@ function matchesMessage(m: QueueMessage, call: Call): boolean {
     test('url', m.url) &&
     test('queueName', m.queueName) &&
     test('topicName', m.topicName) &&
+    test('flowControlKey', m.flowControl?.key) &&
     (labels.length === 0 || (m.labels ?? []).some((l) => labels.includes(l)))
   );
 }

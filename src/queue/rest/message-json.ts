@@ -2,27 +2,35 @@
 
 import { multi } from '../delivery/callbacks.js';
 import type { DlqEntry, QueueMessage } from '../store/message.js';
+import { shownBody, shownHeaders } from '../store/redaction.js';
 
 export function messageJson(m: QueueMessage): Record<string, unknown> {
-  const body = Buffer.from(m.body, 'base64');
+  const shown = shownBody(m);
+  const body = Buffer.from(shown, 'base64');
   const out: Record<string, unknown> = {
     messageId: m.id,
     url: m.url,
     method: m.method,
-    header: multi(m.headers),
+    header: multi(shownHeaders(m)),
     maxRetries: m.retries,
     notBefore: m.notBefore,
     createdAt: m.createdAt,
     callerIp: m.callerIp,
   };
   if (isUtf8(body)) out.body = body.toString('utf8');
-  else out.bodyBase64 = m.body;
+  else out.bodyBase64 = shown;
   if (m.callback !== undefined) out.callback = m.callback.url;
   if (m.failureCallback !== undefined) out.failureCallback = m.failureCallback.url;
   if (m.queueName !== undefined) out.queueName = m.queueName;
   if (m.topicName !== undefined) out.topicName = m.topicName;
   if (m.endpointName !== undefined) out.endpointName = m.endpointName;
   if (m.scheduleId !== undefined) out.scheduleId = m.scheduleId;
+  if (m.flowControl !== undefined) {
+    const fc = m.flowControl;
+    out.flowControlKey = fc.key;
+    if (fc.parallelism > 0) out.parallelism = fc.parallelism;
+    if (fc.rate > 0) Object.assign(out, { rate: fc.rate, period: fc.periodMs / 1000 });
+  }
   if (m.labels !== undefined && m.labels.length > 0) {
     out.labels = m.labels;
     out.label = m.labels[0];

@@ -1,12 +1,16 @@
 // The publish settings, read from headers under the SDK's Upstash-* names or the spec's
 // Service-* names: Method, Delay, Not-Before, Retries, Timeout, Forward-*, Callback and
 // Failure-Callback (with their own Upstash-Callback-* / Upstash-Failure-Callback-* settings),
-// Deduplication-Id, Content-Based-Deduplication and Label. The one parser of durations and
-// URLs in the queue service.
+// Deduplication-Id, Content-Based-Deduplication, Label, Retry-Delay, Redact-Fields,
+// Header-Forward and Flow-Control-Key/-Value. The one parser of durations and URLs in the queue
+// service.
 
 import { createHash } from 'node:crypto';
-import { badRequest, invalidCallback, invalidDestination, isError, messageTooLarge, type QueueError } from '../errors.js';
+import { isProblem, parseRetryDelay } from '../delivery/retry-delay.js';
+import { badRequest, invalidCallback, invalidDestination, invalidRetryDelay, isError, messageTooLarge, type QueueError } from '../errors.js';
+import { parseRedactFields } from '../store/redaction.js';
 import { newMessageId, type Draft, type FollowUp, type MessageSettings, type QueueMessage } from '../store/message.js';
+import { readFlowControl } from './flow-control-value.js';
 
 /** A header lookup by lower-case name, and every name present. */
 export interface HeaderSource {
@@ -30,8 +34,11 @@ export function readPublish(destination: string, h: HeaderSource, body: Buffer, 
   if (!isHttpUrl(destination)) return invalidDestination(destination);
   if (body.length > c.maxMessageBytes) return messageTooLarge(body.length, c.maxMessageBytes);
   const setting = (name: string) => h.get(`upstash-${name}`) ?? h.get(`service-${name}`);
-  const own = readSettings(setting, forwarded(h, ['upstash-forward-', 'service-forward-']));
+  const passed = forwarded(h, ['upstash-forward-', 'service-forward-']);
+  const own = readSettings(setting, setting('header-forward')?.trim().toLowerCase() === 'true' ? { ...plainHeaders(h), ...passed } : passed, 'Upstash');
   if (isError(own)) return own;
+  const redact = parseRedactFields(setting('redact-fields') ?? '');
+  if (isError(redact)) return redact;
   const contentType = h.get('content-type');
   if (contentType !== undefined) own.headers['content-type'] ??= contentType;
   const callback = followUp(h, 'callback');
@@ -60,6 +67,12 @@ export function readPublish(destination: string, h: HeaderSource, body: Buffer, 
   if (callback !== undefined) message.callback = callback;
   if (failureCallback !== undefined) message.failureCallback = failureCallback;
   if (c.queueName !== undefined) message.queueName = c.queueName;
+  if (own.retryDelay !== undefined) message.retryDelay = own.retryDelay;
+  if (redact !== undefined) message.redact = redact;
+  const flowControl = readFlowControl(setting('flow-control-key'), setting('flow-control-value'));
+  if (isError(flowControl)) return flowControl;
+  if (flowControl !== undefined) message.flowControl = flowControl;
+  // Several labels: comma-separated, or the header repeated (which arrives joined by commas).
   const label = setting('label');
   if (label !== undefined) message.labels = label.split(',').map((l) => l.trim()).filter((l) => l !== '');
   const draft: Draft = { message };
@@ -69,8 +82,11 @@ export function readPublish(destination: string, h: HeaderSource, body: Buffer, 
   return draft;
 }
 
-/** Method, Retries, Timeout and Delay under `setting`'s names, and the forwarded headers. */
-function readSettings(setting: (name: string) => string | undefined, headers: Record<string, string>): MessageSettings | QueueError {
+/**
+ * Method, Retries, Timeout, Delay and Retry-Delay under `setting`'s names, and the forwarded
+ * headers; `prefix` names the headers in errors (Upstash, Upstash-Callback, Upstash-Failure-Callback).
+ */
+function readSettings(setting: (name: string) => string | undefined, headers: Record<string, string>, prefix: string): MessageSettings | QueueError {
   const out: MessageSettings = { headers };
   const method = setting('method');
   if (method !== undefined) {
@@ -94,6 +110,12 @@ function readSettings(setting: (name: string) => string | undefined, headers: Re
     if (ms === undefined) return badRequest(`invalid delay: '${delay}' (a duration such as 10s, 5m, 2h, 1d)`);
     out.delayMs = ms;
   }
+  const retryDelay = setting('retry-delay');
+  if (retryDelay !== undefined) {
+    const e = parseRetryDelay(retryDelay);
+    if (isProblem(e)) return invalidRetryDelay(`${prefix}-Retry-Delay`, retryDelay, e.at, e.what);
+    out.retryDelay = retryDelay.trim();
+  }
   return out;
 }
 
@@ -106,6 +128,7 @@ function followUp(h: HeaderSource, kind: 'callback' | 'failure-callback'): Follo
   const settings = readSettings(
     (n) => h.get(`upstash-${kind}-${n}`) ?? h.get(`service-${kind}-${n}`),
     forwarded(h, [`upstash-${kind}-forward-`, `service-${kind}-forward-`]),
+    name,
   );
   return isError(settings) ? settings : { url, settings };
 }
@@ -118,6 +141,24 @@ function forwarded(h: HeaderSource, prefixes: readonly string[]): Record<string,
   }
   return out;
 }
+
+/**
+ * Upstash-Header-Forward: true forwards the request's own headers (for webhook senders that
+ * cannot prefix them), but never the queue's settings, the connection's own headers, or an
+ * `Authorization: Bearer` (the queue token travels there).
+ */
+function plainHeaders(h: HeaderSource): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const name of h.names()) {
+    if (name.startsWith('upstash-') || name.startsWith('service-') || NOT_FORWARDED.has(name)) continue;
+    const v = h.get(name)!;
+    if (name === 'authorization' && /^bearer /i.test(v)) continue;
+    out[name] = v;
+  }
+  return out;
+}
+
+const NOT_FORWARDED = new Set(['host', 'connection', 'content-length', 'transfer-encoding', 'keep-alive', 'te', 'trailer', 'upgrade', 'expect', 'proxy-authorization', 'proxy-connection']);
 
 /** `10s`, `5m`, `2h`, `1d`, `500ms`, or a bare number of seconds; undefined when malformed. */
 export function duration(text: string): number | undefined {

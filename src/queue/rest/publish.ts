@@ -1,15 +1,18 @@
 // Publishing: /v2/publish/{destination}, /v2/enqueue/{queue}/{destination} and /v2/batch.
 // The destination is the rest of the path as sent (its own query is the request's, minus
-// qstash_token); a percent-encoded URL is accepted too.
+// qstash_token and the settings given as `upstash-*` parameters); a percent-encoded URL is
+// accepted too. A destination that is a URL group's name fans out to one message per endpoint,
+// answered as an array. Every URL a message will call is checked against the destination rules.
 
 import type { HttpResponse } from '../../server/http.js';
 import { percentDecode, queryPairs } from '../../server/url.js';
-import { badRequest, isError, unknownUrlGroup, type QueueError } from '../errors.js';
+import { badRequest, isError, refusedDestination, type QueueError } from '../errors.js';
 import type { Draft } from '../store/message.js';
+import { isUrlGroupName } from '../url-groups.js';
+import { runDraft } from '../workflow/run-publish.js';
 import { fail, ok } from './envelope.js';
 import { isHttpUrl, readPublish, type HeaderSource } from './publish-options.js';
-import { bodyBytes, callerIp, jsonBody, objectHeaders, requestHeaders, type Call } from './request.js';
-import { runDraft } from '../workflow/run-publish.js';
+import { bodyBytes, callerIp, isSettingParam, jsonBody, objectHeaders, requestHeaders, withQuerySettings, type Call } from './request.js';
 
 // POST /v2/publish/{destination}
 export async function publishCommand(call: Call): Promise<HttpResponse> {
@@ -27,10 +30,12 @@ export async function enqueueCommand(call: Call): Promise<HttpResponse> {
 async function publishTo(call: Call, destination: string, queueName?: string): Promise<HttpResponse> {
   const body = await bodyBytes(call);
   if (isError(body)) return fail(body);
-  const draft = draftOf(call, destination, requestHeaders(call.req), body, queueName);
-  if (isError(draft)) return fail(draft);
-  const out = call.ctx.engine.publish([draft]);
-  return isError(out) ? fail(out) : ok(out[0]);
+  const drafts = draftsOf(call, destination, withQuerySettings(requestHeaders(call.req), call.req.query), body, queueName);
+  if (isError(drafts)) return fail(drafts);
+  const refused = await refusal(call, drafts);
+  if (refused !== null) return fail(refused);
+  const out = call.ctx.engine.publish(drafts);
+  return isError(out) ? fail(out) : ok(isHttpUrl(destination) ? out[0] : out);
 }
 
 // POST /v2/batch with [{destination, headers?, body?, queue?}]
@@ -39,38 +44,62 @@ export async function batchCommand(call: Call): Promise<HttpResponse> {
   if (isError(items)) return fail(items);
   if (!Array.isArray(items) || items.length === 0) return fail(badRequest('batch needs a non-empty JSON array of {destination, headers, body}'));
   const drafts: Draft[] = [];
+  /** Per entry: how many drafts it made, or null for a URL (answered as one object, not an array). */
+  const made: (number | null)[] = [];
   for (const item of items) {
     if (typeof item !== 'object' || item === null || typeof item.destination !== 'string') return fail(badRequest('each batch entry needs a destination (string)'));
     const headers = typeof item.headers === 'object' && item.headers !== null ? (item.headers as Record<string, unknown>) : {};
     if (item.body !== undefined && typeof item.body !== 'string') return fail(badRequest('a batch entry body must be a string'));
     if (item.queue !== undefined && typeof item.queue !== 'string') return fail(badRequest('a batch entry queue must be a string'));
-    const draft = draftOf(call, item.destination, objectHeaders(headers), Buffer.from(item.body ?? ''), item.queue);
-    if (isError(draft)) return fail(draft);
-    drafts.push(draft);
+    const some = draftsOf(call, item.destination, withQuerySettings(objectHeaders(headers), call.req.query), Buffer.from(item.body ?? ''), item.queue);
+    if (isError(some)) return fail(some);
+    const refused = await refusal(call, some);
+    if (refused !== null) return fail(refused);
+    drafts.push(...some);
+    made.push(isHttpUrl(item.destination) ? null : some.length);
   }
   const out = call.ctx.engine.publish(drafts);
-  return isError(out) ? fail(out) : ok(out);
+  if (isError(out)) return fail(out);
+  let at = 0;
+  return ok(made.map((n) => (n === null ? out[at++] : out.slice(at, (at += n)))));
 }
 
-function draftOf(call: Call, destination: string, h: HeaderSource, body: Buffer, queueName?: string): Draft | QueueError {
-  // URL groups are issue 9's next slice: a name that is not a URL is reported as unknown.
-  if (!isHttpUrl(destination) && /^[A-Za-z0-9._-]+$/.test(destination)) return unknownUrlGroup(destination);
+/** The message a publish to a URL makes, or one per endpoint for a URL group's name. */
+export function draftsOf(call: Call, destination: string, h: HeaderSource, body: Buffer, queueName?: string): Draft[] | QueueError {
   const { ctx } = call;
-  return runDraft(ctx.engine.store.runs, h, (h) =>
-    readPublish(destination, h, body, {
-      now: ctx.now(),
-      callerIp: callerIp(call.req),
-      defaultRetries: ctx.defaultRetries,
-      maxMessageBytes: ctx.maxMessageBytes,
-      ...(queueName !== undefined && { queueName }),
-    }),
-  );
+  const make = (url: string) =>
+    runDraft(ctx.engine.store.runs, h, (h) =>
+      readPublish(url, h, body, {
+        now: ctx.now(),
+        callerIp: callerIp(call.req),
+        defaultRetries: ctx.defaultRetries,
+        maxMessageBytes: ctx.maxMessageBytes,
+        ...(queueName !== undefined && { queueName }),
+      }),
+    );
+  if (!isHttpUrl(destination) && isUrlGroupName(destination)) return ctx.urlGroups.fanOut(destination, make);
+  const draft = make(destination);
+  return isError(draft) ? draft : [draft];
 }
 
-function destinationOf(call: Call, raw: string): string {
+/** The first of the messages' URLs (destination, callbacks) that queue.allow/denyDestinations or production refuse. */
+export async function refusal(call: Call, drafts: readonly Draft[]): Promise<QueueError | null> {
+  for (const { message: m } of drafts) {
+    const urls: [string, string][] = [['destination', m.url]];
+    if (m.callback !== undefined) urls.push(['Upstash-Callback', m.callback.url]);
+    if (m.failureCallback !== undefined) urls.push(['Upstash-Failure-Callback', m.failureCallback.url]);
+    for (const [what, url] of urls) {
+      const r = await call.ctx.destinations.check(url);
+      if (r !== null) return refusedDestination(what, url, r.why);
+    }
+  }
+  return null;
+}
+
+export function destinationOf(call: Call, raw: string): string {
   let dest = /^https?%3A/i.test(raw) ? percentDecode(raw) : raw;
   dest = Buffer.from(dest, 'latin1').toString('utf8');
-  const q = queryPairs(call.req.query).filter(([k]) => k !== 'qstash_token');
+  const q = queryPairs(call.req.query).filter(([k]) => k !== 'qstash_token' && !isSettingParam(k));
   if (q.length === 0) return dest;
   const enc = (s: string) => encodeURIComponent(Buffer.from(s, 'latin1').toString('utf8'));
   const text = q.map(([k, v]) => (v === undefined ? enc(k) : `${enc(k)}=${enc(v)}`)).join('&');

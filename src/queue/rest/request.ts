@@ -2,18 +2,24 @@
 // query and the body. The only query and body parsing of the queue service.
 
 import type { HttpRequest } from '../../server/http.js';
-import { queryPairs } from '../../server/url.js';
+import { pathSegments, percentDecode, queryPairs } from '../../server/url.js';
+import type { DestinationPolicy } from '../delivery/destination-policy.js';
 import type { QueueEngine } from '../engine.js';
-import { BODY_TOO_LARGE, NOT_JSON, type QueueError } from '../errors.js';
+import type { Schedules } from '../schedules/schedules.js';
+import type { UrlGroups } from '../url-groups.js';
 import type { Workflows } from '../workflow/workflows.js';
+import { BODY_TOO_LARGE, NOT_JSON, type QueueError } from '../errors.js';
 import type { HeaderSource } from './publish-options.js';
 
 export interface QueueContext {
   readonly engine: QueueEngine;
+  readonly urlGroups: UrlGroups;
+  readonly schedules: Schedules;
   readonly maxBodyBytes: number;
   readonly maxMessageBytes: number;
   readonly defaultRetries: number;
   readonly now: () => number;
+  readonly destinations: DestinationPolicy;
   /** Workflow runs (issue 10). */
   readonly workflows: Workflows;
 }
@@ -60,7 +66,30 @@ export function objectHeaders(h: Record<string, unknown>): HeaderSource {
   return { get: (n) => map.get(n), names: () => [...map.keys()] };
 }
 
-/** The publisher's address as a proxy reports it; the HTTP layer does not pass the socket's. */
+/** Whether a query parameter is a publish setting (`?upstash-retries=3`) rather than the destination's own. */
+export const isSettingParam = (name: string) => name.startsWith('upstash-') || name.startsWith('service-');
+
+/**
+ * Settings given as lower-case query parameters, seen as headers of the same name; a header
+ * sent too wins. A repeated parameter is joined with ', ', as a repeated header is.
+ */
+export function withQuerySettings(h: HeaderSource, query: string): HeaderSource {
+  const q = new Map<string, string>();
+  for (const [k, v] of queryPairs(query)) {
+    if (!isSettingParam(k)) continue;
+    const value = Buffer.from(v ?? '', 'latin1').toString('utf8');
+    q.set(k, q.has(k) ? `${q.get(k)}, ${value}` : value);
+  }
+  if (q.size === 0) return h;
+  return { get: (n) => h.get(n) ?? q.get(n), names: () => [...new Set([...h.names(), ...q.keys()])] };
+}
+
+/** The publisher's address: as a proxy in front reports it, else the connection's (IPv4 unmapped). */
 export function callerIp(req: HttpRequest): string {
-  return req.header('x-forwarded-for')?.split(',')[0].trim() ?? req.header('x-real-ip') ?? '';
+  return req.header('x-forwarded-for')?.split(',')[0].trim() ?? req.header('x-real-ip') ?? req.remoteAddress().replace(/^::ffff:(\d+\.\d+\.\d+\.\d+)$/i, '$1');
+}
+
+/** The path segments after /v2/<group>/, each decoded as UTF-8. */
+export function pathNames(call: Call): string[] {
+  return pathSegments(call.rest).map((s) => Buffer.from(percentDecode(s), 'latin1').toString('utf8'));
 }

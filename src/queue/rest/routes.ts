@@ -19,10 +19,14 @@ import {
   rotateKeysCommand,
 } from './manage.js';
 import { batchCommand, enqueueCommand, publishCommand } from './publish.js';
+import { changeFlowControlCommand, getFlowControlCommand, globalParallelismCommand, listFlowControlCommand } from './flow-control.js';
+import { deleteQueueCommand, getQueueCommand, listQueuesCommand, pauseQueueCommand, upsertQueueCommand } from './queues.js';
 import type { Call, QueueContext } from './request.js';
-import { workflowsDeleteCommand, workflowsGetCommand } from '../workflow/runs-api.js';
+import { createScheduleCommand, deleteScheduleCommand, getScheduleCommand, listSchedulesCommand, pauseResumeCommand } from './schedules.js';
+import { addEndpointsCommand, deleteTopicsCommand, getUrlGroupCommand, listUrlGroupsCommand } from './url-groups.js';
 import { workflowDlqActionCommand } from '../workflow/dlq-api.js';
 import { notifyCommand, waitCommand, waitersCommand, webhookCommand } from '../workflow/events-api.js';
+import { workflowsDeleteCommand, workflowsGetCommand } from '../workflow/runs-api.js';
 
 type Run = (call: Call) => HttpResponse | Promise<HttpResponse>;
 
@@ -52,6 +56,33 @@ const ROUTES = new Map<string, ReadonlyMap<string, Route>>([
   ['wait', new Map<string, Route>([['POST', { sub: waitCommand }]])],
   ['notify', new Map<string, Route>([['POST', { sub: notifyCommand }]])],
   ['waiters', new Map<string, Route>([['GET', { sub: waitersCommand }]])],
+  [
+    'topics',
+    new Map<string, Route>([
+      ['GET', { bare: listUrlGroupsCommand, sub: getUrlGroupCommand }],
+      ['POST', { sub: addEndpointsCommand }],
+      ['DELETE', { sub: deleteTopicsCommand }],
+    ]),
+  ],
+  [
+    'schedules',
+    new Map<string, Route>([
+      ['GET', { bare: listSchedulesCommand, sub: getScheduleCommand }],
+      ['POST', { sub: createScheduleCommand }],
+      ['PATCH', { sub: pauseResumeCommand }],
+      ['DELETE', { sub: deleteScheduleCommand }],
+    ]),
+  ],
+  [
+    'queues',
+    new Map<string, Route>([
+      ['GET', { bare: listQueuesCommand, sub: getQueueCommand }],
+      ['POST', { bare: upsertQueueCommand, sub: pauseQueueCommand }],
+      ['DELETE', { sub: deleteQueueCommand }],
+    ]),
+  ],
+  ['flowControl', new Map<string, Route>([['GET', { bare: listFlowControlCommand, sub: getFlowControlCommand }], ['POST', { sub: changeFlowControlCommand }]])],
+  ['globalParallelism', new Map<string, Route>([['GET', { bare: globalParallelismCommand }]])],
 ]);
 
 export interface Tokens {

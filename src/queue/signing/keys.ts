@@ -4,6 +4,7 @@
 
 import { randomBytes } from 'node:crypto';
 import type { SecretStore } from '../../config/secrets.js';
+import { KEYS_FIXED, type QueueError } from '../errors.js';
 
 export interface SigningKeys {
   current: string;
@@ -19,10 +20,14 @@ export const newSigningKey = () => `sig_${randomBytes(21).toString('base64url')}
 export class KeyRing {
   private keys: SigningKeys;
 
-  /** Configured keys win over stored ones; rotation then changes only the stored pair. */
+  /**
+   * Configured keys win over stored ones; rotation then changes only the stored pair. `fixed`
+   * keys refuse rotation (dev mode: the SDK's receivers only know the dev pair).
+   */
   constructor(
     private readonly secrets: SecretStore,
     configured: Partial<SigningKeys>,
+    private readonly fixed = false,
   ) {
     this.keys = {
       current: configured.current ?? secrets.get(CURRENT, newSigningKey),
@@ -34,7 +39,8 @@ export class KeyRing {
     return { ...this.keys };
   }
 
-  rotate(): SigningKeys {
+  rotate(): SigningKeys | QueueError {
+    if (this.fixed) return KEYS_FIXED;
     this.keys = { current: this.keys.next, next: newSigningKey() };
     this.secrets.set(CURRENT, this.keys.current);
     this.secrets.set(NEXT, this.keys.next);

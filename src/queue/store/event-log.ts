@@ -1,7 +1,14 @@
-// The logs of /v2/events and /v2/logs: one event per state change of a message, newest last,
-// kept in memory and bounded (the oldest are dropped), so they do not survive a restart.
+// The logs of /v2/events and /v2/logs: one event per state change of a message, newest last.
+// The newest `max` are answered. Memory and the events file (event-file.ts) hold the same
+// events, at most 2·`max` of them: on reaching 2·`max` both drop to the newest `max`,
+// so the file is rewritten once per `max` events and a restart answers as before.
+// Each event carries the message's headers and body as the API shows them (redacted per
+// Upstash-Redact-Fields); bodies over LOG_BODY_BYTES are left out, so the log's memory and
+// file stay bounded however large messages are.
 
+import type { EventFile } from './event-file.js';
 import type { QueueMessage } from './message.js';
+import { shownBody, shownHeaders } from './redaction.js';
 
 export type State = 'CREATED' | 'ACTIVE' | 'IN_PROGRESS' | 'DELIVERED' | 'ERROR' | 'RETRY' | 'FAILED' | 'CANCELED';
 
@@ -18,6 +25,9 @@ export interface QueueEvent {
   nextDeliveryTime?: number;
   error?: string;
   responseStatus?: number;
+  header?: Record<string, string>;
+  /** base64 */
+  body?: string;
 }
 
 export interface EventFilter {
@@ -30,12 +40,24 @@ export interface EventFilter {
   toDate?: number;
 }
 
-const MAX_EVENTS = 10_000;
+/** The filter state=IN_PROGRESS matches every state of a message still on its way. */
+const IN_PROGRESS = new Set<State>(['ACTIVE', 'RETRY', 'ERROR']);
+/** Bodies up to this size (base64 characters) are kept in the log. */
+const LOG_BODY_BYTES = 2048;
 
 export class EventLog {
-  private events: QueueEvent[] = [];
-
-  constructor(private readonly now: () => number) {}
+  /**
+   * `events` are those `file` held at start (oldest first); without a file the log lives in
+   * memory only.
+   */
+  constructor(
+    private readonly now: () => number,
+    private readonly max: number,
+    private readonly file: EventFile | null = null,
+    private events: QueueEvent[] = [],
+  ) {
+    if (events.length >= 2 * max) this.trim();
+  }
 
   add(state: State, m: QueueMessage, extra: Partial<QueueEvent> = {}): void {
     const e: QueueEvent = { time: this.now(), state, messageId: m.id, url: m.url, ...extra };
@@ -46,25 +68,39 @@ export class EventLog {
       e.labels = m.labels;
       e.label = m.labels[0];
     }
+    e.header = shownHeaders(m);
+    const body = shownBody(m);
+    if (body.length <= LOG_BODY_BYTES) e.body = body;
     this.events.push(e);
-    if (this.events.length > MAX_EVENTS) this.events = this.events.slice(this.events.length - MAX_EVENTS / 2);
+    this.file?.append(e);
+    if (this.events.length >= 2 * this.max) this.trim();
+  }
+
+  close(): void {
+    this.file?.close();
+  }
+
+  private trim(): void {
+    this.events = this.events.slice(this.events.length - this.max);
+    this.file?.replace(this.events);
   }
 
   /** Newest first: up to `count` matching events from `cursor` (an offset from the newest), and the next cursor. */
   list(filter: EventFilter, count: number, cursor: number): { events: QueueEvent[]; cursor?: string } {
     const out: QueueEvent[] = [];
+    const oldest = Math.max(0, this.events.length - this.max);
     let i = this.events.length - 1 - cursor;
-    for (; i >= 0 && out.length < count; i--) {
+    for (; i >= oldest && out.length < count; i--) {
       const e = this.events[i];
       if (matches(e, filter)) out.push(e);
     }
-    return i >= 0 ? { events: out, cursor: String(this.events.length - 1 - i) } : { events: out };
+    return i >= oldest ? { events: out, cursor: String(this.events.length - 1 - i) } : { events: out };
   }
 }
 
 function matches(e: QueueEvent, f: EventFilter): boolean {
   return (
-    (f.state === undefined || e.state === f.state) &&
+    (f.state === undefined || e.state === f.state || (f.state === 'IN_PROGRESS' && IN_PROGRESS.has(e.state))) &&
     (f.messageId === undefined || e.messageId === f.messageId) &&
     (f.url === undefined || e.url === f.url) &&
     (f.queueName === undefined || e.queueName === f.queueName) &&

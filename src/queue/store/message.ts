@@ -3,6 +3,7 @@
 // log frame.
 
 import { randomBytes } from 'node:crypto';
+import type { FlowControlSetting } from './gate-records.js';
 
 /** Settings of a message to be made later: a callback's, from Upstash-Callback-* headers. */
 export interface MessageSettings {
@@ -10,6 +11,8 @@ export interface MessageSettings {
   retries?: number;
   timeoutMs?: number;
   delayMs?: number;
+  /** Upstash-Retry-Delay: an expression over `retried` (delivery/retry-delay.ts). */
+  retryDelay?: string;
   /** Headers forwarded to the destination (Upstash-Callback-Forward-*). */
   headers: Record<string, string>;
 }
@@ -38,6 +41,7 @@ export interface QueueMessage {
   callback?: FollowUp;
   failureCallback?: FollowUp;
   queueName?: string;
+  flowControl?: FlowControlSetting;
   labels?: string[];
   callerIp: string;
   topicName?: string;
@@ -45,6 +49,10 @@ export interface QueueMessage {
   scheduleId?: string;
   /** Set on a callback or failure-callback message: it has no callbacks of its own. */
   origin?: 'callback' | 'failureCallback';
+  /** Upstash-Retry-Delay: an expression over `retried` replacing the back-off (delivery/retry-delay.ts). */
+  retryDelay?: string;
+  /** Upstash-Redact-Fields: what the API and logs show only as a hash (store/redaction.ts). */
+  redact?: Redaction;
   /** Set on a message of a workflow run (issue 10): which run, and what the message is to it. */
   workflow?: WorkflowTag;
 }
@@ -69,6 +77,13 @@ export interface Invoker {
   workflowRunCreatedAt: number;
   workflowUrl: string;
   step: Record<string, unknown>;
+}
+
+/** Parts of a message shown as `REDACTED:<sha256>`; they are still delivered as they are. */
+export interface Redaction {
+  body?: true;
+  /** Every header, or these (lower-case names). */
+  headers?: true | string[];
 }
 
 /** What the destination answered on the last attempt; status 0 when it never answered. */

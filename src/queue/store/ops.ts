@@ -1,9 +1,12 @@
 // The records of the queue's log, one JSON object per frame. A snapshot restates the state as
-// `put`, `dlq` and `dedup` ops; the log adds every change since. Replaying them in order
+// `put`, `dlq`, `dedup`, `urlGroup` and `schedule` ops; the log adds every change since. Replaying them in order
 // rebuilds the store exactly.
 
-import type { RunChange, RunEnd, RunRecord } from '../workflow/run.js';
+import type { FlowRecord, QueueRecord } from './gate-records.js';
 import type { DeliveryResponse, DlqEntry, QueueMessage } from './message.js';
+import type { Schedule } from './schedule.js';
+import type { UrlGroup } from './url-group.js';
+import type { RunChange, RunEnd, RunRecord } from '../workflow/run.js';
 
 export type Op =
   /** A message was accepted (published, or a callback made); `dedupKey` is remembered with it. */
@@ -18,11 +21,27 @@ export type Op =
   | { op: 'undlq'; dlqId: string }
   /** A deduplication key seen at `at` (snapshots only: in the log it rides on `put`). */
   | { op: 'dedup'; key: string; id: string; at: number }
+  /** A URL group was created or its endpoints changed (the whole group). */
+  | { op: 'urlGroup'; group: UrlGroup }
+  /** A URL group was deleted (or lost its last endpoint). */
+  | { op: 'unUrlGroup'; name: string }
+  /** A schedule was created, replaced, paused or resumed (the whole schedule). */
+  | { op: 'schedule'; schedule: Schedule }
+  /** A schedule was deleted. */
+  | { op: 'unschedule'; id: string }
+  /** A schedule fired at `at`; the messages it made are `put` in the same write. */
+  | { op: 'fired'; id: string; at: number }
+  /** A queue was made or its settings changed. */
+  | { op: 'queue'; queue: QueueRecord }
+  /** A queue was deleted. */
+  | { op: 'unqueue'; name: string }
+  /** A flow-control key was seen, or its settings changed. */
+  | { op: 'flow'; flow: FlowRecord }
   /** A workflow run ended (finished, or cancelled), and its result (issue 10). */
   | ({ op: 'runEnd' } & RunEnd)
   /** A workflow run as it stands (snapshots only: in the log its messages' ops build it). */
   | { op: 'run'; run: RunRecord }
-  /** A workflow run waits for an event, or keeps a notification for later (issue 10). */
+  /** A workflow run waits for an event, keeps a notification, or is made from a failed one (issue 10). */
   | { op: 'runChange'; change: RunChange };
 
 export const encodeOp = (op: Op): Buffer => Buffer.from(JSON.stringify(op));

@@ -8,9 +8,12 @@
 import type { FsyncPolicy } from '../../storage/append-log.js';
 import type { Logger } from '../../server/log.js';
 import { Generations } from '../../storage/generations.js';
-import { RunStore, type RunChange, type RunEnd } from '../workflow/run.js';
+import type { FlowRecord, QueueRecord } from './gate-records.js';
 import type { DeliveryResponse, DlqEntry, QueueMessage } from './message.js';
 import { decodeOp, encodeOp, type Op } from './ops.js';
+import type { Schedule } from './schedule.js';
+import type { UrlGroup } from './url-group.js';
+import { RunStore, type RunChange, type RunEnd } from '../workflow/run.js';
 
 const SNAPSHOT_FORMAT = { version: 1, countField: 'ops' };
 
@@ -27,6 +30,10 @@ export class QueueStore {
   private readonly responses = new Map<string, DeliveryResponse>();
   private readonly dlqEntries = new Map<string, DlqEntry>();
   private readonly dedup = new Map<string, { id: string; at: number }>();
+  private readonly groups = new Map<string, UrlGroup>();
+  private readonly scheduleMap = new Map<string, Schedule>();
+  private readonly queueRecords = new Map<string, QueueRecord>();
+  private readonly flowRecords = new Map<string, FlowRecord>();
   /** Workflow runs, built from the same ops (issue 10). */
   readonly runs = new RunStore();
   private readonly generations: Generations;
@@ -75,6 +82,26 @@ export class QueueStore {
     return this.dlqEntries.get(dlqId);
   }
 
+  queues(): IterableIterator<QueueRecord> {
+    return this.queueRecords.values();
+  }
+
+  flows(): IterableIterator<FlowRecord> {
+    return this.flowRecords.values();
+  }
+
+  putQueue(queue: QueueRecord): void {
+    this.write([{ op: 'queue', queue: { ...queue } }]);
+  }
+
+  removeQueue(name: string): void {
+    this.write([{ op: 'unqueue', name }]);
+  }
+
+  putFlow(flow: FlowRecord): void {
+    this.write([{ op: 'flow', flow: { ...flow } }]);
+  }
+
   /** The message already published under `key` within the window, if any. */
   duplicateOf(key: string): string | undefined {
     const trigger = this.runs.duplicateOf(key);
@@ -108,6 +135,43 @@ export class QueueStore {
   /** Deletes a DLQ entry; `then` is the message a retry makes of it. */
   removeDlq(dlqId: string, then: readonly QueueMessage[] = []): void {
     this.write([{ op: 'undlq', dlqId }, ...then.map((message): Op => ({ op: 'put', message }))]);
+  }
+
+  urlGroup(name: string): UrlGroup | undefined {
+    return this.groups.get(name);
+  }
+
+  urlGroups(): IterableIterator<UrlGroup> {
+    return this.groups.values();
+  }
+
+  putUrlGroup(group: UrlGroup): void {
+    this.write([{ op: 'urlGroup', group }]);
+  }
+
+  removeUrlGroup(name: string): void {
+    this.write([{ op: 'unUrlGroup', name }]);
+  }
+
+  schedule(id: string): Schedule | undefined {
+    return this.scheduleMap.get(id);
+  }
+
+  schedules(): IterableIterator<Schedule> {
+    return this.scheduleMap.values();
+  }
+
+  putSchedule(schedule: Schedule): void {
+    this.write([{ op: 'schedule', schedule }]);
+  }
+
+  removeSchedule(id: string): void {
+    this.write([{ op: 'unschedule', id }]);
+  }
+
+  /** A schedule fired at `at` and made `messages`: one write, so a crash keeps both or neither. */
+  fired(id: string, at: number, messages: readonly QueueMessage[]): void {
+    this.write([{ op: 'fired', id, at }, ...messages.map((message): Op => ({ op: 'put', message }))]);
   }
 
   /** A workflow run ends; `finished` are its pending messages, dropped with it. */
@@ -172,6 +236,29 @@ export class QueueStore {
       case 'dedup':
         this.dedup.set(op.key, { id: op.id, at: op.at });
         break;
+      case 'urlGroup':
+        this.groups.set(op.group.name, op.group);
+        break;
+      case 'unUrlGroup':
+        this.groups.delete(op.name);
+        break;
+      case 'schedule':
+        this.scheduleMap.set(op.schedule.id, op.schedule);
+        break;
+      case 'unschedule':
+        this.scheduleMap.delete(op.id);
+        break;
+      case 'fired': {
+        const s = this.scheduleMap.get(op.id);
+        if (s !== undefined) s.lastScheduleTime = op.at;
+        break;
+      }
+      case 'queue':
+        this.queueRecords.set(op.queue.name, op.queue);
+        break;
+      case 'unqueue':
+        this.queueRecords.delete(op.name);
+        break;
       case 'runEnd':
         this.runs.end(op);
         break;
@@ -181,12 +268,16 @@ export class QueueStore {
       case 'runChange':
         this.runs.change(op.change);
         break;
+      case 'flow':
+        this.flowRecords.set(op.flow.key, op.flow);
+        break;
     }
   }
 
-  /** The state restated as ops: live dedup keys, workflow runs, then messages, then the DLQ. */
+  /** The state restated as ops: live dedup keys, then messages, then the DLQ, URL groups, schedules, queues and flow-control keys. */
   private snapshotOps(): Buffer[] {
     const out: Buffer[] = [];
+    // Runs before the messages, whose puts then only re-link them to their run.
     for (const run of this.runs.all()) out.push(encodeOp({ op: 'run', run }));
     const oldest = this.now() - this.settings.deduplicationWindowMs;
     for (const [key, { id, at }] of this.dedup) if (at > oldest) out.push(encodeOp({ op: 'dedup', key, id, at }));
@@ -196,6 +287,10 @@ export class QueueStore {
       if (response !== undefined) out.push(encodeOp({ op: 'retry', id: message.id, retried: message.retried, notBefore: message.notBefore, response }));
     }
     for (const entry of this.dlqEntries.values()) out.push(encodeOp({ op: 'dlq', entry }));
+    for (const group of this.groups.values()) out.push(encodeOp({ op: 'urlGroup', group }));
+    for (const schedule of this.scheduleMap.values()) out.push(encodeOp({ op: 'schedule', schedule }));
+    for (const queue of this.queueRecords.values()) out.push(encodeOp({ op: 'queue', queue }));
+    for (const flow of this.flowRecords.values()) out.push(encodeOp({ op: 'flow', flow }));
     return out;
   }
 

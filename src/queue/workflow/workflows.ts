@@ -67,7 +67,10 @@ export class Workflows {
       .map((id) => this.store.get(id))
       .filter((m): m is QueueMessage => m !== undefined);
     this.store.endRun({ runId, state, at: this.s.now(), ...(response !== undefined && { response }) }, dropped.map((m) => m.id));
-    for (const m of dropped) this.events.add('CANCELED', m);
+    for (const m of dropped) {
+      this.events.add('CANCELED', m);
+      this.scheduler.cancelled(m);
+    }
     return null;
   }
 

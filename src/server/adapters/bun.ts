@@ -8,6 +8,7 @@ interface BunServer {
   stop(closeActiveConnections?: boolean): Promise<void> | void;
   /** Seconds a request's connection may idle; 0 never times out. */
   timeout(req: Request, seconds: number): void;
+  requestIP(req: Request): { address: string } | null;
 }
 interface BunRuntime {
   serve(options: {
@@ -23,7 +24,10 @@ class FetchRequest implements HttpRequest {
   readonly path: string;
   readonly query: string;
 
-  constructor(private readonly req: Request) {
+  constructor(
+    private readonly req: Request,
+    private readonly server: BunServer,
+  ) {
     this.method = req.method;
     // Skip "scheme://host" by scanning for the third '/'.
     const url = req.url;
@@ -39,6 +43,10 @@ class FetchRequest implements HttpRequest {
 
   headerNames(): string[] {
     return [...this.req.headers.keys()];
+  }
+
+  remoteAddress(): string {
+    return this.server.requestIP(this.req)?.address ?? '';
   }
 
   async body(maxBytes: number): Promise<Uint8Array | null> {
@@ -95,7 +103,7 @@ export async function listenBun(handle: Handler, at: ListenAt): Promise<RunningS
     port: at.port,
     maxRequestBodySize: Number.MAX_SAFE_INTEGER,
     fetch(req, server) {
-      const out = handle(new FetchRequest(req));
+      const out = handle(new FetchRequest(req, server));
       return out instanceof Promise ? out.then((o) => toResponse(o, req, server)) : toResponse(out, req, server);
     },
   });

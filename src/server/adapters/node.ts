@@ -28,6 +28,10 @@ class NodeRequest implements HttpRequest {
     return Object.keys(this.req.headers);
   }
 
+  remoteAddress(): string {
+    return this.req.socket.remoteAddress ?? '';
+  }
+
   /**
    * Over the limit it answers null at once, without buffering; Node discards the rest of the
    * upload once the response is sent, so the connection stays usable. When the body breaks off

@@ -135,35 +135,35 @@ describe('bitmap commands over HTTP', () => {
   });
 
   it('BITOP AND, OR, XOR and NOT pad shorter sources with zero bytes', async () => {
-    await reply(['set', 's', 'foobar'], 'OK');
-    await reply(['set', 'p', 'abc'], 'OK');
-    await reply(['bitop', 'and', 'dest', 's', 'p'], 6);
-    assert.equal(await t.getBytes('dest'), '`bc\0\0\0');
-    await reply(['bitop', 'OR', 'dest', 's', 'p'], 6);
-    assert.equal(await t.getBytes('dest'), 'goobar');
-    await reply(['bitop', 'xor', 'dest', 's', 'p', 'none'], 6);
-    assert.equal(await t.getBytes('dest'), '\x07\r\x0cbar');
-    await reply(['bitop', 'not', 'dest', 'p'], 3);
-    assert.equal(await t.getBytes('dest'), '\x9e\x9d\x9c');
-    await reply(['bitop', 'AND', 'dest', 's', 'none'], 6);
-    assert.equal(await t.getBytes('dest'), '\0'.repeat(6));
+    await reply(['set', '{t}s', 'foobar'], 'OK');
+    await reply(['set', '{t}p', 'abc'], 'OK');
+    await reply(['bitop', 'and', '{t}dest', '{t}s', '{t}p'], 6);
+    assert.equal(await t.getBytes('{t}dest'), '`bc\0\0\0');
+    await reply(['bitop', 'OR', '{t}dest', '{t}s', '{t}p'], 6);
+    assert.equal(await t.getBytes('{t}dest'), 'goobar');
+    await reply(['bitop', 'xor', '{t}dest', '{t}s', '{t}p', '{t}none'], 6);
+    assert.equal(await t.getBytes('{t}dest'), '\x07\r\x0cbar');
+    await reply(['bitop', 'not', '{t}dest', '{t}p'], 3);
+    assert.equal(await t.getBytes('{t}dest'), '\x9e\x9d\x9c');
+    await reply(['bitop', 'AND', '{t}dest', '{t}s', '{t}none'], 6);
+    assert.equal(await t.getBytes('{t}dest'), '\0'.repeat(6));
     // Redis's documented example: 255 into an i8 wraps to -1, all bits set.
-    await reply(['bitfield', 'key1', 'set', 'i8', '#0', 255], [0]);
-    await reply(['bitfield', 'key2', 'set', 'i8', '#0', 85], [0]);
-    await reply(['bitop', 'and', 'dest', 'key1', 'key2'], 1);
-    await reply(['bitfield', 'dest', 'get', 'i8', '#0'], [85]);
+    await reply(['bitfield', '{t}key1', 'set', 'i8', '#0', 255], [0]);
+    await reply(['bitfield', '{t}key2', 'set', 'i8', '#0', 85], [0]);
+    await reply(['bitop', 'and', '{t}dest', '{t}key1', '{t}key2'], 1);
+    await reply(['bitfield', '{t}dest', 'get', 'i8', '#0'], [85]);
   });
 
   it('BITOP replaces the destination, or deletes it when every source is empty', async () => {
-    await reply(['set', 'p', 'abc'], 'OK');
-    await reply(['set', 'dest', 'old', 'ex', 1000], 'OK');
-    await reply(['bitop', 'or', 'dest', 'p'], 3);
-    await reply(['ttl', 'dest'], -1);
-    await reply(['bitop', 'and', 'dest', 'none', 'none2'], 0);
-    await reply(['exists', 'dest'], 0);
-    await fails(['bitop', 'not', 'dest', 'p', 's'], 'ERR BITOP NOT must be called with a single source key.');
-    await fails(['bitop', 'nand', 'dest', 'p'], SYNTAX);
-    await fails(['bitop', 'and', 'dest'], "ERR wrong number of arguments for 'bitop' command");
+    await reply(['set', '{t}p', 'abc'], 'OK');
+    await reply(['set', '{t}dest', 'old', 'ex', 1000], 'OK');
+    await reply(['bitop', 'or', '{t}dest', '{t}p'], 3);
+    await reply(['ttl', '{t}dest'], -1);
+    await reply(['bitop', 'and', '{t}dest', '{t}none', '{t}none2'], 0);
+    await reply(['exists', '{t}dest'], 0);
+    await fails(['bitop', 'not', '{t}dest', '{t}p', '{t}s'], 'ERR BITOP NOT must be called with a single source key.');
+    await fails(['bitop', 'nand', '{t}dest', '{t}p'], SYNTAX);
+    await fails(['bitop', 'and', '{t}dest'], "ERR wrong number of arguments for 'bitop' command");
   });
 
   embeddedOnly('Redis 7.0 lacks these BITOP operations (8.2)')('BITOP DIFF, DIFF1, ANDOR and ONE (Redis 8.2)', async () => {
@@ -284,15 +284,15 @@ describe('bitmap commands over HTTP', () => {
   });
 
   hashIt('answers WRONGTYPE for values of other types', async () => {
-    await reply(['hset', 'h:k', 'f', 'v'], 1);
+    await reply(['hset', '{t}h:k', 'f', 'v'], 1);
     for (const argv of [
-      ['setbit', 'h:k', 0, 1],
-      ['getbit', 'h:k', 0],
-      ['bitcount', 'h:k'],
-      ['bitpos', 'h:k', 1],
-      ['bitop', 'and', 'dest', 'h:k'],
-      ['bitfield', 'h:k', 'get', 'u8', 0],
-      ['bitfield_ro', 'h:k'],
+      ['setbit', '{t}h:k', 0, 1],
+      ['getbit', '{t}h:k', 0],
+      ['bitcount', '{t}h:k'],
+      ['bitpos', '{t}h:k', 1],
+      ['bitop', 'and', '{t}dest', '{t}h:k'],
+      ['bitfield', '{t}h:k', 'get', 'u8', 0],
+      ['bitfield_ro', '{t}h:k'],
     ]) {
       await fails(argv, 'WRONGTYPE Operation against a key holding the wrong kind of value');
     }

@@ -90,18 +90,18 @@ describe('geo commands over HTTP', () => {
   });
 
   it('GEOSEARCHSTORE and GEORADIUS ... STORE write sorted sets', async () => {
-    await reply(['geosearchstore', 'g:dst', 'Sicily', 'FROMLONLAT', 15, 37, 'BYRADIUS', 200, 'km', 'STOREDIST'], 2);
-    await reply(['zrange', 'g:dst', 0, -1, 'withscores'], ['Catania', '56.441257870158204', 'Palermo', '190.44242984775784']);
-    await reply(['georadius', 'Sicily', 15, 37, 200, 'km', 'STORE', 'g:dst2'], 2);
-    await reply(['zrange', 'g:dst2', 0, -1, 'withscores'], ['Palermo', '3479099956230698', 'Catania', '3479447370796909']);
-    await reply(['geosearchstore', 'g:dst', 'Sicily', 'FROMLONLAT', 0, 0, 'BYRADIUS', 1, 'km'], 0);
-    await reply(['exists', 'g:dst'], 0);
+    await reply(['geosearchstore', '{Sicily}dst', 'Sicily', 'FROMLONLAT', 15, 37, 'BYRADIUS', 200, 'km', 'STOREDIST'], 2);
+    await reply(['zrange', '{Sicily}dst', 0, -1, 'withscores'], ['Catania', '56.441257870158204', 'Palermo', '190.44242984775784']);
+    await reply(['georadius', 'Sicily', 15, 37, 200, 'km', 'STORE', '{Sicily}dst2'], 2);
+    await reply(['zrange', '{Sicily}dst2', 0, -1, 'withscores'], ['Palermo', '3479099956230698', 'Catania', '3479447370796909']);
+    await reply(['geosearchstore', '{Sicily}dst', 'Sicily', 'FROMLONLAT', 0, 0, 'BYRADIUS', 1, 'km'], 0);
+    await reply(['exists', '{Sicily}dst'], 0);
     await fails(
-      ['geosearchstore', 'd', 'k', 'FROMLONLAT', 1, 2, 'BYBOX', 1, 1, 'm', 'WITHDIST'],
+      ['geosearchstore', '{k}d', 'k', 'FROMLONLAT', 1, 2, 'BYBOX', 1, 1, 'm', 'WITHDIST'],
       'ERR GEOSEARCHSTORE is not compatible with WITHDIST, WITHHASH and WITHCOORD options',
     );
     await fails(
-      ['georadius', 'k', 1, 2, 3, 'm', 'STORE', 'x', 'WITHDIST'],
+      ['georadius', 'k', 1, 2, 3, 'm', 'STORE', '{k}x', 'WITHDIST'],
       'ERR STORE option in GEORADIUS is not compatible with WITHDIST, WITHHASH and WITHCOORD options',
     );
     await fails(['georadius_ro', 'Sicily', 15, 37, 200, 'km', 'STORE', 'x'], 'ERR syntax error');

@@ -277,15 +277,15 @@ describe('hash commands over HTTP', () => {
   });
 
   it('COPY, RENAME, DUMP/RESTORE and OBJECT work on hashes', async () => {
-    await run(['hset', 'src', 'a', '1', 'b', '2']);
-    await reply(['copy', 'src', 'dst'], 1);
-    await run(['hset', 'dst', 'c', '3']);
-    await reply(['hgetall', 'src'], ['a', '1', 'b', '2']);
-    await reply(['hgetall', 'dst'], ['a', '1', 'b', '2', 'c', '3']);
-    await reply(['rename', 'dst', 'moved'], 'OK');
-    await reply(['hgetall', 'moved'], ['a', '1', 'b', '2', 'c', '3']);
+    await run(['hset', '{t}src', 'a', '1', 'b', '2']);
+    await reply(['copy', '{t}src', '{t}dst'], 1);
+    await run(['hset', '{t}dst', 'c', '3']);
+    await reply(['hgetall', '{t}src'], ['a', '1', 'b', '2']);
+    await reply(['hgetall', '{t}dst'], ['a', '1', 'b', '2', 'c', '3']);
+    await reply(['rename', '{t}dst', '{t}moved'], 'OK');
+    await reply(['hgetall', '{t}moved'], ['a', '1', 'b', '2', 'c', '3']);
     // The payload is binary: it travels percent-encoded in the path.
-    const payload = [...Buffer.from(await base64(['dump', 'moved']), 'base64')]
+    const payload = [...Buffer.from(await base64(['dump', '{t}moved']), 'base64')]
       .map((byte) => `%${byte.toString(16).padStart(2, '0')}`)
       .join('');
     assert.equal((await t.request(`/restore/back/0/${payload}`)).status, 200);

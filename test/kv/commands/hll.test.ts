@@ -57,46 +57,46 @@ describe('hyperloglog commands over HTTP', () => {
   });
 
   it('PFCOUNT of several keys estimates their union; PFMERGE stores it', async () => {
-    await reply(['pfadd', 'u:a', ...elements(0, 1000)], 1);
-    await reply(['pfadd', 'u:b', ...elements(3000, 4000)], 1);
-    await reply(['pfcount', 'u:a', 'u:b'], 2004);
-    await reply(['pfcount', 'u:a', 'u:none'], 999);
-    await reply(['pfcount', 'u:none', 'u:none2'], 0);
-    await reply(['exists', 'u:none'], 0);
+    await reply(['pfadd', '{t}u:a', ...elements(0, 1000)], 1);
+    await reply(['pfadd', '{t}u:b', ...elements(3000, 4000)], 1);
+    await reply(['pfcount', '{t}u:a', '{t}u:b'], 2004);
+    await reply(['pfcount', '{t}u:a', '{t}u:none'], 999);
+    await reply(['pfcount', '{t}u:none', '{t}u:none2'], 0);
+    await reply(['exists', '{t}u:none'], 0);
     // The merged HLL grows past the sparse limit as it is written, and turns dense.
-    await reply(['pfmerge', 'u:merged', 'u:a', 'u:b'], 'OK');
-    assert.equal(sha256((await t.getBytes('u:merged'))!), '95a5f0d7f86262e0a4da9221650791e08c252b6a7bd49feb77ec58e4afc4d2f3');
-    await reply(['pfcount', 'u:merged'], 2004);
+    await reply(['pfmerge', '{t}u:merged', '{t}u:a', '{t}u:b'], 'OK');
+    assert.equal(sha256((await t.getBytes('{t}u:merged'))!), '95a5f0d7f86262e0a4da9221650791e08c252b6a7bd49feb77ec58e4afc4d2f3');
+    await reply(['pfcount', '{t}u:merged'], 2004);
     // A dense source makes the destination dense at once.
-    await reply(['pfadd', 'u:dense', ...elements(0, 5000)], 1);
-    await reply(['pfmerge', 'u:merged2', 'u:a', 'u:dense'], 'OK');
-    assert.equal(sha256((await t.getBytes('u:merged2'))!), '2efe2730466cb7e17a0d3539360b8fa33637389df3a72002fbdb414c8a6b4492');
-    await reply(['pfcount', 'u:merged2'], 4959);
+    await reply(['pfadd', '{t}u:dense', ...elements(0, 5000)], 1);
+    await reply(['pfmerge', '{t}u:merged2', '{t}u:a', '{t}u:dense'], 'OK');
+    assert.equal(sha256((await t.getBytes('{t}u:merged2'))!), '2efe2730466cb7e17a0d3539360b8fa33637389df3a72002fbdb414c8a6b4492');
+    await reply(['pfcount', '{t}u:merged2'], 4959);
     // No sources: an empty HLL.
-    await reply(['pfmerge', 'u:new'], 'OK');
-    assert.equal(await t.getBytes('u:new'), header('\x01', STALE) + '\x7f\xff');
+    await reply(['pfmerge', '{t}u:new'], 'OK');
+    assert.equal(await t.getBytes('{t}u:new'), header('\x01', STALE) + '\x7f\xff');
   });
 
   it('PFADD and PFMERGE keep the key\'s TTL', async () => {
-    await reply(['pfadd', 'ttl', 'a'], 1);
-    await reply(['expire', 'ttl', 1000], 1);
-    await reply(['pfmerge', 'ttl', 'abc'], 'OK');
-    await reply(['ttl', 'ttl'], 1000);
-    await reply(['pfadd', 'ttl', 'zzz'], 1);
-    await reply(['ttl', 'ttl'], 1000);
+    await reply(['pfadd', '{t}ttl', 'a'], 1);
+    await reply(['expire', '{t}ttl', 1000], 1);
+    await reply(['pfmerge', '{t}ttl', '{t}abc'], 'OK');
+    await reply(['ttl', '{t}ttl'], 1000);
+    await reply(['pfadd', '{t}ttl', 'zzz'], 1);
+    await reply(['ttl', '{t}ttl'], 1000);
   });
 
   it('takes an HLL made by Redis, and refuses strings that are not HLLs', async () => {
     const fromRedis = header('\x01', STALE) + '\x60\xf3\x80\x50\xb1\x84\x4b\xfb\x80\x42\x5a';
-    await t.setBytes('r', fromRedis);
-    await reply(['pfcount', 'r'], 3);
-    await reply(['pfadd', 'r', 'c'], 0);
-    await reply(['set', 'str', 'hello'], 'OK');
-    await fails(['pfadd', 'str', 'a'], NOT_HLL);
-    await fails(['pfcount', 'str'], NOT_HLL);
-    await fails(['pfcount', 'r', 'str'], NOT_HLL);
-    await fails(['pfmerge', 'r', 'str'], NOT_HLL);
-    await fails(['pfmerge', 'str', 'r'], NOT_HLL);
+    await t.setBytes('{t}r', fromRedis);
+    await reply(['pfcount', '{t}r'], 3);
+    await reply(['pfadd', '{t}r', 'c'], 0);
+    await reply(['set', '{t}str', 'hello'], 'OK');
+    await fails(['pfadd', '{t}str', 'a'], NOT_HLL);
+    await fails(['pfcount', '{t}str'], NOT_HLL);
+    await fails(['pfcount', '{t}r', '{t}str'], NOT_HLL);
+    await fails(['pfmerge', '{t}r', '{t}str'], NOT_HLL);
+    await fails(['pfmerge', '{t}str', '{t}r'], NOT_HLL);
     await t.setBytes('enc', header('\x02', STALE) + '\x7f\xff');
     await fails(['pfcount', 'enc'], NOT_HLL);
     await t.setBytes('dshort', header('\x00', STALE) + '\x7f\xff');
@@ -105,13 +105,13 @@ describe('hyperloglog commands over HTTP', () => {
   });
 
   it('reports corrupt HLLs, but answers a cached estimate without reading the registers', async () => {
-    await t.setBytes('c5', header('\x01', '\x05' + '\0'.repeat(7)));
-    await reply(['pfcount', 'c5'], 5);
-    await fails(['pfcount', 'c5', 'abc'], CORRUPT);
-    await fails(['pfadd', 'c5', 'a'], CORRUPT);
-    await reply(['pfadd', 'c5'], 0);
-    await fails(['pfmerge', 'x', 'c5'], CORRUPT);
-    await reply(['exists', 'x'], 0);
+    await t.setBytes('{t}c5', header('\x01', '\x05' + '\0'.repeat(7)));
+    await reply(['pfcount', '{t}c5'], 5);
+    await fails(['pfcount', '{t}c5', '{t}abc'], CORRUPT);
+    await fails(['pfadd', '{t}c5', 'a'], CORRUPT);
+    await reply(['pfadd', '{t}c5'], 0);
+    await fails(['pfmerge', '{t}x', '{t}c5'], CORRUPT);
+    await reply(['exists', '{t}x'], 0);
     await t.setBytes('bad', header('\x01', STALE));
     await fails(['pfcount', 'bad'], CORRUPT);
     // One register too many: still writable, corrupt to read.

@@ -49,18 +49,18 @@ describe('set commands over HTTP', () => {
   });
 
   it('refuses another type with WRONGTYPE and wrong argument counts with Redis texts', async () => {
-    await reply(['set', 'w:str', 'v'], 'OK');
+    await reply(['set', '{t}w:str', 'v'], 'OK');
     for (const argv of [
-      ['sadd', 'w:str', 'a'], ['srem', 'w:str', 'a'], ['sismember', 'w:str', 'a'], ['smismember', 'w:str', 'a'],
-      ['scard', 'w:str'], ['smembers', 'w:str'], ['spop', 'w:str'], ['spop', 'w:str', '0'], ['srandmember', 'w:str'],
-      ['srandmember', 'w:str', '0'], ['sscan', 'w:str', '0'], ['sinter', 'w:none', 'w:str'], ['sunion', 'w:none', 'w:str'],
-      ['sdiff', 'w:none', 'w:str'], ['sdiff', 'w:str', 'w:none'], ['sintercard', '2', 'w:none', 'w:str'],
-      ['sinterstore', 'w:d', 'w:none', 'w:str'], ['smove', 'w:str', 'w:d', 'a'],
+      ['sadd', '{t}w:str', 'a'], ['srem', '{t}w:str', 'a'], ['sismember', '{t}w:str', 'a'], ['smismember', '{t}w:str', 'a'],
+      ['scard', '{t}w:str'], ['smembers', '{t}w:str'], ['spop', '{t}w:str'], ['spop', '{t}w:str', '0'], ['srandmember', '{t}w:str'],
+      ['srandmember', '{t}w:str', '0'], ['sscan', '{t}w:str', '0'], ['sinter', '{t}w:none', '{t}w:str'], ['sunion', '{t}w:none', '{t}w:str'],
+      ['sdiff', '{t}w:none', '{t}w:str'], ['sdiff', '{t}w:str', '{t}w:none'], ['sintercard', '2', '{t}w:none', '{t}w:str'],
+      ['sinterstore', '{t}w:d', '{t}w:none', '{t}w:str'], ['smove', '{t}w:str', '{t}w:d', 'a'],
     ]) {
       await fails(argv, WRONGTYPE);
     }
-    await reply(['get', 'w:str'], 'v');
-    await reply(['exists', 'w:d'], 0);
+    await reply(['get', '{t}w:str'], 'v');
+    await reply(['exists', '{t}w:d'], 0);
     for (const [name, argv] of [
       ['sadd', ['sadd', 'k']], ['srem', ['srem', 'k']], ['smove', ['smove', 'a', 'b']], ['sismember', ['sismember', 'k']],
       ['smismember', ['smismember', 'k']], ['scard', ['scard']], ['smembers', ['smembers', 'a', 'b']], ['spop', ['spop']],
@@ -73,25 +73,25 @@ describe('set commands over HTTP', () => {
   });
 
   it('SMOVE moves a member, creating and deleting keys', async () => {
-    await reply(['sadd', 'mv:a', 'x', 'y'], 2);
-    await reply(['smove', 'mv:a', 'mv:b', 'x'], 1);
-    await members(['smembers', 'mv:a'], ['y']);
-    await members(['smembers', 'mv:b'], ['x']);
-    await reply(['smove', 'mv:a', 'mv:b', 'nope'], 0);
-    await reply(['smove', 'mv:none', 'mv:b', 'x'], 0);
-    await reply(['sadd', 'mv:b', 'y'], 1);
-    await reply(['smove', 'mv:a', 'mv:b', 'y'], 1);
-    await reply(['exists', 'mv:a'], 0);
-    await members(['smembers', 'mv:b'], ['x', 'y']);
+    await reply(['sadd', '{t}mv:a', 'x', 'y'], 2);
+    await reply(['smove', '{t}mv:a', '{t}mv:b', 'x'], 1);
+    await members(['smembers', '{t}mv:a'], ['y']);
+    await members(['smembers', '{t}mv:b'], ['x']);
+    await reply(['smove', '{t}mv:a', '{t}mv:b', 'nope'], 0);
+    await reply(['smove', '{t}mv:none', '{t}mv:b', 'x'], 0);
+    await reply(['sadd', '{t}mv:b', 'y'], 1);
+    await reply(['smove', '{t}mv:a', '{t}mv:b', 'y'], 1);
+    await reply(['exists', '{t}mv:a'], 0);
+    await members(['smembers', '{t}mv:b'], ['x', 'y']);
     // The same key: 1 when the member is there, nothing changes.
-    await reply(['smove', 'mv:b', 'mv:b', 'x'], 1);
-    await reply(['smove', 'mv:b', 'mv:b', 'z'], 0);
-    await reply(['scard', 'mv:b'], 2);
+    await reply(['smove', '{t}mv:b', '{t}mv:b', 'x'], 1);
+    await reply(['smove', '{t}mv:b', '{t}mv:b', 'z'], 0);
+    await reply(['scard', '{t}mv:b'], 2);
     // A missing source answers 0 before the destination's type is checked.
-    await reply(['set', 'mv:str', 'v'], 'OK');
-    await reply(['smove', 'mv:none', 'mv:str', 'x'], 0);
-    await fails(['smove', 'mv:b', 'mv:str', 'x'], WRONGTYPE);
-    await reply(['scard', 'mv:b'], 2);
+    await reply(['set', '{t}mv:str', 'v'], 'OK');
+    await reply(['smove', '{t}mv:none', '{t}mv:str', 'x'], 0);
+    await fails(['smove', '{t}mv:b', '{t}mv:str', 'x'], WRONGTYPE);
+    await reply(['scard', '{t}mv:b'], 2);
   });
 
   it('SPOP takes one member, or count distinct members, deleting an emptied set', async () => {
@@ -159,75 +159,75 @@ describe('set commands over HTTP', () => {
   });
 
   it('SINTER, SUNION and SDIFF treat missing keys as empty sets', async () => {
-    await reply(['sadd', 'a:1', 'a', 'b', 'c', '1', '2'], 5);
-    await reply(['sadd', 'a:2', 'b', 'c', 'd', '2'], 4);
-    await reply(['sadd', 'a:3', 'c', '2', '9'], 3);
-    await members(['sinter', 'a:1', 'a:2'], ['b', 'c', '2']);
-    await members(['sinter', 'a:1', 'a:2', 'a:3'], ['c', '2']);
-    await members(['sinter', 'a:1'], ['a', 'b', 'c', '1', '2']);
-    await members(['sinter', 'a:1', 'a:1'], ['a', 'b', 'c', '1', '2']);
-    await reply(['sinter', 'a:1', 'a:none'], []);
-    await members(['sunion', 'a:1', 'a:2', 'a:none'], ['a', 'b', 'c', 'd', '1', '2']);
-    await reply(['sunion', 'a:none'], []);
-    await members(['sdiff', 'a:1', 'a:2'], ['a', '1']);
-    await members(['sdiff', 'a:1', 'a:2', 'a:3'], ['a', '1']);
-    await members(['sdiff', 'a:1', 'a:none'], ['a', 'b', 'c', '1', '2']);
-    await reply(['sdiff', 'a:1', 'a:1'], []);
-    await reply(['sdiff', 'a:none', 'a:1'], []);
+    await reply(['sadd', '{t}a:1', 'a', 'b', 'c', '1', '2'], 5);
+    await reply(['sadd', '{t}a:2', 'b', 'c', 'd', '2'], 4);
+    await reply(['sadd', '{t}a:3', 'c', '2', '9'], 3);
+    await members(['sinter', '{t}a:1', '{t}a:2'], ['b', 'c', '2']);
+    await members(['sinter', '{t}a:1', '{t}a:2', '{t}a:3'], ['c', '2']);
+    await members(['sinter', '{t}a:1'], ['a', 'b', 'c', '1', '2']);
+    await members(['sinter', '{t}a:1', '{t}a:1'], ['a', 'b', 'c', '1', '2']);
+    await reply(['sinter', '{t}a:1', '{t}a:none'], []);
+    await members(['sunion', '{t}a:1', '{t}a:2', '{t}a:none'], ['a', 'b', 'c', 'd', '1', '2']);
+    await reply(['sunion', '{t}a:none'], []);
+    await members(['sdiff', '{t}a:1', '{t}a:2'], ['a', '1']);
+    await members(['sdiff', '{t}a:1', '{t}a:2', '{t}a:3'], ['a', '1']);
+    await members(['sdiff', '{t}a:1', '{t}a:none'], ['a', 'b', 'c', '1', '2']);
+    await reply(['sdiff', '{t}a:1', '{t}a:1'], []);
+    await reply(['sdiff', '{t}a:none', '{t}a:1'], []);
     // Results of integers come out as Redis's intset would list them.
-    await reply(['sadd', 'a:i', '30', '10', '20'], 3);
-    await reply(['sunion', 'a:i'], ['10', '20', '30']);
-    await reply(['sdiff', 'a:i', 'a:none'], ['10', '20', '30']);
-    await reply(['sinter', 'a:i', 'a:i'], ['10', '20', '30']);
+    await reply(['sadd', '{t}a:i', '30', '10', '20'], 3);
+    await reply(['sunion', '{t}a:i'], ['10', '20', '30']);
+    await reply(['sdiff', '{t}a:i', '{t}a:none'], ['10', '20', '30']);
+    await reply(['sinter', '{t}a:i', '{t}a:i'], ['10', '20', '30']);
   });
 
   it('SINTERCARD counts the intersection, up to LIMIT', async () => {
-    await reply(['sadd', 'c:1', 'a', 'b', 'c', 'd', 'e'], 5);
-    await reply(['sadd', 'c:2', 'b', 'c', 'd', 'e', 'f'], 5);
-    await reply(['sintercard', '2', 'c:1', 'c:2'], 4);
-    await reply(['sintercard', '1', 'c:1'], 5);
-    await reply(['sintercard', '2', 'c:1', 'c:2', 'limit', '2'], 2);
-    await reply(['sintercard', '2', 'c:1', 'c:2', 'LIMIT', '0'], 4);
-    await reply(['sintercard', '2', 'c:1', 'c:2', 'limit', '100'], 4);
-    await reply(['sintercard', '2', 'c:1', 'c:2', 'limit', '1', 'limit', '3'], 3);
-    await reply(['sintercard', '2', 'c:1', 'c:none'], 0);
+    await reply(['sadd', '{t}c:1', 'a', 'b', 'c', 'd', 'e'], 5);
+    await reply(['sadd', '{t}c:2', 'b', 'c', 'd', 'e', 'f'], 5);
+    await reply(['sintercard', '2', '{t}c:1', '{t}c:2'], 4);
+    await reply(['sintercard', '1', '{t}c:1'], 5);
+    await reply(['sintercard', '2', '{t}c:1', '{t}c:2', 'limit', '2'], 2);
+    await reply(['sintercard', '2', '{t}c:1', '{t}c:2', 'LIMIT', '0'], 4);
+    await reply(['sintercard', '2', '{t}c:1', '{t}c:2', 'limit', '100'], 4);
+    await reply(['sintercard', '2', '{t}c:1', '{t}c:2', 'limit', '1', 'limit', '3'], 3);
+    await reply(['sintercard', '2', '{t}c:1', '{t}c:none'], 0);
     for (const numkeys of ['0', '-1', 'x', '9223372036854775808']) {
-      await fails(['sintercard', numkeys, 'c:1'], 'ERR numkeys should be greater than 0');
+      await fails(['sintercard', numkeys, '{t}c:1'], 'ERR numkeys should be greater than 0');
     }
-    await fails(['sintercard', '3', 'c:1', 'c:2'], "ERR Number of keys can't be greater than number of args");
-    await fails(['sintercard', '1', 'c:1', 'limit', '-1'], "ERR LIMIT can't be negative");
-    await fails(['sintercard', '1', 'c:1', 'limit', 'x'], "ERR LIMIT can't be negative");
-    await fails(['sintercard', '1', 'c:1', 'limit'], 'ERR syntax error');
-    await fails(['sintercard', '1', 'c:1', 'c:2'], 'ERR syntax error');
+    await fails(['sintercard', '3', '{t}c:1', '{t}c:2'], "ERR Number of keys can't be greater than number of args");
+    await fails(['sintercard', '1', '{t}c:1', 'limit', '-1'], "ERR LIMIT can't be negative");
+    await fails(['sintercard', '1', '{t}c:1', 'limit', 'x'], "ERR LIMIT can't be negative");
+    await fails(['sintercard', '1', '{t}c:1', 'limit'], 'ERR syntax error');
+    await fails(['sintercard', '1', '{t}c:1', '{t}c:2'], 'ERR syntax error');
     // The keys are argv[2..2+numkeys), as ACL key patterns and cluster routing read them.
     assert.deepEqual(keysOf(TABLE.get('sintercard')!, ['sintercard', '2', 'x', 'y', 'limit', '1']), ['x', 'y']);
   });
 
   it('the STORE forms replace the destination, drop its TTL, and delete it when empty', async () => {
-    await reply(['sadd', 's:1', 'a', 'b', 'c'], 3);
-    await reply(['sadd', 's:2', 'b', 'c', 'd'], 3);
-    await reply(['set', 's:d', 'a string'], 'OK');
-    await reply(['expire', 's:d', '1000'], 1);
-    await reply(['sinterstore', 's:d', 's:1', 's:2'], 2);
-    await members(['smembers', 's:d'], ['b', 'c']);
-    await reply(['ttl', 's:d'], -1);
-    await reply(['sunionstore', 's:d', 's:1', 's:2'], 4);
-    await members(['smembers', 's:d'], ['a', 'b', 'c', 'd']);
-    await reply(['sdiffstore', 's:d', 's:1', 's:2'], 1);
-    await members(['smembers', 's:d'], ['a']);
+    await reply(['sadd', '{t}s:1', 'a', 'b', 'c'], 3);
+    await reply(['sadd', '{t}s:2', 'b', 'c', 'd'], 3);
+    await reply(['set', '{t}s:d', 'a string'], 'OK');
+    await reply(['expire', '{t}s:d', '1000'], 1);
+    await reply(['sinterstore', '{t}s:d', '{t}s:1', '{t}s:2'], 2);
+    await members(['smembers', '{t}s:d'], ['b', 'c']);
+    await reply(['ttl', '{t}s:d'], -1);
+    await reply(['sunionstore', '{t}s:d', '{t}s:1', '{t}s:2'], 4);
+    await members(['smembers', '{t}s:d'], ['a', 'b', 'c', 'd']);
+    await reply(['sdiffstore', '{t}s:d', '{t}s:1', '{t}s:2'], 1);
+    await members(['smembers', '{t}s:d'], ['a']);
     // A source may be the destination.
-    await reply(['sunionstore', 's:1', 's:1', 's:2'], 4);
-    await members(['smembers', 's:1'], ['a', 'b', 'c', 'd']);
+    await reply(['sunionstore', '{t}s:1', '{t}s:1', '{t}s:2'], 4);
+    await members(['smembers', '{t}s:1'], ['a', 'b', 'c', 'd']);
     for (const argv of [
-      ['sinterstore', 's:d', 's:1', 's:none'],
-      ['sunionstore', 's:d', 's:none'],
-      ['sdiffstore', 's:d', 's:1', 's:1'],
+      ['sinterstore', '{t}s:d', '{t}s:1', '{t}s:none'],
+      ['sunionstore', '{t}s:d', '{t}s:none'],
+      ['sdiffstore', '{t}s:d', '{t}s:1', '{t}s:1'],
     ]) {
-      await reply(['set', 's:d', 'v'], 'OK');
+      await reply(['set', '{t}s:d', 'v'], 'OK');
       await reply(argv, 0);
-      await reply(['exists', 's:d'], 0);
+      await reply(['exists', '{t}s:d'], 0);
     }
-    await reply(['sinterstore', 's:d', 's:none'], 0);
-    await reply(['exists', 's:d'], 0);
+    await reply(['sinterstore', '{t}s:d', '{t}s:none'], 0);
+    await reply(['exists', '{t}s:d'], 0);
   });
 });

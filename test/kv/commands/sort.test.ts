@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { TABLE } from '../../../src/kv/commands/table.js';
-import { embeddedOnly, replies, startTestLarder, type TestLarder } from '../../support/larder.js';
+import { embeddedOnly, notOnCluster, replies, startTestLarder, type TestLarder } from '../../support/larder.js';
 
 const NOT_DOUBLE = "ERR One or more scores can't be converted into double";
 
@@ -86,7 +86,7 @@ describe('SORT and SORT_RO over HTTP', () => {
     await reply(['sort', 'z', 'by', 'nosort', 'desc', 'limit', '1', '5'], ['a', 'c']);
   });
 
-  it('weighs BY strings and hash fields and looks up GET patterns', async () => {
+  notOnCluster('Redis Cluster refuses BY and GET patterns, which name keys of any slot')('weighs BY strings and hash fields and looks up GET patterns', async () => {
     await reply(['del', 'l'], 1);
     await reply(['rpush', 'l', '3', '1', '2', '10', '-5'], 5);
     await reply(['mset', 'w_3', '30', 'w_1', '10', 'w_2', '5', 'w_10', '1'], 'OK');

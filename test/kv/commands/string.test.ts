@@ -197,20 +197,20 @@ describe('string commands over HTTP', () => {
   });
 
   it('MGET, MSET and MSETNX', async () => {
-    await reply(['mset', 'm:a', '1', 'm:b', '2'], 'OK');
-    await reply(['mget', 'm:a', 'm:b', 'm:none'], ['1', '2', null]);
-    await fails(['mset', 'm:a', '1', 'm:b'], "ERR wrong number of arguments for 'mset' command");
-    await fails(['mset', 'm:a'], "ERR wrong number of arguments for 'mset' command");
-    await fails(['msetnx', 'm:c', '1', 'm:d'], "ERR wrong number of arguments for 'msetnx' command");
+    await reply(['mset', '{t}m:a', '1', '{t}m:b', '2'], 'OK');
+    await reply(['mget', '{t}m:a', '{t}m:b', '{t}m:none'], ['1', '2', null]);
+    await fails(['mset', '{t}m:a', '1', '{t}m:b'], "ERR wrong number of arguments for 'mset' command");
+    await fails(['mset', '{t}m:a'], "ERR wrong number of arguments for 'mset' command");
+    await fails(['msetnx', '{t}m:c', '1', '{t}m:d'], "ERR wrong number of arguments for 'msetnx' command");
     await fails(['mget'], "ERR wrong number of arguments for 'mget' command");
-    await reply(['msetnx', 'm:a', '9', 'm:c', '3'], 0);
-    await reply(['mget', 'm:a', 'm:c'], ['1', null]);
-    await reply(['msetnx', 'm:c', '3', 'm:d', '4'], 1);
-    await reply(['mget', 'm:c', 'm:d'], ['3', '4']);
+    await reply(['msetnx', '{t}m:a', '9', '{t}m:c', '3'], 0);
+    await reply(['mget', '{t}m:a', '{t}m:c'], ['1', null]);
+    await reply(['msetnx', '{t}m:c', '3', '{t}m:d', '4'], 1);
+    await reply(['mget', '{t}m:c', '{t}m:d'], ['3', '4']);
     // A key given twice takes its last value.
-    await reply(['mset', 'm:dup', '1', 'm:dup', '2'], 'OK');
-    await reply(['msetnx', 'm:dup2', '1', 'm:dup2', '2'], 1);
-    await reply(['mget', 'm:dup', 'm:dup2'], ['2', '2']);
+    await reply(['mset', '{t}m:dup', '1', '{t}m:dup', '2'], 'OK');
+    await reply(['msetnx', '{t}m:dup2', '1', '{t}m:dup2', '2'], 1);
+    await reply(['mget', '{t}m:dup', '{t}m:dup2'], ['2', '2']);
   });
 
   it('INCR, DECR, INCRBY and DECRBY', async () => {
@@ -382,27 +382,27 @@ describe('string commands over HTTP', () => {
   });
 
   it('LCS answers the string, its length, or the matching ranges', async () => {
-    await reply(['mset', 'l:a', 'ohmytext', 'l:b', 'mynewtext'], 'OK');
-    await reply(['lcs', 'l:a', 'l:b'], 'mytext');
-    await reply(['lcs', 'l:a', 'l:b', 'len'], 6);
-    await reply(['lcs', 'l:a', 'l:b', 'idx'], ['matches', [[[4, 7], [5, 8]], [[2, 3], [0, 1]]], 'len', 6]);
-    await reply(['lcs', 'l:a', 'l:b', 'idx', 'minmatchlen', '4'], ['matches', [[[4, 7], [5, 8]]], 'len', 6]);
-    await reply(['lcs', 'l:a', 'l:b', 'IDX', 'MinMatchLen', '2', 'WITHMATCHLEN'], [
+    await reply(['mset', '{t}l:a', 'ohmytext', '{t}l:b', 'mynewtext'], 'OK');
+    await reply(['lcs', '{t}l:a', '{t}l:b'], 'mytext');
+    await reply(['lcs', '{t}l:a', '{t}l:b', 'len'], 6);
+    await reply(['lcs', '{t}l:a', '{t}l:b', 'idx'], ['matches', [[[4, 7], [5, 8]], [[2, 3], [0, 1]]], 'len', 6]);
+    await reply(['lcs', '{t}l:a', '{t}l:b', 'idx', 'minmatchlen', '4'], ['matches', [[[4, 7], [5, 8]]], 'len', 6]);
+    await reply(['lcs', '{t}l:a', '{t}l:b', 'IDX', 'MinMatchLen', '2', 'WITHMATCHLEN'], [
       'matches',
       [[[4, 7], [5, 8], 4], [[2, 3], [0, 1], 2]],
       'len',
       6,
     ]);
-    await reply(['lcs', 'l:a', 'l:b', 'minmatchlen', '-5', 'idx'], ['matches', [[[4, 7], [5, 8]], [[2, 3], [0, 1]]], 'len', 6]);
-    await reply(['lcs', 'l:a', 'l:b', 'withmatchlen'], 'mytext');
-    await reply(['lcs', 'l:a', 'l:b', 'len', 'withmatchlen'], 6);
-    await reply(['lcs', 'l:a', 'l:a', 'idx', 'withmatchlen'], ['matches', [[[0, 7], [0, 7], 8]], 'len', 8]);
-    await reply(['lcs', 'l:a', 'l:none'], '');
-    await reply(['lcs', 'l:a', 'l:none', 'idx'], ['matches', [], 'len', 0]);
-    await reply(['lcs', 'l:none', 'l:none2', 'len'], 0);
-    await reply(['mset', 'l:c', 'aaabbbcccabc', 'l:d', 'abcabcaaabbbccc'], 'OK');
-    await reply(['lcs', 'l:c', 'l:d'], 'aaabbbccc');
-    await reply(['lcs', 'l:c', 'l:d', 'idx', 'withmatchlen'], [
+    await reply(['lcs', '{t}l:a', '{t}l:b', 'minmatchlen', '-5', 'idx'], ['matches', [[[4, 7], [5, 8]], [[2, 3], [0, 1]]], 'len', 6]);
+    await reply(['lcs', '{t}l:a', '{t}l:b', 'withmatchlen'], 'mytext');
+    await reply(['lcs', '{t}l:a', '{t}l:b', 'len', 'withmatchlen'], 6);
+    await reply(['lcs', '{t}l:a', '{t}l:a', 'idx', 'withmatchlen'], ['matches', [[[0, 7], [0, 7], 8]], 'len', 8]);
+    await reply(['lcs', '{t}l:a', '{t}l:none'], '');
+    await reply(['lcs', '{t}l:a', '{t}l:none', 'idx'], ['matches', [], 'len', 0]);
+    await reply(['lcs', '{t}l:none', '{t}l:none2', 'len'], 0);
+    await reply(['mset', '{t}l:c', 'aaabbbcccabc', '{t}l:d', 'abcabcaaabbbccc'], 'OK');
+    await reply(['lcs', '{t}l:c', '{t}l:d'], 'aaabbbccc');
+    await reply(['lcs', '{t}l:c', '{t}l:d', 'idx', 'withmatchlen'], [
       'matches',
       [[[11, 11], [14, 14], 1], [[7, 8], [12, 13], 2], [[0, 5], [6, 11], 6]],
       'len',
@@ -411,16 +411,16 @@ describe('string commands over HTTP', () => {
   });
 
   it('LCS errors', async () => {
-    await reply(['mset', 'l:a', 'ohmytext', 'l:b', 'mynewtext'], 'OK');
+    await reply(['mset', '{t}l:a', 'ohmytext', '{t}l:b', 'mynewtext'], 'OK');
     const both = 'ERR If you want both the length and indexes, please just use IDX.';
-    await fails(['lcs', 'l:a', 'l:b', 'len', 'idx'], both);
-    await fails(['lcs', 'l:a', 'l:b', 'idx', 'len'], both);
-    await fails(['lcs', 'l:a', 'l:b', 'idx', 'len', 'foo'], 'ERR syntax error');
-    await fails(['lcs', 'l:a', 'l:b', 'minmatchlen'], 'ERR syntax error');
-    await fails(['lcs', 'l:a', 'l:b', 'foo'], 'ERR syntax error');
-    await fails(['lcs', 'l:a', 'l:b', 'minmatchlen', 'abc'], 'ERR value is not an integer or out of range');
-    await fails(['lcs', 'l:a', 'l:b', 'minmatchlen', 'abc', 'foo'], 'ERR value is not an integer or out of range');
-    await fails(['lcs', 'l:a'], "ERR wrong number of arguments for 'lcs' command");
+    await fails(['lcs', '{t}l:a', '{t}l:b', 'len', 'idx'], both);
+    await fails(['lcs', '{t}l:a', '{t}l:b', 'idx', 'len'], both);
+    await fails(['lcs', '{t}l:a', '{t}l:b', 'idx', 'len', 'foo'], 'ERR syntax error');
+    await fails(['lcs', '{t}l:a', '{t}l:b', 'minmatchlen'], 'ERR syntax error');
+    await fails(['lcs', '{t}l:a', '{t}l:b', 'foo'], 'ERR syntax error');
+    await fails(['lcs', '{t}l:a', '{t}l:b', 'minmatchlen', 'abc'], 'ERR value is not an integer or out of range');
+    await fails(['lcs', '{t}l:a', '{t}l:b', 'minmatchlen', 'abc', 'foo'], 'ERR value is not an integer or out of range');
+    await fails(['lcs', '{t}l:a'], "ERR wrong number of arguments for 'lcs' command");
   });
 
   it('the read-only token may read strings but not write them', async () => {

@@ -21,86 +21,86 @@ describe('sorted-set commands over HTTP, continued', () => {
   const SYNTAX = 'ERR syntax error';
 
   it('ZUNION, ZINTER and ZDIFF with WEIGHTS, AGGREGATE and WITHSCORES', async () => {
-    await reply(['zadd', 'u:1', 1, 'a', 2, 'b', 3, 'c'], 3);
-    await reply(['zadd', 'u:2', 10, 'b', 20, 'c', 30, 'd'], 3);
-    await reply(['zunion', 2, 'u:1', 'u:2', 'withscores'], ['a', '1', 'b', '12', 'c', '23', 'd', '30']);
-    await reply(['zunion', 2, 'u:1', 'u:2'], ['a', 'b', 'c', 'd']);
-    await reply(['zunion', 2, 'u:1', 'u:2', 'weights', 2, '0.5', 'aggregate', 'max', 'withscores'], ['a', '2', 'b', '5', 'c', '10', 'd', '15']);
-    await reply(['zinter', 2, 'u:1', 'u:2', 'aggregate', 'min', 'withscores'], ['b', '2', 'c', '3']);
-    await reply(['zdiff', 2, 'u:1', 'u:2', 'withscores'], ['a', '1']);
-    await reply(['zunion', 2, 'u:1', 'u:1', 'withscores'], ['a', '2', 'b', '4', 'c', '6']);
-    await reply(['zunion', 3, 'u:1', 'u:none', 'u:2'], ['a', 'b', 'c', 'd']);
-    await reply(['zinter', 2, 'u:1', 'u:none'], []);
-    await reply(['zdiff', 1, 'u:none'], []);
+    await reply(['zadd', '{t}u:1', 1, 'a', 2, 'b', 3, 'c'], 3);
+    await reply(['zadd', '{t}u:2', 10, 'b', 20, 'c', 30, 'd'], 3);
+    await reply(['zunion', 2, '{t}u:1', '{t}u:2', 'withscores'], ['a', '1', 'b', '12', 'c', '23', 'd', '30']);
+    await reply(['zunion', 2, '{t}u:1', '{t}u:2'], ['a', 'b', 'c', 'd']);
+    await reply(['zunion', 2, '{t}u:1', '{t}u:2', 'weights', 2, '0.5', 'aggregate', 'max', 'withscores'], ['a', '2', 'b', '5', 'c', '10', 'd', '15']);
+    await reply(['zinter', 2, '{t}u:1', '{t}u:2', 'aggregate', 'min', 'withscores'], ['b', '2', 'c', '3']);
+    await reply(['zdiff', 2, '{t}u:1', '{t}u:2', 'withscores'], ['a', '1']);
+    await reply(['zunion', 2, '{t}u:1', '{t}u:1', 'withscores'], ['a', '2', 'b', '4', 'c', '6']);
+    await reply(['zunion', 3, '{t}u:1', '{t}u:none', '{t}u:2'], ['a', 'b', 'c', 'd']);
+    await reply(['zinter', 2, '{t}u:1', '{t}u:none'], []);
+    await reply(['zdiff', 1, '{t}u:none'], []);
     // inf - inf sums to 0, and a weight of 0 times inf is 0 too.
-    await reply(['zadd', 'u:inf', 'inf', 'a'], 1);
-    await reply(['zadd', 'u:ninf', '-inf', 'a'], 1);
-    await reply(['zunion', 2, 'u:inf', 'u:ninf', 'withscores'], ['a', '0']);
-    await reply(['zinter', 1, 'u:inf', 'weights', 0, 'withscores'], ['a', '0']);
+    await reply(['zadd', '{t}u:inf', 'inf', 'a'], 1);
+    await reply(['zadd', '{t}u:ninf', '-inf', 'a'], 1);
+    await reply(['zunion', 2, '{t}u:inf', '{t}u:ninf', 'withscores'], ['a', '0']);
+    await reply(['zinter', 1, '{t}u:inf', 'weights', 0, 'withscores'], ['a', '0']);
     // Float sums follow Redis's order: the inputs by size, smallest first.
-    await reply(['zadd', 'u:f1', '0.1', 'x', 9, 'pad'], 2);
-    await reply(['zadd', 'u:f2', '0.2', 'x'], 1);
-    await reply(['zadd', 'u:f3', '0.3', 'x', 9, 'p1', 9, 'p2'], 3);
-    await reply(['zunion', 3, 'u:f3', 'u:f1', 'u:f2', 'withscores'], ['x', '0.60000000000000009', 'p1', '9', 'p2', '9', 'pad', '9']);
+    await reply(['zadd', '{t}u:f1', '0.1', 'x', 9, 'pad'], 2);
+    await reply(['zadd', '{t}u:f2', '0.2', 'x'], 1);
+    await reply(['zadd', '{t}u:f3', '0.3', 'x', 9, 'p1', 9, 'p2'], 3);
+    await reply(['zunion', 3, '{t}u:f3', '{t}u:f1', '{t}u:f2', 'withscores'], ['x', '0.60000000000000009', 'p1', '9', 'p2', '9', 'pad', '9']);
   });
 
   it('the set algebra refuses bad numkeys, options and types as Redis does', async () => {
-    await reply(['zadd', 'v:1', 1, 'a'], 1);
-    await fails(['zunion', 0, 'v:1'], "ERR at least 1 input key is needed for 'zunion' command");
-    await fails(['zinterstore', 'v:d', -1, 'v:1'], "ERR at least 1 input key is needed for 'zinterstore' command");
-    await fails(['zunion', 'x', 'v:1'], 'ERR value is not an integer or out of range');
-    await fails(['zunion', 3, 'v:1', 'v:2'], SYNTAX);
-    await fails(['zinter', 2, 'v:1', 'v:2', 'weights', 1], SYNTAX);
-    await fails(['zinter', 2, 'v:1', 'v:2', 'weights', 1, 'x'], 'ERR weight value is not a float');
-    await fails(['zinter', 1, 'v:1', 'aggregate', 'avg'], SYNTAX);
-    await fails(['zinter', 1, 'v:1', 'aggregate'], SYNTAX);
-    await fails(['zdiff', 1, 'v:1', 'weights', 1], SYNTAX);
-    await fails(['zunionstore', 'v:d', 1, 'v:1', 'withscores'], SYNTAX);
-    await reply(['set', 'v:str', 'v'], 'OK');
+    await reply(['zadd', '{t}v:1', 1, 'a'], 1);
+    await fails(['zunion', 0, '{t}v:1'], "ERR at least 1 input key is needed for 'zunion' command");
+    await fails(['zinterstore', '{t}v:d', -1, '{t}v:1'], "ERR at least 1 input key is needed for 'zinterstore' command");
+    await fails(['zunion', 'x', '{t}v:1'], 'ERR value is not an integer or out of range');
+    await fails(['zunion', 3, '{t}v:1', '{t}v:2'], SYNTAX);
+    await fails(['zinter', 2, '{t}v:1', '{t}v:2', 'weights', 1], SYNTAX);
+    await fails(['zinter', 2, '{t}v:1', '{t}v:2', 'weights', 1, 'x'], 'ERR weight value is not a float');
+    await fails(['zinter', 1, '{t}v:1', 'aggregate', 'avg'], SYNTAX);
+    await fails(['zinter', 1, '{t}v:1', 'aggregate'], SYNTAX);
+    await fails(['zdiff', 1, '{t}v:1', 'weights', 1], SYNTAX);
+    await fails(['zunionstore', '{t}v:d', 1, '{t}v:1', 'withscores'], SYNTAX);
+    await reply(['set', '{t}v:str', 'v'], 'OK');
     // The inputs are looked up before the options are read.
-    await fails(['zunion', 2, 'v:1', 'v:str', 'weights', 'x'], WRONGTYPE);
-    await fails(['zdiffstore', 'v:d', 1, 'v:str'], WRONGTYPE);
+    await fails(['zunion', 2, '{t}v:1', '{t}v:str', 'weights', 'x'], WRONGTYPE);
+    await fails(['zdiffstore', '{t}v:d', 1, '{t}v:str'], WRONGTYPE);
   });
 
   it('the STORE forms replace the destination, and delete it for an empty result', async () => {
-    await reply(['zadd', 'w:1', 1, 'a', 2, 'b'], 2);
-    await reply(['zadd', 'w:2', 5, 'b'], 1);
-    await reply(['set', 'w:dst', 'old', 'ex', 100], 'OK');
-    await reply(['zunionstore', 'w:dst', 2, 'w:1', 'w:2', 'weights', 1, 2], 2);
-    await reply(['zrange', 'w:dst', 0, -1, 'withscores'], ['a', '1', 'b', '12']);
-    await reply(['ttl', 'w:dst'], -1);
-    await reply(['zinterstore', 'w:dst', 2, 'w:1', 'w:2', 'aggregate', 'max'], 1);
-    await reply(['zrange', 'w:dst', 0, -1, 'withscores'], ['b', '5']);
-    await reply(['zdiffstore', 'w:dst', 2, 'w:1', 'w:2'], 1);
-    await reply(['zrange', 'w:dst', 0, -1, 'withscores'], ['a', '1']);
-    await reply(['zinterstore', 'w:dst', 2, 'w:1', 'w:none'], 0);
-    await reply(['exists', 'w:dst'], 0);
-    await reply(['zunionstore', 'w:1', 2, 'w:1', 'w:1'], 2);
-    await reply(['zrange', 'w:1', 0, -1, 'withscores'], ['a', '2', 'b', '4']);
+    await reply(['zadd', '{t}w:1', 1, 'a', 2, 'b'], 2);
+    await reply(['zadd', '{t}w:2', 5, 'b'], 1);
+    await reply(['set', '{t}w:dst', 'old', 'ex', 100], 'OK');
+    await reply(['zunionstore', '{t}w:dst', 2, '{t}w:1', '{t}w:2', 'weights', 1, 2], 2);
+    await reply(['zrange', '{t}w:dst', 0, -1, 'withscores'], ['a', '1', 'b', '12']);
+    await reply(['ttl', '{t}w:dst'], -1);
+    await reply(['zinterstore', '{t}w:dst', 2, '{t}w:1', '{t}w:2', 'aggregate', 'max'], 1);
+    await reply(['zrange', '{t}w:dst', 0, -1, 'withscores'], ['b', '5']);
+    await reply(['zdiffstore', '{t}w:dst', 2, '{t}w:1', '{t}w:2'], 1);
+    await reply(['zrange', '{t}w:dst', 0, -1, 'withscores'], ['a', '1']);
+    await reply(['zinterstore', '{t}w:dst', 2, '{t}w:1', '{t}w:none'], 0);
+    await reply(['exists', '{t}w:dst'], 0);
+    await reply(['zunionstore', '{t}w:1', 2, '{t}w:1', '{t}w:1'], 2);
+    await reply(['zrange', '{t}w:1', 0, -1, 'withscores'], ['a', '2', 'b', '4']);
   });
 
   it('ZINTERCARD counts, up to LIMIT', async () => {
-    await reply(['zadd', 'ic:1', 1, 'a', 2, 'b', 3, 'c'], 3);
-    await reply(['zadd', 'ic:2', 1, 'b', 1, 'c', 1, 'd'], 3);
-    await reply(['zintercard', 2, 'ic:1', 'ic:2'], 2);
-    await reply(['zintercard', 2, 'ic:1', 'ic:2', 'limit', 1], 1);
-    await reply(['zintercard', 1, 'ic:1', 'limit', 0], 3);
-    await reply(['zintercard', 2, 'ic:1', 'ic:none'], 0);
-    await fails(['zintercard', 2, 'ic:1', 'ic:2', 'limit', -1], "ERR LIMIT can't be negative");
-    await fails(['zintercard', 1, 'ic:1', 'limit', 'x'], "ERR LIMIT can't be negative");
-    await fails(['zintercard', 1, 'ic:1', 'withscores'], SYNTAX);
-    await fails(['zintercard', 0, 'ic:1'], "ERR at least 1 input key is needed for 'zintercard' command");
+    await reply(['zadd', '{t}ic:1', 1, 'a', 2, 'b', 3, 'c'], 3);
+    await reply(['zadd', '{t}ic:2', 1, 'b', 1, 'c', 1, 'd'], 3);
+    await reply(['zintercard', 2, '{t}ic:1', '{t}ic:2'], 2);
+    await reply(['zintercard', 2, '{t}ic:1', '{t}ic:2', 'limit', 1], 1);
+    await reply(['zintercard', 1, '{t}ic:1', 'limit', 0], 3);
+    await reply(['zintercard', 2, '{t}ic:1', '{t}ic:none'], 0);
+    await fails(['zintercard', 2, '{t}ic:1', '{t}ic:2', 'limit', -1], "ERR LIMIT can't be negative");
+    await fails(['zintercard', 1, '{t}ic:1', 'limit', 'x'], "ERR LIMIT can't be negative");
+    await fails(['zintercard', 1, '{t}ic:1', 'withscores'], SYNTAX);
+    await fails(['zintercard', 0, '{t}ic:1'], "ERR at least 1 input key is needed for 'zintercard' command");
   });
 
   setIt('plain sets are inputs whose members score 1', async () => {
-    await reply(['sadd', 'ps:set', 'a', 'b', 'x'], 3);
-    await reply(['zadd', 'ps:z', 5, 'a', 7, 'b', 9, 'c'], 3);
-    await reply(['zunion', 2, 'ps:set', 'ps:z', 'withscores'], ['x', '1', 'a', '6', 'b', '8', 'c', '9']);
-    await reply(['zinter', 2, 'ps:z', 'ps:set', 'weights', 2, 10, 'withscores'], ['a', '20', 'b', '24']);
-    await reply(['zdiff', 2, 'ps:set', 'ps:z', 'withscores'], ['x', '1']);
-    await reply(['zintercard', 2, 'ps:set', 'ps:z'], 2);
-    await reply(['zdiffstore', 'ps:dst', 2, 'ps:z', 'ps:set'], 1);
-    await reply(['zrange', 'ps:dst', 0, -1, 'withscores'], ['c', '9']);
+    await reply(['sadd', '{t}ps:set', 'a', 'b', 'x'], 3);
+    await reply(['zadd', '{t}ps:z', 5, 'a', 7, 'b', 9, 'c'], 3);
+    await reply(['zunion', 2, '{t}ps:set', '{t}ps:z', 'withscores'], ['x', '1', 'a', '6', 'b', '8', 'c', '9']);
+    await reply(['zinter', 2, '{t}ps:z', '{t}ps:set', 'weights', 2, 10, 'withscores'], ['a', '20', 'b', '24']);
+    await reply(['zdiff', 2, '{t}ps:set', '{t}ps:z', 'withscores'], ['x', '1']);
+    await reply(['zintercard', 2, '{t}ps:set', '{t}ps:z'], 2);
+    await reply(['zdiffstore', '{t}ps:dst', 2, '{t}ps:z', '{t}ps:set'], 1);
+    await reply(['zrange', '{t}ps:dst', 0, -1, 'withscores'], ['c', '9']);
   });
 
   it('ZPOPMIN and ZPOPMAX, with a count', async () => {
@@ -119,21 +119,22 @@ describe('sorted-set commands over HTTP, continued', () => {
   });
 
   it('ZMPOP pops from the first non-empty key', async () => {
-    await reply(['zadd', 'mp:z', 1, 'a', 2, 'b', 3, 'c'], 3);
-    await reply(['zmpop', 2, 'mp:none', 'mp:z', 'min'], ['mp:z', [['a', '1']]]);
-    await reply(['zmpop', 1, 'mp:z', 'MAX', 'count', 5], ['mp:z', [['c', '3'], ['b', '2']]]);
-    await reply(['exists', 'mp:z'], 0);
-    await reply(['zmpop', 1, 'mp:none', 'min'], null);
-    await fails(['zmpop', 0, 'mp:z', 'min'], 'ERR numkeys should be greater than 0');
-    await fails(['zmpop', 'x', 'mp:z', 'min'], 'ERR numkeys should be greater than 0');
-    await fails(['zmpop', 1, 'mp:z', 'min', 'count', 0], 'ERR count should be greater than 0');
-    await fails(['zmpop', 1, 'mp:z', 'mid'], SYNTAX);
-    await fails(['zmpop', 2, 'mp:z', 'min'], SYNTAX);
-    await fails(['zmpop', 1, 'mp:z', 'min', 'count', 1, 'count', 1], SYNTAX);
-    await reply(['set', 'mp:str', 'v'], 'OK');
-    await reply(['zadd', 'mp:q', 1, 'a'], 1);
-    await fails(['zmpop', 2, 'mp:str', 'mp:q', 'min'], WRONGTYPE);
-    await reply(['zmpop', 2, 'mp:q', 'mp:str', 'min'], ['mp:q', [['a', '1']]]);
+    await reply(['zadd', '{t}mp:z', 1, 'a', 2, 'b', 3, 'c'], 3);
+    await reply(['zmpop', 2, '{t}mp:none', '{t}mp:z', 'min'], ['{t}mp:z', [['a', '1']]]);
+    await reply(['zmpop', 1, '{t}mp:z', 'MAX', 'count', 5], ['{t}mp:z', [['c', '3'], ['b', '2']]]);
+    await reply(['exists', '{t}mp:z'], 0);
+    await reply(['zmpop', 1, '{t}mp:none', 'min'], null);
+    await fails(['zmpop', 0, '{t}mp:z', 'min'], 'ERR numkeys should be greater than 0');
+    await fails(['zmpop', 'x', '{t}mp:z', 'min'], 'ERR numkeys should be greater than 0');
+    await fails(['zmpop', 1, '{t}mp:z', 'min', 'count', 0], 'ERR count should be greater than 0');
+    await fails(['zmpop', 1, '{t}mp:z', 'mid'], SYNTAX);
+    // '{min}mp:z' shares its hash slot with 'min', which a numkeys of 2 reads as a key too.
+    await fails(['zmpop', 2, '{min}mp:z', 'min'], SYNTAX);
+    await fails(['zmpop', 1, '{t}mp:z', 'min', 'count', 1, 'count', 1], SYNTAX);
+    await reply(['set', '{t}mp:str', 'v'], 'OK');
+    await reply(['zadd', '{t}mp:q', 1, 'a'], 1);
+    await fails(['zmpop', 2, '{t}mp:str', '{t}mp:q', 'min'], WRONGTYPE);
+    await reply(['zmpop', 2, '{t}mp:q', '{t}mp:str', 'min'], ['{t}mp:q', [['a', '1']]]);
   });
 
   it('ZRANDMEMBER picks members, distinct for a positive count', async () => {
@@ -192,11 +193,11 @@ describe('sorted-set commands over HTTP, continued', () => {
     const token: string = await call(['acl', 'resttoken', 'zuser', 'pw']);
     const as = (argv: (string | number)[]) => t.command(argv, { token });
     const NOPERM = 'NOPERM this user has no permissions to access one of the keys used as arguments';
-    assert.deepEqual(await as(['zadd', 'in:a', 1, 'm']), { status: 200, body: { result: 1 } });
-    assert.deepEqual(await as(['zunionstore', 'out:x', 1, 'in:a']), { status: 200, body: { result: 1 } });
-    assert.deepEqual(await as(['zunionstore', 'elsewhere', 1, 'in:a']), { status: 400, body: { error: NOPERM } });
-    assert.deepEqual(await as(['zinterstore', 'out:x', 2, 'in:a', 'secret']), { status: 400, body: { error: NOPERM } });
-    assert.deepEqual(await as(['zmpop', 2, 'in:a', 'secret', 'min']), { status: 400, body: { error: NOPERM } });
+    assert.deepEqual(await as(['zadd', 'in:{t}a', 1, 'm']), { status: 200, body: { result: 1 } });
+    assert.deepEqual(await as(['zunionstore', 'out:{t}x', 1, 'in:{t}a']), { status: 200, body: { result: 1 } });
+    assert.deepEqual(await as(['zunionstore', 'elsewhere', 1, 'in:{t}a']), { status: 400, body: { error: NOPERM } });
+    assert.deepEqual(await as(['zinterstore', 'out:{t}x', 2, 'in:{t}a', 'secret']), { status: 400, body: { error: NOPERM } });
+    assert.deepEqual(await as(['zmpop', 2, 'in:{t}a', 'secret', 'min']), { status: 400, body: { error: NOPERM } });
   });
 
   it('the blocking forms are refused by name', async () => {

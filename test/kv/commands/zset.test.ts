@@ -241,20 +241,20 @@ describe('sorted-set commands over HTTP', () => {
   });
 
   it('ZRANGESTORE stores the range with scores, replaces the destination, and deletes it when empty', async () => {
-    await reply(['zadd', 'st:z', 1, 'a', 2, 'b', 3, 'c'], 3);
-    await reply(['set', 'st:dst', 'old', 'ex', 100], 'OK');
-    await reply(['zrangestore', 'st:dst', 'st:z', 1, '+inf', 'byscore', 'limit', 1, 5], 2);
-    await reply(['zrange', 'st:dst', 0, -1, 'withscores'], ['b', '2', 'c', '3']);
-    await reply(['ttl', 'st:dst'], -1);
-    await reply(['zrangestore', 'st:dst', 'st:z', '[b', '+', 'bylex'], 2);
-    await reply(['zrangestore', 'st:dst', 'st:z', 5, 10], 0);
-    await reply(['exists', 'st:dst'], 0);
-    await reply(['zrangestore', 'st:dst', 'st:none', 0, -1], 0);
-    await fails(['zrangestore', 'st:dst', 'st:z', 0, 1, 'withscores'], SYNTAX);
-    await reply(['set', 'st:str', 'v'], 'OK');
-    await fails(['zrangestore', 'st:dst', 'st:str', 0, 1], WRONGTYPE);
-    await reply(['zrangestore', 'st:str', 'st:z', 0, 0], 1);
-    await reply(['type', 'st:str'], 'zset');
+    await reply(['zadd', '{t}st:z', 1, 'a', 2, 'b', 3, 'c'], 3);
+    await reply(['set', '{t}st:dst', 'old', 'ex', 100], 'OK');
+    await reply(['zrangestore', '{t}st:dst', '{t}st:z', 1, '+inf', 'byscore', 'limit', 1, 5], 2);
+    await reply(['zrange', '{t}st:dst', 0, -1, 'withscores'], ['b', '2', 'c', '3']);
+    await reply(['ttl', '{t}st:dst'], -1);
+    await reply(['zrangestore', '{t}st:dst', '{t}st:z', '[b', '+', 'bylex'], 2);
+    await reply(['zrangestore', '{t}st:dst', '{t}st:z', 5, 10], 0);
+    await reply(['exists', '{t}st:dst'], 0);
+    await reply(['zrangestore', '{t}st:dst', '{t}st:none', 0, -1], 0);
+    await fails(['zrangestore', '{t}st:dst', '{t}st:z', 0, 1, 'withscores'], SYNTAX);
+    await reply(['set', '{t}st:str', 'v'], 'OK');
+    await fails(['zrangestore', '{t}st:dst', '{t}st:str', 0, 1], WRONGTYPE);
+    await reply(['zrangestore', '{t}st:str', '{t}st:z', 0, 0], 1);
+    await reply(['type', '{t}st:str'], 'zset');
   });
 
   it('ZREM and ZREMRANGEBYRANK, BYSCORE and BYLEX; an emptied set loses its key', async () => {
@@ -282,19 +282,19 @@ describe('sorted-set commands over HTTP', () => {
   });
 
   it('OBJECT ENCODING follows Redis: listpack up to 128 members of 64 bytes', async () => {
-    await reply(['zadd', 'o:z', 1, 'x'.repeat(64)], 1);
-    await reply(['object', 'encoding', 'o:z'], 'listpack');
-    await reply(['zadd', 'o:z', 1, 'x'.repeat(65)], 1);
-    await reply(['object', 'encoding', 'o:z'], 'skiplist');
-    await reply(['zrem', 'o:z', 'x'.repeat(65)], 1);
-    await reply(['object', 'encoding', 'o:z'], 'skiplist'); // never converts back
+    await reply(['zadd', '{t}o:z', 1, 'x'.repeat(64)], 1);
+    await reply(['object', 'encoding', '{t}o:z'], 'listpack');
+    await reply(['zadd', '{t}o:z', 1, 'x'.repeat(65)], 1);
+    await reply(['object', 'encoding', '{t}o:z'], 'skiplist');
+    await reply(['zrem', '{t}o:z', 'x'.repeat(65)], 1);
+    await reply(['object', 'encoding', '{t}o:z'], 'skiplist'); // never converts back
     const pairs = Array.from({ length: 128 }, (_, i) => [i, `m${i}`]).flat();
-    await reply(['zadd', 'o:n', ...pairs], 128);
-    await reply(['object', 'encoding', 'o:n'], 'listpack');
-    await reply(['zadd', 'o:n', 0, 'one-more'], 1);
-    await reply(['object', 'encoding', 'o:n'], 'skiplist');
-    await reply(['type', 'o:n'], 'zset');
-    await reply(['zunionstore', 'o:u', 1, 'o:z'], 1);
-    await reply(['object', 'encoding', 'o:u'], 'listpack'); // a computed set is sized as a whole
+    await reply(['zadd', '{t}o:n', ...pairs], 128);
+    await reply(['object', 'encoding', '{t}o:n'], 'listpack');
+    await reply(['zadd', '{t}o:n', 0, 'one-more'], 1);
+    await reply(['object', 'encoding', '{t}o:n'], 'skiplist');
+    await reply(['type', '{t}o:n'], 'zset');
+    await reply(['zunionstore', '{t}o:u', 1, '{t}o:z'], 1);
+    await reply(['object', 'encoding', '{t}o:u'], 'listpack'); // a computed set is sized as a whole
   });
 });

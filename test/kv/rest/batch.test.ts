@@ -19,12 +19,12 @@ describe('kv rest: pipeline and multi-exec', () => {
   describe('/pipeline', () => {
     it('runs every command in order, one reply object each', async () => {
       const res = await post('/pipeline', [
-        ['set', 'p1', 'a'],
-        ['GET', 'p1'],
-        ['set', 'p1', 'b'],
-        ['get', 'p1'],
-        ['del', 'p1', 'p-none'],
-        ['get', 'p1'],
+        ['set', '{t}p1', 'a'],
+        ['GET', '{t}p1'],
+        ['set', '{t}p1', 'b'],
+        ['get', '{t}p1'],
+        ['del', '{t}p1', '{t}p-none'],
+        ['get', '{t}p1'],
       ]);
       assert.deepEqual(res, {
         status: 200,
@@ -102,12 +102,12 @@ describe('kv rest: pipeline and multi-exec', () => {
 
     // INCR comes with the string family; until it is in the table nothing fails at run time.
     it('reports a command that fails while running at its position, and runs the others', { skip: !TABLE.has('incr') && 'needs INCR' }, async () => {
-      const res = await post('/multi-exec', [['set', 'tx-run', 'abc'], ['incr', 'tx-run'], ['set', 'tx-after', '1'], ['get', 'tx-run']]);
+      const res = await post('/multi-exec', [['set', '{t}tx-run', 'abc'], ['incr', '{t}tx-run'], ['set', '{t}tx-after', '1'], ['get', '{t}tx-run']]);
       assert.deepEqual(res, {
         status: 200,
         body: [{ result: 'OK' }, { error: 'ERR value is not an integer or out of range' }, { result: 'OK' }, { result: 'abc' }],
       });
-      assert.deepEqual((await post('', ['get', 'tx-after'])).body, { result: '1' });
+      assert.deepEqual((await post('', ['get', '{t}tx-after'])).body, { result: '1' });
     });
   });
 });

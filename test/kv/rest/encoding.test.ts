@@ -45,7 +45,7 @@ describe('kv rest: encodings and response formats', () => {
       });
 
       it('encodes inside pipelines and transactions too', async () => {
-        const body = '[["get","text"],["set","enc","y"],["get","enc-none"],["get"]]';
+        const body = '[["get","text"],["set","{text}enc","y"],["get","{text}enc-none"],["get"]]';
         const expected = [
           { result: b64('héllo ✓') },
           { result: 'OK' },
@@ -53,7 +53,7 @@ describe('kv rest: encodings and response formats', () => {
           { error: "ERR wrong number of arguments for 'get' command" },
         ];
         assert.deepEqual(await call('/pipeline', enc, body), { status: 200, body: expected });
-        assert.deepEqual(await call('/multi-exec', enc, '[["get","text"],["set","enc","y"],["get","enc-none"]]'), {
+        assert.deepEqual(await call('/multi-exec', enc, '[["get","text"],["set","{text}enc","y"],["get","{text}enc-none"]]'), {
           status: 200,
           body: expected.slice(0, 3),
         });

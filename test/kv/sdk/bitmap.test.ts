@@ -74,12 +74,12 @@ for (const mode of PIPELINE_MODES) {
 
     it('the same commands in a pipeline', async () => {
       const p = redis.pipeline();
-      p.setbit('p', 1, 1);
-      p.getbit('p', 1);
-      p.bitcount('p', 0, -1);
-      p.bitpos('p', 1);
-      p.bitop('not', 'p:not', 'p');
-      p.bitfield('p').get('u8', 0).exec();
+      p.setbit('{t}p', 1, 1);
+      p.getbit('{t}p', 1);
+      p.bitcount('{t}p', 0, -1);
+      p.bitpos('{t}p', 1);
+      p.bitop('not', '{t}p:not', '{t}p');
+      p.bitfield('{t}p').get('u8', 0).exec();
       assert.deepEqual(await p.exec(), [0, 1, 1, 1, 1, [64]]);
     });
   });

@@ -14,12 +14,12 @@ for (const mode of PIPELINE_MODES) {
     });
 
     it('del, unlink, exists, touch, type', async () => {
-      await Promise.all([redis.set('a', 'x'), redis.set('b', 'y'), redis.set('c', 'z')]);
-      assert.deepEqual(await Promise.all([redis.exists('a', 'a', 'missing'), redis.touch('a', 'b', 'missing')]), [2, 2]);
-      assert.deepEqual(await Promise.all([redis.type('a'), redis.type('missing')]), ['string', 'none']);
-      assert.equal(await redis.del('a', 'missing'), 1);
-      assert.equal(await redis.unlink('b', 'c'), 2);
-      assert.equal(await redis.exists('a', 'b', 'c'), 0);
+      await Promise.all([redis.set('{t}a', 'x'), redis.set('{t}b', 'y'), redis.set('{t}c', 'z')]);
+      assert.deepEqual(await Promise.all([redis.exists('{t}a', '{t}a', '{t}missing'), redis.touch('{t}a', '{t}b', '{t}missing')]), [2, 2]);
+      assert.deepEqual(await Promise.all([redis.type('{t}a'), redis.type('{t}missing')]), ['string', 'none']);
+      assert.equal(await redis.del('{t}a', '{t}missing'), 1);
+      assert.equal(await redis.unlink('{t}b', '{t}c'), 2);
+      assert.equal(await redis.exists('{t}a', '{t}b', '{t}c'), 0);
     });
 
     it('expire with and without options, ttl, pttl, persist', async () => {
@@ -60,14 +60,14 @@ for (const mode of PIPELINE_MODES) {
     });
 
     it('rename and renamenx keep the expiry', async () => {
-      await Promise.all([redis.set('a', 'one'), redis.set('b', 'two')]);
-      await redis.expire('a', 100);
-      assert.equal(await redis.renamenx('a', 'b'), 0);
-      assert.equal(await redis.rename('a', 'c'), 'OK');
-      assert.equal(await redis.get('c'), 'one');
-      assert.ok((await redis.ttl('c')) > 90);
-      assert.equal(await redis.renamenx('c', 'd'), 1);
-      await assert.rejects(redis.rename('missing', 'x'), /ERR no such key/);
+      await Promise.all([redis.set('{t}a', 'one'), redis.set('{t}b', 'two')]);
+      await redis.expire('{t}a', 100);
+      assert.equal(await redis.renamenx('{t}a', '{t}b'), 0);
+      assert.equal(await redis.rename('{t}a', '{t}c'), 'OK');
+      assert.equal(await redis.get('{t}c'), 'one');
+      assert.ok((await redis.ttl('{t}c')) > 90);
+      assert.equal(await redis.renamenx('{t}c', '{t}d'), 1);
+      await assert.rejects(redis.rename('{t}missing', '{t}x'), /ERR no such key/);
     });
 
     embeddedOnly('Upstash behaviour, Redis differs: COPY onto itself')('copy, including onto itself', async () => {

@@ -81,10 +81,10 @@ for (const mode of PIPELINE_MODES) {
     it('geosearchstore, with and without storeDist', async () => {
       const center = { type: 'FROMLONLAT' as const, coordinate: { lon: 15, lat: 37 } };
       const shape = { type: 'BYRADIUS' as const, radius: 200, radiusType: 'KM' as const };
-      assert.equal(await redis.geosearchstore('dst', 'Sicily', center, shape, 'ASC', { storeDist: true }), 2);
-      assert.deepEqual(await redis.zrange('dst', 0, -1, { withScores: true }), ['Catania', '56.441257870158204', 'Palermo', 190.44242984775784]);
-      assert.equal(await redis.geosearchstore('dst', 'Sicily', center, shape, 'ASC', { count: { limit: 1 } }), 1);
-      assert.deepEqual(await redis.zrange('dst', 0, -1, { withScores: true }), ['Catania', 3479447370796909]);
+      assert.equal(await redis.geosearchstore('{Sicily}dst', 'Sicily', center, shape, 'ASC', { storeDist: true }), 2);
+      assert.deepEqual(await redis.zrange('{Sicily}dst', 0, -1, { withScores: true }), ['Catania', '56.441257870158204', 'Palermo', 190.44242984775784]);
+      assert.equal(await redis.geosearchstore('{Sicily}dst', 'Sicily', center, shape, 'ASC', { count: { limit: 1 } }), 1);
+      assert.deepEqual(await redis.zrange('{Sicily}dst', 0, -1, { withScores: true }), ['Catania', 3479447370796909]);
     });
   });
 }

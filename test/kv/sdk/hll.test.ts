@@ -29,13 +29,13 @@ for (const mode of PIPELINE_MODES) {
     });
 
     it('pfcount of several keys and pfmerge', async () => {
-      await redis.pfadd('u:a', ...elements(0, 1000));
-      await redis.pfadd('u:b', ...elements(3000, 4000));
-      assert.equal(await redis.pfcount('u:a', 'u:b'), 2004);
-      assert.equal(await redis.pfmerge('u:m', 'u:a', 'u:b'), 'OK');
-      assert.equal(await redis.pfcount('u:m'), 2004);
-      await redis.set('u:str', 'hello');
-      await assert.rejects(redis.pfmerge('u:m', 'u:str'), /WRONGTYPE Key is not a valid HyperLogLog string value\./);
+      await redis.pfadd('{t}u:a', ...elements(0, 1000));
+      await redis.pfadd('{t}u:b', ...elements(3000, 4000));
+      assert.equal(await redis.pfcount('{t}u:a', '{t}u:b'), 2004);
+      assert.equal(await redis.pfmerge('{t}u:m', '{t}u:a', '{t}u:b'), 'OK');
+      assert.equal(await redis.pfcount('{t}u:m'), 2004);
+      await redis.set('{t}u:str', 'hello');
+      await assert.rejects(redis.pfmerge('{t}u:m', '{t}u:str'), /WRONGTYPE Key is not a valid HyperLogLog string value\./);
     });
   });
 }

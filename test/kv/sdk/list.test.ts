@@ -71,19 +71,19 @@ for (const mode of PIPELINE_MODES) {
     });
 
     it('lmove between lists and within one', async () => {
-      await redis.rpush('src', '1', '2', '3');
-      assert.equal(await redis.lmove('src', 'dst', 'left', 'right'), 1);
-      assert.equal(await redis.lmove('src', 'src', 'right', 'left'), 3);
-      assert.deepEqual(await redis.lrange('src', 0, -1), [3, 2]);
-      assert.deepEqual(await redis.lrange('dst', 0, -1), [1]);
-      assert.equal(await redis.lmove('missing', 'dst', 'left', 'left'), null);
+      await redis.rpush('{t}src', '1', '2', '3');
+      assert.equal(await redis.lmove('{t}src', '{t}dst', 'left', 'right'), 1);
+      assert.equal(await redis.lmove('{t}src', '{t}src', 'right', 'left'), 3);
+      assert.deepEqual(await redis.lrange('{t}src', 0, -1), [3, 2]);
+      assert.deepEqual(await redis.lrange('{t}dst', 0, -1), [1]);
+      assert.equal(await redis.lmove('{t}missing', '{t}dst', 'left', 'left'), null);
     });
 
     it('lmpop', async () => {
-      await redis.rpush('mp:b', 'a', 'b', 'c');
-      assert.deepEqual(await redis.lmpop(2, ['mp:a', 'mp:b'], 'LEFT'), ['mp:b', ['a']]);
-      assert.deepEqual(await redis.lmpop(2, ['mp:a', 'mp:b'], 'RIGHT', 5), ['mp:b', ['c', 'b']]);
-      assert.equal(await redis.lmpop(2, ['mp:a', 'mp:b'], 'LEFT'), null);
+      await redis.rpush('{t}mp:b', 'a', 'b', 'c');
+      assert.deepEqual(await redis.lmpop(2, ['{t}mp:a', '{t}mp:b'], 'LEFT'), ['{t}mp:b', ['a']]);
+      assert.deepEqual(await redis.lmpop(2, ['{t}mp:a', '{t}mp:b'], 'RIGHT', 5), ['{t}mp:b', ['c', 'b']]);
+      assert.equal(await redis.lmpop(2, ['{t}mp:a', '{t}mp:b'], 'LEFT'), null);
     });
 
     it('errors reject with Redis texts', async () => {
@@ -102,9 +102,9 @@ for (const mode of PIPELINE_MODES) {
       p.lpop('pl', 3);
       assert.deepEqual(await p.exec(), [2, 'a', ['b'], ['b'], null]);
       const tx = redis.multi();
-      tx.rpush('tx', 'x');
-      tx.lmove('tx', 'tx2', 'left', 'left');
-      tx.llen('tx2');
+      tx.rpush('{t}tx', 'x');
+      tx.lmove('{t}tx', '{t}tx2', 'left', 'left');
+      tx.llen('{t}tx2');
       assert.deepEqual(await tx.exec(), [1, 'x', 1]);
     });
   });

@@ -34,11 +34,11 @@ for (const mode of PIPELINE_MODES) {
     });
 
     it('smove', async () => {
-      await redis.sadd('mv:a', 'x', 'y');
-      assert.equal(await redis.smove('mv:a', 'mv:b', 'x'), 1);
-      assert.equal(await redis.smove('mv:a', 'mv:b', 'nope'), 0);
-      assert.deepEqual(await redis.smembers('mv:b'), ['x']);
-      assert.deepEqual(await redis.smembers('mv:a'), ['y']);
+      await redis.sadd('{t}mv:a', 'x', 'y');
+      assert.equal(await redis.smove('{t}mv:a', '{t}mv:b', 'x'), 1);
+      assert.equal(await redis.smove('{t}mv:a', '{t}mv:b', 'nope'), 0);
+      assert.deepEqual(await redis.smembers('{t}mv:b'), ['x']);
+      assert.deepEqual(await redis.smembers('{t}mv:a'), ['y']);
     });
 
     it('spop with and without a count', async () => {
@@ -68,21 +68,21 @@ for (const mode of PIPELINE_MODES) {
     });
 
     it('sinter, sintercard, sunion, sdiff and their store forms', async () => {
-      await redis.sadd('x', 'a', 'b', 'c');
-      await redis.sadd('y', 'b', 'c', 'd');
-      assert.deepEqual(sorted(await redis.sinter('x', 'y')), ['b', 'c']);
-      assert.equal(await redis.sintercard(['x', 'y']), 2);
-      assert.equal(await redis.sintercard(['x', 'y'], { limit: 1 }), 1);
-      assert.deepEqual(sorted(await redis.sunion('x', 'y')), ['a', 'b', 'c', 'd']);
-      assert.deepEqual(await redis.sdiff('x', 'y'), ['a']);
-      assert.equal(await redis.sinterstore('inter', 'x', 'y'), 2);
-      assert.equal(await redis.sunionstore('union', 'x', 'y'), 4);
-      assert.equal(await redis.sdiffstore('diff', 'x', 'y'), 1);
-      assert.deepEqual(sorted(await redis.smembers('inter')), ['b', 'c']);
-      assert.equal(await redis.scard('union'), 4);
-      assert.deepEqual(await redis.smembers('diff'), ['a']);
-      assert.equal(await redis.sinterstore('inter', 'x', 'none'), 0);
-      assert.equal(await redis.exists('inter'), 0);
+      await redis.sadd('{t}x', 'a', 'b', 'c');
+      await redis.sadd('{t}y', 'b', 'c', 'd');
+      assert.deepEqual(sorted(await redis.sinter('{t}x', '{t}y')), ['b', 'c']);
+      assert.equal(await redis.sintercard(['{t}x', '{t}y']), 2);
+      assert.equal(await redis.sintercard(['{t}x', '{t}y'], { limit: 1 }), 1);
+      assert.deepEqual(sorted(await redis.sunion('{t}x', '{t}y')), ['a', 'b', 'c', 'd']);
+      assert.deepEqual(await redis.sdiff('{t}x', '{t}y'), ['a']);
+      assert.equal(await redis.sinterstore('{t}inter', '{t}x', '{t}y'), 2);
+      assert.equal(await redis.sunionstore('{t}union', '{t}x', '{t}y'), 4);
+      assert.equal(await redis.sdiffstore('{t}diff', '{t}x', '{t}y'), 1);
+      assert.deepEqual(sorted(await redis.smembers('{t}inter')), ['b', 'c']);
+      assert.equal(await redis.scard('{t}union'), 4);
+      assert.deepEqual(await redis.smembers('{t}diff'), ['a']);
+      assert.equal(await redis.sinterstore('{t}inter', '{t}x', '{t}none'), 0);
+      assert.equal(await redis.exists('{t}inter'), 0);
     });
 
     it('sscan walks with match and count', async () => {

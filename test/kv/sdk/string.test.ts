@@ -36,15 +36,15 @@ for (const mode of PIPELINE_MODES) {
 
     it('set with ex, px, exat, pxat and keepTtl', async () => {
       const now = Date.now();
-      assert.equal(await redis.set('ttl:ex', 'v', { ex: 100 }), 'OK');
-      assert.equal(await redis.set('ttl:px', 'v', { px: 100_000 }), 'OK');
-      assert.equal(await redis.set('ttl:exat', 'v', { exat: Math.floor(now / 1000) + 100 }), 'OK');
-      assert.equal(await redis.set('ttl:pxat', 'v', { pxat: now + 100_000 }), 'OK');
-      assert.equal(await redis.set('ttl:px', 'w', { keepTtl: true }), 'OK');
-      assert.deepEqual(await redis.mget('ttl:ex', 'ttl:px', 'ttl:exat', 'ttl:pxat'), ['v', 'w', 'v', 'v']);
-      assert.equal(await redis.set('ttl:past', 'v', { pxat: 1 }), 'OK');
-      assert.equal(await redis.get('ttl:past'), null);
-      await assert.rejects(redis.set('ttl:bad', 'v', { ex: 0 }), /ERR invalid expire time in 'set' command/);
+      assert.equal(await redis.set('{t}ttl:ex', 'v', { ex: 100 }), 'OK');
+      assert.equal(await redis.set('{t}ttl:px', 'v', { px: 100_000 }), 'OK');
+      assert.equal(await redis.set('{t}ttl:exat', 'v', { exat: Math.floor(now / 1000) + 100 }), 'OK');
+      assert.equal(await redis.set('{t}ttl:pxat', 'v', { pxat: now + 100_000 }), 'OK');
+      assert.equal(await redis.set('{t}ttl:px', 'w', { keepTtl: true }), 'OK');
+      assert.deepEqual(await redis.mget('{t}ttl:ex', '{t}ttl:px', '{t}ttl:exat', '{t}ttl:pxat'), ['v', 'w', 'v', 'v']);
+      assert.equal(await redis.set('{t}ttl:past', 'v', { pxat: 1 }), 'OK');
+      assert.equal(await redis.get('{t}ttl:past'), null);
+      await assert.rejects(redis.set('{t}ttl:bad', 'v', { ex: 0 }), /ERR invalid expire time in 'set' command/);
     });
 
     ttlIt('set options set the TTL', async () => {
@@ -96,13 +96,13 @@ for (const mode of PIPELINE_MODES) {
     });
 
     it('mget, mset and msetnx', async () => {
-      assert.equal(await redis.mset({ 'm:a': 1, 'm:b': 'two', 'm:c': { three: 3 } }), 'OK');
-      assert.deepEqual(await redis.mget('m:a', 'm:b', 'm:c', 'm:none'), [1, 'two', { three: 3 }, null]);
-      assert.deepEqual(await redis.mget(['m:a', 'm:b']), [1, 'two']);
-      assert.equal(await redis.msetnx({ 'm:a': 9, 'm:d': 4 }), 0);
-      assert.equal(await redis.get('m:d'), null);
-      assert.equal(await redis.msetnx({ 'm:d': 4, 'm:e': 5 }), 1);
-      assert.deepEqual(await redis.mget('m:a', 'm:d', 'm:e'), [1, 4, 5]);
+      assert.equal(await redis.mset({ '{t}m:a': 1, '{t}m:b': 'two', '{t}m:c': { three: 3 } }), 'OK');
+      assert.deepEqual(await redis.mget('{t}m:a', '{t}m:b', '{t}m:c', '{t}m:none'), [1, 'two', { three: 3 }, null]);
+      assert.deepEqual(await redis.mget(['{t}m:a', '{t}m:b']), [1, 'two']);
+      assert.equal(await redis.msetnx({ '{t}m:a': 9, '{t}m:d': 4 }), 0);
+      assert.equal(await redis.get('{t}m:d'), null);
+      assert.equal(await redis.msetnx({ '{t}m:d': 4, '{t}m:e': 5 }), 1);
+      assert.deepEqual(await redis.mget('{t}m:a', '{t}m:d', '{t}m:e'), [1, 4, 5]);
     });
 
     it('incr, decr, incrby and decrby', async () => {

@@ -16,7 +16,7 @@ describe('kv sdk: transport', () => {
   for (const mode of PIPELINE_MODES) {
     for (const encoding of ENCODINGS) {
       describe(`${mode.name}, responseEncoding ${encoding}`, () => {
-        const p = `${mode.name}:${encoding}:`;
+        const p = `{${mode.name}:${encoding}}:`; // a hash tag: the keys of a suite share a Cluster slot
         const client = (readOnly = false) => sdkClient(t, { autoPipeline: mode.autoPipeline, encoding, readOnly });
 
         it('round-trips text, numbers and objects', async () => {

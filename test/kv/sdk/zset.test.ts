@@ -85,19 +85,19 @@ for (const mode of PIPELINE_MODES) {
     });
 
     it('zunion, zunionstore, zinterstore and zdiffstore', async () => {
-      await redis.zadd('s1', { score: 1, member: 'a' }, { score: 2, member: 'b' });
-      await redis.zadd('s2', { score: 10, member: 'b' }, { score: 20, member: 'c' });
-      assert.deepEqual(await redis.zunion(2, ['s1', 's2']), ['a', 'b', 'c']);
-      assert.deepEqual(await redis.zunion(2, ['s1', 's2'], { withScores: true, aggregate: 'max' }), ['a', 1, 'b', 10, 'c', 20]);
-      assert.deepEqual(await redis.zunion(2, ['s1', 's2'], { weights: [2, 1], withScores: true }), ['a', 2, 'b', 14, 'c', 20]);
-      assert.equal(await redis.zunionstore('out', 2, ['s1', 's2'], { aggregate: 'min' }), 3);
-      assert.deepEqual(await redis.zrange('out', 0, -1, { withScores: true }), ['a', 1, 'b', 2, 'c', 20]);
-      assert.equal(await redis.zinterstore('out', 2, ['s1', 's2'], { weights: [1, 2] }), 1);
-      assert.deepEqual(await redis.zrange('out', 0, -1, { withScores: true }), ['b', 22]);
-      assert.equal(await redis.zinterstore('one', 1, ['s1'], { weight: 3 }), 2);
-      assert.deepEqual(await redis.zrange('one', 0, -1, { withScores: true }), ['a', 3, 'b', 6]);
-      assert.equal(await redis.zdiffstore('out', 2, 's1', 's2'), 1);
-      assert.deepEqual(await redis.zrange('out', 0, -1), ['a']);
+      await redis.zadd('{t}s1', { score: 1, member: 'a' }, { score: 2, member: 'b' });
+      await redis.zadd('{t}s2', { score: 10, member: 'b' }, { score: 20, member: 'c' });
+      assert.deepEqual(await redis.zunion(2, ['{t}s1', '{t}s2']), ['a', 'b', 'c']);
+      assert.deepEqual(await redis.zunion(2, ['{t}s1', '{t}s2'], { withScores: true, aggregate: 'max' }), ['a', 1, 'b', 10, 'c', 20]);
+      assert.deepEqual(await redis.zunion(2, ['{t}s1', '{t}s2'], { weights: [2, 1], withScores: true }), ['a', 2, 'b', 14, 'c', 20]);
+      assert.equal(await redis.zunionstore('{t}out', 2, ['{t}s1', '{t}s2'], { aggregate: 'min' }), 3);
+      assert.deepEqual(await redis.zrange('{t}out', 0, -1, { withScores: true }), ['a', 1, 'b', 2, 'c', 20]);
+      assert.equal(await redis.zinterstore('{t}out', 2, ['{t}s1', '{t}s2'], { weights: [1, 2] }), 1);
+      assert.deepEqual(await redis.zrange('{t}out', 0, -1, { withScores: true }), ['b', 22]);
+      assert.equal(await redis.zinterstore('{t}one', 1, ['{t}s1'], { weight: 3 }), 2);
+      assert.deepEqual(await redis.zrange('{t}one', 0, -1, { withScores: true }), ['a', 3, 'b', 6]);
+      assert.equal(await redis.zdiffstore('{t}out', 2, '{t}s1', '{t}s2'), 1);
+      assert.deepEqual(await redis.zrange('{t}out', 0, -1), ['a']);
     });
 
     it('zscan walks every member with its score', async () => {

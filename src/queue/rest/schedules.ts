@@ -1,0 +1,99 @@
+// Schedules at /v2/schedules, as the SDK's client.schedules calls them: create (POST
+// /v2/schedules/{destination} with Upstash-Cron, optional Upstash-Schedule-Id to replace one,
+// and any publish header, which applies to every fired message), list, get, delete, and pause
+// and resume by PATCH (the SDK) or POST (the API reference).
+
+import type { HttpResponse } from '../../server/http.js';
+import { percentDecode } from '../../server/url.js';
+import { isError, MISSING_CRON, notFound } from '../errors.js';
+import type { Schedules } from '../schedules/schedules.js';
+import type { Schedule } from '../store/schedule.js';
+import { done, fail, ok } from './envelope.js';
+import { messageJson } from './message-json.js';
+import { destinationOf, draftsOf, refusal } from './publish.js';
+import { bodyBytes, requestHeaders, withQuerySettings, type Call } from './request.js';
+
+/** `{id}/pause` or `{id}/resume`; a destination URL (which has a scheme) never matches. */
+const TOGGLE = /^([^/:%]+)\/(pause|resume)$/;
+
+const idOf = (raw: string) => Buffer.from(percentDecode(raw), 'latin1').toString('utf8');
+
+// GET /v2/schedules
+export function listSchedulesCommand(call: Call): HttpResponse {
+  const schedules = call.ctx.schedules;
+  return ok(schedules.list().map((s) => scheduleJson(s, schedules)));
+}
+
+// GET /v2/schedules/{id}
+export function getScheduleCommand(call: Call): HttpResponse {
+  if (call.rest.includes('/')) return fail(notFound(call.req.path));
+  const s = call.ctx.schedules.get(idOf(call.rest));
+  return isError(s) ? fail(s) : ok(scheduleJson(s, call.ctx.schedules));
+}
+
+// DELETE /v2/schedules/{id}
+export function deleteScheduleCommand(call: Call): HttpResponse {
+  if (call.rest.includes('/')) return fail(notFound(call.req.path));
+  const err = call.ctx.schedules.delete(idOf(call.rest));
+  return err === null ? done() : fail(err);
+}
+
+// PATCH|POST /v2/schedules/{id}/pause | /v2/schedules/{id}/resume
+export function pauseResumeCommand(call: Call): HttpResponse {
+  const m = TOGGLE.exec(call.rest);
+  if (m === null) return fail(notFound(call.req.path));
+  const err = call.ctx.schedules.setPaused(idOf(m[1]), m[2] === 'pause');
+  return err === null ? done() : fail(err);
+}
+
+// POST /v2/schedules/{destination}  Upstash-Cron: [CRON_TZ=<zone> ]<cron>  [Upstash-Schedule-Id: <id>]
+export async function createScheduleCommand(call: Call): Promise<HttpResponse> {
+  if (TOGGLE.test(call.rest)) return pauseResumeCommand(call);
+  const h = withQuerySettings(requestHeaders(call.req), call.req.query);
+  const cron = (h.get('upstash-cron') ?? h.get('service-cron'))?.trim();
+  if (cron === undefined || cron === '') return fail(MISSING_CRON);
+  const body = await bodyBytes(call);
+  if (isError(body)) return fail(body);
+  const queueName = h.get('upstash-queue-name') ?? h.get('service-queue-name');
+  // The message a publish with these headers would make (one per endpoint for a URL group,
+  // each the same but for its URL): the template of every firing.
+  const destination = destinationOf(call, call.rest);
+  const drafts = draftsOf(call, destination, h, body, queueName);
+  if (isError(drafts)) return fail(drafts);
+  const refused = await refusal(call, drafts);
+  if (refused !== null) return fail(refused);
+  // The group and endpoint are set per endpoint at each firing.
+  const { topicName: _group, endpointName: _endpoint, ...template } = drafts[0].message;
+  const id = h.get('upstash-schedule-id') ?? h.get('service-schedule-id');
+  const s = call.ctx.schedules.create({
+    ...(id !== undefined && { id }),
+    cron,
+    destination,
+    delayMs: Math.max(0, template.notBefore - template.createdAt),
+    template,
+  });
+  return isError(s) ? fail(s) : ok({ scheduleId: s.id });
+}
+
+/** A schedule as the SDK's Schedule type reads it. */
+function scheduleJson(s: Schedule, schedules: Schedules): Record<string, unknown> {
+  const m = messageJson(s.template);
+  const out: Record<string, unknown> = {
+    scheduleId: s.id,
+    cron: s.cron,
+    createdAt: s.createdAt,
+    destination: s.destination,
+    method: s.template.method,
+    header: m.header,
+    retries: s.template.retries,
+    isPaused: s.paused,
+    callerIp: s.template.callerIp,
+    callerIP: s.template.callerIp,
+  };
+  for (const k of ['body', 'bodyBase64', 'callback', 'failureCallback', 'queueName', 'labels', 'label']) if (m[k] !== undefined) out[k] = m[k];
+  if (s.delayMs > 0) out.delay = Math.round(s.delayMs / 1000);
+  if (s.lastScheduleTime !== undefined) out.lastScheduleTime = s.lastScheduleTime;
+  const next = schedules.nextTime(s);
+  if (next !== undefined) out.nextScheduleTime = next;
+  return out;
+}
