@@ -6,12 +6,13 @@
 //   streams   produce in batches, fetch, produce-to-consume latency
 //   vector    upsert, query QPS and recall@10, filtered query, against hnswlib-node called directly
 //   queue     publish (single, batch of 100), deliveries/s, publish-to-delivery latency, 10% failing once
+//   workflow  @upstash/workflow steps/s with 8 runs at once, and the latency a step adds (issue 10)
 //
-//   npm run bench -- [kv] [families] [streams] [vector] [queue]
+//   npm run bench -- [kv] [families] [streams] [vector] [queue] [workflow]
 //                    [--warmup S] [--rounds N] [--threads N] [--connections N] [--doc PATH|none]
 //                    [--duration S] [--only id,id]                                (kv)
 //                    [--cell S] [--sizes N,N,N] [--modes engine,http] [--family-rounds N] (families)
-//                    [--run-seconds S]                                     (streams, vector, queue)
+//                    [--run-seconds S]                           (streams, vector, queue, workflow)
 //                    [--vectors N] [--queries N]                                  (vector)
 //
 // Never part of `npm test`; test/bench/smoke.test.ts runs every workload for about a second.
@@ -26,12 +27,13 @@ import { benchFamilies, FAMILY_MODES } from './families.js';
 import { benchKv } from './kv.js';
 import { factsText, loadText, machine } from './machine.js';
 import { benchQueue } from './queue.js';
+import { benchWorkflow } from './workflow.js';
 import { benchStreams } from './streams.js';
 import { benchVector } from './vector.js';
 
 const BENCH_DIR = dirname(fileURLToPath(import.meta.url)); // dist/bench
 const ROOT = resolve(BENCH_DIR, '../..');
-const WORKLOADS = ['kv', 'families', 'streams', 'vector', 'queue'];
+const WORKLOADS = ['kv', 'families', 'streams', 'vector', 'queue', 'workflow'];
 
 // Defaults aim at a whole run under 15 minutes on two cores: KV 3 s per run and 3 rounds; the
 // families 1 s per cell, one round (three take about nine minutes); streams and vector 3 s per measured run, 3 rounds; the
@@ -117,6 +119,10 @@ async function main(): Promise<void> {
       text = summary.render();
     } else if (workload === 'queue') {
       const summary = await benchQueue(ROOT, { seconds: runSeconds, warmup, rounds });
+      clean &&= summary.clean;
+      text = summary.render();
+    } else if (workload === 'workflow') {
+      const summary = await benchWorkflow(ROOT, { seconds: runSeconds, warmup, rounds });
       clean &&= summary.clean;
       text = summary.render();
     } else {

@@ -25,6 +25,7 @@ const SMOKE: Record<string, string[]> = {
   streams: ['--run-seconds', '0.2', '--warmup', '0', '--rounds', '1'],
   vector: ['--vectors', '500', '--queries', '20', '--run-seconds', '0.2', '--rounds', '1'],
   queue: ['--run-seconds', '0.2', '--warmup', '0', '--rounds', '1'],
+  workflow: ['--run-seconds', '0.2', '--warmup', '0', '--rounds', '1'],
 };
 
 function runBench(args: string[]): Promise<{ code: number | null; out: string }> {
@@ -60,6 +61,7 @@ describe('bench smoke', { concurrency: true }, () => {
           assert.match(section, /\| deliveries, 1 in 10 failing once \(msg\/s\) +\| Larder \(node\) +\| [\d,]+ /);
           assert.match(section, /\| publish-to-delivery p99 \(ms\) +\| Larder \(bun\) +\| [\d.]+ /);
         }
+        if (workload === 'workflow') assert.match(section, /\| latency per step, one run p50 \(ms\) +\| Larder \(node\) +\| [\d.]+ /);
         if (workload === 'streams') assert.match(section, /\| produce-to-consume p99 \(ms\) +\| Larder \(node\) +\| [\d.]+ /);
       } finally {
         rmSync(dir, { recursive: true, force: true });
