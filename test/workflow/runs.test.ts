@@ -151,4 +151,24 @@ describe('workflow runs', () => {
     await ep.runIs(workflowRunId, 'RUN_FAILED');
     assert.equal(attempts.get(workflowRunId), 2);
   });
+
+  it('re-applies the trigger’s flow control and label to every step', async () => {
+    let running = 0;
+    let most = 0;
+    const url = ep.route('/gated', async (ctx) => {
+      for (const name of ['a', 'b', 'c']) {
+        await ctx.run(name, async () => {
+          most = Math.max(most, ++running);
+          await new Promise((r) => setTimeout(r, 30));
+          running--;
+        });
+      }
+    });
+    const flowControl = { key: 'wf-gate', parallelism: 1 };
+    const ids = await Promise.all([1, 2, 3].map(async () => (await ep.client.trigger({ url, body: {}, flowControl, label: 'gated' })).workflowRunId));
+    for (const id of ids) await ep.runIs(id, 'RUN_SUCCESS');
+    assert.equal(most, 1);
+    const labelled = await ep.client.logs({ filter: { label: 'gated' } });
+    assert.deepEqual(labelled.runs.map((r) => r.workflowRunId).sort(), [...ids].sort());
+  });
 });
