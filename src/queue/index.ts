@@ -73,8 +73,9 @@ export function mountQueue(config: Config, secrets: SecretStore, log: Logger): Q
   const steps = { defaultRetries: c.defaultRetries, maxMessageBytes: c.maxMessageBytes, now };
   const waits = new Waits(engine, steps);
   const workflows = new Workflows(engine, events, scheduler, steps, waits);
-  waits.start();
   scheduler.start();
+  // After the scheduler: waits past their deadline during a stop end now, as new messages.
+  waits.start();
   const urlGroups = new UrlGroups(store, now);
   const schedules = new Schedules(store, events, scheduler, c.maxPendingMessages, now);
   schedules.start();
