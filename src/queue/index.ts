@@ -74,8 +74,8 @@ export function mountQueue(config: Config, secrets: SecretStore, log: Logger): Q
   const waits = new Waits(engine, steps);
   const workflows = new Workflows(engine, events, scheduler, steps, waits);
   scheduler.start();
-  // After the scheduler: waits past their deadline during a stop end now, as new messages.
-  waits.start();
+  // After the scheduler: what a stop left undone (waits past their deadline) makes new messages.
+  workflows.start();
   const urlGroups = new UrlGroups(store, now);
   const schedules = new Schedules(store, events, scheduler, c.maxPendingMessages, now);
   schedules.start();

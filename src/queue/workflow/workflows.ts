@@ -34,6 +34,16 @@ export class Workflows {
   }
 
   /**
+   * After a restart: waits past their deadline end, and every ended invoked run gives its result
+   * again, in case a crash came between its end and that write (a result already given is a
+   * duplicate step, answered as such).
+   */
+  start(): void {
+    this.waits.start();
+    for (const run of [...this.store.runs.all()]) if (run.state !== 'RUN_STARTED' && run.invoker !== undefined) this.giveResult(run);
+  }
+
+  /**
    * An invoked run ended: its invoker's invoke step gets the result ({body} of the finished run,
    * or isFailed / isCanceled) and goes on.
    */
