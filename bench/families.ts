@@ -25,6 +25,7 @@ import { ReplyError } from '../src/kv/errors.js';
 import { cpuMicros } from './cpu-time.js';
 import { Summary } from './summary.js';
 import { build, OPS, type Command, type Op } from './family-ops.js';
+import { label } from './size-label.js';
 import { bunPath, startLarder, type LarderServer } from './targets.js';
 import { bodiesScript } from './wrk-bodies.js';
 import { runWrk, type Load } from './wrk.js';
@@ -224,11 +225,4 @@ function table(title: string, sizes: readonly number[], results: Results, unit: 
   }
   summary.notes.push(...results.notes);
   return summary.render();
-}
-
-/** 10000 -> 10k, 1000000 -> 1M. */
-function label(n: number): string {
-  if (n >= 1e6 && n % 1e6 === 0) return `${n / 1e6}M`;
-  if (n >= 1e3 && n % 1e3 === 0) return `${n / 1e3}k`;
-  return String(n);
 }

@@ -6,14 +6,16 @@
 //   streams   produce in batches, fetch, produce-to-consume latency
 //   vector    upsert, query QPS and recall@10, filtered query, against hnswlib-node called directly
 //   queue     publish (single, batch of 100), deliveries/s, publish-to-delivery latency, 10% failing once
+//   vector-scale  query QPS and recall@10 at 10k and 100k vectors (1M on request), the same pair
 //   workflow  @upstash/workflow steps/s with 8 runs at once, and the latency a step adds (issue 10)
 //
-//   npm run bench -- [kv] [families] [streams] [vector] [queue] [workflow]
+//   npm run bench -- [kv] [families] [streams] [vector] [queue] [vector-scale] [workflow]
 //                    [--warmup S] [--rounds N] [--threads N] [--connections N] [--doc PATH|none]
 //                    [--duration S] [--only id,id]                                (kv)
 //                    [--cell S] [--sizes N,N,N] [--modes engine,http] [--family-rounds N] (families)
-//                    [--run-seconds S]                           (streams, vector, queue, workflow)
+//                    [--run-seconds S]             (streams, vector, queue, vector-scale, workflow)
 //                    [--vectors N] [--queries N]                                  (vector)
+//                    [--scale-sizes N,N,N] [--scale-queries N]                    (vector-scale)
 //
 // Never part of `npm test`; test/bench/smoke.test.ts runs every workload for about a second.
 
@@ -27,17 +29,20 @@ import { benchFamilies, FAMILY_MODES } from './families.js';
 import { benchKv } from './kv.js';
 import { factsText, loadText, machine } from './machine.js';
 import { benchQueue } from './queue.js';
-import { benchWorkflow } from './workflow.js';
 import { benchStreams } from './streams.js';
 import { benchVector } from './vector.js';
+import { benchVectorScale } from './vector-scale.js';
+import { benchWorkflow } from './workflow.js';
 
 const BENCH_DIR = dirname(fileURLToPath(import.meta.url)); // dist/bench
 const ROOT = resolve(BENCH_DIR, '../..');
-const WORKLOADS = ['kv', 'families', 'streams', 'vector', 'queue', 'workflow'];
+const WORKLOADS = ['kv', 'families', 'streams', 'vector', 'queue', 'vector-scale', 'workflow'];
 
 // Defaults aim at a whole run under 15 minutes on two cores: KV 3 s per run and 3 rounds; the
 // families 1 s per cell, one round (three take about nine minutes); streams and vector 3 s per measured run, 3 rounds; the
-// issue's 100,000 vectors (--vectors 20000 when building two graphs of that size is too slow).
+// issue's 100,000 vectors (--vectors 20000 when building two graphs of that size is too slow);
+// vector-scale at 10k and 100k only: two graphs of 1M take about 15 minutes more to build here
+// (efConstruction 200 at about 2,500 vectors/s), so 1M is asked for with --scale-sizes.
 const { values, positionals } = parseArgs({
   allowPositionals: true,
   options: {
@@ -54,6 +59,8 @@ const { values, positionals } = parseArgs({
     'run-seconds': { type: 'string', default: '3' },
     vectors: { type: 'string', default: '100000' },
     queries: { type: 'string', default: '200' },
+    'scale-sizes': { type: 'string', default: '10000,100000' },
+    'scale-queries': { type: 'string', default: '100' },
     doc: { type: 'string', default: 'docs/benchmarks.md' },
   },
 });
@@ -123,6 +130,12 @@ async function main(): Promise<void> {
       text = summary.render();
     } else if (workload === 'workflow') {
       const summary = await benchWorkflow(ROOT, { seconds: runSeconds, warmup, rounds });
+      clean &&= summary.clean;
+      text = summary.render();
+    } else if (workload === 'vector-scale') {
+      const sizes = values['scale-sizes'].split(',').map((s) => positive('scale-sizes', s, 100, 10_000_000));
+      const queries = positive('scale-queries', values['scale-queries'], 1, 10_000);
+      const summary = await benchVectorScale(ROOT, { sizes: [...new Set(sizes)].sort((a, b) => a - b), queries, seconds: runSeconds, rounds });
       clean &&= summary.clean;
       text = summary.render();
     } else {

@@ -25,14 +25,20 @@ const NOISE = 0.6; // of a centre's scale: clusters overlap enough that the sear
 const SEED = 0x7ec7;
 
 export function dataset(n: number, dim: number, queryCount: number): Dataset {
-  const rng = new Xorshift(SEED);
-  const centres = Array.from({ length: CLUSTERS }, () => Array.from({ length: dim }, () => gaussian(rng)));
-  const draw = () => unit(centres[rng.below(CLUSTERS)].map((c) => c + NOISE * gaussian(rng)));
+  const draw = clusteredDraws(dim);
   const vectors = Array.from({ length: n }, draw);
   const queries = Array.from({ length: queryCount }, draw);
   const truth = queries.map((q) => nearest(vectors, q, () => true));
   const filteredTruth = queries.map((q) => nearest(vectors, q, (i) => i % BUCKETS === FILTER_BUCKET));
   return { dim, vectors, queries, truth, filteredTruth };
+}
+
+/** A seeded source of unit vectors of `dim` dimensions around CLUSTERS random centres: the same
+ *  sequence on every run. */
+export function clusteredDraws(dim: number): () => number[] {
+  const rng = new Xorshift(SEED);
+  const centres = Array.from({ length: CLUSTERS }, () => Array.from({ length: dim }, () => gaussian(rng)));
+  return () => unit(centres[rng.below(CLUSTERS)].map((c) => c + NOISE * gaussian(rng)));
 }
 
 /** Share of the exact top K found in `found` (ids). */

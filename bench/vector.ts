@@ -23,7 +23,7 @@ export interface VectorOptions {
 
 const DIM = 128;
 const BATCH = 1000;
-const CLIENTS = 4; // concurrent HTTP queries
+export const CLIENTS = 4; // concurrent HTTP queries
 const LARDER = 'Larder (bun), HTTP';
 const DIRECT = 'hnswlib-node, in-process';
 

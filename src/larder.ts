@@ -2,6 +2,7 @@
 // them on one handler and serves it on the chosen runtime.
 
 import { mkdirSync } from 'node:fs';
+import { consoleService } from './console/index.js';
 import { ConfigError } from './config/load.js';
 import type { Config } from './config/schema.js';
 import { SecretStore } from './config/secrets.js';
@@ -27,8 +28,10 @@ export interface Larder {
   readonly vector: readonly VectorCredentials[];
   /** null when the queue is not served (a `--workers` process). */
   readonly queue: QueueCredentials | null;
-  /** Bearer token of /metrics. */
+  /** Bearer token of /metrics and the web console. */
   readonly adminToken: string;
+  /** Bearer token of the read-only web console. */
+  readonly adminReadOnlyToken: string;
   readonly log: Logger;
   /** Stops serving, then flushes and closes every service. */
   close(): Promise<void>;
@@ -65,11 +68,16 @@ export async function startLarder(config: Config, log: Logger = createLogger(con
     throw e;
   }
   const adminToken = config.adminToken ?? secrets.get('adminToken');
+  const adminReadOnlyToken = config.adminReadOnlyToken ?? secrets.get('adminReadOnlyToken');
   const metrics = new RequestMetrics();
   for (const s of services) for (const c of s.counters ?? []) metrics.addCounter(s.name, c);
   const endpoints: Service[] = [healthService()];
   if (queue?.root) endpoints.push(queue.root);
   if (config.metrics ?? isLoopback(config.host)) endpoints.push(metricsService(metrics, adminToken));
+  if (config.console.enabled ?? isLoopback(config.host)) {
+    const directory = { kv: kv.credentials, streams: streams?.credentials ?? [], vector: vector?.credentials ?? [], queue: queue?.credentials ?? null };
+    endpoints.push(consoleService({ tokens: { admin: adminToken, readOnly: adminReadOnlyToken }, services: directory, metrics }));
+  }
   const handler = createApp([...services, ...endpoints], log, metrics);
   const at = { host: config.host, port: config.port };
   let server: RunningServer;
@@ -92,6 +100,7 @@ export async function startLarder(config: Config, log: Logger = createLogger(con
     vector: vector?.credentials ?? [],
     queue: queue?.credentials ?? null,
     adminToken,
+    adminReadOnlyToken,
     log,
     async close() {
       await server.close();

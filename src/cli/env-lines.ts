@@ -4,8 +4,12 @@
 import type { Larder } from '../larder.js';
 import type { VectorCredentials } from '../vector/index.js';
 
-export function envLines(larder: Pick<Larder, 'url' | 'kv' | 'streams' | 'vector' | 'queue' | 'adminToken'>): string[] {
-  const lines: string[] = ['# admin: bearer token of /metrics', `LARDER_ADMIN_TOKEN=${larder.adminToken}`];
+export function envLines(larder: Pick<Larder, 'url' | 'kv' | 'streams' | 'vector' | 'queue' | 'adminToken' | 'adminReadOnlyToken'>): string[] {
+  const lines: string[] = [
+    `# admin: bearer token of /metrics and the web console (${larder.url}/console); the read-only one opens a read-only console`,
+    `LARDER_ADMIN_TOKEN=${larder.adminToken}`,
+    `LARDER_ADMIN_READ_ONLY_TOKEN=${larder.adminReadOnlyToken}`,
+  ];
   for (const kv of larder.kv) {
     const url = `${larder.url}/redis/${kv.db}`;
     const suffix = kv.db === 'default' ? '' : `_${kv.db.toUpperCase().replace(/-/g, '_')}`;

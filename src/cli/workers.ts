@@ -22,13 +22,14 @@ interface Listening {
   readonly url: string;
   readonly kv: readonly KvCredentials[];
   readonly adminToken: string;
+  readonly adminReadOnlyToken: string;
 }
 
 export const isWorker = () => cluster.isWorker;
 
 /** In a worker: tells the primary where it listens. */
 export function reportListening(larder: Larder): void {
-  const msg: Listening = { url: larder.url, kv: larder.kv, adminToken: larder.adminToken };
+  const msg: Listening = { url: larder.url, kv: larder.kv, adminToken: larder.adminToken, adminReadOnlyToken: larder.adminReadOnlyToken };
   process.send!(msg);
 }
 
@@ -45,6 +46,7 @@ export async function runPrimary(config: Config): Promise<void> {
   const secrets = new SecretStore(config.dataDir);
   prepareKvTokens(config, secrets);
   if (config.adminToken === undefined) secrets.get('adminToken');
+  if (config.adminReadOnlyToken === undefined) secrets.get('adminReadOnlyToken');
 
   let stopping = false;
   const workers = new Set<Worker>();

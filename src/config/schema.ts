@@ -203,6 +203,15 @@ export const configSchema = z
     adminToken: token.optional(),
     /** Serve /metrics (behind adminToken). When absent: only while `host` is a loopback address. */
     metrics: z.boolean().optional(),
+    /** Bearer token of the read-only web console (it is handed the services' read-only tokens); generated likewise. */
+    adminReadOnlyToken: token.optional(),
+    console: z
+      .object({
+        /** Serve the web console at /console (behind adminToken). When absent: only while `host` is a loopback address. */
+        enabled: z.boolean().optional(),
+      })
+      .strict()
+      .prefault({}),
     kv: z
       .object({
         /** always: fsync before answering a write; everysec: fsync once a second. */

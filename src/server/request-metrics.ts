@@ -51,6 +51,17 @@ function methodIndex(method: string): number {
   }
 }
 
+/** One service's totals; `buckets` are latency counts per bucket (not cumulative), the last +Inf. */
+export interface ServiceFigures {
+  readonly service: string;
+  readonly requests: number;
+  readonly errors: number;
+  /** Bucket upper bounds in seconds. */
+  readonly bounds: readonly number[];
+  readonly buckets: readonly number[];
+  readonly seconds: number;
+}
+
 /** Every service's recorder and the registry that exposes them. */
 export class RequestMetrics {
   private readonly recorders = new Map<string, ServiceRecorder>();
@@ -106,6 +117,18 @@ export class RequestMetrics {
     let r = this.recorders.get(service);
     if (r === undefined) this.recorders.set(service, (r = new ServiceRecorder(service)));
     return r;
+  }
+
+  /** Every service's figures so far, as plain numbers (the web console's live charts). */
+  figures(): ServiceFigures[] {
+    return [...this.recorders.values()].map((r) => ({
+      service: r.service,
+      requests: r.requests.reduce((a, b) => a + b, 0),
+      errors: r.errors,
+      bounds: BUCKETS,
+      buckets: [...r.buckets],
+      seconds: r.seconds,
+    }));
   }
 
   /** A counter the service keeps itself (see ServiceCounter). */

@@ -45,6 +45,8 @@ export interface Ready {
   readonly queue: QueueCredentials;
   /** The admin token (LARDER_ADMIN_TOKEN), printed before every service's lines. */
   readonly adminToken: string;
+  /** The read-only admin token (LARDER_ADMIN_READ_ONLY_TOKEN) of the read-only console. */
+  readonly adminReadOnlyToken: string;
 }
 
 export interface QueueCredentials {
@@ -137,6 +139,7 @@ export function launchLarder(opts: LaunchOptions): LarderProcess {
     let index: string | undefined;
     const queue: Record<string, string> = {};
     let adminToken = '';
+    let adminReadOnlyToken = '';
     createInterface({ input: child.stdout! }).on('line', (line) => {
       stdout.push(line);
       const listening = /^Larder listening on (http:\/\/\S+) \((node|bun)\)$/.exec(line);
@@ -147,6 +150,7 @@ export function launchLarder(opts: LaunchOptions): LarderProcess {
       const vectorSection = /^# vector index '(.+)'$/.exec(line);
       const vectorEnv = /^(?:[A-Z0-9_]+_)?UPSTASH_VECTOR_REST_(URL|TOKEN|READONLY_TOKEN)=(.*)$/.exec(line);
       if (line.startsWith('LARDER_ADMIN_TOKEN=')) adminToken = line.slice('LARDER_ADMIN_TOKEN='.length);
+      if (line.startsWith('LARDER_ADMIN_READ_ONLY_TOKEN=')) adminReadOnlyToken = line.slice('LARDER_ADMIN_READ_ONLY_TOKEN='.length);
       if (vectorSection !== null) indexes.set((index = vectorSection[1]), {});
       else if (vectorEnv !== null && index !== undefined) {
         indexes.get(index)![vectorEnv[1] === 'URL' ? 'url' : vectorEnv[1] === 'TOKEN' ? 'token' : 'readOnlyToken'] = vectorEnv[2];
@@ -193,6 +197,7 @@ export function launchLarder(opts: LaunchOptions): LarderProcess {
           nextSigningKey: queue.NEXT_SIGNING_KEY,
         },
         adminToken,
+        adminReadOnlyToken,
       });
     });
   });

@@ -47,8 +47,10 @@ export interface TestLarder extends KvClient {
   readonly runtime: Runtime;
   readonly url: string;
   readonly dataDir: string;
-  /** Bearer token of /metrics. */
+  /** Bearer token of /metrics and the web console. */
   readonly adminToken: string;
+  /** Bearer token of the read-only web console. */
+  readonly adminReadOnlyToken: string;
   /** Another configured database of the same server. */
   database(name: string): KvClient;
   /** A stream cluster's REST URL and Basic credentials (`default` when not named). */
@@ -144,6 +146,7 @@ async function serve(config: Record<string, unknown>, dir: string, removeData: (
       url: p.info.url,
       dataDir: dir,
       adminToken: p.info.adminToken,
+      adminReadOnlyToken: p.info.adminReadOnlyToken,
       database(db) {
         const c = p.info.databases.get(db);
         if (c === undefined) throw new Error(`no database '${db}'`);
@@ -175,6 +178,7 @@ async function serve(config: Record<string, unknown>, dir: string, removeData: (
     url: larder.url,
     dataDir: dir,
     adminToken: larder.adminToken,
+    adminReadOnlyToken: larder.adminReadOnlyToken,
     database(db) {
       const c = larder.kv.find((k) => k.db === db);
       if (c === undefined) throw new Error(`no database '${db}'`);

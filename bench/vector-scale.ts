@@ -1,0 +1,163 @@
+// The vector scale workload (issue 11, "Scale"): how query cost grows with the number of vectors.
+// One index per system grows through the sizes (10k, then 100k, by default; 1M on request, see
+// run.ts), and at each size, after the upserts that brought it there, every round measures
+// query QPS and recall@10 against the exact answers among the vectors present.
+//   Larder on Bun, over HTTP: the default COSINE index, upserts of 1000 vectors per request;
+//     also its server CPU time per query and its resident memory at each size.
+//   hnswlib-node, called directly on a worker thread of the bench (vector-scale-worker.ts) with
+//     Larder's parameters: the ceiling without HTTP, JSON and storage.
+// 32 dimensions, because building the graph is what limits the sizes on two cores, and that cost
+// is set by efConstruction (200, Larder's, not a bench setting) far more than by the dimension.
+
+import { readFileSync } from 'node:fs';
+import { Worker } from 'node:worker_threads';
+import { performance } from 'node:perf_hooks';
+import { cpuMicros } from './cpu-time.js';
+import { closedLoop, postJson } from './http-load.js';
+import { label } from './size-label.js';
+import { Summary, type Figure } from './summary.js';
+import { bunPath, startLarder, type LarderServer } from './targets.js';
+import { K, recall } from './vector-data.js';
+import { CLIENTS } from './vector.js';
+import { scaleData, vectorAt, type ScaleData } from './vector-scale-data.js';
+import type { GrowAnswer, QueryAnswer, WorkerInput, WorkerRequest } from './vector-scale-worker.js';
+
+export interface VectorScaleOptions {
+  /** Ascending. */
+  readonly sizes: readonly number[];
+  /** Distinct queries, each with its exact answers at every size. */
+  readonly queries: number;
+  /** Measured seconds of each query figure. */
+  readonly seconds: number;
+  readonly rounds: number;
+}
+
+export const SCALE_DIM = 32;
+const BATCH = 1000;
+const LARDER = 'Larder (bun), HTTP';
+const DIRECT = 'hnswlib-node, in-process';
+
+const fig = (name: string, unit: string): Figure => ({ name, unit });
+const F = {
+  upsert: fig('upsert up to this size, batches of 1000', 'vectors/s'),
+  query: fig('query topK 10', 'queries/s'),
+  recall: fig('query recall@10', 'recall'),
+  cpu: fig('server CPU per query', 'µs'),
+  rss: fig('server resident memory', 'MB'),
+};
+
+interface Index {
+  readonly url: string;
+  readonly headers: Record<string, string>;
+}
+
+/** A table per system, a row per figure and size, against the smallest size. */
+export class ScaleTables {
+  readonly notes: string[] = [];
+
+  constructor(
+    readonly larder: Summary,
+    readonly direct: Summary,
+  ) {}
+
+  get clean(): boolean {
+    return this.larder.clean && this.direct.clean;
+  }
+
+  render(): string {
+    return [this.larder.render(), this.direct.render(), ...(this.notes.length > 0 ? [this.notes.map((n) => `- ${n}`).join('\n')] : [])].join('\n\n');
+  }
+}
+
+export async function benchVectorScale(root: string, opts: VectorScaleOptions): Promise<ScaleTables> {
+  const sizes = opts.sizes;
+  const how = `${SCALE_DIM} dimensions (clustered, COSINE), ${opts.queries} distinct queries, ${opts.seconds} s per query figure, ${opts.rounds} round(s)`;
+  const tables = new ScaleTables(new Summary(`Vector scale, ${LARDER}: ${how}`, label(sizes[0]), 'size'), new Summary(`Vector scale, ${DIRECT}: the same data and queries`, label(sizes[0]), 'size'));
+  const started = performance.now();
+  process.stderr.write(`vector-scale: generating ${sizes[sizes.length - 1]} vectors and the exact answers of ${opts.queries} queries\n`);
+  const data = scaleData(sizes, SCALE_DIM, opts.queries);
+  tables.notes.push(`Data and exact answers took ${((performance.now() - started) / 1000).toFixed(0)} s to generate.`);
+  const input: WorkerInput = { dim: data.dim, vectors: data.vectors, queries: data.queries };
+  const worker = new Worker(new URL('./vector-scale-worker.js', import.meta.url), { workerData: input });
+  const ask = <A>(req: WorkerRequest) =>
+    new Promise<A>((resolve, reject) => {
+      worker.once('message', resolve);
+      worker.once('error', reject);
+      worker.postMessage(req);
+    }).finally(() => worker.removeAllListeners('error'));
+  let server: LarderServer | undefined;
+  try {
+    process.stderr.write('vector-scale: starting Larder on bun\n');
+    server = await startLarder(root, bunPath(root), 'bun');
+    const index = { url: server.env.UPSTASH_VECTOR_REST_URL, headers: { authorization: `Bearer ${server.env.UPSTASH_VECTOR_REST_TOKEN}` } };
+    let from = 0;
+    for (const n of sizes) {
+      const at = label(n);
+      process.stderr.write(`vector-scale: ${at}: upserting over HTTP\n`);
+      await upsertLarder(tables.larder, at, index, data, from, n);
+      process.stderr.write(`vector-scale: ${at}: growing hnswlib-node\n`);
+      const grown = await ask<GrowAnswer>({ op: 'grow', to: n });
+      tables.direct.add(at, F.upsert, (n - from) / grown.seconds);
+      from = n;
+      const truth = data.truth.get(n)!;
+      for (let round = 1; round <= opts.rounds; round++) {
+        process.stderr.write(`vector-scale: ${at}: round ${round}/${opts.rounds}\n`);
+        await queryLarder(tables.larder, at, server.pid, index, data, truth, opts.seconds);
+        const r = await ask<QueryAnswer>({ op: 'query', seconds: opts.seconds, truth });
+        tables.direct.add(at, F.query, r.done / r.seconds);
+        tables.direct.add(at, F.recall, r.recall);
+      }
+      const rss = residentMb(server.pid);
+      if (rss !== null) tables.larder.add(at, F.rss, rss);
+      const ratio = (tables.larder.median(at, F.query.name) ?? NaN) / (tables.direct.median(at, F.query.name) ?? NaN);
+      tables.notes.push(`At ${at}, Larder over HTTP answers ${ratio.toFixed(2)}x the queries per second of hnswlib-node called directly (medians).`);
+    }
+    tables.notes.push(`The bench process (vectors, exact answers, hnswlib-node's graph) held ${Math.round(residentMb(process.pid) ?? NaN)} MB at the end.`);
+  } finally {
+    await server?.stop();
+    await worker.terminate();
+  }
+  tables.notes.push(`HTTP queries come from ${CLIENTS} concurrent clients in the bench's Node process; hnswlib-node runs on one worker thread of it.`);
+  return tables;
+}
+
+async function upsertLarder(summary: Summary, at: string, index: Index, data: ScaleData, from: number, to: number): Promise<void> {
+  const start = performance.now();
+  let errors = 0;
+  for (let first = from; first < to; first += BATCH) {
+    const batch = [];
+    for (let i = first; i < Math.min(first + BATCH, to); i++) batch.push({ id: String(i), vector: vectorAt(data, i) });
+    const answer = (await postJson(`${index.url}/upsert`, index.headers, batch).catch(() => null)) as { result?: string } | null;
+    if (answer?.result !== 'Success') errors++;
+  }
+  summary.add(at, F.upsert, (to - from) / ((performance.now() - start) / 1000), errors);
+}
+
+async function queryLarder(summary: Summary, at: string, pid: number, index: Index, data: ScaleData, truth: readonly number[][], seconds: number): Promise<void> {
+  let next = 0;
+  let recalls = 0;
+  const before = cpuMicros([pid]);
+  const r = await closedLoop(CLIENTS, seconds, async () => {
+    const q = next++ % data.queries.length;
+    const answer = (await postJson(`${index.url}/query`, index.headers, { vector: data.queries[q], topK: K })) as { result?: { id: string }[] };
+    if (!Array.isArray(answer.result)) throw new Error(`query answered ${JSON.stringify(answer).slice(0, 120)}`);
+    recalls += recall(answer.result.map((m) => Number(m.id)), truth[q]);
+    return 1;
+  });
+  const after = cpuMicros([pid]);
+  summary.add(at, F.query, r.units / r.seconds, r.errors);
+  summary.add(at, F.recall, recalls / r.ok, r.errors);
+  // /proc counts in clock ticks (10 ms): a run too short to see one gives no figure.
+  if (before !== null && after !== null && after > before && r.ok > 0) summary.add(at, F.cpu, (after - before) / r.ok);
+  if (r.errors > 0) summary.notes.push(`${at}: ${r.firstError}`);
+}
+
+/** VmRSS of `pid` in MB, or null where /proc is not readable. */
+function residentMb(pid: number): number | null {
+  try {
+    const kb = /^VmRSS:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return kb === null ? null : Number(kb[1]) / 1024;
+  } catch {
+    return null;
+  }
+}

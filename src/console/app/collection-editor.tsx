@@ -1,0 +1,104 @@
+// A hash, list, set, sorted set or stream (collection-kinds.ts says which commands): its first
+// entries as a table, each with a remove button, and a form adding one entry.
+
+import { useEffect, useState } from 'preact/hooks';
+import { errorText, kv } from './api';
+import { LIMIT, type CollectionKind } from './collection-kinds';
+import { FieldError } from './field-error';
+import type { KeyProps } from './key-view';
+
+export function CollectionEditor(props: KeyProps & { kind: CollectionKind }) {
+  const { kind } = props;
+  const [rows, setRows] = useState<string[][] | null>(null);
+  const [values, setValues] = useState<string[]>(kind.fields.map(() => ''));
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  async function load() {
+    try {
+      setRows(kind.rows(await kv(props.target, kind.load(props.name))));
+    } catch (e) {
+      setError(errorText(e));
+    }
+  }
+
+  useEffect(() => void load(), []);
+
+  async function run(argv: readonly string[]) {
+    // One request at a time: a double click must not send the command twice.
+    if (busy) return false;
+    setBusy(true);
+    try {
+      await kv(props.target, argv);
+      setError(null);
+      await load();
+      return true;
+    } catch (e) {
+      setError(errorText(e));
+      return false;
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  async function add(e: Event) {
+    e.preventDefault();
+    if (await run(kind.add(props.name, values))) setValues(kind.fields.map(() => ''));
+  }
+
+  return (
+    <div class="editor">
+      {rows !== null && (
+        <table class="entries">
+          <thead>
+            <tr>
+              {kind.columns.map((c) => (
+                <th>{c}</th>
+              ))}
+              {!props.readOnly && <th />}
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((row) => (
+              // The first column is unique in every kind: field, index, member or entry id.
+              <tr key={row[0]}>
+                {row.map((cell) => (
+                  <td>{cell}</td>
+                ))}
+                {!props.readOnly && (
+                  <td>
+                    <button type="button" class="danger small" aria-label={`Remove ${row[0]}`} onClick={() => void run(kind.remove(props.name, row))}>
+                      ×
+                    </button>
+                  </td>
+                )}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      {rows !== null && rows.length >= LIMIT && <p class="hint">The first {LIMIT} entries are shown.</p>}
+      {!props.readOnly && (
+        <form class="add" onSubmit={add}>
+          {kind.fields.map((f, i) => (
+            <input
+              name={f}
+              aria-label={`New ${f}`}
+              placeholder={f}
+              value={values[i]}
+              onInput={(e) => {
+                const next = [...values];
+                next[i] = e.currentTarget.value;
+                setValues(next);
+              }}
+            />
+          ))}
+          <button type="submit" disabled={busy}>
+            Add
+          </button>
+        </form>
+      )}
+      <FieldError error={error} />
+    </div>
+  );
+}

@@ -1,0 +1,44 @@
+// Produces one message to a stream topic (POST /produce).
+
+import { useState } from 'preact/hooks';
+import { call, errorText } from './api';
+import { FieldError } from './field-error';
+
+export function ProduceForm(props: { url: string; auth: string; onProduced: () => void }) {
+  const [topic, setTopic] = useState('');
+  const [key, setKey] = useState('');
+  const [value, setValue] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  async function produce(e: Event) {
+    e.preventDefault();
+    if (busy) return;
+    setBusy(true);
+    try {
+      await call(`${props.url}/produce`, props.auth, 'POST', { topic, value, ...(key === '' ? {} : { key }) });
+      setValue('');
+      setError(null);
+      props.onProduced();
+    } catch (err) {
+      setError(errorText(err));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <section aria-label="Produce">
+      <h2>Produce</h2>
+      <form class="add" onSubmit={produce}>
+        <input name="produce-topic" aria-label="Produce topic" placeholder="topic" value={topic} onInput={(e) => setTopic(e.currentTarget.value)} />
+        <input name="produce-key" aria-label="Produce key" placeholder="key (optional)" value={key} onInput={(e) => setKey(e.currentTarget.value)} />
+        <input name="produce-value" aria-label="Produce value" placeholder="value" value={value} onInput={(e) => setValue(e.currentTarget.value)} />
+        <button type="submit" disabled={busy}>
+          Produce
+        </button>
+      </form>
+      <FieldError error={error} />
+    </section>
+  );
+}
