@@ -7,12 +7,13 @@
 //   vector    upsert, query QPS and recall@10, filtered query, against hnswlib-node called directly
 //   queue     publish (single, batch of 100), deliveries/s, publish-to-delivery latency, 10% failing once
 //   vector-scale  query QPS and recall@10 at 10k and 100k vectors (1M on request), the same pair
+//   workflow  @upstash/workflow steps/s with 8 runs at once, and the latency a step adds (issue 10)
 //
-//   npm run bench -- [kv] [families] [streams] [vector] [queue] [vector-scale]
+//   npm run bench -- [kv] [families] [streams] [vector] [queue] [vector-scale] [workflow]
 //                    [--warmup S] [--rounds N] [--threads N] [--connections N] [--doc PATH|none]
 //                    [--duration S] [--only id,id]                                (kv)
 //                    [--cell S] [--sizes N,N,N] [--modes engine,http] [--family-rounds N] (families)
-//                    [--run-seconds S]                       (streams, vector, queue, vector-scale)
+//                    [--run-seconds S]             (streams, vector, queue, vector-scale, workflow)
 //                    [--vectors N] [--queries N]                                  (vector)
 //                    [--scale-sizes N,N,N] [--scale-queries N]                    (vector-scale)
 //
@@ -31,10 +32,11 @@ import { benchQueue } from './queue.js';
 import { benchStreams } from './streams.js';
 import { benchVector } from './vector.js';
 import { benchVectorScale } from './vector-scale.js';
+import { benchWorkflow } from './workflow.js';
 
 const BENCH_DIR = dirname(fileURLToPath(import.meta.url)); // dist/bench
 const ROOT = resolve(BENCH_DIR, '../..');
-const WORKLOADS = ['kv', 'families', 'streams', 'vector', 'queue', 'vector-scale'];
+const WORKLOADS = ['kv', 'families', 'streams', 'vector', 'queue', 'vector-scale', 'workflow'];
 
 // Defaults aim at a whole run under 15 minutes on two cores: KV 3 s per run and 3 rounds; the
 // families 1 s per cell, one round (three take about nine minutes); streams and vector 3 s per measured run, 3 rounds; the
@@ -124,6 +126,10 @@ async function main(): Promise<void> {
       text = summary.render();
     } else if (workload === 'queue') {
       const summary = await benchQueue(ROOT, { seconds: runSeconds, warmup, rounds });
+      clean &&= summary.clean;
+      text = summary.render();
+    } else if (workload === 'workflow') {
+      const summary = await benchWorkflow(ROOT, { seconds: runSeconds, warmup, rounds });
       clean &&= summary.clean;
       text = summary.render();
     } else if (workload === 'vector-scale') {

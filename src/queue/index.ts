@@ -21,6 +21,9 @@ import { EventFile } from './store/event-file.js';
 import { EventLog } from './store/event-log.js';
 import { QueueStore } from './store/queue-store.js';
 import { UrlGroups } from './url-groups.js';
+import { RunDelivery } from './workflow/run-delivery.js';
+import { Waits } from './workflow/waits.js';
+import { Workflows } from './workflow/workflows.js';
 
 export interface QueueCredentials {
   token: string;
@@ -64,9 +67,15 @@ export function mountQueue(config: Config, secrets: SecretStore, log: Logger): Q
     now,
     destinations,
     onError: (err, m) => log.error({ err, messageId: m.id }, 'queue delivery failed unexpectedly; the message stays pending'),
+    workflows: new RunDelivery(store, events),
   });
   const engine = new QueueEngine(store, events, scheduler, keyRing, c.maxPendingMessages, now);
+  const steps = { defaultRetries: c.defaultRetries, maxMessageBytes: c.maxMessageBytes, now };
+  const waits = new Waits(engine, steps);
+  const workflows = new Workflows(engine, events, scheduler, steps, waits);
   scheduler.start();
+  // After the scheduler: what a stop left undone (waits past their deadline) makes new messages.
+  workflows.start();
   const urlGroups = new UrlGroups(store, now);
   const schedules = new Schedules(store, events, scheduler, c.maxPendingMessages, now);
   schedules.start();
@@ -74,9 +83,10 @@ export function mountQueue(config: Config, secrets: SecretStore, log: Logger): Q
   const service: Service = {
     name: 'queue',
     prefix: 'qstash',
-    handle: queueRoutes({ engine, urlGroups, schedules, maxBodyBytes: config.maxBodyBytes, maxMessageBytes: c.maxMessageBytes, defaultRetries: c.defaultRetries, now, destinations }, { token, readOnlyToken }),
+    handle: queueRoutes({ engine, urlGroups, schedules, maxBodyBytes: config.maxBodyBytes, maxMessageBytes: c.maxMessageBytes, defaultRetries: c.defaultRetries, now, destinations, workflows }, { token, readOnlyToken }),
     async close() {
       schedules.close();
+      waits.close();
       await scheduler.close();
       store.close();
       events.close();

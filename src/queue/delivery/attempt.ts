@@ -25,13 +25,22 @@ export interface Outcome extends DeliveryResponse {
 }
 
 const NO_BODY_METHODS = new Set(['GET', 'HEAD']);
+/** Headers about one connection or one body framing: fetch sets its own, and a stale one (a forwarded
+ *  Content-Length of another body) would make the request hang or fail. */
+const CONNECTION_HEADERS = new Set(['content-length', 'host', 'connection', 'keep-alive', 'transfer-encoding', 'upgrade', 'expect', 'te', 'trailer', 'proxy-connection']);
+
+function sendable(h: Record<string, string>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(h)) if (!CONNECTION_HEADERS.has(k)) out[k] = v;
+  return out;
+}
 
 export async function attempt(m: QueueMessage, s: AttemptSettings): Promise<Outcome> {
   const refused = await s.destinations.check(m.url);
   if (refused !== null) return { ok: false, final: !refused.transient, status: 0, headers: {}, body: '', error: `destination not allowed: ${refused.why}` };
   const body = Buffer.from(m.body, 'base64');
   const headers: Record<string, string> = {
-    ...m.headers,
+    ...sendable(m.headers),
     'user-agent': 'Upstash-QStash',
     'upstash-message-id': m.id,
     'upstash-retried': String(m.retried),

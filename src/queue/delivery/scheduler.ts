@@ -10,6 +10,7 @@
 import type { EventLog } from '../store/event-log.js';
 import { newDlqId, type QueueMessage } from '../store/message.js';
 import type { QueueStore } from '../store/queue-store.js';
+import type { RunDelivery } from '../workflow/run-delivery.js';
 import { attempt, type Outcome } from './attempt.js';
 import { backoffMs, requestedDelayMs } from './backoff.js';
 import { callbackMessage } from './callbacks.js';
@@ -26,6 +27,8 @@ export interface SchedulerSettings {
   signingKey: () => string;
   now: () => number;
   onError: (err: unknown, m: QueueMessage) => void;
+  /** How workflow run messages are sent (issue 10). */
+  workflows: RunDelivery;
   destinations: DestinationPolicy;
 }
 
@@ -116,6 +119,10 @@ export class Scheduler {
         // Stale entries: cancelled, delivered, rescheduled, or already running.
         if (m === undefined || m.notBefore !== top.at || this.inFlight.has(m.id)) continue;
         // Held by its queue or flow-control key: parked there until woken.
+        if (this.s.workflows.drop(m)) {
+          this.gates.forget(m);
+          continue;
+        }
         if (!this.gates.admit(m)) continue;
         this.run(m);
       }
@@ -138,7 +145,7 @@ export class Scheduler {
     // ACTIVE: picked for delivery, an attempt starts (the service's word for it).
     this.events.add('ACTIVE', m);
     const settings = { signingKey: this.s.signingKey(), defaultTimeoutMs: this.s.defaultTimeoutMs, maxBodyBytes: this.s.maxBodyBytes, now: this.s.now, stop: this.stop.signal, destinations: this.s.destinations };
-    attempt(m, settings)
+    attempt(this.s.workflows.view(m), settings)
       .then((out) => {
         if (!this.closed) this.settle(m.id, out);
       })
@@ -158,7 +165,7 @@ export class Scheduler {
     const now = this.s.now();
     const d = { retries: this.s.defaultRetries, now };
     if (out.ok) {
-      const then = m.callback !== undefined ? [callbackMessage('callback', m.callback, m, out, d)] : [];
+      const then = m.callback !== undefined ? [this.s.workflows.callback(m, callbackMessage('callback', m.callback, m, out, d))] : [];
       this.store.finish(id, then);
       this.events.add('DELIVERED', m, { responseStatus: out.status });
       this.gates.follow(m, then);
@@ -177,8 +184,9 @@ export class Scheduler {
     }
     const dlqId = newDlqId();
     const then: QueueMessage[] = [];
-    if (m.callback !== undefined && out.status !== 0) then.push(callbackMessage('callback', m.callback, m, out, d));
-    if (m.failureCallback !== undefined) then.push(callbackMessage('failureCallback', m.failureCallback, m, out, d, dlqId));
+    if (m.callback !== undefined && (out.status !== 0 || m.workflow?.kind === 'call')) then.push(this.s.workflows.callback(m, callbackMessage('callback', m.callback, m, out, d)));
+    const failure = m.failureCallback === undefined ? null : this.s.workflows.failureCallback(m, callbackMessage('failureCallback', m.failureCallback, m, out, d, dlqId));
+    if (failure !== null) then.push(failure);
     const response = { status: out.status, headers: out.headers, body: out.body, ...(out.error !== undefined && { error: out.error }) };
     this.store.deadLetter({ dlqId, message: { ...m }, response, failedAt: now }, then);
     this.events.add('FAILED', m);

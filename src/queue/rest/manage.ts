@@ -6,6 +6,7 @@ import { percentDecode } from '../../server/url.js';
 import { badRequest, isError } from '../errors.js';
 import type { EventFilter } from '../store/event-log.js';
 import type { DlqEntry, QueueMessage } from '../store/message.js';
+import { workflowDlqListCommand } from '../workflow/dlq-api.js';
 import { fail, ok } from './envelope.js';
 import { dlqJson, messageJson } from './message-json.js';
 import { query, queryAll, type Call } from './request.js';
@@ -39,6 +40,7 @@ export function cancelCommand(call: Call): HttpResponse {
 
 // GET /v2/dlq?cursor=&count=&dlqIds=&url=&label=&queueName=&topicName=
 export function listDlqCommand(call: Call): HttpResponse {
+  if (query(call, 'source') === 'workflow') return workflowDlqListCommand(call);
   const count = countOf(call);
   if (isError(count)) return fail(count);
   const cursor = Number(query(call, 'cursor') ?? 0) || 0;

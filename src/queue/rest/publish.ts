@@ -9,6 +9,7 @@ import { percentDecode, queryPairs } from '../../server/url.js';
 import { badRequest, isError, refusedDestination, type QueueError } from '../errors.js';
 import type { Draft } from '../store/message.js';
 import { isUrlGroupName } from '../url-groups.js';
+import { runDraft } from '../workflow/run-publish.js';
 import { fail, ok } from './envelope.js';
 import { isHttpUrl, readPublish, type HeaderSource } from './publish-options.js';
 import { bodyBytes, callerIp, isSettingParam, jsonBody, objectHeaders, requestHeaders, withQuerySettings, type Call } from './request.js';
@@ -67,13 +68,15 @@ export async function batchCommand(call: Call): Promise<HttpResponse> {
 export function draftsOf(call: Call, destination: string, h: HeaderSource, body: Buffer, queueName?: string): Draft[] | QueueError {
   const { ctx } = call;
   const make = (url: string) =>
-    readPublish(url, h, body, {
-      now: ctx.now(),
-      callerIp: callerIp(call.req),
-      defaultRetries: ctx.defaultRetries,
-      maxMessageBytes: ctx.maxMessageBytes,
-      ...(queueName !== undefined && { queueName }),
-    });
+    runDraft(ctx.engine.store.runs, h, (h) =>
+      readPublish(url, h, body, {
+        now: ctx.now(),
+        callerIp: callerIp(call.req),
+        defaultRetries: ctx.defaultRetries,
+        maxMessageBytes: ctx.maxMessageBytes,
+        ...(queueName !== undefined && { queueName }),
+      }),
+    );
   if (!isHttpUrl(destination) && isUrlGroupName(destination)) return ctx.urlGroups.fanOut(destination, make);
   const draft = make(destination);
   return isError(draft) ? draft : [draft];

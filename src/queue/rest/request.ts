@@ -7,6 +7,7 @@ import type { DestinationPolicy } from '../delivery/destination-policy.js';
 import type { QueueEngine } from '../engine.js';
 import type { Schedules } from '../schedules/schedules.js';
 import type { UrlGroups } from '../url-groups.js';
+import type { Workflows } from '../workflow/workflows.js';
 import { BODY_TOO_LARGE, NOT_JSON, type QueueError } from '../errors.js';
 import type { HeaderSource } from './publish-options.js';
 
@@ -19,6 +20,8 @@ export interface QueueContext {
   readonly defaultRetries: number;
   readonly now: () => number;
   readonly destinations: DestinationPolicy;
+  /** Workflow runs (issue 10). */
+  readonly workflows: Workflows;
 }
 
 export interface Call {

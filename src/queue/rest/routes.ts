@@ -24,6 +24,9 @@ import { deleteQueueCommand, getQueueCommand, listQueuesCommand, pauseQueueComma
 import type { Call, QueueContext } from './request.js';
 import { createScheduleCommand, deleteScheduleCommand, getScheduleCommand, listSchedulesCommand, pauseResumeCommand } from './schedules.js';
 import { addEndpointsCommand, deleteTopicsCommand, getUrlGroupCommand, listUrlGroupsCommand } from './url-groups.js';
+import { workflowDlqActionCommand } from '../workflow/dlq-api.js';
+import { notifyCommand, waitCommand, waitersCommand, webhookCommand } from '../workflow/events-api.js';
+import { workflowsDeleteCommand, workflowsGetCommand } from '../workflow/runs-api.js';
 
 type Run = (call: Call) => HttpResponse | Promise<HttpResponse>;
 
@@ -49,6 +52,10 @@ const ROUTES = new Map<string, ReadonlyMap<string, Route>>([
   ],
   ['events', new Map<string, Route>([['GET', { bare: eventsCommand }]])],
   ['logs', new Map<string, Route>([['GET', { bare: eventsCommand }]])],
+  ['workflows', new Map<string, Route>([['GET', { sub: workflowsGetCommand }], ['DELETE', { sub: workflowsDeleteCommand }], ['POST', { sub: workflowDlqActionCommand }]])],
+  ['wait', new Map<string, Route>([['POST', { sub: waitCommand }]])],
+  ['notify', new Map<string, Route>([['POST', { sub: notifyCommand }]])],
+  ['waiters', new Map<string, Route>([['GET', { sub: waitersCommand }]])],
   [
     'topics',
     new Map<string, Route>([
@@ -94,6 +101,8 @@ export function queueRoutes(ctx: QueueContext, tokens: Tokens) {
     const rest = slash === -1 ? '' : path.slice(slash + 1);
     const byMethod = ROUTES.get(group);
     if (byMethod === undefined) return fail(notFound(path));
+    // Workflow webhooks are called by third parties: the user id in the path stands for the token.
+    if (group === 'workflows' && rest.startsWith('hooks/')) return webhookCommand({ req, ctx, rest }, tokens.token);
     const who = caller(req, tokens);
     if (who === null) return fail(UNAUTHORIZED);
     const method = req.method === 'HEAD' ? 'GET' : req.method;

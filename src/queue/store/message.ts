@@ -53,6 +53,30 @@ export interface QueueMessage {
   retryDelay?: string;
   /** Upstash-Redact-Fields: what the API and logs show only as a hash (store/redaction.ts). */
   redact?: Redaction;
+  /** Set on a message of a workflow run (issue 10): which run, and what the message is to it. */
+  workflow?: WorkflowTag;
+}
+
+/**
+ * A run message's part in its run: the trigger (its body is the initial payload, `settings` the
+ * trigger's raw Upstash-* headers re-applied to every later message of the run), a step result,
+ * the failure callback made when the run failed, a context.call request to a third party
+ * (`settings`: its Upstash-Callback-Workflow-* headers) or the callback bringing its answer.
+ */
+export interface WorkflowTag {
+  runId: string;
+  kind: 'trigger' | 'step' | 'failure' | 'call' | 'callback';
+  settings?: Record<string, string>;
+  /** On the trigger of a run started by context.invoke: the run to give its result to. */
+  invoker?: Invoker;
+}
+
+/** The run that invoked another, and its invoke step (the result step is built from it). */
+export interface Invoker {
+  workflowRunId: string;
+  workflowRunCreatedAt: number;
+  workflowUrl: string;
+  step: Record<string, unknown>;
 }
 
 /** Parts of a message shown as `REDACTED:<sha256>`; they are still delivered as they are. */

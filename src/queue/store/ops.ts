@@ -6,6 +6,7 @@ import type { FlowRecord, QueueRecord } from './gate-records.js';
 import type { DeliveryResponse, DlqEntry, QueueMessage } from './message.js';
 import type { Schedule } from './schedule.js';
 import type { UrlGroup } from './url-group.js';
+import type { RunChange, RunEnd, RunRecord } from '../workflow/run.js';
 
 export type Op =
   /** A message was accepted (published, or a callback made); `dedupKey` is remembered with it. */
@@ -35,7 +36,13 @@ export type Op =
   /** A queue was deleted. */
   | { op: 'unqueue'; name: string }
   /** A flow-control key was seen, or its settings changed. */
-  | { op: 'flow'; flow: FlowRecord };
+  | { op: 'flow'; flow: FlowRecord }
+  /** A workflow run ended (finished, or cancelled), and its result (issue 10). */
+  | ({ op: 'runEnd' } & RunEnd)
+  /** A workflow run as it stands (snapshots only: in the log its messages' ops build it). */
+  | { op: 'run'; run: RunRecord }
+  /** A workflow run waits for an event, keeps a notification, or is made from a failed one (issue 10). */
+  | { op: 'runChange'; change: RunChange };
 
 export const encodeOp = (op: Op): Buffer => Buffer.from(JSON.stringify(op));
 

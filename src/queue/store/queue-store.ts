@@ -13,6 +13,7 @@ import type { DeliveryResponse, DlqEntry, QueueMessage } from './message.js';
 import { decodeOp, encodeOp, type Op } from './ops.js';
 import type { Schedule } from './schedule.js';
 import type { UrlGroup } from './url-group.js';
+import { RunStore, type RunChange, type RunEnd } from '../workflow/run.js';
 
 const SNAPSHOT_FORMAT = { version: 1, countField: 'ops' };
 
@@ -33,6 +34,8 @@ export class QueueStore {
   private readonly scheduleMap = new Map<string, Schedule>();
   private readonly queueRecords = new Map<string, QueueRecord>();
   private readonly flowRecords = new Map<string, FlowRecord>();
+  /** Workflow runs, built from the same ops (issue 10). */
+  readonly runs = new RunStore();
   private readonly generations: Generations;
   private compactionQueued = false;
   private closed = false;
@@ -101,6 +104,8 @@ export class QueueStore {
 
   /** The message already published under `key` within the window, if any. */
   duplicateOf(key: string): string | undefined {
+    const trigger = this.runs.duplicateOf(key);
+    if (trigger !== undefined) return trigger;
     const seen = this.dedup.get(key);
     if (seen === undefined) return undefined;
     if (seen.at + this.settings.deduplicationWindowMs > this.now()) return seen.id;
@@ -169,6 +174,17 @@ export class QueueStore {
     this.write([{ op: 'fired', id, at }, ...messages.map((message): Op => ({ op: 'put', message }))]);
   }
 
+  /** A workflow run ends; `finished` are its pending messages, dropped with it. */
+  endRun(end: RunEnd, finished: readonly string[]): void {
+    this.write([{ op: 'runEnd', ...end }, ...finished.map((id): Op => ({ op: 'done', id }))]);
+  }
+
+  /** A workflow run changes; `then` are messages it makes, `dlqId` a dead letter it consumes. */
+  changeRun(change: RunChange, then: readonly QueueMessage[] = [], dlqId?: string): void {
+    const undlq: Op[] = dlqId === undefined ? [] : [{ op: 'undlq', dlqId }];
+    this.write([{ op: 'runChange', change }, ...undlq, ...then.map((message): Op => ({ op: 'put', message }))]);
+  }
+
   close(): void {
     if (this.closed) return;
     this.closed = true;
@@ -195,6 +211,7 @@ export class QueueStore {
       case 'put':
         this.messages.set(op.message.id, op.message);
         if (op.dedupKey !== undefined) this.dedup.set(op.dedupKey, { id: op.message.id, at: op.message.createdAt });
+        this.runs.put(op.message);
         break;
       case 'retry': {
         const m = this.messages.get(op.id);
@@ -207,9 +224,11 @@ export class QueueStore {
       case 'done':
         this.messages.delete(op.id);
         this.responses.delete(op.id);
+        this.runs.done(op.id);
         break;
       case 'dlq':
         this.dlqEntries.set(op.entry.dlqId, op.entry);
+        this.runs.deadLetter(op.entry);
         break;
       case 'undlq':
         this.dlqEntries.delete(op.dlqId);
@@ -240,6 +259,15 @@ export class QueueStore {
       case 'unqueue':
         this.queueRecords.delete(op.name);
         break;
+      case 'runEnd':
+        this.runs.end(op);
+        break;
+      case 'run':
+        this.runs.restore(op.run);
+        break;
+      case 'runChange':
+        this.runs.change(op.change);
+        break;
       case 'flow':
         this.flowRecords.set(op.flow.key, op.flow);
         break;
@@ -249,6 +277,8 @@ export class QueueStore {
   /** The state restated as ops: live dedup keys, then messages, then the DLQ, URL groups, schedules, queues and flow-control keys. */
   private snapshotOps(): Buffer[] {
     const out: Buffer[] = [];
+    // Runs before the messages, whose puts then only re-link them to their run.
+    for (const run of this.runs.all()) out.push(encodeOp({ op: 'run', run }));
     const oldest = this.now() - this.settings.deduplicationWindowMs;
     for (const [key, { id, at }] of this.dedup) if (at > oldest) out.push(encodeOp({ op: 'dedup', key, id, at }));
     for (const message of this.messages.values()) {

@@ -1,0 +1,92 @@
+// The workflow side of the dead-letter queue (issue 10): GET /v2/dlq?source=workflow lists the
+// dead letters of runs with their run, POST /v2/workflows/dlq/resume|restart makes new runs of
+// them, POST /v2/workflows/dlq/callback/{dlqId} calls the failure function again, DELETE
+// /v2/workflows/dlq deletes them.
+
+import type { HttpResponse } from '../../server/http.js';
+import { percentDecode } from '../../server/url.js';
+import { badRequest, isError, notFound } from '../errors.js';
+import { fail, ok } from '../rest/envelope.js';
+import { dlqJson } from '../rest/message-json.js';
+import { query, queryAll, type Call } from '../rest/request.js';
+import type { DlqEntry } from '../store/message.js';
+import type { NewRun, Overrides } from './run-dlq.js';
+import type { RunRecord } from './run.js';
+
+const DEFAULT_COUNT = 100;
+
+interface Found {
+  entry: DlqEntry;
+  run: RunRecord | undefined;
+}
+
+// GET /v2/dlq?source=workflow&cursor=&count=&dlqIds=&workflowRunId=&workflowUrl=&label=&fromDate=&toDate=
+export function workflowDlqListCommand(call: Call): HttpResponse {
+  const count = Number(query(call, 'count') ?? DEFAULT_COUNT);
+  if (!Number.isInteger(count) || count <= 0) return fail(badRequest('count must be a positive integer'));
+  const cursor = Number(query(call, 'cursor') ?? 0) || 0;
+  const all = targets(call);
+  const page = all.slice(cursor, cursor + count).map(({ entry, run }) => {
+    const out: Record<string, unknown> = { ...dlqJson(entry), workflowRunId: entry.message.workflow!.runId };
+    if (run !== undefined) {
+      Object.assign(out, { workflowCreatedAt: run.createdAt, workflowUrl: run.url });
+      const cb = run.failure?.dlqId === entry.dlqId ? run.failure.callback : undefined;
+      if (run.settings['upstash-failure-callback'] !== undefined) out.failureCallback = run.settings['upstash-failure-callback'];
+      if (cb !== undefined) out.failureCallbackInfo = { state: cb.state };
+    }
+    return out;
+  });
+  return ok({ messages: page, ...(cursor + count < all.length && { cursor: String(cursor + count) }) });
+}
+
+// POST /v2/workflows/dlq/callback/{dlqId}
+// POST /v2/workflows/dlq/resume|restart?dlqIds=..|filters (Upstash-Retries, Upstash-Flow-Control-Key/-Value apply to the new runs)
+export function workflowDlqActionCommand(call: Call): HttpResponse {
+  const [group, action, more] = call.rest.split('/');
+  if (group === 'dlq' && action === 'callback' && more !== undefined && more !== '') {
+    const out = call.ctx.workflows.dlq.callback(Buffer.from(percentDecode(more), 'latin1').toString('utf8'));
+    return isError(out) ? fail(out) : ok(out);
+  }
+  if (group !== 'dlq' || (action !== 'resume' && action !== 'restart') || more !== undefined) return fail(notFound(call.req.path));
+  const overrides: Overrides = {};
+  for (const name of ['upstash-retries', 'upstash-flow-control-key', 'upstash-flow-control-value']) {
+    const v = call.req.header(name);
+    if (v !== undefined) overrides[name] = v;
+  }
+  if (overrides['upstash-retries'] !== undefined && !/^\d+$/.test(overrides['upstash-retries'])) return fail(badRequest(`invalid retries: '${overrides['upstash-retries']}'`));
+  const dlq = call.ctx.workflows.dlq;
+  const workflowRuns: NewRun[] = [];
+  for (const { entry } of targets(call)) {
+    const out = action === 'resume' ? dlq.resume(entry.dlqId, overrides) : dlq.restart(entry.dlqId, overrides);
+    if (isError(out)) return fail(out);
+    workflowRuns.push(out);
+  }
+  return ok({ workflowRuns });
+}
+
+// DELETE /v2/workflows/dlq?dlqIds=..|filters
+export function workflowDlqDeleteCommand(call: Call): HttpResponse {
+  let deleted = 0;
+  for (const { entry } of targets(call)) if (call.ctx.engine.deleteDlq(entry.dlqId) === null) deleted++;
+  return ok({ deleted });
+}
+
+/** The workflow dead letters `dlqIds` names, else those the filters select. */
+function targets(call: Call): Found[] {
+  const ids = new Set(queryAll(call, 'dlqIds'));
+  const runId = query(call, 'workflowRunId');
+  const url = query(call, 'workflowUrl');
+  const label = query(call, 'label');
+  const from = Number(query(call, 'fromDate') ?? -Infinity);
+  const to = Number(query(call, 'toDate') ?? Infinity);
+  return call.ctx.workflows.dlq.entries().filter(({ entry, run }) => {
+    if (ids.size > 0) return ids.has(entry.dlqId);
+    return (
+      (runId === undefined || entry.message.workflow!.runId === runId) &&
+      (url === undefined || run?.url === url) &&
+      (label === undefined || (entry.message.labels ?? []).includes(label)) &&
+      entry.failedAt >= from &&
+      entry.failedAt <= to
+    );
+  });
+}

@@ -1,0 +1,78 @@
+// The /v2/workflows endpoints (issue 10): a run's steps for an empty-body delivery, ending and
+// cancelling runs, and the runs' logs.
+
+import type { HttpResponse } from '../../server/http.js';
+import { percentDecode } from '../../server/url.js';
+import { badRequest, isError, notFound, unknownWorkflowRun } from '../errors.js';
+import { fail, ok } from '../rest/envelope.js';
+import { bodyBytes, query, queryAll, type Call } from '../rest/request.js';
+import { workflowDlqDeleteCommand } from './dlq-api.js';
+import { rawSteps } from './run-delivery.js';
+import { runLogs, type RunFilter } from './run-logs.js';
+import type { RunRecord } from './run.js';
+
+const DEFAULT_LOG_COUNT = 10;
+const MAX_COUNT = 1000;
+
+/** The path after /v2/workflows/: its first segment, and the next one decoded ('' when none). */
+function parts(call: Call): [string, string] {
+  const [what, id] = call.rest.split('/');
+  return [what, Buffer.from(percentDecode(id ?? ''), 'latin1').toString('utf8')];
+}
+
+// GET /v2/workflows/runs/{runId} | GET /v2/workflows/events | GET /v2/workflows/logs
+export function workflowsGetCommand(call: Call): HttpResponse {
+  const [what, id] = parts(call);
+  if (what === 'events' || what === 'logs') return workflowLogsCommand(call);
+  if (what !== 'runs' || id === '') return fail(notFound(call.req.path));
+  const run = call.ctx.workflows.runs.active(id);
+  return run === undefined ? fail(unknownWorkflowRun(id)) : ok(rawSteps(run));
+}
+
+// DELETE /v2/workflows/dlq?dlqIds=..|filters (dlq-api.ts)
+// DELETE /v2/workflows/runs/{runId}?cancel=true|false (body: the run's result)
+// DELETE /v2/workflows/runs?workflowRunIds=..|workflowUrl=&workflowUrlExactMatch=&label=&fromDate=&toDate=
+export async function workflowsDeleteCommand(call: Call): Promise<HttpResponse> {
+  const [what, id] = parts(call);
+  if (what === 'dlq' && id === '') return workflowDlqDeleteCommand(call);
+  if (what !== 'runs') return fail(notFound(call.req.path));
+  const workflows = call.ctx.workflows;
+  if (id === '') return ok({ cancelled: workflows.cancelWhere((r) => matchesBulk(r, call)) });
+  const body = await bodyBytes(call);
+  if (isError(body)) return fail(body);
+  const cancel = query(call, 'cancel') === 'true';
+  const err = workflows.end(id, cancel ? 'RUN_CANCELED' : 'RUN_SUCCESS', cancel || body.length === 0 ? undefined : body.toString('utf8'));
+  return err === null ? ok({}) : fail(err);
+}
+
+function matchesBulk(r: RunRecord, call: Call): boolean {
+  const ids = queryAll(call, 'workflowRunIds');
+  if (ids.length > 0 && !ids.includes(r.id)) return false;
+  const url = query(call, 'workflowUrl');
+  if (url !== undefined && (query(call, 'workflowUrlExactMatch') === 'true' ? r.url !== url : !r.url.startsWith(url))) return false;
+  const label = query(call, 'label');
+  if (label !== undefined && !(r.labels ?? []).includes(label)) return false;
+  const from = Number(query(call, 'fromDate') ?? -Infinity);
+  const to = Number(query(call, 'toDate') ?? Infinity);
+  return r.createdAt >= from && r.createdAt <= to;
+}
+
+// GET /v2/workflows/events?groupBy=workflowRunId&workflowRunId=&workflowUrl=&workflowCreatedAt=&state=&label=&fromDate=&toDate=&messageId=&count=&cursor=
+function workflowLogsCommand(call: Call): HttpResponse {
+  const filter: RunFilter = {};
+  for (const k of ['workflowRunId', 'workflowUrl', 'state', 'label', 'messageId'] as const) {
+    const v = query(call, k);
+    if (v !== undefined) filter[k] = v;
+  }
+  for (const k of ['workflowCreatedAt', 'fromDate', 'toDate'] as const) {
+    const v = query(call, k);
+    if (v === undefined) continue;
+    if (!/^\d+$/.test(v)) return fail(badRequest(`${k} must be a unix time in ms`));
+    filter[k] = Number(v);
+  }
+  const c = query(call, 'count');
+  if (c !== undefined && (!/^\d+$/.test(c) || Number(c) === 0)) return fail(badRequest('count must be a positive integer'));
+  const count = c === undefined ? DEFAULT_LOG_COUNT : Math.min(MAX_COUNT, Number(c));
+  const cursor = Number(query(call, 'cursor') ?? 0) || 0;
+  return ok(runLogs(call.ctx.engine.store, filter, count, cursor));
+}

@@ -1,0 +1,144 @@
+// context.waitForEvent and notify (issue 10). A wait is stored on its run (a `runChange` op);
+// a notify, a lookback found when the run starts waiting, or the deadline passing ends it with a
+// server-made step published into the run like any step result (run-publish.ts re-applies the
+// trigger's settings to it), whose `put` removes the waiter in the same write. A timed-out wait
+// and a notify racing it both publish the same step id: the second is deduplicated.
+// Deadlines are kept by one timer for the earliest, re-armed at start and on every change.
+// Not safe for concurrent use; the service's JS thread owns it.
+
+import type { Published, QueueEngine } from '../engine.js';
+import { badRequest, isError, workflowRunNotActive, type QueueError } from '../errors.js';
+import { duration } from '../rest/publish-options.js';
+import { publishServerStep, type ServerStepSettings } from './run-publish.js';
+import type { RunRecord, Waiter } from './run.js';
+
+/** A wait as GET /v2/waiters and notify answers show it (deadline in unix seconds). */
+export interface WaiterJson {
+  url: string;
+  headers: Record<string, string[]>;
+  deadline: number;
+  timeoutUrl?: string;
+  timeoutHeaders?: Record<string, string[]>;
+}
+
+export interface NotifyResult {
+  waiter: WaiterJson;
+  messageId: string;
+}
+
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+export class Waits {
+  private timer: NodeJS.Timeout | null = null;
+  private closed = false;
+
+  constructor(
+    private readonly engine: QueueEngine,
+    private readonly s: ServerStepSettings,
+  ) {}
+
+  private get runs() {
+    return this.engine.store.runs;
+  }
+
+  /** Arms the deadline timer for the waits the store holds (after a restart). */
+  start(): void {
+    this.arm();
+  }
+
+  close(): void {
+    this.closed = true;
+    if (this.timer !== null) clearTimeout(this.timer);
+  }
+
+  /** POST /v2/wait/{eventId}: the run waits, unless a notification for it is already kept. */
+  wait(runId: string, eventId: string, body: { timeout?: unknown; timeoutUrl?: unknown; timeoutHeaders?: unknown; step?: unknown }): QueueError | null {
+    const run = this.runs.active(runId);
+    if (run === undefined) return workflowRunNotActive(runId);
+    if (typeof body.step !== 'object' || body.step === null) return badRequest('wait needs a step');
+    const timeout = typeof body.timeout === 'string' ? body.timeout : typeof body.timeout === 'number' ? `${body.timeout}s` : '7d';
+    const ms = duration(timeout);
+    if (ms === undefined) return badRequest(`invalid timeout: '${timeout}'`);
+    const waiter: Waiter = { eventId, deadline: this.s.now() + ms, timeout, step: body.step as Record<string, unknown> };
+    if (typeof body.timeoutUrl === 'string') waiter.timeoutUrl = body.timeoutUrl;
+    if (typeof body.timeoutHeaders === 'object' && body.timeoutHeaders !== null) waiter.timeoutHeaders = body.timeoutHeaders as Record<string, string[]>;
+    const kept = run.lookbacks?.[eventId];
+    if (kept !== undefined) {
+      const out = this.resume(run, waiter, kept);
+      return isError(out) ? out : null;
+    }
+    this.engine.store.changeRun({ kind: 'wait', runId, waiter });
+    this.arm();
+    return null;
+  }
+
+  /** POST /v2/notify/{eventId}: every run waiting for the event goes on with `data`. */
+  notify(eventId: string, data: Buffer): NotifyResult[] {
+    const out: NotifyResult[] = [];
+    for (const run of [...this.runs.all()]) {
+      if (run.state !== 'RUN_STARTED') continue;
+      for (const w of run.waiters?.filter((x) => x.eventId === eventId) ?? []) {
+        const p = this.resume(run, w, data.toString('base64'));
+        if (!isError(p)) out.push({ waiter: waiterJson(run, w), messageId: p.messageId });
+      }
+    }
+    return out;
+  }
+
+  /** POST /v2/notify/{runId}/{eventId}: that run goes on if it waits; else the data is kept for its wait. */
+  notifyRun(runId: string, eventId: string, data: Buffer): Record<string, unknown> | QueueError {
+    const run = this.runs.active(runId);
+    if (run === undefined) return workflowRunNotActive(runId);
+    const w = run.waiters?.find((x) => x.eventId === eventId);
+    const base = { workflowRunId: run.id, workflowCreatedAt: run.createdAt };
+    if (w === undefined) {
+      this.engine.store.changeRun({ kind: 'lookback', runId, eventId, data: data.toString('base64') });
+      return base;
+    }
+    const p = this.resume(run, w, data.toString('base64'));
+    if (isError(p)) return p;
+    return { ...base, waiter: waiterJson(run, w), messageId: p.messageId, ...(p.deduplicated === true && { deduplicated: true }) };
+  }
+
+  /** GET /v2/waiters/{eventId} */
+  waiters(eventId: string): WaiterJson[] {
+    const out: WaiterJson[] = [];
+    for (const run of this.runs.all()) {
+      if (run.state !== 'RUN_STARTED') continue;
+      for (const w of run.waiters ?? []) if (w.eventId === eventId) out.push(waiterJson(run, w));
+    }
+    return out;
+  }
+
+  /** Ends a wait with the step the library expects: notified (`data`, base64) or timed out. */
+  private resume(run: RunRecord, w: Waiter, data?: string): Published | QueueError {
+    const step = { ...w.step, waitEventId: w.eventId, timeout: w.timeout, ...(data === undefined ? { waitTimeout: true } : { out: data, waitTimeout: false }) };
+    return publishServerStep(this.engine, this.s, run, step);
+  }
+
+  /** One timer, for the earliest deadline; on firing, every wait past its deadline times out. */
+  private arm(): void {
+    if (this.closed) return;
+    if (this.timer !== null) clearTimeout(this.timer);
+    this.timer = null;
+    const now = this.s.now();
+    let next = Infinity;
+    for (const run of [...this.runs.all()]) {
+      if (run.state !== 'RUN_STARTED') continue;
+      for (const w of run.waiters ?? []) {
+        if (w.deadline <= now) this.resume(run, w);
+        else next = Math.min(next, w.deadline);
+      }
+    }
+    if (next === Infinity) return;
+    this.timer = setTimeout(() => this.arm(), Math.min(MAX_TIMER_MS, next - now));
+    this.timer.unref();
+  }
+}
+
+function waiterJson(run: RunRecord, w: Waiter): WaiterJson {
+  const out: WaiterJson = { url: run.url, headers: {}, deadline: Math.floor(w.deadline / 1000) };
+  if (w.timeoutUrl !== undefined) out.timeoutUrl = w.timeoutUrl;
+  if (w.timeoutHeaders !== undefined) out.timeoutHeaders = w.timeoutHeaders;
+  return out;
+}

@@ -1,0 +1,93 @@
+// The workflow side of the queue engine (issue 10): ending and cancelling runs, the result of an
+// invoked run, and the waits. Runs start and
+// grow through ordinary publishes (run-publish.ts); this is what the /v2/workflows endpoints
+// decide. Not safe for concurrent use; the service's JS thread owns it.
+
+import type { Scheduler } from '../delivery/scheduler.js';
+import type { QueueEngine } from '../engine.js';
+import { unknownWorkflowRun, type QueueError } from '../errors.js';
+import type { EventLog } from '../store/event-log.js';
+import type { QueueMessage } from '../store/message.js';
+import type { QueueStore } from '../store/queue-store.js';
+import type { RunEnd, RunRecord, RunStore } from './run.js';
+import { RunDlq } from './run-dlq.js';
+import { publishServerStep, type ServerStepSettings } from './run-publish.js';
+import type { Waits } from './waits.js';
+
+export class Workflows {
+  private readonly store: QueueStore;
+  /** Resume and restart of failed runs. */
+  readonly dlq: RunDlq;
+
+  constructor(
+    private readonly engine: QueueEngine,
+    private readonly events: EventLog,
+    private readonly scheduler: Scheduler,
+    private readonly s: ServerStepSettings,
+    /** context.waitForEvent and notify. */
+    readonly waits: Waits,
+  ) {
+    this.store = engine.store;
+    this.dlq = new RunDlq(engine, scheduler, events, s);
+    // Deferred: a run ends inside a store write, and the result step is a write of its own.
+    this.store.runs.onEnd = (run) => queueMicrotask(() => this.giveResult(run));
+  }
+
+  /**
+   * After a restart: waits past their deadline end, and every ended invoked run gives its result
+   * again, in case a crash came between its end and that write (a result already given is a
+   * duplicate step, answered as such).
+   */
+  start(): void {
+    this.waits.start();
+    for (const run of [...this.store.runs.all()]) if (run.state !== 'RUN_STARTED' && run.invoker !== undefined) this.giveResult(run);
+  }
+
+  /**
+   * An invoked run ended: its invoker's invoke step gets the result ({body} of the finished run,
+   * or isFailed / isCanceled) and goes on.
+   */
+  private giveResult(run: RunRecord): void {
+    const inv = run.invoker;
+    const invoker = inv === undefined ? undefined : this.store.runs.active(inv.workflowRunId);
+    if (inv === undefined || invoker === undefined) return;
+    const result: Record<string, unknown> = {};
+    if (run.state === 'RUN_SUCCESS' && run.response !== undefined) result.body = run.response;
+    if (run.state === 'RUN_FAILED') result.isFailed = true;
+    if (run.state === 'RUN_CANCELED') result.isCanceled = true;
+    publishServerStep(this.engine, this.s, invoker, { ...inv.step, out: JSON.stringify(result) });
+  }
+
+  get runs(): RunStore {
+    return this.store.runs;
+  }
+
+  /**
+   * Ends an active run with its result (`response`), or cancels it; its waiting messages are
+   * dropped in the same write. An attempt in flight finishes: what it publishes then answers 400.
+   * Ending a run that already ended changes nothing (the library may repeat the call).
+   */
+  end(runId: string, state: RunEnd['state'], response?: string): QueueError | null {
+    const run = this.store.runs.get(runId);
+    if (run === undefined) return unknownWorkflowRun(runId);
+    if (run.state !== 'RUN_STARTED') return null;
+    const dropped = this.store.runs
+      .pendingOf(runId)
+      .filter((id) => !this.scheduler.delivering(id))
+      .map((id) => this.store.get(id))
+      .filter((m): m is QueueMessage => m !== undefined);
+    this.store.endRun({ runId, state, at: this.s.now(), ...(response !== undefined && { response }) }, dropped.map((m) => m.id));
+    for (const m of dropped) {
+      this.events.add('CANCELED', m);
+      this.scheduler.cancelled(m);
+    }
+    return null;
+  }
+
+  /** Cancels every active run `matches` selects; answers how many. */
+  cancelWhere(matches: (run: RunRecord) => boolean): number {
+    const targets = [...this.store.runs.all()].filter((r) => r.state === 'RUN_STARTED' && matches(r));
+    for (const r of targets) this.end(r.id, 'RUN_CANCELED');
+    return targets.length;
+  }
+}

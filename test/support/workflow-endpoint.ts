@@ -1,0 +1,81 @@
+// Real @upstash/workflow endpoints for the workflow tests: `serve()` handlers (Web Request ->
+// Response) behind a node:http bridge on 127.0.0.1 and a free port, pointed at a test Larder's
+// queue with its signing keys, so every delivery is verified by the library's own Receiver.
+// Also a Client for triggers, cancels and logs, and a wait for a run's state.
+
+import assert from 'node:assert/strict';
+import { createServer, type Server } from 'node:http';
+import { Client as QstashClient, Receiver } from '@upstash/qstash';
+import { Client as WorkflowClient, serve, type RouteFunction, type WorkflowServeOptions } from '@upstash/workflow';
+
+export interface QueueAccess {
+  url: string;
+  token: string;
+  currentSigningKey: string;
+  nextSigningKey: string;
+}
+
+/** `receiver: undefined` serves without checking signatures (for direct calls). */
+export type ServeOptions = Omit<WorkflowServeOptions<unknown>, 'qstashClient' | 'env'>;
+
+export interface WorkflowEndpoint {
+  /** http://127.0.0.1:<port> */
+  readonly base: string;
+  readonly client: WorkflowClient;
+  readonly qstash: QstashClient;
+  /** Serves `route` at `path`; answers its URL. */
+  route<T>(path: string, route: RouteFunction<T>, options?: ServeOptions): string;
+  /** Waits until the run's logged state is `state`; answers the run's log. */
+  runIs(runId: string, state: string): Promise<RunLog>;
+  close(): Promise<void>;
+}
+
+export type RunLog = Awaited<ReturnType<WorkflowClient['logs']>>['runs'][number];
+
+export async function startWorkflowEndpoint(q: QueueAccess): Promise<WorkflowEndpoint> {
+  const qstash = new QstashClient({ baseUrl: q.url, token: q.token, enableTelemetry: false });
+  const receiver = new Receiver({ currentSigningKey: q.currentSigningKey, nextSigningKey: q.nextSigningKey });
+  const client = new WorkflowClient({ baseUrl: q.url, token: q.token });
+  const routes = new Map<string, (r: Request) => Promise<Response>>();
+  let base = '';
+  const server: Server = createServer(async (req, res) => {
+    const chunks: Buffer[] = [];
+    for await (const c of req) chunks.push(c as Buffer);
+    const headers = new Headers();
+    for (const [k, v] of Object.entries(req.headers)) if (v !== undefined) headers.set(k, Array.isArray(v) ? v.join(', ') : v);
+    const url = `${base}${req.url}`;
+    const handler = routes.get(new URL(url).pathname);
+    const request = new Request(url, { method: req.method, headers, body: req.method === 'GET' || req.method === 'HEAD' ? undefined : Buffer.concat(chunks) });
+    const out = handler === undefined ? new Response('no route', { status: 404 }) : await handler(request);
+    res.writeHead(out.status, Object.fromEntries(out.headers));
+    res.end(Buffer.from(await out.arrayBuffer()));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const addr = server.address();
+  if (addr === null || typeof addr === 'string') throw new Error('workflow endpoint has no port');
+  base = `http://127.0.0.1:${addr.port}`;
+  return {
+    base,
+    client,
+    qstash,
+    route(path, route, options = {}) {
+      routes.set(path, serve(route, { receiver, ...options, qstashClient: qstash, env: {} } as WorkflowServeOptions<never>).handler);
+      return `${base}${path}`;
+    },
+    async runIs(runId, state) {
+      // Polls for up to 20 s: runs with sleeps take seconds.
+      let run: RunLog | undefined;
+      for (let i = 0; i < 400; i++) {
+        run = (await client.logs({ workflowRunId: runId })).runs[0];
+        if (run?.workflowState === state) return run;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      return assert.fail(`never happened: run ${runId} in state ${state} (last seen ${run?.workflowState})`);
+    },
+    close: () =>
+      new Promise((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}

@@ -1,0 +1,101 @@
+// context.waitForEvent end to end: released by the Client's notify (answering the woken
+// waiters), timing out, a lookback notify sent before the run waits, and context.notify from
+// another run; createWebhook / waitForWebhook through the inbound hook URL.
+
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { eventually } from '../support/eventually.js';
+import { suiteLarder } from '../support/larder.js';
+import { startWorkflowEndpoint, type WorkflowEndpoint } from '../support/workflow-endpoint.js';
+
+describe('workflow events', () => {
+  const t = suiteLarder({ queue: { retryDelayScale: 0.001 } });
+  let ep: WorkflowEndpoint;
+  before(async () => {
+    ep = await startWorkflowEndpoint(t.queue());
+  });
+  after(() => ep.close());
+
+  it('waits for an event until notified, and answers the waiters', async () => {
+    const url = ep.route('/waiter', async (ctx) => {
+      const r = await ctx.waitForEvent('w', 'ev-1', { timeout: '30s' });
+      return r;
+    });
+    const { workflowRunId } = await ep.client.trigger({ url, body: {} });
+    await eventually(async () => (await ep.client.getWaiters({ eventId: 'ev-1' })).length === 1, 'the waiter');
+    const [w] = await ep.client.getWaiters({ eventId: 'ev-1' });
+    assert.equal(w.url, url);
+    assert.ok(w.deadline > Date.now() / 1000 + 20 && w.deadline <= Date.now() / 1000 + 31, String(w.deadline));
+    const res = await ep.client.notify({ eventId: 'ev-1', eventData: { ok: 1 } });
+    assert.equal(res.length, 1);
+    assert.equal(res[0].waiter.url, url);
+    assert.match(res[0].messageId, /^msg_/);
+    const run = await ep.runIs(workflowRunId, 'RUN_SUCCESS');
+    assert.deepEqual(JSON.parse(run.workflowRunResponse!), { eventData: { ok: 1 }, timeout: false });
+    const wait = (run.steps.flatMap((g) => g.steps as unknown[]) as { stepName?: string; waitEventId?: string; waitTimeout?: boolean; waitTimeoutDuration?: string }[]).find((s) => s.stepName === 'w');
+    assert.deepEqual([wait?.waitEventId, wait?.waitTimeout, wait?.waitTimeoutDuration], ['ev-1', false, '30s']);
+    assert.deepEqual(await ep.client.getWaiters({ eventId: 'ev-1' }), []);
+    assert.deepEqual(await ep.client.notify({ eventId: 'ev-1', eventData: 'late' }), []);
+  });
+
+  it('times out a wait nobody notifies', async () => {
+    const url = ep.route('/timeout', async (ctx) => {
+      const started = await ctx.run('start', () => Date.now());
+      const r = await ctx.waitForEvent('w', 'ev-never', { timeout: 1 });
+      const ended = await ctx.run('end', () => Date.now());
+      return { ...r, waited: ended - started >= 1000 };
+    });
+    const { workflowRunId } = await ep.client.trigger({ url, body: {} });
+    const run = await ep.runIs(workflowRunId, 'RUN_SUCCESS');
+    assert.deepEqual(JSON.parse(run.workflowRunResponse!), { timeout: true, waited: true });
+  });
+
+  it('keeps a notify sent to a run before it waits (lookback)', async () => {
+    const url = ep.route('/lookback', async (ctx) => {
+      await ctx.sleep('s', 1);
+      return await ctx.waitForEvent('w', 'ev-early', { timeout: '30s' });
+    });
+    const { workflowRunId } = await ep.client.trigger({ url, body: {} });
+    await ep.client.notify({ eventId: 'ev-early', eventData: 'early bird', workflowRunId });
+    const run = await ep.runIs(workflowRunId, 'RUN_SUCCESS');
+    assert.deepEqual(JSON.parse(run.workflowRunResponse!), { eventData: 'early bird', timeout: false });
+  });
+
+  it('notifies from another run with context.notify', async () => {
+    const waiting = ep.route('/wait-for-b', async (ctx) => {
+      return await ctx.waitForEvent('w', 'ev-ab', { timeout: '30s' });
+    });
+    let notified = -1;
+    const notifier = ep.route('/b', async (ctx) => {
+      const r = await ctx.notify('n', 'ev-ab', 'hi');
+      await ctx.run('count', () => (notified = r.notifyResponse.length));
+    });
+    const a = await ep.client.trigger({ url: waiting, body: {} });
+    await eventually(async () => (await ep.client.getWaiters({ eventId: 'ev-ab' })).length === 1, 'run A waiting');
+    await ep.client.trigger({ url: notifier, body: {} });
+    const run = await ep.runIs(a.workflowRunId, 'RUN_SUCCESS');
+    assert.deepEqual(JSON.parse(run.workflowRunResponse!), { eventData: 'hi', timeout: false });
+    await eventually(async () => notified === 1, 'run B saw one woken waiter');
+  });
+
+  it('waits for a webhook called without a token, and times one out', async () => {
+    let hookUrl = '';
+    const url = ep.route('/hooked', async (ctx) => {
+      const h = await ctx.createWebhook('h');
+      await ctx.run('publish-url', () => (hookUrl = h.webhookUrl));
+      const r = await ctx.waitForWebhook('w', h, '30s');
+      const text = await ctx.run('read', async () => (r.request === undefined ? null : { method: r.request.method, body: await r.request.text(), type: r.request.headers.get('content-type'), q: new URL(r.request.url).searchParams.get('x') }));
+      const late = await ctx.waitForWebhook('w2', await ctx.createWebhook('h2'), '1s');
+      return { text, lateTimeout: late.timeout };
+    });
+    const { workflowRunId } = await ep.client.trigger({ url, body: {} });
+    await eventually(async () => hookUrl !== '', 'the webhook URL');
+    assert.ok(hookUrl.startsWith(`${t.queue().url}/v2/workflows/hooks/`), hookUrl);
+    const wrongUser = hookUrl.replace('/hooks/', '/hooks/x');
+    assert.equal((await fetch(wrongUser, { method: 'POST', body: 'no' })).status, 404);
+    const res = await fetch(`${hookUrl}?x=1`, { method: 'POST', body: 'hello', headers: { 'content-type': 'text/plain' } });
+    assert.equal(res.status, 200);
+    const run = await ep.runIs(workflowRunId, 'RUN_SUCCESS');
+    assert.deepEqual(JSON.parse(run.workflowRunResponse!), { text: { method: 'POST', body: 'hello', type: 'text/plain', q: '1' }, lateTimeout: true });
+  });
+});
