@@ -76,7 +76,9 @@ export async function startLarder(config: Config, log: Logger = createLogger(con
   if (config.metrics ?? isLoopback(config.host)) endpoints.push(metricsService(metrics, adminToken));
   if (config.console.enabled ?? isLoopback(config.host)) {
     const directory = { kv: kv.credentials, streams: streams?.credentials ?? [], vector: vector?.credentials ?? [], queue: queue?.credentials ?? null };
-    endpoints.push(consoleService({ tokens: { admin: adminToken, readOnly: adminReadOnlyToken }, services: directory, metrics }));
+    const [s, q] = [streams, queue];
+    const views = { cluster: (name: string) => s?.cluster(name), pending: q === null ? null : () => q.pending() };
+    endpoints.push(consoleService({ tokens: { admin: adminToken, readOnly: adminReadOnlyToken }, services: directory, metrics, views }));
   }
   const handler = createApp([...services, ...endpoints], log, metrics);
   const at = { host: config.host, port: config.port };

@@ -11,5 +11,7 @@ export const unauthorized = () =>
     'www-authenticate': 'Bearer',
   });
 export const notFound = (path: string) => fail(404, `no console page at ${path}`);
+export const unknownCluster = (name: string) => fail(404, `no stream cluster named '${name}'`);
+export const badCount = () => fail(400, 'cursor must be an integer >= 0 and count an integer >= 1');
 export const onlyGet = () => fail(405, 'use GET', { allow: 'GET, HEAD' });
 export const notBuilt = () => fail(503, 'the console is not built: run `npm run build`, which bundles it into dist/console/');

@@ -1,14 +1,19 @@
-// The web console at /console: a static page (bundled by build.ts) plus two admin endpoints,
-// both behind the admin tokens. The page does everything else through the services' own REST
-// APIs with the tokens /console/api/info hands it, so a read-only console holds only
+// The web console at /console: a static page (bundled by build.ts) plus read-only admin
+// endpoints, all behind the admin tokens. The page does every write through the services' own
+// REST APIs with the tokens /console/api/info hands it, so a read-only console holds only
 // read-only tokens and the services themselves refuse its writes.
 
+import type { QueueMessage } from '../queue/store/message.js';
 import { jsonResponse, type HttpRequest, type HttpResponse } from '../server/http.js';
 import type { RequestMetrics } from '../server/request-metrics.js';
 import type { Service } from '../server/service.js';
+import { percentDecode, queryParam } from '../server/url.js';
+import type { Cluster } from '../streams/rest/request.js';
 import { adminRole, type AdminTokens, type Role } from './admin-auth.js';
-import { notBuilt, notFound, onlyGet, unauthorized } from './errors.js';
+import { badCount, notBuilt, notFound, onlyGet, unauthorized, unknownCluster } from './errors.js';
+import { PENDING_PAGE, pendingView } from './pending-view.js';
 import { loadBundle, type Bundle } from './static-files.js';
+import { streamView } from './stream-view.js';
 import type { ConsoleInfo, ConsoleMetrics } from './wire.js';
 
 /** The credentials of every mounted service, as larder.ts holds them. */
@@ -19,10 +24,18 @@ export interface ServiceDirectory {
   readonly queue: { token: string; readOnlyToken: string } | null;
 }
 
+/** What the admin views read from the engines, where the services' REST APIs say too little. */
+export interface EngineViews {
+  readonly cluster: (name: string) => Cluster | undefined;
+  /** null when the queue is not served. */
+  readonly pending: (() => Iterable<{ message: QueueMessage; delivering: boolean }>) | null;
+}
+
 export interface ConsoleOptions {
   readonly tokens: AdminTokens;
   readonly services: ServiceDirectory;
   readonly metrics: RequestMetrics;
+  readonly views: EngineViews;
   /** Where the bundle is read from; dist/console/ when absent. */
   readonly bundle?: Bundle | null;
 }
@@ -32,9 +45,22 @@ const PAGE_FILES: Readonly<Record<string, string>> = { '': 'index.html', '/': 'i
 
 export function consoleService(opts: ConsoleOptions): Service {
   const bundle = opts.bundle === undefined ? loadBundle() : opts.bundle;
-  const api: Readonly<Record<string, (role: Role) => HttpResponse>> = {
-    '/api/info': (role) => jsonResponse(200, JSON.stringify(infoFor(role, opts.services)), { 'cache-control': 'no-store' }),
-    '/api/metrics': () => jsonResponse(200, JSON.stringify(metricsOf(opts.metrics)), { 'cache-control': 'no-store' }),
+  // By the path's first two segments after /console; the rest of the path goes to the endpoint.
+  const api: Readonly<Record<string, (role: Role, req: HttpRequest, rest: string) => HttpResponse>> = {
+    '/api/info': (role) => answer(infoFor(role, opts.services)),
+    '/api/metrics': () => answer(metricsOf(opts.metrics)),
+    '/api/streams': (_role, _req, rest) => {
+      const name = percentDecode(rest.slice(1));
+      const cluster = opts.views.cluster(name);
+      return cluster === undefined ? unknownCluster(name) : answer(streamView(cluster));
+    },
+    '/api/queue': (_role, req, rest) => {
+      if (rest !== '/messages' || opts.views.pending === null) return notFound(req.path);
+      const cursor = Number(queryParam(req.query, 'cursor') ?? 0);
+      const count = Number(queryParam(req.query, 'count') ?? PENDING_PAGE);
+      if (!Number.isSafeInteger(cursor) || cursor < 0 || !Number.isSafeInteger(count) || count < 1) return badCount();
+      return answer(pendingView(opts.views.pending(), cursor, count));
+    },
   };
   return {
     name: 'console',
@@ -42,10 +68,12 @@ export function consoleService(opts: ConsoleOptions): Service {
     handle(req: HttpRequest, restAt: number): HttpResponse {
       if (req.method !== 'GET' && req.method !== 'HEAD') return onlyGet();
       const rest = req.path.slice(restAt);
-      const endpoint = api[rest];
+      const split = rest.indexOf('/', rest.indexOf('/', 1) + 1);
+      const head = split === -1 ? rest : rest.slice(0, split);
+      const endpoint = api[head];
       if (endpoint !== undefined) {
         const role = adminRole(req, opts.tokens);
-        return role === null ? unauthorized() : endpoint(role);
+        return role === null ? unauthorized() : endpoint(role, req, split === -1 ? '' : rest.slice(split));
       }
       const name = PAGE_FILES[rest];
       if (name === undefined) return notFound(req.path);
@@ -55,6 +83,8 @@ export function consoleService(opts: ConsoleOptions): Service {
     async close() {},
   };
 }
+
+const answer = (body: unknown) => jsonResponse(200, JSON.stringify(body), { 'cache-control': 'no-store' });
 
 function infoFor(role: Role, s: ServiceDirectory): ConsoleInfo {
   const readOnly = role === 'readOnly';

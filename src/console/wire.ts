@@ -26,3 +26,64 @@ export interface ConsoleError {
   readonly error: string;
   readonly status: number;
 }
+
+/** GET /console/api/streams/<cluster>: what the stream REST API does not report (retention, group positions). */
+export interface ConsoleStreams {
+  readonly topics: readonly ConsoleTopic[];
+  readonly groups: readonly ConsoleGroup[];
+}
+
+export interface ConsoleTopic {
+  readonly topic: string;
+  /** Retention limits as the topic's settings hold them; -1 means none. */
+  readonly retentionMs: number;
+  readonly retentionBytes: number;
+  readonly segmentBytes: number;
+  /** One per partition, in order: the first offset kept and the next to be written. */
+  readonly partitions: readonly { readonly partition: number; readonly earliest: number; readonly latest: number }[];
+}
+
+export interface ConsoleGroup {
+  readonly group: string;
+  readonly instances: readonly {
+    readonly instance: string;
+    /** Server clock, ms since the epoch. */
+    readonly lastSeen: number;
+    /** The partitions assigned to it now. */
+    readonly partitions: readonly ConsoleAssignment[];
+  }[];
+}
+
+export interface ConsoleAssignment {
+  readonly topic: string;
+  readonly partition: number;
+  /** The group's committed offset; null when nothing is committed. */
+  readonly committed: number | null;
+  /** The next offset this instance delivers; null before its first consume of the partition. */
+  readonly position: number | null;
+  readonly latest: number;
+  /** latest minus committed (minus the earliest offset kept when nothing is committed). */
+  readonly lag: number;
+}
+
+/** GET /console/api/queue/messages?cursor=&count=: messages not yet delivered, by next delivery time. */
+export interface ConsolePendingPage {
+  readonly messages: readonly ConsolePendingMessage[];
+  /** Present when there are more: pass it back as `cursor`. */
+  readonly cursor?: string;
+}
+
+export interface ConsolePendingMessage {
+  readonly messageId: string;
+  /** IN_PROGRESS: an attempt is running now; RETRY: an attempt failed and another is due; CREATED: not tried yet. */
+  readonly state: 'IN_PROGRESS' | 'RETRY' | 'CREATED';
+  readonly url: string;
+  readonly method: string;
+  readonly queueName?: string;
+  /** Failed attempts so far, and how many retries it is allowed. */
+  readonly retried: number;
+  readonly retries: number;
+  readonly createdAt: number;
+  /** When the next attempt is due (ms since the epoch). */
+  readonly nextDeliveryAt: number;
+}

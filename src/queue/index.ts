@@ -19,6 +19,7 @@ import { Schedules } from './schedules/schedules.js';
 import { KeyRing } from './signing/keys.js';
 import { EventFile } from './store/event-file.js';
 import { EventLog } from './store/event-log.js';
+import type { QueueMessage } from './store/message.js';
 import { QueueStore } from './store/queue-store.js';
 import { UrlGroups } from './url-groups.js';
 import { RunDelivery } from './workflow/run-delivery.js';
@@ -39,6 +40,8 @@ export interface QueueService extends Service {
   readonly credentials: QueueCredentials;
   /** Dev mode only: the same API at the root of the port (/v2/...), as QSTASH_DEV=true apps call it. */
   readonly root: Service | null;
+  /** Every message not yet delivered, and whether an attempt of it is running now (read-only; the console lists them). */
+  pending(): Iterable<{ message: QueueMessage; delivering: boolean }>;
 }
 
 const queueToken = (user: string) => () => Buffer.from(JSON.stringify({ UserID: user, Password: randomBytes(24).toString('base64url') })).toString('base64');
@@ -96,5 +99,8 @@ export function mountQueue(config: Config, secrets: SecretStore, log: Logger): Q
     ...service,
     credentials: { token, readOnlyToken, currentSigningKey: keys.current, nextSigningKey: keys.next, dev: c.dev },
     root: c.dev ? rootAlias(service) : null,
+    *pending() {
+      for (const message of store.pending()) yield { message, delivering: scheduler.delivering(message.id) };
+    },
   };
 }

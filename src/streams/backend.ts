@@ -49,6 +49,8 @@ export interface StreamBackend {
   /** Topic name to partition count. */
   topics(): ReadonlyMap<string, number>;
   createTopic(name: string, settings: StreamTopicConfig): StreamError | null;
+  /** A topic's settings (partitions, retention, segment size); undefined for an unknown topic. */
+  topicSettings(name: string): StreamTopicConfig | undefined;
   /** Resolves once every message is durable, with their metadata in request order. */
   produce(messages: readonly OutgoingMessage[]): Promise<Metadata[] | StreamError>;
   /**

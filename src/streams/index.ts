@@ -19,6 +19,8 @@ export interface StreamCredentials {
 
 export interface StreamsService extends Service {
   readonly credentials: readonly StreamCredentials[];
+  /** A cluster's engine, read by the console's admin view (topic settings, group positions). */
+  cluster(name: string): Cluster | undefined;
 }
 
 export function mountStreams(config: Config, secrets: SecretStore, log: Logger): StreamsService {
@@ -48,6 +50,7 @@ export function mountStreams(config: Config, secrets: SecretStore, log: Logger):
     name: 'streams',
     prefix: 'kafka',
     credentials,
+    cluster: (name) => clusters.get(name),
     handle: streamRoutes(clusters, config.maxBodyBytes),
     async close() {
       for (const c of clusters.values()) {

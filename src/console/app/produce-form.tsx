@@ -3,28 +3,27 @@
 import { useState } from 'preact/hooks';
 import { call, errorText } from './api';
 import { FieldError } from './field-error';
+import { useInFlight } from './in-flight';
 
 export function ProduceForm(props: { url: string; auth: string; onProduced: () => void }) {
   const [topic, setTopic] = useState('');
   const [key, setKey] = useState('');
   const [value, setValue] = useState('');
   const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const [busy, run] = useInFlight();
 
-  async function produce(e: Event) {
+  function produce(e: Event) {
     e.preventDefault();
-    if (busy) return;
-    setBusy(true);
-    try {
-      await call(`${props.url}/produce`, props.auth, 'POST', { topic, value, ...(key === '' ? {} : { key }) });
-      setValue('');
-      setError(null);
-      props.onProduced();
-    } catch (err) {
-      setError(errorText(err));
-    } finally {
-      setBusy(false);
-    }
+    void run(async () => {
+      try {
+        await call(`${props.url}/produce`, props.auth, 'POST', { topic, value, ...(key === '' ? {} : { key }) });
+        setValue('');
+        setError(null);
+        props.onProduced();
+      } catch (err) {
+        setError(errorText(err));
+      }
+    });
   }
 
   return (

@@ -1,4 +1,4 @@
-// The queue page: the dead-letter queue with retry and delete (full console only), schedules,
+// The queue page: messages in flight and waiting with cancel, the dead-letter queue with retry and delete (full console only), schedules,
 // queues and URL groups, and the event log with a state filter (newest first, paged). Choosing a
 // message id narrows the log to that message: its timeline.
 
@@ -6,6 +6,7 @@ import { useEffect, useState } from 'preact/hooks';
 import type { ConsoleInfo } from '../wire';
 import { bearer, call, errorText } from './api';
 import { FieldError } from './field-error';
+import { PendingList } from './pending-list';
 import { QueueList } from './queue-list';
 import { ScheduleList } from './schedule-list';
 
@@ -78,6 +79,7 @@ export function QueuePage(props: { info: ConsoleInfo }) {
   return (
     <div class="service-page">
       <FieldError error={error} />
+      <PendingList url={queue.url} token={queue.token} readOnly={props.info.readOnly} />
       <h2>Dead-letter queue</h2>
       {dlq.length === 0 ? (
         <p class="empty">No failed messages.</p>

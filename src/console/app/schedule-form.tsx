@@ -4,28 +4,27 @@
 import { useState } from 'preact/hooks';
 import { bearer, call, errorText } from './api';
 import { FieldError } from './field-error';
+import { useInFlight } from './in-flight';
 
 export function ScheduleForm(props: { url: string; token: string; onCreated: () => void }) {
   const [destination, setDestination] = useState('');
   const [cron, setCron] = useState('');
   const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const [busy, run] = useInFlight();
 
-  async function create(e: Event) {
+  function create(e: Event) {
     e.preventDefault();
-    if (busy) return;
-    setBusy(true);
-    try {
-      await call(`${props.url}/v2/schedules/${destination}`, bearer(props.token), 'POST', undefined, { 'upstash-cron': cron });
-      setError(null);
-      setDestination('');
-      setCron('');
-      props.onCreated();
-    } catch (err) {
-      setError(errorText(err));
-    } finally {
-      setBusy(false);
-    }
+    void run(async () => {
+      try {
+        await call(`${props.url}/v2/schedules/${destination}`, bearer(props.token), 'POST', undefined, { 'upstash-cron': cron });
+        setError(null);
+        setDestination('');
+        setCron('');
+        props.onCreated();
+      } catch (err) {
+        setError(errorText(err));
+      }
+    });
   }
 
   return (

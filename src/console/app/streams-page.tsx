@@ -1,12 +1,13 @@
-// The streams page: a cluster's topics with each partition's earliest and latest offsets, its
-// consumer groups with their assignments, committed offsets and lag, a message browser by
-// topic, partition and offset or time, and a produce form. A read-only console holds no stream
-// credentials (clusters have none), so it says so and shows nothing else.
+// The streams page: a cluster's topics with their retention and each partition's earliest and
+// latest offsets, its consumer groups with their instances, assignments, positions and lag
+// (all from /console/api/streams/<cluster>, which the read-only console may read too), a
+// message browser by topic, partition and offset or time, and a produce form. Those two need
+// the cluster's credentials, which a read-only console does not hold (clusters have none).
 
 import { useEffect, useState } from 'preact/hooks';
-import type { ConsoleInfo } from '../wire';
-import { basic, call, errorText } from './api';
-import { ConsumerGroups, type Group } from './consumer-groups';
+import type { ConsoleInfo, ConsoleStreams } from '../wire';
+import { adminGet, basic, errorText } from './api';
+import { ConsumerGroups } from './consumer-groups';
 import { FieldError } from './field-error';
 import { MessageBrowser } from './message-browser';
 import { ProduceForm } from './produce-form';
@@ -18,29 +19,29 @@ export interface Position {
   offset: number;
 }
 
+const EMPTY: ConsoleStreams = { topics: [], groups: [] };
+
+/** -1 is "no limit" in the topic settings. */
+function limit(n: number, unit: 'ms' | 'bytes'): string {
+  if (n < 0) return 'unlimited';
+  if (unit === 'bytes') return n >= 1 << 20 ? `${(n / (1 << 20)).toFixed(n % (1 << 20) === 0 ? 0 : 1)} MiB` : `${n} B`;
+  const hours = n / 3_600_000;
+  return hours >= 24 && Number.isInteger(hours / 24) ? `${hours / 24} d` : hours >= 1 && Number.isInteger(hours) ? `${hours} h` : `${n} ms`;
+}
+
 export function StreamsPage(props: { info: ConsoleInfo }) {
   const { info } = props;
   const [name, setName] = useState(info.streams[0]?.cluster ?? '');
   const cluster = info.streams.find((c) => c.cluster === name);
-  const [topics, setTopics] = useState<Record<string, number>>({});
-  const [ranges, setRanges] = useState<Map<string, [number, number]>>(new Map());
-  const [groups, setGroups] = useState<Group[]>([]);
+  const [view, setView] = useState<ConsoleStreams>(EMPTY);
   const [error, setError] = useState<string | null>(null);
 
   const auth = cluster?.username == null || cluster.password == null ? null : basic(cluster.username, cluster.password);
 
   async function load() {
-    if (cluster === undefined || auth === null) return;
+    if (cluster === undefined) return;
     try {
-      const t = await call<Record<string, number>>(`${cluster.url}/topics`, auth);
-      const all = Object.entries(t).flatMap(([topic, n]) => Array.from({ length: n }, (_, partition) => ({ topic, partition })));
-      const [start, end] =
-        all.length === 0
-          ? [[], []]
-          : await Promise.all([call<Position[]>(`${cluster.url}/offsets/earliest`, auth, 'POST', all), call<Position[]>(`${cluster.url}/offsets/latest`, auth, 'POST', all)]);
-      setRanges(new Map(start.map((p, i) => [`${p.topic}/${p.partition}`, [p.offset, end[i].offset]])));
-      setTopics(t);
-      setGroups(await call<Group[]>(`${cluster.url}/consumers`, auth));
+      setView(await adminGet<ConsoleStreams>(`streams/${encodeURIComponent(cluster.cluster)}`));
       setError(null);
     } catch (e) {
       setError(errorText(e));
@@ -61,39 +62,46 @@ export function StreamsPage(props: { info: ConsoleInfo }) {
             ))}
           </select>
         </label>
+        <button type="button" onClick={() => void load()}>
+          Refresh
+        </button>
       </div>
+      <FieldError error={error} />
+      <h2>Topics</h2>
+      <table class="entries" aria-label="Topics">
+        <thead>
+          <tr>
+            <th>topic</th>
+            <th>partition</th>
+            <th>earliest offset</th>
+            <th>latest offset</th>
+            <th>retention time</th>
+            <th>retention size</th>
+          </tr>
+        </thead>
+        <tbody>
+          {view.topics.flatMap((t) =>
+            t.partitions.map((p) => (
+              <tr key={`${t.topic}/${p.partition}`}>
+                <td>{t.topic}</td>
+                <td>{p.partition}</td>
+                <td>{p.earliest}</td>
+                <td>{p.latest}</td>
+                <td>{limit(t.retentionMs, 'ms')}</td>
+                <td title="per partition">{limit(t.retentionBytes, 'bytes')}</td>
+              </tr>
+            )),
+          )}
+        </tbody>
+      </table>
+      {view.topics.length === 0 && <p class="empty">No topics.</p>}
+      <h2>Consumer groups</h2>
+      <ConsumerGroups groups={view.groups} />
       {auth === null ? (
-        <p class="empty">Stream clusters have no read-only credentials, so a read-only console cannot open them.</p>
+        <p class="empty">Stream clusters have no read-only credentials, so a read-only console cannot read or produce messages.</p>
       ) : (
         <>
-          <FieldError error={error} />
-          <h2>Topics</h2>
-          <table class="entries" aria-label="Topics">
-            <thead>
-              <tr>
-                <th>topic</th>
-                <th>partition</th>
-                <th>earliest offset</th>
-                <th>latest offset</th>
-              </tr>
-            </thead>
-            <tbody>
-              {Object.entries(topics).flatMap(([topic, n]) =>
-                Array.from({ length: n }, (_, p) => (
-                  <tr>
-                    <td>{topic}</td>
-                    <td>{p}</td>
-                    <td>{ranges.get(`${topic}/${p}`)?.[0] ?? ''}</td>
-                    <td>{ranges.get(`${topic}/${p}`)?.[1] ?? ''}</td>
-                  </tr>
-                )),
-              )}
-            </tbody>
-          </table>
-          {Object.keys(topics).length === 0 && <p class="empty">No topics.</p>}
-          <h2>Consumer groups</h2>
-          <ConsumerGroups url={cluster.url} auth={auth} groups={groups} ranges={ranges} />
-          <MessageBrowser url={cluster.url} auth={auth} topics={Object.keys(topics)} />
+          <MessageBrowser url={cluster.url} auth={auth} topics={view.topics.map((t) => t.topic)} />
           <ProduceForm url={cluster.url} auth={auth} onProduced={load} />
         </>
       )}

@@ -186,6 +186,23 @@ export class GroupCoordinator {
     }));
   }
 
+  /** Each instance's next offset to deliver where it has one, and when it was last seen (read-only; the console shows it). */
+  positions(): { group: string; instance: string; lastSeen: number; positions: Position[] }[] {
+    return [...this.groups].flatMap(([group, g]) =>
+      [...g.instances.values()].map((i) => ({
+        group,
+        instance: i.id,
+        lastSeen: i.lastSeen,
+        positions: [...i.assigned].flatMap(([topic, partitions]) =>
+          partitions.flatMap((partition) => {
+            const offset = i.positions.get(keyOf(topic, partition));
+            return offset === undefined ? [] : [{ topic, partition, offset }];
+          }),
+        ),
+      })),
+    );
+  }
+
   /** Commits what auto-committing instances consumed, as closing Kafka consumers do. */
   async close(): Promise<void> {
     clearInterval(this.sweeper);

@@ -60,6 +60,11 @@ export class LogBackend implements StreamBackend {
     return new Map([...this.topicsByName].map(([name, t]) => [name, t.partitions.length]));
   }
 
+  topicSettings(name: string): StreamTopicConfig | undefined {
+    const t = this.topicsByName.get(name);
+    return t === undefined ? undefined : { ...t.settings, partitions: t.partitions.length };
+  }
+
   createTopic(name: string, settings: StreamTopicConfig): StreamError | null {
     if (this.topicsByName.has(name)) return topicExists(name);
     this.openTopic(name, settings);
