@@ -5,6 +5,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { errorText, kv } from './api';
 import { LIMIT, type CollectionKind } from './collection-kinds';
 import { FieldError } from './field-error';
+import { useInFlight } from './in-flight';
 import type { KeyProps } from './key-view';
 
 export function CollectionEditor(props: KeyProps & { kind: CollectionKind }) {
@@ -12,7 +13,7 @@ export function CollectionEditor(props: KeyProps & { kind: CollectionKind }) {
   const [rows, setRows] = useState<string[][] | null>(null);
   const [values, setValues] = useState<string[]>(kind.fields.map(() => ''));
   const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const [busy, inFlight] = useInFlight();
 
   async function load() {
     try {
@@ -24,26 +25,22 @@ export function CollectionEditor(props: KeyProps & { kind: CollectionKind }) {
 
   useEffect(() => void load(), []);
 
-  async function run(argv: readonly string[]) {
-    // One request at a time: a double click must not send the command twice.
-    if (busy) return false;
-    setBusy(true);
-    try {
-      await kv(props.target, argv);
-      setError(null);
-      await load();
-      return true;
-    } catch (e) {
-      setError(errorText(e));
-      return false;
-    } finally {
-      setBusy(false);
-    }
-  }
+  /** One request at a time (a double click sends the command once); `then` runs on success. */
+  const run = (argv: readonly string[], then = () => {}) =>
+    inFlight(async () => {
+      try {
+        await kv(props.target, argv);
+        setError(null);
+        then();
+        await load();
+      } catch (e) {
+        setError(errorText(e));
+      }
+    });
 
-  async function add(e: Event) {
+  function add(e: Event) {
     e.preventDefault();
-    if (await run(kind.add(props.name, values))) setValues(kind.fields.map(() => ''));
+    void run(kind.add(props.name, values), () => setValues(kind.fields.map(() => '')));
   }
 
   return (
@@ -67,7 +64,7 @@ export function CollectionEditor(props: KeyProps & { kind: CollectionKind }) {
                 ))}
                 {!props.readOnly && (
                   <td>
-                    <button type="button" class="danger small" aria-label={`Remove ${row[0]}`} onClick={() => void run(kind.remove(props.name, row))}>
+                    <button type="button" class="danger small" aria-label={`Remove ${row[0]}`} disabled={busy} onClick={() => void run(kind.remove(props.name, row))}>
                       ×
                     </button>
                   </td>

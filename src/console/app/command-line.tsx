@@ -5,6 +5,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { errorText, kv, type KvTarget } from './api';
 import { commonPrefix, completions, splitArgs } from './command-words';
+import { useInFlight } from './in-flight';
 
 const HISTORY_KEY = 'larder.console.history';
 const MAX_HISTORY = 200;
@@ -30,6 +31,7 @@ export function CommandLine(props: { target: KvTarget; onRan: () => void }) {
   const [ran, setRan] = useState<Ran[]>([]);
   const history = useRef<string[]>(loadHistory());
   const back = useRef(-1);
+  const [busy, run] = useInFlight();
 
   useEffect(() => {
     kv(props.target, ['COMMAND', 'LIST']).then(
@@ -38,26 +40,28 @@ export function CommandLine(props: { target: KvTarget; onRan: () => void }) {
     );
   }, []);
 
-  async function submit(e: Event) {
+  function submit(e: Event) {
     e.preventDefault();
-    const text = line.trim();
-    if (text === '') return;
-    history.current = [text, ...history.current.filter((h) => h !== text)].slice(0, MAX_HISTORY);
-    sessionStorage.setItem(HISTORY_KEY, JSON.stringify(history.current));
-    back.current = -1;
-    setLine('');
-    const argv = splitArgs(text);
-    let entry: Ran;
-    if (typeof argv === 'string') entry = { line: text, output: `(error) ${argv}`, failed: true };
-    else {
-      try {
-        entry = { line: text, output: JSON.stringify(await kv(props.target, argv), null, 2), failed: false };
-        props.onRan();
-      } catch (err) {
-        entry = { line: text, output: `(error) ${errorText(err)}`, failed: true };
+    void run(async () => {
+      const text = line.trim();
+      if (text === '') return;
+      history.current = [text, ...history.current.filter((h) => h !== text)].slice(0, MAX_HISTORY);
+      sessionStorage.setItem(HISTORY_KEY, JSON.stringify(history.current));
+      back.current = -1;
+      setLine('');
+      const argv = splitArgs(text);
+      let entry: Ran;
+      if (typeof argv === 'string') entry = { line: text, output: `(error) ${argv}`, failed: true };
+      else {
+        try {
+          entry = { line: text, output: JSON.stringify(await kv(props.target, argv), null, 2), failed: false };
+          props.onRan();
+        } catch (err) {
+          entry = { line: text, output: `(error) ${errorText(err)}`, failed: true };
+        }
       }
-    }
-    setRan((prev) => [entry, ...prev].slice(0, MAX_SHOWN));
+      setRan((prev) => [entry, ...prev].slice(0, MAX_SHOWN));
+    });
   }
 
   function onKeyDown(e: KeyboardEvent) {
@@ -92,7 +96,9 @@ export function CommandLine(props: { target: KvTarget; onRan: () => void }) {
           onInput={(e) => setLine(e.currentTarget.value)}
           onKeyDown={onKeyDown}
         />
-        <button type="submit">Run</button>
+        <button type="submit" disabled={busy}>
+          Run
+        </button>
       </form>
       {suggestions.length > 0 && <p class="suggestions">{suggestions.join('  ')}</p>}
       <ol class="output" aria-label="Command output">

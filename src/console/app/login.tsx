@@ -3,15 +3,14 @@
 
 import { useState } from 'preact/hooks';
 import { FieldError } from './field-error';
+import { useInFlight } from './in-flight';
 
 export function Login(props: { error: string | null; onLogin: (token: string) => Promise<void> }) {
   const [token, setToken] = useState('');
-  const [busy, setBusy] = useState(false);
-  async function submit(e: Event) {
+  const [busy, run] = useInFlight();
+  function submit(e: Event) {
     e.preventDefault();
-    setBusy(true);
-    await props.onLogin(token.trim());
-    setBusy(false);
+    void run(() => props.onLogin(token.trim()));
   }
   return (
     <form class="login" onSubmit={submit}>

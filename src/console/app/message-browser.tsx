@@ -5,6 +5,7 @@
 import { useState } from 'preact/hooks';
 import { call, errorText } from './api';
 import { FieldError } from './field-error';
+import { useInFlight } from './in-flight';
 import type { Position } from './streams-page';
 
 interface Message extends Position {
@@ -19,23 +20,26 @@ export function MessageBrowser(props: { url: string; auth: string; topics: reado
   const [offset, setOffset] = useState('0');
   const [messages, setMessages] = useState<Message[] | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const [busy, run] = useInFlight();
 
-  async function browse(e: Event) {
+  function browse(e: Event) {
     e.preventDefault();
-    try {
-      const tp = { topic: topic || props.topics[0], partition: Number(partition) };
-      let from = offset.trim();
-      if (!/^\d+$/.test(from)) {
-        const ms = Date.parse(from);
-        const at = await call<Position[]>(`${props.url}/offsets/${encodeURIComponent(Number.isNaN(ms) ? from : String(ms))}`, props.auth, 'POST', tp);
-        from = String(at[0].offset);
+    void run(async () => {
+      try {
+        const tp = { topic: topic || props.topics[0], partition: Number(partition) };
+        let from = offset.trim();
+        if (!/^\d+$/.test(from)) {
+          const ms = Date.parse(from);
+          const at = await call<Position[]>(`${props.url}/offsets/${encodeURIComponent(Number.isNaN(ms) ? from : String(ms))}`, props.auth, 'POST', tp);
+          from = String(at[0].offset);
+        }
+        const body = { ...tp, offset: Number(from), timeout: 0 };
+        setMessages(await call<Message[]>(`${props.url}/fetch`, props.auth, 'POST', body));
+        setError(null);
+      } catch (err) {
+        setError(errorText(err));
       }
-      const body = { ...tp, offset: Number(from), timeout: 0 };
-      setMessages(await call<Message[]>(`${props.url}/fetch`, props.auth, 'POST', body));
-      setError(null);
-    } catch (err) {
-      setError(errorText(err));
-    }
+    });
   }
 
   return (
@@ -49,7 +53,7 @@ export function MessageBrowser(props: { url: string; auth: string; topics: reado
         </select>
         <input name="browse-partition" aria-label="Partition" value={partition} onInput={(e) => setPartition(e.currentTarget.value)} />
         <input name="browse-offset" aria-label="From offset or time" placeholder="offset or time" value={offset} onInput={(e) => setOffset(e.currentTarget.value)} />
-        <button type="submit" disabled={props.topics.length === 0}>
+        <button type="submit" disabled={busy || props.topics.length === 0}>
           Fetch
         </button>
       </form>

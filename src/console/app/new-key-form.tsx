@@ -6,6 +6,7 @@ import { useState } from 'preact/hooks';
 import { errorText, kv, type Argv, type KvTarget } from './api';
 import { COLLECTIONS } from './collection-kinds';
 import { FieldError } from './field-error';
+import { useInFlight } from './in-flight';
 
 const TYPES = ['string', 'hash', 'list', 'set', 'zset', 'json', 'stream'] as const;
 type NewType = (typeof TYPES)[number];
@@ -25,22 +26,20 @@ export function NewKeyForm(props: { target: KvTarget; onCreated: (key: string) =
   const [key, setKey] = useState('');
   const [values, setValues] = useState<string[]>(['']);
   const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const [busy, run] = useInFlight();
 
-  async function create(e: Event) {
+  function create(e: Event) {
     e.preventDefault();
-    if (busy) return;
-    setBusy(true);
-    try {
-      const result = await kv(props.target, createArgv(type, key, values));
-      // SET NX and JSON.SET NX answer nil when the key exists.
-      if (result === null) setError(`${key} exists already`);
-      else props.onCreated(key);
-    } catch (err) {
-      setError(errorText(err));
-    } finally {
-      setBusy(false);
-    }
+    void run(async () => {
+      try {
+        const result = await kv(props.target, createArgv(type, key, values));
+        // SET NX and JSON.SET NX answer nil when the key exists.
+        if (result === null) setError(`${key} exists already`);
+        else props.onCreated(key);
+      } catch (err) {
+        setError(errorText(err));
+      }
+    });
   }
 
   return (

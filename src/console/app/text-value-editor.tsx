@@ -4,6 +4,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { errorText } from './api';
 import { FieldError } from './field-error';
+import { useInFlight } from './in-flight';
 
 export interface TextValueProps {
   readonly name: string;
@@ -18,21 +19,24 @@ export function TextValueEditor(props: TextValueProps) {
   const [text, setText] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [saved, setSaved] = useState(false);
+  const [busy, run] = useInFlight();
 
   useEffect(() => {
     props.load().then(setText, (e) => setError(errorText(e)));
   }, []);
 
-  async function save(e: Event) {
+  function save(e: Event) {
     e.preventDefault();
-    try {
-      await props.save(text ?? '');
-      setError(null);
-      setSaved(true);
-    } catch (err) {
-      setError(errorText(err));
-      setSaved(false);
-    }
+    void run(async () => {
+      try {
+        await props.save(text ?? '');
+        setError(null);
+        setSaved(true);
+      } catch (err) {
+        setError(errorText(err));
+        setSaved(false);
+      }
+    });
   }
 
   if (text === null) return <FieldError error={error} />;
@@ -53,7 +57,9 @@ export function TextValueEditor(props: TextValueProps) {
       <FieldError error={error} />
       {!props.readOnly && (
         <div class="actions">
-          <button type="submit">Save</button>
+          <button type="submit" disabled={busy}>
+            Save
+          </button>
           {saved && <span class="ok">Saved</span>}
         </div>
       )}

@@ -3,6 +3,7 @@
 import { useState } from 'preact/hooks';
 import { errorText, kv } from './api';
 import { FieldError } from './field-error';
+import { useInFlight } from './in-flight';
 import type { KeyProps } from './key-view';
 
 function describe(ttlMs: number): string {
@@ -14,17 +15,19 @@ function describe(ttlMs: number): string {
 export function TtlEditor(props: KeyProps & { ttlMs: number; onChanged: () => void }) {
   const [seconds, setSeconds] = useState('');
   const [error, setError] = useState<string | null>(null);
+  const [busy, inFlight] = useInFlight();
 
-  async function run(argv: string[]) {
-    try {
-      await kv(props.target, argv);
-      setError(null);
-      setSeconds('');
-      props.onChanged();
-    } catch (e) {
-      setError(errorText(e));
-    }
-  }
+  const run = (argv: string[]) =>
+    inFlight(async () => {
+      try {
+        await kv(props.target, argv);
+        setError(null);
+        setSeconds('');
+        props.onChanged();
+      } catch (e) {
+        setError(errorText(e));
+      }
+    });
 
   return (
     <form
@@ -38,9 +41,11 @@ export function TtlEditor(props: KeyProps & { ttlMs: number; onChanged: () => vo
       {!props.readOnly && (
         <>
           <input name="ttl" aria-label="TTL in seconds" placeholder="seconds" value={seconds} onInput={(e) => setSeconds(e.currentTarget.value)} />
-          <button type="submit">Set TTL</button>
+          <button type="submit" disabled={busy}>
+            Set TTL
+          </button>
           {props.ttlMs >= 0 && (
-            <button type="button" onClick={() => void run(['PERSIST', props.name])}>
+            <button type="button" disabled={busy} onClick={() => void run(['PERSIST', props.name])}>
               Persist
             </button>
           )}

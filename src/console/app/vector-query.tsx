@@ -5,6 +5,7 @@
 import { useState } from 'preact/hooks';
 import { bearer, call, errorText } from './api';
 import { FieldError } from './field-error';
+import { useInFlight } from './in-flight';
 
 interface Match {
   id: string;
@@ -18,41 +19,39 @@ export function VectorQuery(props: { url: string; token: string; ns: string }) {
   const [filter, setFilter] = useState('');
   const [matches, setMatches] = useState<Match[] | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const [busy, run] = useInFlight();
 
-  async function run(e: Event) {
+  function query(e: Event) {
     e.preventDefault();
-    if (busy) return;
-    setBusy(true);
-    let vector: unknown = undefined;
-    try {
-      vector = JSON.parse(input);
-    } catch {
-      // Not JSON: text for the embedding model.
-    }
-    const isVector = Array.isArray(vector);
-    const path = `${props.url}/${isVector ? 'query' : 'query-data'}${props.ns === '' ? '' : `/${encodeURIComponent(props.ns)}`}`;
-    const body = {
-      ...(isVector ? { vector } : { data: input }),
-      topK: Number(topK),
-      includeMetadata: true,
-      ...(filter.trim() === '' ? {} : { filter }),
-    };
-    try {
-      setMatches((await call<{ result: Match[] }>(path, bearer(props.token), 'POST', body)).result);
-      setError(null);
-    } catch (err) {
-      setError(errorText(err));
-      setMatches(null);
-    } finally {
-      setBusy(false);
-    }
+    void run(async () => {
+      let vector: unknown = undefined;
+      try {
+        vector = JSON.parse(input);
+      } catch {
+        // Not JSON: text for the embedding model.
+      }
+      const isVector = Array.isArray(vector);
+      const path = `${props.url}/${isVector ? 'query' : 'query-data'}${props.ns === '' ? '' : `/${encodeURIComponent(props.ns)}`}`;
+      const body = {
+        ...(isVector ? { vector } : { data: input }),
+        topK: Number(topK),
+        includeMetadata: true,
+        ...(filter.trim() === '' ? {} : { filter }),
+      };
+      try {
+        setMatches((await call<{ result: Match[] }>(path, bearer(props.token), 'POST', body)).result);
+        setError(null);
+      } catch (err) {
+        setError(errorText(err));
+        setMatches(null);
+      }
+    });
   }
 
   return (
     <section aria-label="Query">
       <h2>Query</h2>
-      <form class="add" onSubmit={run}>
+      <form class="add" onSubmit={query}>
         <input name="query" aria-label="Vector or text" placeholder="[0.1, 0.2, …] or text" value={input} onInput={(e) => setInput(e.currentTarget.value)} />
         <input name="topK" aria-label="topK" value={topK} onInput={(e) => setTopK(e.currentTarget.value)} />
         <input name="filter" aria-label="Metadata filter" placeholder="filter, e.g. genre = 'drama'" value={filter} onInput={(e) => setFilter(e.currentTarget.value)} />
