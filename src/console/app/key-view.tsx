@@ -5,6 +5,7 @@ import { errorText, kv, kvPipeline, type KvTarget } from './api';
 import { CollectionEditor } from './collection-editor';
 import { COLLECTIONS } from './collection-kinds';
 import { FieldError } from './field-error';
+import { useInFlight } from './in-flight';
 import { JsonEditor } from './json-editor';
 import { StringEditor } from './string-editor';
 import { TtlEditor } from './ttl-editor';
@@ -19,6 +20,7 @@ export function KeyView(props: KeyProps & { onDeleted: () => void }) {
   const [type, setType] = useState<string | null>(null);
   const [ttlMs, setTtlMs] = useState<number>(-1);
   const [error, setError] = useState<string | null>(null);
+  const [busy, run] = useInFlight();
 
   async function load() {
     try {
@@ -37,14 +39,15 @@ export function KeyView(props: KeyProps & { onDeleted: () => void }) {
 
   useEffect(() => void load(), []);
 
-  async function remove() {
-    try {
-      await kv(props.target, ['DEL', props.name]);
-      props.onDeleted();
-    } catch (e) {
-      setError(errorText(e));
-    }
-  }
+  const remove = () =>
+    run(async () => {
+      try {
+        await kv(props.target, ['DEL', props.name]);
+        props.onDeleted();
+      } catch (e) {
+        setError(errorText(e));
+      }
+    });
 
   const kind = type === null ? undefined : COLLECTIONS[type];
   return (
@@ -53,7 +56,7 @@ export function KeyView(props: KeyProps & { onDeleted: () => void }) {
         <h2>{props.name}</h2>
         {type !== null && <span class="badge type">{type === 'ReJSON-RL' ? 'json' : type}</span>}
         {type !== null && type !== 'none' && !props.readOnly && (
-          <button type="button" class="danger" onClick={remove}>
+          <button type="button" class="danger" disabled={busy} onClick={() => void remove()}>
             Delete
           </button>
         )}

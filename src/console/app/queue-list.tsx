@@ -4,6 +4,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { bearer, call, errorText } from './api';
 import { FieldError } from './field-error';
+import { useInFlight } from './in-flight';
 
 interface NamedQueue {
   name: string;
@@ -21,6 +22,7 @@ export function QueueList(props: { url: string; token: string; readOnly: boolean
   const [queues, setQueues] = useState<NamedQueue[] | null>(null);
   const [groups, setGroups] = useState<UrlGroup[] | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const [busy, run] = useInFlight();
 
   async function load() {
     try {
@@ -35,14 +37,15 @@ export function QueueList(props: { url: string; token: string; readOnly: boolean
 
   useEffect(() => void load(), []);
 
-  async function toggle(q: NamedQueue) {
-    try {
-      await call(`${props.url}/v2/queues/${encodeURIComponent(q.name)}/${q.paused ? 'resume' : 'pause'}`, bearer(props.token), 'POST');
-      await load();
-    } catch (e) {
-      setError(errorText(e));
-    }
-  }
+  const toggle = (q: NamedQueue) =>
+    run(async () => {
+      try {
+        await call(`${props.url}/v2/queues/${encodeURIComponent(q.name)}/${q.paused ? 'resume' : 'pause'}`, bearer(props.token), 'POST');
+        await load();
+      } catch (e) {
+        setError(errorText(e));
+      }
+    });
 
   return (
     <section aria-label="Queues">
@@ -69,7 +72,7 @@ export function QueueList(props: { url: string; token: string; readOnly: boolean
                 <td>{q.paused ? 'paused' : 'active'}</td>
                 {!props.readOnly && (
                   <td>
-                    <button type="button" onClick={() => void toggle(q)}>
+                    <button type="button" disabled={busy} onClick={() => void toggle(q)}>
                       {q.paused ? 'Resume' : 'Pause'}
                     </button>
                   </td>

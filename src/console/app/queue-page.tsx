@@ -6,6 +6,7 @@ import { useEffect, useState } from 'preact/hooks';
 import type { ConsoleInfo } from '../wire';
 import { bearer, call, errorText } from './api';
 import { FieldError } from './field-error';
+import { useInFlight } from './in-flight';
 import { PendingList } from './pending-list';
 import { QueueList } from './queue-list';
 import { ScheduleList } from './schedule-list';
@@ -37,6 +38,7 @@ export function QueuePage(props: { info: ConsoleInfo }) {
   const [cursor, setCursor] = useState<string | undefined>(undefined);
   const [dlq, setDlq] = useState<DlqMessage[]>([]);
   const [error, setError] = useState<string | null>(null);
+  const [busy, run] = useInFlight();
 
   async function loadEvents(from: string | undefined) {
     if (queue === null) return;
@@ -66,14 +68,15 @@ export function QueuePage(props: { info: ConsoleInfo }) {
   useEffect(() => void loadEvents(undefined), [state, messageId]);
   useEffect(() => void loadDlq(), []);
 
-  async function act(method: string, path: string) {
-    try {
-      await call(`${queue!.url}${path}`, bearer(queue!.token), method);
-      await Promise.all([loadDlq(), loadEvents(undefined)]);
-    } catch (e) {
-      setError(errorText(e));
-    }
-  }
+  const act = (method: string, path: string) =>
+    run(async () => {
+      try {
+        await call(`${queue!.url}${path}`, bearer(queue!.token), method);
+        await Promise.all([loadDlq(), loadEvents(undefined)]);
+      } catch (e) {
+        setError(errorText(e));
+      }
+    });
 
   if (queue === null) return <p class="empty">The message queue is not served by this process.</p>;
   return (
@@ -101,10 +104,10 @@ export function QueuePage(props: { info: ConsoleInfo }) {
                 <td>{m.responseStatus ?? ''}</td>
                 {!props.info.readOnly && (
                   <td>
-                    <button type="button" onClick={() => void act('POST', `/v2/dlq/retry/${encodeURIComponent(m.dlqId)}`)}>
+                    <button type="button" disabled={busy} onClick={() => void act('POST', `/v2/dlq/retry/${encodeURIComponent(m.dlqId)}`)}>
                       Retry
                     </button>{' '}
-                    <button type="button" class="danger" onClick={() => void act('DELETE', `/v2/dlq/${encodeURIComponent(m.dlqId)}`)}>
+                    <button type="button" class="danger" disabled={busy} onClick={() => void act('DELETE', `/v2/dlq/${encodeURIComponent(m.dlqId)}`)}>
                       Delete
                     </button>
                   </td>

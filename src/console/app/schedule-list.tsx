@@ -4,6 +4,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { bearer, call, errorText } from './api';
 import { FieldError } from './field-error';
+import { useInFlight } from './in-flight';
 import { ScheduleForm } from './schedule-form';
 
 interface Schedule {
@@ -17,6 +18,7 @@ interface Schedule {
 export function ScheduleList(props: { url: string; token: string; readOnly: boolean }) {
   const [schedules, setSchedules] = useState<Schedule[] | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const [busy, run] = useInFlight();
 
   async function load() {
     try {
@@ -29,14 +31,15 @@ export function ScheduleList(props: { url: string; token: string; readOnly: bool
 
   useEffect(() => void load(), []);
 
-  async function toggle(s: Schedule) {
-    try {
-      await call(`${props.url}/v2/schedules/${encodeURIComponent(s.scheduleId)}/${s.isPaused ? 'resume' : 'pause'}`, bearer(props.token), 'PATCH');
-      await load();
-    } catch (e) {
-      setError(errorText(e));
-    }
-  }
+  const toggle = (s: Schedule) =>
+    run(async () => {
+      try {
+        await call(`${props.url}/v2/schedules/${encodeURIComponent(s.scheduleId)}/${s.isPaused ? 'resume' : 'pause'}`, bearer(props.token), 'PATCH');
+        await load();
+      } catch (e) {
+        setError(errorText(e));
+      }
+    });
 
   return (
     <section aria-label="Schedules">
@@ -66,7 +69,7 @@ export function ScheduleList(props: { url: string; token: string; readOnly: bool
                 <td>{s.isPaused ? 'paused' : 'active'}</td>
                 {!props.readOnly && (
                   <td>
-                    <button type="button" onClick={() => void toggle(s)}>
+                    <button type="button" disabled={busy} onClick={() => void toggle(s)}>
                       {s.isPaused ? 'Resume' : 'Pause'}
                     </button>
                   </td>

@@ -5,6 +5,7 @@ import { useEffect, useState } from 'preact/hooks';
 import type { ConsoleInfo } from '../wire';
 import { bearer, call, errorText } from './api';
 import { FieldError } from './field-error';
+import { useInFlight } from './in-flight';
 import { VectorQuery } from './vector-query';
 
 interface IndexInfo {
@@ -31,6 +32,7 @@ export function VectorPage(props: { info: ConsoleInfo }) {
   const [rows, setRows] = useState<VectorRow[]>([]);
   const [cursor, setCursor] = useState('');
   const [error, setError] = useState<string | null>(null);
+  const [busy, run] = useInFlight();
   const index = info.vector.find((v) => v.index === name);
 
   const nsPath = (op: string) => `${index!.url}/${op}${ns === '' ? '' : `/${encodeURIComponent(ns)}`}`;
@@ -64,14 +66,15 @@ export function VectorPage(props: { info: ConsoleInfo }) {
 
   useEffect(() => void load(), [name, ns]);
 
-  async function remove(id: string) {
-    try {
-      await call(nsPath('delete'), bearer(index!.token), 'POST', [id]);
-      await load();
-    } catch (e) {
-      setError(errorText(e));
-    }
-  }
+  const remove = (id: string) =>
+    run(async () => {
+      try {
+        await call(nsPath('delete'), bearer(index!.token), 'POST', [id]);
+        await load();
+      } catch (e) {
+        setError(errorText(e));
+      }
+    });
 
   if (index === undefined) return <p class="empty">No vector index is configured.</p>;
   return (
@@ -118,7 +121,7 @@ export function VectorPage(props: { info: ConsoleInfo }) {
               <td>{r.data ?? ''}</td>
               {!info.readOnly && (
                 <td>
-                  <button type="button" class="danger small" aria-label={`Delete ${r.id}`} onClick={() => void remove(r.id)}>
+                  <button type="button" class="danger small" aria-label={`Delete ${r.id}`} disabled={busy} onClick={() => void remove(r.id)}>
                     ×
                   </button>
                 </td>
