@@ -38,13 +38,14 @@ const BENCH_DIR = dirname(fileURLToPath(import.meta.url)); // dist/bench
 const ROOT = resolve(BENCH_DIR, '../..');
 const WORKLOADS = ['kv', 'families', 'streams', 'vector', 'queue', 'vector-scale', 'workflow'];
 
-// Defaults aim at a whole run under 15 minutes on two cores (about 13 measured on 2026-11-23 at
-// load average 2 to 5, sections summed): KV 2 s per run and 3 rounds; the families 1 s per cell,
-// one round (three take about nine minutes); streams, vector, queue, vector-scale and workflow
-// 2 s per measured figure, 3 rounds (3 s each put the whole run at about 18 minutes); the vector
-// issue's 100,000 vectors (--vectors 20000 when building two graphs of that size is too slow);
-// vector-scale at 10k and 100k only: two graphs of 1M take about 15 minutes more to build here
-// (efConstruction 200 at about 2,500 vectors/s), so 1M is asked for with --scale-sizes.
+// Defaults aim at a whole run under 15 minutes on two cores: about 12 to 13 at load average 2 to 5
+// (18 at load 15 to 21; docs/benchmarks.md, "How long"). KV 2 s per run and 3 rounds; the
+// families 1 s per cell, one round (three take about nine minutes); streams, vector, queue,
+// vector-scale and workflow 2 s per measured figure, 3 rounds (3 s put the run at 15 to 16
+// minutes); the vector issue's 100,000 vectors (--vectors 20000 when building two graphs of that
+// size is too slow); vector-scale at 10k and 100k only: two graphs of 1M take about 15 minutes
+// more to build here (efConstruction 200 at about 2,500 vectors/s), so 1M is asked for with
+// --scale-sizes.
 const { values, positionals } = parseArgs({
   allowPositionals: true,
   options: {
