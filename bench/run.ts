@@ -39,7 +39,7 @@ const ROOT = resolve(BENCH_DIR, '../..');
 const WORKLOADS = ['kv', 'families', 'streams', 'vector', 'queue', 'vector-scale', 'workflow'];
 
 // Defaults aim at a whole run under 15 minutes on two cores: about 12 to 13 at load average 2 to 5
-// (18 at load 15 to 21; docs/benchmarks.md, "How long"). KV 2 s per run and 3 rounds; the
+// (18 at load 16 to 21; docs/benchmarks.md, "How long"). KV 2 s per run and 3 rounds; the
 // families 1 s per cell, one round (three take about nine minutes); streams, vector, queue,
 // vector-scale and workflow 2 s per measured figure, 3 rounds (3 s put the run at 15 to 16
 // minutes); the vector issue's 100,000 vectors (--vectors 20000 when building two graphs of that
