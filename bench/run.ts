@@ -38,15 +38,18 @@ const BENCH_DIR = dirname(fileURLToPath(import.meta.url)); // dist/bench
 const ROOT = resolve(BENCH_DIR, '../..');
 const WORKLOADS = ['kv', 'families', 'streams', 'vector', 'queue', 'vector-scale', 'workflow'];
 
-// Defaults aim at a whole run under 15 minutes on two cores: KV 3 s per run and 3 rounds; the
-// families 1 s per cell, one round (three take about nine minutes); streams and vector 3 s per measured run, 3 rounds; the
-// issue's 100,000 vectors (--vectors 20000 when building two graphs of that size is too slow);
-// vector-scale at 10k and 100k only: two graphs of 1M take about 15 minutes more to build here
-// (efConstruction 200 at about 2,500 vectors/s), so 1M is asked for with --scale-sizes.
+// Defaults aim at a whole run under 15 minutes on two cores: about 12 to 13 at load average 2 to 5
+// (18 at load 16 to 21; docs/benchmarks.md, "How long"). KV 2 s per run and 3 rounds; the
+// families 1 s per cell, one round (three take about nine minutes); streams, vector, queue,
+// vector-scale and workflow 2 s per measured figure, 3 rounds (3 s put the run at 15 to 16
+// minutes); the vector issue's 100,000 vectors (--vectors 20000 when building two graphs of that
+// size is too slow); vector-scale at 10k and 100k only: two graphs of 1M take about 15 minutes
+// more to build here (efConstruction 200 at about 2,500 vectors/s), so 1M is asked for with
+// --scale-sizes.
 const { values, positionals } = parseArgs({
   allowPositionals: true,
   options: {
-    duration: { type: 'string', default: '3' },
+    duration: { type: 'string', default: '2' },
     warmup: { type: 'string', default: '1' },
     threads: { type: 'string', default: '2' },
     connections: { type: 'string', default: '64' },
@@ -56,7 +59,7 @@ const { values, positionals } = parseArgs({
     sizes: { type: 'string', default: '10000,100000,1000000' },
     modes: { type: 'string', default: FAMILY_MODES.join(',') },
     'family-rounds': { type: 'string', default: '1' },
-    'run-seconds': { type: 'string', default: '3' },
+    'run-seconds': { type: 'string', default: '2' },
     vectors: { type: 'string', default: '100000' },
     queries: { type: 'string', default: '200' },
     'scale-sizes': { type: 'string', default: '10000,100000' },
