@@ -5,7 +5,7 @@
 
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { replies, startTestLarder, type TestLarder } from '../../support/larder.js';
+import { embeddedOnly, replies, startTestLarder, type TestLarder } from '../../support/larder.js';
 
 describe('stream commands over HTTP', () => {
   let t: TestLarder;
@@ -217,7 +217,7 @@ describe('stream commands over HTTP', () => {
     await fails(['xinfo', 'stream', 'i', 'junk'], "ERR unknown subcommand or wrong number of arguments for 'stream'. Try XINFO HELP.");
   });
 
-  it('XDELEX and XACKDEL (Redis 8.2 docs)', async () => {
+  embeddedOnly('Redis 7.0 lacks XDELEX and XACKDEL (Redis 8.2)')('XDELEX and XACKDEL (Redis 8.2 docs)', async () => {
     for (const id of ['1-0', '2-0', '3-0']) await t.ok(['xadd', 'x', id, 'k', 'v']);
     await t.ok(['xgroup', 'CREATE', 'x', 'g', '0']);
     await t.ok(['xreadgroup', 'GROUP', 'g', 'c', 'COUNT', '2', 'STREAMS', 'x', '>']);
