@@ -11,7 +11,10 @@ import { decodeCommands } from '../../../src/kv/engine/command-codec.js';
 import { readFrames } from '../../../src/storage/frames.js';
 import { eventually } from '../../support/eventually.js';
 import { openEvents } from '../../support/event-stream.js';
-import { embeddedOnly, replies, startTestLarder, type TestLarder } from '../../support/larder.js';
+import { embeddedOnly, notOnCluster, replies, startTestLarder, type TestLarder } from '../../support/larder.js';
+
+/** Why a test of subscriber counts skips on a Cluster. */
+const NODE_COUNTS = 'PUBLISH and PUBSUB count the subscribers of the node that answers';
 
 describe('pub/sub commands over HTTP', () => {
   let t: TestLarder;
@@ -64,7 +67,7 @@ describe('pub/sub commands over HTTP', () => {
     assert.deepEqual(info[2].slice(0, 7), ['monitor', 1, ['admin'], 0, 0, 0, ['@admin', '@slow', '@dangerous']]);
   });
 
-  it('streams subscribe confirmations and messages; PUBLISH counts the subscriber', async () => {
+  notOnCluster(NODE_COUNTS)('streams subscribe confirmations and messages; PUBLISH counts the subscriber', async () => {
     const sub = await openEvents(t, '/subscribe/news/sport');
     assert.equal(sub.status, 200);
     assert.equal(sub.headers.get('content-type'), 'text/event-stream');
@@ -99,7 +102,7 @@ describe('pub/sub commands over HTTP', () => {
     await eventually(async () => (await numsub('news')) === 0, 'NUMSUB news drops to 0');
   });
 
-  it('a client that aborts its stream is unsubscribed at once', async () => {
+  notOnCluster(NODE_COUNTS)('a client that aborts its stream is unsubscribed at once', async () => {
     const sub = await openEvents(t, '/subscribe/abort-me');
     assert.equal(await sub.next(), 'subscribe,abort-me,1');
     assert.equal(await numsub('abort-me'), 1);
@@ -109,7 +112,7 @@ describe('pub/sub commands over HTTP', () => {
     await reply(['pubsub', 'channels', 'abort-me'], []);
   });
 
-  it('streams pattern messages; a client matching twice counts twice', async () => {
+  notOnCluster(NODE_COUNTS)('streams pattern messages; a client matching twice counts twice', async () => {
     const sub = await openEvents(t, '/psubscribe/user:*/user:1%3F');
     assert.equal(await sub.next(), 'psubscribe,user:*,1');
     assert.equal(await sub.next(), 'psubscribe,user:1?,2');
@@ -125,7 +128,7 @@ describe('pub/sub commands over HTTP', () => {
     await eventually(async () => (await t.ok(['pubsub', 'numpat'])) === 0, 'NUMPAT drops to 0');
   });
 
-  it('streams shard channels apart from the others', async () => {
+  notOnCluster(NODE_COUNTS)('streams shard channels apart from the others', async () => {
     const sub = await openEvents(t, '/ssubscribe/orders');
     assert.equal(await sub.next(), 'ssubscribe,orders,1');
     await reply(['pubsub', 'shardchannels'], ['orders']);
@@ -232,7 +235,7 @@ describe('slow subscribers', () => {
   });
   after(() => t.close());
 
-  it('a subscriber that reads nothing is disconnected; publishers never wait and others still hear', async () => {
+  notOnCluster(NODE_COUNTS)('a subscriber that reads nothing is disconnected; publishers never wait and others still hear', async () => {
     const stuck = await stuckSubscriber(t.kvUrl, '/subscribe/flood', t.token);
     const fast = await openEvents(t, '/subscribe/flood');
     assert.equal(await fast.next(), 'subscribe,flood,1');

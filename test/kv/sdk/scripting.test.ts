@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { describe, it } from 'node:test';
-import { embeddedOnly } from '../../support/larder.js';
+import { embeddedOnly, notOnCluster } from '../../support/larder.js';
 import { PIPELINE_MODES, sdkClient, suiteSdk } from '../../support/sdk.js';
 
 const sha1 = (s: string) => createHash('sha1').update(s).digest('hex');
@@ -18,7 +18,7 @@ for (const mode of PIPELINE_MODES) {
   describe(`scripting through the SDK (${mode.name})`, () => {
     const { t, redis } = suiteSdk(mode);
 
-    it('eval and evalsha', async () => {
+    notOnCluster('a script may touch only the keys it declares (numkeys)')('eval and evalsha', async () => {
       assert.equal(await redis.eval("return redis.call('set', KEYS[1], ARGV[1])", ['k'], ['v']), 'OK');
       assert.equal(await redis.eval("return redis.call('get', KEYS[1])", ['k'], []), 'v');
       assert.deepEqual(await redis.eval('return {KEYS[1], ARGV[1], ARGV[2]}', ['a'], ['b', 'c']), ['a', 'b', 'c']);
@@ -55,7 +55,7 @@ for (const mode of PIPELINE_MODES) {
       assert.equal(await redis.scriptFlush(), 'OK');
     });
 
-    it('createScript falls back to EVAL once, then runs by sha', async () => {
+    notOnCluster('EVAL caches a script on the one node that ran it; SCRIPT EXISTS holds where every node holds')('createScript falls back to EVAL once, then runs by sha', async () => {
       const body = `return redis.call('incrby', KEYS[1], ARGV[1]) -- ${mode.name}`;
       await redis.scriptFlush();
       const script = redis.createScript<number>(body);
