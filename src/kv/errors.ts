@@ -240,7 +240,8 @@ export const FUNCTION_RESTORE_POLICY = new ReplyError(
   'ERR Wrong restore policy given, value should be either FLUSH, APPEND or REPLACE.',
 );
 export const NOTBUSY = new ReplyError('NOTBUSY No scripts in execution right now.');
-export const functionUnknownOption = (arg: string) => new ReplyError(`ERR Unknown option given: ${arg}`);
+// An error reply is one line: Redis turns line breaks in the argument into spaces.
+export const functionUnknownOption = (arg: string) => new ReplyError(`ERR Unknown option given: ${arg.replace(/[\r\n]/g, ' ')}`);
 export const functionUnknownArgument = (arg: string) => new ReplyError(`ERR Unknown argument ${arg}`);
 
 // Streams (Redis t_stream.c).

@@ -19,31 +19,28 @@ import {
 /** argv[2] says how many keys follow. */
 const NUMKEYS: KeySpec = { countAt: 2 };
 
-const runs = (name: string, readOnly: boolean, run: CommandSpec['run'], deviates?: string): CommandSpec => ({
+const runs = (name: string, readOnly: boolean, run: CommandSpec['run'], extra: Partial<CommandSpec> = {}): CommandSpec => ({
   name,
   arity: -3,
   flags: readOnly ? ['readonly', 'noscript'] : ['noscript'],
   keys: NUMKEYS,
   run,
-  ...(deviates === undefined ? {} : { deviates }),
+  ...extra,
 });
 
 const KEY_LOCKING = "A script's shebang may carry Upstash's allow-key-locking flag (@upstash/ratelimit's do), which Redis 7.0 refuses";
 
 export default family('scripting', 'scripting', [
-  runs('eval', false, evalCommand, KEY_LOCKING),
-  runs('evalsha', false, evalshaCommand),
-  runs('eval_ro', true, evalRoCommand, KEY_LOCKING),
+  runs('eval', false, evalCommand, { deviates: KEY_LOCKING, readOnlyForm: 'eval_ro', scriptBodyAt: 1 }),
+  runs('evalsha', false, evalshaCommand, { readOnlyForm: 'evalsha_ro' }),
+  runs('eval_ro', true, evalRoCommand, { deviates: KEY_LOCKING, scriptBodyAt: 1 }),
   runs('evalsha_ro', true, evalshaRoCommand),
-  runs('fcall', false, fcallCommand),
-  runs(
-    'fcall_ro',
-    true,
-    fcallRoCommand,
-    'FCALL_RO runs a function without the no-writes flag, whose writes then fail (Upstash), where Redis refuses to call it',
-  ),
+  runs('fcall', false, fcallCommand, { readOnlyForm: 'fcall_ro' }),
+  runs('fcall_ro', true, fcallRoCommand, {
+    deviates: 'FCALL_RO runs a function without the no-writes flag, whose writes then fail (Upstash), where Redis refuses to call it',
+  }),
   container('script', [
-    { name: 'load', arity: 3, flags: ['noscript'], keys: NO_KEYS, run: scriptLoadCommand },
+    { name: 'load', arity: 3, flags: ['noscript'], keys: NO_KEYS, scriptBodyAt: 2, run: scriptLoadCommand },
     { name: 'exists', arity: -3, flags: ['noscript'], keys: NO_KEYS, run: scriptExistsCommand },
     { name: 'flush', arity: -2, flags: ['noscript'], keys: NO_KEYS, run: scriptFlushCommand },
     { name: 'kill', arity: 2, flags: ['noscript'], keys: NO_KEYS, run: scriptKillCommand },

@@ -101,6 +101,10 @@ export interface CommandSpec {
   keys: KeySpec;
   acl?: readonly string[]; //   categories beyond the family's and those implied by flags
   deviates?: string; //         where Upstash differs from Redis; the differential tests read this
+  /** The read-only variant a read-only token runs instead (EVAL: EVAL_RO), on a remote backend. */
+  readOnlyForm?: string;
+  /** Where a Lua script's body is in argv (EVAL, SCRIPT LOAD), for a remote backend to adapt it. */
+  scriptBodyAt?: number;
   /** Set by `container` only: the subcommands argv[1] names. */
   subcommands?: readonly CommandSpec[];
   run: Handler;

@@ -25,6 +25,8 @@ import { mergeReplies, policyOf, readShardPolicies, type ShardPolicies, type Sha
 import { commonSlot, keySlot } from './key-slot.js';
 import type { RemoteClient } from './connection.js';
 import { toReply } from './reply-conversion.js';
+import { remoteForm } from './script-forms.js';
+import { blockTimeoutAt, boundedBlock, withoutBlock } from './blocking-read.js';
 import { TransactionPool } from './transaction-pool.js';
 
 /** What ioredis' callBuffer takes: the name, then every argument as bytes. */
@@ -38,7 +40,12 @@ interface Admitted {
   /** In a Cluster: the slot of its keys, and the first of them. */
   readonly slot: number | undefined;
   readonly key: Buffer | undefined;
+  /** A blocking read, run on a connection of its own (blocking-read.ts). */
+  readonly alone: boolean;
 }
+
+/** How a command is run: alone, in a pipeline or transaction, or as an event stream. */
+type RunAs = 'single' | 'batch' | 'stream';
 
 export class RedisBackend implements KvBackend {
   private writes = 0;
@@ -54,6 +61,7 @@ export class RedisBackend implements KvBackend {
     transactionConnections: number,
     dbName: string,
     runtime: string,
+    private readonly maxBlockMs: number,
   ) {
     this.cluster = remote.main instanceof Cluster;
     this.gateway = new GatewayCtx(acl, dbName, runtime);
@@ -61,10 +69,11 @@ export class RedisBackend implements KvBackend {
   }
 
   async execute(argv: Args, caller: Caller): Promise<Reply> {
-    const a = this.admit(argv, caller, 0);
+    const a = this.admit(argv, caller, 0, 'single');
     if (a instanceof ReplyError) return a;
     if (a.cmd.bits & GATEWAY) return this.gateway.run(a.cmd, argv, caller);
     await this.remote.started;
+    if (a.alone) return this.alone(a);
     try {
       const policy = this.cluster && a.slot === undefined ? await this.policyFor(a) : undefined;
       return this.counted(a.cmd, policy === undefined ? toReply(await this.remote.main.sendCommand(toCommand(a))) : await this.onEveryNode(a, policy));
@@ -77,7 +86,7 @@ export class RedisBackend implements KvBackend {
     const replies: Reply[] = new Array(commands.length);
     const batch: Admitted[] = [];
     for (let i = 0; i < commands.length; i++) {
-      const a = this.admit(commands[i], caller, i);
+      const a = this.admit(commands[i], caller, i, 'batch');
       if (a instanceof ReplyError) replies[i] = a;
       else if (a.cmd.bits & GATEWAY) replies[i] = this.gateway.run(a.cmd, commands[i], caller);
       else batch.push(a);
@@ -130,7 +139,7 @@ export class RedisBackend implements KvBackend {
   async transaction(commands: readonly Args[], caller: Caller): Promise<Reply[] | ReplyError> {
     const batch: Admitted[] = [];
     for (let i = 0; i < commands.length; i++) {
-      const a = this.admit(commands[i], caller, i);
+      const a = this.admit(commands[i], caller, i, 'batch');
       if (a instanceof ReplyError) return a;
       batch.push(a);
     }
@@ -170,11 +179,11 @@ export class RedisBackend implements KvBackend {
    * the server's would show every client of the server, Larder's commands and others'.
    */
   async stream(argv: Args, caller: Caller, client: PubSubClient): Promise<(() => void) | ReplyError> {
-    const a = this.admit(argv, caller, 0, true);
+    const a = this.admit(argv, caller, 0, 'stream');
     if (a instanceof ReplyError) return a;
     if (a.cmd.bits & ADMIN) return REMOTE_MONITOR;
     await this.remote.started;
-    const conn = this.remote.subscriber(this.cluster ? keySlot(argv[1]) : 0);
+    const conn = this.remote.single(this.cluster ? keySlot(argv[1]) : 0);
     if (conn instanceof ReplyError) return conn;
     // The server confirms every subscription before any event, but ioredis settles the
     // command a tick after emitting what followed it in the same read: events wait for it.
@@ -240,10 +249,10 @@ export class RedisBackend implements KvBackend {
   }
 
   /** As the embedded engine: a subscription or MONITOR runs only as a stream (it would turn a shared connection into a subscriber's). */
-  private admit(argv: Args, caller: Caller, at: number, asStream = false): Admitted | ReplyError {
+  private admit(argv: Args, caller: Caller, at: number, runAs: RunAs): Admitted | ReplyError {
     const cmd = admit(lookupCommand(argv[0]), argv, caller);
     if (cmd instanceof ReplyError) return cmd;
-    if (cmd.bits & STREAM && !asStream) return unsupported(cmd.name);
+    if (cmd.bits & STREAM && runAs !== 'stream') return unsupported(cmd.name);
     let slot: number | undefined;
     let key: Buffer | undefined;
     if (this.cluster) {
@@ -252,9 +261,25 @@ export class RedisBackend implements KvBackend {
       if (slot === -1) return CROSSSLOT;
       if (keys.length > 0) key = Buffer.from(keys[0], 'latin1');
     }
-    const wire: Wire = [argv[0]];
-    for (let i = 1; i < argv.length; i++) wire.push(Buffer.from(argv[i], 'latin1'));
-    return { at, cmd, wire, slot, key };
+    let sent = remoteForm(cmd, argv, caller);
+    const block = cmd.categories.has('blocking') ? blockTimeoutAt(sent) : -1;
+    if (block !== -1) sent = runAs === 'single' ? boundedBlock(sent, block, this.maxBlockMs) : withoutBlock(sent, block);
+    const wire: Wire = [sent[0]];
+    for (let i = 1; i < sent.length; i++) wire.push(Buffer.from(sent[i], 'latin1'));
+    return { at, cmd, wire, slot, key, alone: block !== -1 && runAs === 'single' };
+  }
+
+  /** Runs a blocking read on a connection of its own, closed once it is answered. */
+  private async alone(a: Admitted): Promise<Reply> {
+    const conn = this.remote.single(a.slot ?? 0);
+    if (conn instanceof ReplyError) return conn;
+    try {
+      return this.counted(a.cmd, toReply(await conn.sendCommand(toCommand(a))));
+    } catch (e) {
+      return this.failure(e, a);
+    } finally {
+      conn.disconnect();
+    }
   }
 
   /**

@@ -41,11 +41,12 @@ export interface RemoteClient {
   /** Opens one more connection to the standalone server (a dedicated transaction connection). */
   dedicated(): Redis;
   /**
-   * Opens a connection for one streaming client, to the standalone server or to the Cluster
-   * node serving `slot`. It never reconnects: when it drops, it ends ('end'), and so does the
-   * client's stream. Closing the client is the caller's; `close()` ends those still open.
+   * Opens a connection for one streaming client or one blocking read, to the standalone
+   * server or to the Cluster node serving `slot`. It never reconnects: when it drops, it ends
+   * ('end'), and so does the client's stream. Closing it is the caller's; `close()` cuts those
+   * still open (a blocked read would hold up a QUIT).
    */
-  subscriber(slot: number): Redis | ReplyError;
+  single(slot: number): Redis | ReplyError;
   close(): Promise<void>;
 }
 
@@ -116,7 +117,7 @@ export function openRemote(settings: RemoteSettings, onState: (event: string, de
       opened.push(c);
       return c;
     },
-    subscriber(slot) {
+    single(slot) {
       let c: Redis;
       if (main instanceof Redis) c = main.duplicate(once);
       else {
@@ -132,7 +133,8 @@ export function openRemote(settings: RemoteSettings, onState: (event: string, de
       return c;
     },
     async close() {
-      await Promise.all([main, ...opened, ...streaming].map((c) => c.quit().catch(() => c.disconnect())));
+      for (const c of streaming) c.disconnect();
+      await Promise.all([main, ...opened].map((c) => c.quit().catch(() => c.disconnect())));
     },
   };
 }

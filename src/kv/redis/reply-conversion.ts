@@ -3,9 +3,9 @@
 // ReplyError with the server's text.
 //
 // ioredis decodes simple and bulk strings alike into Buffers, which would lose the Status /
-// bulk distinction that base64 encoding and the resp2 format show ("OK" stays "OK"). Its
-// decoder reads a per-connection type mapping; `installReplyShapes` wraps the decoder class
-// once so that simple strings arrive as JS strings and bulk strings stay Buffers. It also
+// bulk distinction that base64 encoding and the resp2 format show ("OK" stays "OK").
+// `installReplyShapes` puts Larder's decoder (resp2-decoder.ts) in place of ioredis' once, so
+// that simple strings arrive as JS strings and bulk strings stay Buffers. It also
 // drops ioredis' reply transformers, which reshape replies by command name (HGETALL into an
 // object): Larder answers the server's reply as it is. Both change ioredis for the whole
 // process, which only Larder uses. Integers
@@ -17,13 +17,7 @@ import { createRequire } from 'node:module';
 import { fromBuffer, utf8Bytes } from '../bytes.js';
 import { ReplyError } from '../errors.js';
 import { Status, type Reply } from '../reply.js';
-
-interface DecoderConfig {
-  getTypeMapping(): Record<number, unknown>;
-}
-type DecoderClass = new (config: DecoderConfig) => object;
-
-const SIMPLE_STRING = 43; // '+'
+import { Resp2Decoder } from './resp2-decoder.js';
 
 let installed = false;
 
@@ -35,17 +29,8 @@ export function installReplyShapes(): void {
   const commandModule = require('ioredis/built/Command.js') as { default: { _transformer: { reply: Record<string, unknown> } } };
   const transformers = commandModule.default._transformer.reply;
   for (const name of Object.keys(transformers)) delete transformers[name];
-  const decoderModule = require('ioredis/built/resp/decoder.js') as { Decoder: DecoderClass };
-  const Base = decoderModule.Decoder;
-  decoderModule.Decoder = class LarderDecoder extends Base {
-    constructor(config: DecoderConfig) {
-      let mapping: Record<number, unknown> | undefined;
-      super({
-        ...config,
-        getTypeMapping: () => (mapping ??= { ...config.getTypeMapping(), [SIMPLE_STRING]: String }),
-      });
-    }
-  };
+  const decoderModule = require('ioredis/built/resp/decoder.js') as { Decoder: unknown };
+  decoderModule.Decoder = Resp2Decoder;
 }
 
 const INTEGER = /^-?\d+$/;

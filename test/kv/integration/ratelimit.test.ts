@@ -7,11 +7,16 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { MultiRegionRatelimit, Ratelimit } from '@upstash/ratelimit';
-import { suiteLarder } from '../../support/larder.js';
+import { notOnCluster, suiteLarder } from '../../support/larder.js';
 import { PIPELINE_MODES, sdkClient, suiteSdk } from '../../support/sdk.js';
 
 const LIMIT = 10;
 const CALLERS = 50;
+
+/** tokenBucket keeps one key, its reset pattern; the others do not fit a Cluster. */
+const ON_ONE_NODE = notOnCluster(
+  "@upstash/ratelimit's resetUsedTokens SCANs in a script, which sees one node; slidingWindow's two windows are keys of different slots",
+);
 
 const ALGORITHMS = [
   ['fixedWindow', () => Ratelimit.fixedWindow(LIMIT, '60 s')],
@@ -25,7 +30,7 @@ for (const mode of PIPELINE_MODES) {
 
     for (const [name, limiter] of ALGORITHMS) {
       for (const cached of [false, true]) {
-        it(`${name}, ephemeral cache ${cached ? 'on' : 'off'}: exactly ${LIMIT} of ${CALLERS} concurrent calls pass`, async () => {
+        (name === 'tokenBucket' ? it : ON_ONE_NODE)(`${name}, ephemeral cache ${cached ? 'on' : 'off'}: exactly ${LIMIT} of ${CALLERS} concurrent calls pass`, async () => {
           const ratelimit = new Ratelimit({
             redis,
             limiter: limiter(),

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Redis } from '@upstash/redis';
-import type { TestLarder } from '../../support/larder.js';
+import { embeddedOnly, type TestLarder } from '../../support/larder.js';
 import { PIPELINE_MODES, startSdk } from '../../support/sdk.js';
 
 for (const mode of PIPELINE_MODES) {
@@ -63,7 +63,7 @@ for (const mode of PIPELINE_MODES) {
       await assert.rejects(redis.xreadgroup('nope', 'c', 'q', '>'), /NOGROUP/);
     });
 
-    it('xdelex and xackdel', async () => {
+    embeddedOnly('Redis 7.0 lacks XDELEX and XACKDEL (Redis 8.2)')('xdelex and xackdel', async () => {
       await redis.xadd('d', '1-0', { a: 1 });
       await redis.xadd('d', '2-0', { a: 2 });
       await redis.xgroup('d', { type: 'CREATE', group: 'g', id: '0' });

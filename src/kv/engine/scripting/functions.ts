@@ -134,7 +134,8 @@ export class FunctionRegistry {
     const libraryOwner = new Set<string>();
     const functionOwner = new Set<string>();
     for (const lib of [...kept, ...built]) {
-      if (libraryOwner.has(lib.name)) return fail(new ReplyError(`ERR Library '${lib.name}' already exists`));
+      // Redis 7.0's RESTORE names the library without quotes, unlike LOAD.
+      if (libraryOwner.has(lib.name)) return fail(new ReplyError(`ERR Library ${lib.name} already exists`));
       libraryOwner.add(lib.name);
       for (const f of lib.functions) {
         if (functionOwner.has(f.name)) return fail(new ReplyError(`ERR Function ${f.name} already exists`));
