@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client as QStashClient, Receiver } from '@upstash/qstash';
 import { Client, serve } from '@upstash/workflow';
+import { bridgeToFetch } from '../test/support/fetch-bridge.js';
 import { closedLoop } from './http-load.js';
 import { quantile, Summary, type Figure } from './summary.js';
 import { bunPath, startLarder, type LarderServer } from './targets.js';
@@ -50,15 +51,7 @@ async function startEndpoint(env: Record<string, string>): Promise<Endpoint> {
     { qstashClient, receiver, env: {}, disableTelemetry: true },
   );
   let base = '';
-  const server: Server = createServer(async (req, res) => {
-    const chunks: Buffer[] = [];
-    for await (const c of req) chunks.push(c as Buffer);
-    const headers = new Headers();
-    for (const [k, v] of Object.entries(req.headers)) if (v !== undefined) headers.set(k, Array.isArray(v) ? v.join(', ') : v);
-    const out = await handler(new Request(`${base}${req.url}`, { method: req.method, headers, body: req.method === 'GET' ? undefined : Buffer.concat(chunks) }));
-    res.writeHead(out.status, Object.fromEntries(out.headers));
-    res.end(Buffer.from(await out.arrayBuffer()));
-  });
+  const server: Server = createServer((req, res) => void bridgeToFetch(req, res, base, handler));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
   return {

@@ -10,6 +10,7 @@ import { mountKv, type KvCredentials } from './kv/index.js';
 import { createApp } from './server/app.js';
 import type { RunningServer } from './server/http.js';
 import { healthService } from './server/health.js';
+import { fetchClient } from './server/http-client.js';
 import { createLogger, type Logger } from './server/log.js';
 import { isLoopback } from './server/loopback.js';
 import { metricsService } from './server/metrics-endpoint.js';
@@ -60,7 +61,9 @@ export async function startLarder(config: Config, log: Logger = createLogger(con
       services.push(streams);
       vector = mountVector(config, secrets, log);
       services.push(vector);
-      queue = mountQueue(config, secrets, log);
+      // Deliveries go out through the runtime's faster client, chosen once here.
+      const http = runtime === 'bun' ? fetchClient : (await import('./server/adapters/node-client.js')).nodeClient;
+      queue = mountQueue(config, secrets, log, http);
       services.push(queue);
     }
   } catch (e) {

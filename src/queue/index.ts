@@ -8,6 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import type { Config } from '../config/schema.js';
 import type { SecretStore } from '../config/secrets.js';
+import type { HttpClient } from '../server/http-client.js';
 import type { Logger } from '../server/log.js';
 import type { Service } from '../server/service.js';
 import { DestinationPolicy } from './delivery/destination-policy.js';
@@ -46,7 +47,8 @@ export interface QueueService extends Service {
 
 const queueToken = (user: string) => () => Buffer.from(JSON.stringify({ UserID: user, Password: randomBytes(24).toString('base64url') })).toString('base64');
 
-export function mountQueue(config: Config, secrets: SecretStore, log: Logger): QueueService {
+/** `http` sends the deliveries: the runtime's client (server/http-client.ts). */
+export function mountQueue(config: Config, secrets: SecretStore, log: Logger, http: HttpClient): QueueService {
   const c = config.queue;
   const now = () => Date.now();
   // Dev mode takes the SDK's dev credentials over configured or stored ones, as the SDK does.
@@ -69,6 +71,7 @@ export function mountQueue(config: Config, secrets: SecretStore, log: Logger): Q
     signingKey: () => keyRing.get().current,
     now,
     destinations,
+    http,
     onError: (err, m) => log.error({ err, messageId: m.id }, 'queue delivery failed unexpectedly; the message stays pending'),
     workflows: new RunDelivery(store, events),
   });

@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import { Client as QstashClient, Receiver } from '@upstash/qstash';
 import { Client as WorkflowClient, serve, type RouteFunction, type WorkflowServeOptions } from '@upstash/workflow';
+import { bridgeToFetch } from './fetch-bridge.js';
 
 export interface QueueAccess {
   url: string;
@@ -38,18 +39,8 @@ export async function startWorkflowEndpoint(q: QueueAccess): Promise<WorkflowEnd
   const client = new WorkflowClient({ baseUrl: q.url, token: q.token });
   const routes = new Map<string, (r: Request) => Promise<Response>>();
   let base = '';
-  const server: Server = createServer(async (req, res) => {
-    const chunks: Buffer[] = [];
-    for await (const c of req) chunks.push(c as Buffer);
-    const headers = new Headers();
-    for (const [k, v] of Object.entries(req.headers)) if (v !== undefined) headers.set(k, Array.isArray(v) ? v.join(', ') : v);
-    const url = `${base}${req.url}`;
-    const handler = routes.get(new URL(url).pathname);
-    const request = new Request(url, { method: req.method, headers, body: req.method === 'GET' || req.method === 'HEAD' ? undefined : Buffer.concat(chunks) });
-    const out = handler === undefined ? new Response('no route', { status: 404 }) : await handler(request);
-    res.writeHead(out.status, Object.fromEntries(out.headers));
-    res.end(Buffer.from(await out.arrayBuffer()));
-  });
+  const dispatch = async (r: Request) => (await routes.get(new URL(r.url).pathname)?.(r)) ?? new Response('no route', { status: 404 });
+  const server: Server = createServer((req, res) => void bridgeToFetch(req, res, base, dispatch));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const addr = server.address();
   if (addr === null || typeof addr === 'string') throw new Error('workflow endpoint has no port');

@@ -1,7 +1,9 @@
 // One delivery attempt: the signed HTTP request to the destination and what it answered.
 // The response body is read only up to `maxBodyBytes`, so a huge or endless answer costs no
-// more memory than that; the rest is dropped.
+// more memory than that; the rest is dropped. The request goes through the runtime's client
+// (server/http-client.ts), which follows no redirect.
 
+import type { HttpClient } from '../../server/http-client.js';
 import type { DeliveryResponse, QueueMessage } from '../store/message.js';
 import { sign } from '../signing/signature.js';
 import type { DestinationPolicy } from './destination-policy.js';
@@ -15,6 +17,7 @@ export interface AttemptSettings {
   stop: AbortSignal;
   /** Checked before each request: a refused destination fails for good, an unresolvable one is retried. */
   destinations: DestinationPolicy;
+  http: HttpClient;
 }
 
 export interface Outcome extends DeliveryResponse {
@@ -25,7 +28,7 @@ export interface Outcome extends DeliveryResponse {
 }
 
 const NO_BODY_METHODS = new Set(['GET', 'HEAD']);
-/** Headers about one connection or one body framing: fetch sets its own, and a stale one (a forwarded
+/** Headers about one connection or one body framing: the client sets its own, and a stale one (a forwarded
  *  Content-Length of another body) would make the request hang or fail. */
 const CONNECTION_HEADERS = new Set(['content-length', 'host', 'connection', 'keep-alive', 'transfer-encoding', 'upgrade', 'expect', 'te', 'trailer', 'proxy-connection']);
 
@@ -54,18 +57,16 @@ export async function attempt(m: QueueMessage, s: AttemptSettings): Promise<Outc
   const onStop = () => controller.abort();
   s.stop.addEventListener('abort', onStop);
   try {
-    const res = await fetch(m.url, {
+    const res = await s.http({
+      url: m.url,
       method: m.method,
       headers,
       body: NO_BODY_METHODS.has(m.method) ? undefined : body,
       signal: controller.signal,
-      redirect: 'manual',
+      maxBodyBytes: s.maxBodyBytes,
     });
-    const out: Record<string, string> = {};
-    res.headers.forEach((v, k) => (out[k] = v));
-    const answer = await readCapped(res, s.maxBodyBytes);
-    const final = res.status === 489 && out['upstash-nonretryable-error']?.toLowerCase() === 'true';
-    return { ok: res.status >= 200 && res.status < 300, final, status: res.status, headers: out, body: answer.toString('base64') };
+    const final = res.status === 489 && res.headers['upstash-nonretryable-error']?.toLowerCase() === 'true';
+    return { ok: res.status >= 200 && res.status < 300, final, status: res.status, headers: res.headers, body: res.body.toString('base64') };
   } catch (e) {
     const error = controller.signal.aborted ? `timed out after ${m.timeoutMs ?? s.defaultTimeoutMs} ms` : describe(e);
     return { ok: false, final: false, status: 0, headers: {}, body: '', error };
@@ -73,25 +74,6 @@ export async function attempt(m: QueueMessage, s: AttemptSettings): Promise<Outc
     clearTimeout(timer);
     s.stop.removeEventListener('abort', onStop);
   }
-}
-
-async function readCapped(res: Response, max: number): Promise<Buffer> {
-  if (res.body === null) return Buffer.alloc(0);
-  const chunks: Buffer[] = [];
-  let size = 0;
-  const reader = res.body.getReader();
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      chunks.push(Buffer.from(value.buffer, value.byteOffset, Math.min(value.byteLength, max - size)));
-      size += value.byteLength;
-      if (size >= max) break;
-    }
-  } finally {
-    void reader.cancel().catch(() => undefined);
-  }
-  return Buffer.concat(chunks);
 }
 
 function describe(e: unknown): string {

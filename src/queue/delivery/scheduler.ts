@@ -7,6 +7,7 @@
 // queue's order and parallelism, its flow-control key's parallelism and rate).
 // Not safe for concurrent use; the service's JS thread owns it.
 
+import type { HttpClient } from '../../server/http-client.js';
 import type { EventLog } from '../store/event-log.js';
 import { newDlqId, type QueueMessage } from '../store/message.js';
 import type { QueueStore } from '../store/queue-store.js';
@@ -30,6 +31,8 @@ export interface SchedulerSettings {
   /** How workflow run messages are sent (issue 10). */
   workflows: RunDelivery;
   destinations: DestinationPolicy;
+  /** The runtime's HTTP client (server/http-client.ts). */
+  http: HttpClient;
 }
 
 /** setTimeout's longest delay; a later due time is reached in steps. */
@@ -144,7 +147,7 @@ export class Scheduler {
     this.inFlight.add(m.id);
     // ACTIVE: picked for delivery, an attempt starts (the service's word for it).
     this.events.add('ACTIVE', m);
-    const settings = { signingKey: this.s.signingKey(), defaultTimeoutMs: this.s.defaultTimeoutMs, maxBodyBytes: this.s.maxBodyBytes, now: this.s.now, stop: this.stop.signal, destinations: this.s.destinations };
+    const settings = { signingKey: this.s.signingKey(), defaultTimeoutMs: this.s.defaultTimeoutMs, maxBodyBytes: this.s.maxBodyBytes, now: this.s.now, stop: this.stop.signal, destinations: this.s.destinations, http: this.s.http };
     attempt(this.s.workflows.view(m), settings)
       .then((out) => {
         if (!this.closed) this.settle(m.id, out);

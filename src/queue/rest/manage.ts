@@ -4,7 +4,7 @@
 import type { HttpResponse } from '../../server/http.js';
 import { percentDecode } from '../../server/url.js';
 import { badRequest, isError } from '../errors.js';
-import type { EventFilter } from '../store/event-log.js';
+import { LIST_FILTERS, type EventFilter } from '../store/event-log.js';
 import type { DlqEntry, QueueMessage } from '../store/message.js';
 import { workflowDlqListCommand } from '../workflow/dlq-api.js';
 import { fail, ok } from './envelope.js';
@@ -98,15 +98,19 @@ export function rotateKeysCommand(call: Call): HttpResponse {
   return isError(keys) ? fail(keys) : ok(keys);
 }
 
-// GET /v2/events | /v2/logs ?state=&messageId=&url=&queueName=&label=&fromDate=&toDate=&count=&cursor=
+// GET /v2/events | /v2/logs ?messageIds=&state=&messageId=&url=&topicName=&scheduleId=&queueName=&callerIp=
+//   &flowControlKey=&label=&host=&path=&fromDate=&toDate=&count=&cursor=   (each list filter repeatable)
 export function eventsCommand(call: Call): HttpResponse {
   const count = countOf(call);
   if (isError(count)) return fail(count);
   const filter: EventFilter = {};
-  for (const k of ['state', 'messageId', 'url', 'queueName', 'label'] as const) {
-    const v = query(call, k);
-    if (v !== undefined) filter[k] = v;
+  for (const k of LIST_FILTERS) {
+    const v = queryAll(call, k);
+    if (v.length > 0) filter[k] = v;
   }
+  // The SDK sends `messageIds` (at the request's root) rather than the filter's `messageId`.
+  const ids = queryAll(call, 'messageIds');
+  if (ids.length > 0) filter.messageId = [...(filter.messageId ?? []), ...ids];
   for (const k of ['fromDate', 'toDate'] as const) {
     const v = query(call, k);
     if (v === undefined) continue;

@@ -20,6 +20,9 @@ export interface QueueEvent {
   topicName?: string;
   endpointName?: string;
   queueName?: string;
+  scheduleId?: string;
+  callerIp?: string;
+  flowControlKey?: string;
   labels?: string[];
   label?: string;
   nextDeliveryTime?: number;
@@ -30,15 +33,12 @@ export interface QueueEvent {
   body?: string;
 }
 
-export interface EventFilter {
-  state?: string;
-  messageId?: string;
-  url?: string;
-  queueName?: string;
-  label?: string;
-  fromDate?: number;
-  toDate?: number;
-}
+/** The filters @upstash/qstash's `client.logs({filter})` sends that take several values: an event
+ *  matches when it has one of a field's values (OR); separate fields must all match (AND). */
+export const LIST_FILTERS = ['state', 'messageId', 'url', 'topicName', 'scheduleId', 'queueName', 'callerIp', 'flowControlKey', 'label', 'host', 'path'] as const;
+type ListFilter = (typeof LIST_FILTERS)[number];
+
+export type EventFilter = Partial<Record<ListFilter, string[]>> & { fromDate?: number; toDate?: number };
 
 /** The filter state=IN_PROGRESS matches every state of a message still on its way. */
 const IN_PROGRESS = new Set<State>(['ACTIVE', 'RETRY', 'ERROR']);
@@ -64,6 +64,9 @@ export class EventLog {
     if (m.topicName !== undefined) e.topicName = m.topicName;
     if (m.endpointName !== undefined) e.endpointName = m.endpointName;
     if (m.queueName !== undefined) e.queueName = m.queueName;
+    if (m.scheduleId !== undefined) e.scheduleId = m.scheduleId;
+    e.callerIp = m.callerIp;
+    if (m.flowControl !== undefined) e.flowControlKey = m.flowControl.key;
     if (m.labels !== undefined && m.labels.length > 0) {
       e.labels = m.labels;
       e.label = m.labels[0];
@@ -99,13 +102,32 @@ export class EventLog {
 }
 
 function matches(e: QueueEvent, f: EventFilter): boolean {
-  return (
-    (f.state === undefined || e.state === f.state || (f.state === 'IN_PROGRESS' && IN_PROGRESS.has(e.state))) &&
-    (f.messageId === undefined || e.messageId === f.messageId) &&
-    (f.url === undefined || e.url === f.url) &&
-    (f.queueName === undefined || e.queueName === f.queueName) &&
-    (f.label === undefined || (e.labels ?? []).includes(f.label)) &&
-    (f.fromDate === undefined || e.time >= f.fromDate) &&
-    (f.toDate === undefined || e.time <= f.toDate)
-  );
+  for (const field of LIST_FILTERS) {
+    const wanted = f[field];
+    if (wanted !== undefined && !valuesOf(e, field).some((v) => v !== undefined && wanted.includes(v))) return false;
+  }
+  return (f.fromDate === undefined || e.time >= f.fromDate) && (f.toDate === undefined || e.time <= f.toDate);
+}
+
+/** What an event offers to one filter field. */
+function valuesOf(e: QueueEvent, field: ListFilter): readonly (string | undefined)[] {
+  switch (field) {
+    case 'state':
+      return IN_PROGRESS.has(e.state) ? [e.state, 'IN_PROGRESS'] : [e.state];
+    case 'label':
+      return e.labels ?? [];
+    case 'host':
+    case 'path': {
+      let u: URL;
+      try {
+        u = new URL(e.url);
+      } catch {
+        return [];
+      }
+      // host with or without its port, as the filter may name either.
+      return field === 'host' ? [u.host, u.hostname] : [u.pathname];
+    }
+    default:
+      return [e[field]];
+  }
 }
