@@ -7,6 +7,10 @@
 import { createServer } from 'node:http';
 import { Client, Receiver } from '@upstash/qstash';
 
+// `node --test dist/test/` also runs every file under test/ as a test; only dev-mode.test.ts's
+// child, with QSTASH_DEV=true, is the app.
+if (process.env.QSTASH_DEV !== 'true') process.exit(0);
+
 const receiver = new Receiver();
 const delivered: { messageId: string | undefined; body: string; verified: boolean; error?: string }[] = [];
 let done: () => void = () => undefined;
