@@ -5,9 +5,9 @@
 //
 // Pipelines go as one ioredis pipeline (one round trip per node). In a Cluster, a keyless
 // command the server tips as run on every node (DBSIZE, FLUSHALL, KEYS, SCRIPT LOAD: see
-// shard-policy.ts) is sent to each and their replies merged, also inside a pipeline, which it
-// splits so what comes before it has run when it starts; a transaction sends it to its one
-// node. Commands reach ioredis with the slot Larder found (toCommand). A transaction runs
+// shard-policy.ts) is sent to each and their replies merged, and SCAN walks the masters in
+// turn (cluster-scan.ts), also inside a pipeline, which such a command splits so what comes
+// before it has run when it starts; a transaction sends it to its one node. Commands reach ioredis with the slot Larder found (toCommand). A transaction runs
 // MULTI..EXEC as one pipeline, on a connection it holds alone (standalone), or on the
 // connection to the node owning its slot (Cluster), which ioredis writes in one piece: no
 // other request's commands come between MULTI and EXEC. State is touched from the JS thread only.
@@ -23,6 +23,7 @@ import type { Reply } from '../reply.js';
 import { GatewayCtx } from './gateway-ctx.js';
 import { mergeReplies, policyOf, readShardPolicies, type ShardPolicies, type ShardPolicy } from './shard-policy.js';
 import { commonSlot, keySlot } from './key-slot.js';
+import { nextCursor, scanStep, type ScanStep } from './cluster-scan.js';
 import type { RemoteClient } from './connection.js';
 import { toReply } from './reply-conversion.js';
 import { remoteForm } from './script-forms.js';
@@ -75,8 +76,8 @@ export class RedisBackend implements KvBackend {
     await this.remote.started;
     if (a.alone) return this.alone(a);
     try {
-      const policy = this.cluster && a.slot === undefined ? await this.policyFor(a) : undefined;
-      return this.counted(a.cmd, policy === undefined ? toReply(await this.remote.main.sendCommand(toCommand(a))) : await this.onEveryNode(a, policy));
+      const spread = this.cluster && a.slot === undefined ? await this.spreadFor(a) : undefined;
+      return this.counted(a.cmd, spread === undefined ? toReply(await this.remote.main.sendCommand(toCommand(a))) : await spread());
     } catch (e) {
       return this.failure(e, a);
     }
@@ -94,15 +95,15 @@ export class RedisBackend implements KvBackend {
     await this.remote.started;
     let segment: Admitted[] = [];
     for (const a of batch) {
-      const policy = this.cluster && a.slot === undefined ? await this.policyFor(a) : undefined;
-      if (policy === undefined) {
+      const spread = this.cluster && a.slot === undefined ? await this.spreadFor(a) : undefined;
+      if (spread === undefined) {
         segment.push(a);
         continue;
       }
       await this.sendPipeline(segment, replies);
       segment = [];
       try {
-        replies[a.at] = this.counted(a.cmd, await this.onEveryNode(a, policy));
+        replies[a.at] = this.counted(a.cmd, await spread());
       } catch (e) {
         replies[a.at] = this.failure(e, a);
       }
@@ -223,14 +224,28 @@ export class RedisBackend implements KvBackend {
     return this.remote.close();
   }
 
-  /** How a keyless command runs on every node of the Cluster, if it does. */
-  private async policyFor(a: Admitted): Promise<ShardPolicy | undefined> {
+  /** How a keyless command spans the Cluster's nodes (SCAN, or a command tipped to run on each), if it does. */
+  private async spreadFor(a: Admitted): Promise<(() => Promise<Reply>) | undefined> {
+    if (a.cmd.name === 'scan') {
+      const cluster = this.remote.main as Cluster;
+      const step = scanStep(cluster, a.wire[1].toString('latin1'));
+      if (step === null) return async () => ['0', []];
+      return step === undefined ? undefined : () => this.scanNode(cluster, a, step);
+    }
     // Read again after a failure (the Cluster was down): until then commands go to one node.
     this.policies ??= this.remote.main.call('COMMAND').then(readShardPolicies, () => {
       this.policies = undefined;
       return new Map();
     });
-    return policyOf(await this.policies, a.cmd.name, a.wire[1]?.toString('latin1'));
+    const policy = policyOf(await this.policies, a.cmd.name, a.wire[1]?.toString('latin1'));
+    return policy === undefined ? undefined : () => this.onEveryNode(a, policy);
+  }
+
+  /** One page of a Cluster SCAN, from the master the cursor points at (cluster-scan.ts). */
+  private async scanNode(cluster: Cluster, a: Admitted, step: ScanStep): Promise<Reply> {
+    const wire: Wire = [a.wire[0], Buffer.from(step.nodeCursor), ...(a.wire.slice(2) as Buffer[])];
+    const reply = toReply(await step.node.sendCommand(toCommand({ ...a, wire })));
+    return Array.isArray(reply) ? [nextCursor(cluster, step, String(reply[0])), reply[1]] : reply;
   }
 
   /** Sends an admitted command to every master (or node) of the Cluster and merges the replies. */

@@ -2,8 +2,9 @@
 // the server says so itself, in the tips of its COMMAND reply (Redis 7.0's request_policy and
 // response_policy), so this reads them once rather than keeping a list of names. DBSIZE sums
 // the masters' counts, FLUSHALL and SCRIPT LOAD must succeed on each, KEYS concatenates, and
-// RANDOMKEY answers the first key any master has. A `special` policy (SCAN, INFO) is not
-// followed: such a command goes to one node, as ioredis sends any keyless command.
+// RANDOMKEY answers the first key any master has. A `special` policy is not followed: SCAN
+// walks the masters in turn (cluster-scan.ts); INFO goes to one node, as ioredis sends any
+// keyless command.
 
 import { ReplyError } from '../errors.js';
 import type { Reply } from '../reply.js';
