@@ -87,8 +87,8 @@ export function embeddedOnly(why: string): typeof it {
 }
 
 /**
- * `it` for a test a Redis Cluster cannot pass, saying why in the skip: what spans the nodes
- * (KEYS, SCAN, RANDOMKEY, DBSIZE, FLUSHALL) or names no key to route by. Keys a test uses
+ * `it` for a test a Redis Cluster cannot pass, saying why in the skip: what one node answers
+ * for itself (INFO, PUBSUB counts, a script's cache) or names no key to route by. Keys a test uses
  * together share a hash tag instead (`{t}a`, `{t}b`): CROSSSLOT is no reason to skip.
  * `npm run test:cluster` prints these reasons.
  */
