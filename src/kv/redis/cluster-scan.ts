@@ -19,13 +19,17 @@ export interface ScanStep {
 
 /**
  * The master and node cursor a client's cursor points at; null for a cursor past the end;
- * undefined when it is no unsigned 64-bit number (the server's own parser then answers).
+ * undefined when it is no unsigned 64-bit number (the server's own parser then answers) or
+ * no master is known.
  */
 export function scanStep(cluster: Cluster, cursor: string): ScanStep | null | undefined {
   if (!/^\d{1,20}$/.test(cursor) || BigInt(cursor) > MAX_CURSOR) return undefined;
   const c = BigInt(cursor);
   const firstSlot = Number(c % SLOTS);
-  const master = masters(cluster).find((m) => m.firstSlot === firstSlot);
+  const all = masters(cluster);
+  // No slot map yet (the Cluster is away): sent as it is, the command fails as any would.
+  if (all.length === 0) return undefined;
+  const master = all.find((m) => m.firstSlot === firstSlot);
   return master === undefined ? null : { ...master, nodeCursor: String(c / SLOTS) };
 }
 
