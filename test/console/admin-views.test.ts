@@ -4,24 +4,17 @@
 // nothing twice. What the SDKs do shows in the console, and what the console does the SDKs see.
 
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { join } from 'node:path';
 import { Kafka } from '@upstash/kafka';
-import type { Browser, Page } from 'playwright-core';
 import type { ConsolePendingPage, ConsoleStreams } from '../../src/console/wire.js';
-import { launchChromium, noChromium, openConsole, SCREENSHOTS } from '../support/chromium.js';
+import { noChromium, openConsole, SCREENSHOTS, suiteConsole } from '../support/chromium.js';
 import { eventually } from '../support/eventually.js';
 import { queueSuite } from '../support/queue-receiver.js';
 
 describe('console: admin views', { skip: noChromium }, () => {
   const { t, rx, client } = queueSuite();
-  let browser: Browser;
-  let page: Page;
-  before(async () => {
-    browser = await launchChromium();
-    page = await openConsole(browser, t.url, t.adminToken);
-  });
-  after(() => browser?.close());
+  const { browser, page } = suiteConsole(t, 'adminToken');
 
   const admin = async <T>(path: string, token = t.adminToken): Promise<{ status: number; body: T }> => {
     const res = await fetch(`${t.url}/console/api/${path}`, { headers: { authorization: `Bearer ${token}` } });

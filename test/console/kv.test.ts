@@ -3,22 +3,15 @@
 // error next to the field, and the read-only console cannot write.
 
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { launchChromium, noChromium, openConsole, SCREENSHOTS } from '../support/chromium.js';
+import { noChromium, openConsole, SCREENSHOTS, suiteChromium, suiteConsole } from '../support/chromium.js';
 import { suiteLarder } from '../support/larder.js';
 import { sdkClient } from '../support/sdk.js';
 
 describe('console: key-value', { skip: noChromium }, () => {
   const t = suiteLarder();
-  let browser: Browser;
-  let page: Page;
-  before(async () => {
-    browser = await launchChromium();
-    page = await openConsole(browser, t.url, t.adminToken);
-  });
-  after(() => browser?.close());
+  const { page } = suiteConsole(t, 'adminToken');
 
   const keyList = () => page.getByRole('list', { name: 'Keys' });
   const fieldError = () => page.locator('.field-error');
@@ -192,14 +185,8 @@ describe('console: key-value', { skip: noChromium }, () => {
 
 describe('console: read-only key-value', { skip: noChromium }, () => {
   const t = suiteLarder();
-  let browser: Browser;
-  let page: Page;
-  before(async () => {
-    browser = await launchChromium();
-    await t.ok(['SET', 'kept', 'original']);
-    page = await openConsole(browser, t.url, t.adminReadOnlyToken);
-  });
-  after(() => browser?.close());
+  const { page } = suiteConsole(t, 'adminReadOnlyToken');
+  before(() => t.ok(['SET', 'kept', 'original']));
 
   it('reads but cannot write', async () => {
     await page.getByText('read-only', { exact: true }).waitFor();
@@ -229,9 +216,8 @@ describe('console: read-only key-value', { skip: noChromium }, () => {
 
 describe('console: a large keyspace', { skip: noChromium }, () => {
   const t = suiteLarder();
-  let browser: Browser;
+  const browser = suiteChromium();
   before(async () => {
-    browser = await launchChromium();
     // 100,000 keys in ten MSETs of 10,000.
     for (let batch = 0; batch < 10; batch++) {
       const argv = ['MSET'];
@@ -239,7 +225,6 @@ describe('console: a large keyspace', { skip: noChromium }, () => {
       await t.ok(argv);
     }
   });
-  after(() => browser?.close());
 
   it('loads keys a page at a time as the list scrolls', async () => {
     const page = await openConsole(browser, t.url, t.adminToken);

@@ -1,20 +1,15 @@
 // The login and metrics pages in headless Chromium: a wrong token shows the server's refusal,
 // and the live figures show the key-value requests the SDK sends.
 
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { join } from 'node:path';
-import type { Browser } from 'playwright-core';
-import { launchChromium, noChromium, openConsole, SCREENSHOTS } from '../support/chromium.js';
+import { noChromium, openConsole, SCREENSHOTS, suiteChromium } from '../support/chromium.js';
 import { suiteLarder } from '../support/larder.js';
 import { sdkClient } from '../support/sdk.js';
 
 describe('console: login and metrics', { skip: noChromium }, () => {
   const t = suiteLarder();
-  let browser: Browser;
-  before(async () => {
-    browser = await launchChromium();
-  });
-  after(() => browser?.close());
+  const browser = suiteChromium();
 
   it('refuses a wrong token with the server error', async () => {
     const page = await browser.newPage({ viewport: { width: 1280, height: 860 } });

@@ -3,24 +3,17 @@
 // the SDKs see. A read-only console shows the lists and offers no writes.
 
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { join } from 'node:path';
 import { Kafka } from '@upstash/kafka';
-import type { Browser, Page } from 'playwright-core';
-import { launchChromium, noChromium, openConsole, SCREENSHOTS } from '../support/chromium.js';
+import { noChromium, openConsole, SCREENSHOTS, suiteConsole } from '../support/chromium.js';
 import { eventually } from '../support/eventually.js';
 import { queueSuite } from '../support/queue-receiver.js';
 import { vectorClient } from '../support/vector-sdk.js';
 
 describe('console: streams, vector and queue', { skip: noChromium }, () => {
   const { t, rx, client } = queueSuite();
-  let browser: Browser;
-  let page: Page;
-  before(async () => {
-    browser = await launchChromium();
-    page = await openConsole(browser, t.url, t.adminToken);
-  });
-  after(() => browser?.close());
+  const { browser, page } = suiteConsole(t, 'adminToken');
 
   it('shows empty services without breaking', async () => {
     for (const [link, text] of [['Streams', 'No topics.'], ['Vector', 'No vectors in this namespace.'], ['Queue', 'No events.']]) {

@@ -4,7 +4,9 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { after, before } from 'node:test';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { standIn, type TestLarder } from './larder.js';
 
 export const CHROMIUM = '/usr/bin/chromium';
 
@@ -28,4 +30,24 @@ export async function openConsole(browser: Browser, url: string, token: string):
   await page.getByRole('button', { name: 'Log in' }).click();
   await page.getByRole('button', { name: 'Log out' }).waitFor();
   return page;
+}
+
+/** Chromium for a describe block: launched before its tests, closed after them. */
+export function suiteChromium(): Browser {
+  let browser: Browser | undefined;
+  before(async () => {
+    browser = await launchChromium();
+  });
+  after(() => browser?.close());
+  return standIn(() => browser);
+}
+
+/** Chromium and a page logged in to `t`'s console with its `token`, for a describe block. */
+export function suiteConsole(t: TestLarder, token: 'adminToken' | 'adminReadOnlyToken'): { browser: Browser; page: Page } {
+  const browser = suiteChromium();
+  let page: Page | undefined;
+  before(async () => {
+    page = await openConsole(browser, t.url, t[token]);
+  });
+  return { browser, page: standIn(() => page) };
 }
