@@ -5,7 +5,7 @@
 // to run a pipeline. A row whose tool is missing throws `Missing` and is skipped.
 
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { freePort } from '../test/support/free-port.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { VALUE } from './kv-value.js';
@@ -240,13 +240,3 @@ async function untilAnswered(url: string, server: ServerProcess): Promise<void> 
   }
 }
 
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { freePort } from '../support/free-port.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
@@ -15,15 +15,6 @@ import { DEV_CREDENTIALS } from '../../src/queue/dev-mode.js';
 import { spawnLarder } from '../support/larder-process.js';
 
 const APP = fileURLToPath(new URL('../support/qstash-dev-app.js', import.meta.url));
-
-/** A port nobody listens on now. */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 /** Runs the dev-mode app against `port`; its one JSON line. */
 function runApp(port: number): Promise<{ published: { messageId: string }; delivered: { messageId?: string; body: string; verified: boolean; error?: string }[] }> {

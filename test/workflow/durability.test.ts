@@ -6,7 +6,7 @@
 
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { freePort } from '../support/free-port.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
@@ -16,14 +16,6 @@ import { spawnLarder } from '../support/larder-process.js';
 import { startWorkflowEndpoint } from '../support/workflow-endpoint.js';
 
 const STEPS = 20;
-
-async function freePort(): Promise<number> {
-  const s = createServer();
-  await new Promise<void>((resolve) => s.listen(0, '127.0.0.1', resolve));
-  const port = (s.address() as { port: number }).port;
-  await new Promise((resolve) => s.close(resolve));
-  return port;
-}
 
 describe('workflow durability', () => {
   for (const way of [

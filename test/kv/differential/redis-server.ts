@@ -3,7 +3,7 @@
 
 import { spawn, type ChildProcess } from 'node:child_process';
 import { accessSync, constants, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { freePort } from '../../support/free-port.js';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { RespClient } from './resp-client.js';
@@ -27,17 +27,6 @@ export function findRedisServer(): string | undefined {
     }
   }
   return undefined;
-}
-
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
 }
 
 const delay = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -7,7 +7,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { findRedisServer, freePort, startRedisServer, type RedisServer } from '../differential/redis-server.js';
+import { findRedisServer, startRedisServer, type RedisServer } from '../differential/redis-server.js';
+import { freePort } from '../../support/free-port.js';
 import { startTestLarder, type TestLarder } from '../../support/larder.js';
 
 const REDIS = findRedisServer();
