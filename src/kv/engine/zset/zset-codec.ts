@@ -17,7 +17,9 @@ export function encodeEntries(size: number, entries: Iterable<{ readonly member:
   const parts: string[] = [u32(size)];
   for (const { member, score } of entries) {
     f64[0] = score;
-    parts.push(u32(member.length), member, String.fromCharCode(...f64Bytes));
+    const b = f64Bytes;
+    // Eight arguments, not a spread: a spread allocates an array per member.
+    parts.push(u32(member.length), member, String.fromCharCode(b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]));
   }
   return parts.join('');
 }
