@@ -270,21 +270,28 @@ describe('generic commands', () => {
       assert.deepEqual(seen.sort(), keys.sort());
     });
 
-    it('SCAN walks every key, on every master of a Cluster', async () => {
+    it('SCAN walks every key, on every master of a Cluster, alone and in a pipeline', async () => {
       const keys = Array.from({ length: 60 }, (_, i) => `walk:${i}`);
       await setKeys(...keys, 'other');
-      // Redis may answer a key twice when its table grows during the walk: a set, not a list.
-      const seen = new Set<string>();
-      let cursor = '0';
-      let rounds = 0;
-      do {
-        const [next, batch] = await ok(['scan', cursor, 'match', 'walk:*', 'count', 10]);
-        for (const key of batch) seen.add(key);
-        cursor = next;
-        rounds++;
-      } while (cursor !== '0' && rounds < 200);
-      assert.equal(cursor, '0');
-      assert.deepEqual([...seen].sort(), keys.sort());
+      const inPipeline = async (argv: (string | number)[]) => {
+        const res = await t.request('/pipeline', { method: 'POST', body: JSON.stringify([['ping'], argv]) });
+        assert.equal(res.status, 200);
+        return ((await res.json()) as { result: [string, string[]] }[])[1].result;
+      };
+      for (const scan of [ok, inPipeline]) {
+        // Redis may answer a key twice when its table grows during the walk: a set, not a list.
+        const seen = new Set<string>();
+        let cursor = '0';
+        let rounds = 0;
+        do {
+          const [next, batch] = await scan(['scan', cursor, 'match', 'walk:*', 'count', 10]);
+          for (const key of batch) seen.add(key);
+          cursor = next;
+          rounds++;
+        } while (cursor !== '0' && rounds < 200);
+        assert.equal(cursor, '0');
+        assert.deepEqual([...seen].sort(), keys.sort());
+      }
     });
 
     embeddedOnly('SCAN order and WITHTYPE (Upstash)')('SCAN filters by MATCH and TYPE, and WITHTYPE pairs keys with types', async () => {
