@@ -7,10 +7,11 @@
 // command the server tips as run on every node (DBSIZE, FLUSHALL, KEYS, SCRIPT LOAD: see
 // shard-policy.ts) is sent to each and their replies merged, and SCAN walks the masters in
 // turn (cluster-scan.ts), also inside a pipeline, which such a command splits so what comes
-// before it has run when it starts; a transaction sends it to its one node. Commands reach ioredis with the slot Larder found (toCommand). A transaction runs
-// MULTI..EXEC as one pipeline, on a connection it holds alone (standalone), or on the
-// connection to the node owning its slot (Cluster), which ioredis writes in one piece: no
-// other request's commands come between MULTI and EXEC. State is touched from the JS thread only.
+// before it has run when it starts; a transaction sends it to its one node. Commands reach
+// ioredis with the slot Larder found (toCommand). A transaction runs MULTI..EXEC as one
+// pipeline, on a connection it holds alone (standalone), or on the connection to the node
+// owning its slot (Cluster), which ioredis writes in one piece: no other request's commands
+// come between MULTI and EXEC. State is touched from the JS thread only.
 
 import { Cluster, Command as RedisCommand, Redis, ReplyError as RedisReplyError, type Pipeline } from 'ioredis';
 import type { AclRegistry } from '../acl/registry.js';

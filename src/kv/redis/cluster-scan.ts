@@ -47,9 +47,10 @@ function masters(cluster: Cluster): { node: Redis; firstSlot: number }[] {
   const seen = new Set<string>();
   cluster.slots.forEach((owners, slot) => {
     const key = owners?.[0];
-    const node = key === undefined ? undefined : byKey.get(key);
-    if (node === undefined || seen.has(key!)) return;
-    seen.add(key!);
+    if (key === undefined || seen.has(key)) return;
+    const node = byKey.get(key);
+    if (node === undefined) return;
+    seen.add(key);
     found.push({ node, firstSlot: slot });
   });
   return found;
