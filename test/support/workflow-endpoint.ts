@@ -26,6 +26,11 @@ export interface WorkflowEndpoint {
   readonly qstash: QstashClient;
   /** Serves `route` at `path`; answers its URL. */
   route<T>(path: string, route: RouteFunction<T>, options?: ServeOptions): string;
+  /**
+   * The next request to `path` runs, then is answered 500, as an endpoint that fails after it
+   * acted; settles once the request after it (the queue's retry) has been answered.
+   */
+  failOnce(path: string): Promise<void>;
   /** Waits until the run's logged state is `state`; answers the run's log. */
   runIs(runId: string, state: string): Promise<RunLog>;
   close(): Promise<void>;
@@ -38,8 +43,21 @@ export async function startWorkflowEndpoint(q: QueueAccess): Promise<WorkflowEnd
   const receiver = new Receiver({ currentSigningKey: q.currentSigningKey, nextSigningKey: q.nextSigningKey });
   const client = new WorkflowClient({ baseUrl: q.url, token: q.token });
   const routes = new Map<string, (r: Request) => Promise<Response>>();
+  const failing = new Map<string, { failed: boolean; retried: () => void }>();
   let base = '';
-  const dispatch = async (r: Request) => (await routes.get(new URL(r.url).pathname)?.(r)) ?? new Response('no route', { status: 404 });
+  const dispatch = async (r: Request) => {
+    const path = new URL(r.url).pathname;
+    const res = (await routes.get(path)?.(r)) ?? new Response('no route', { status: 404 });
+    const f = failing.get(path);
+    if (f === undefined) return res;
+    if (!f.failed) {
+      f.failed = true;
+      return new Response('failing once', { status: 500 });
+    }
+    failing.delete(path);
+    f.retried();
+    return res;
+  };
   const server: Server = createServer((req, res) => void bridgeToFetch(req, res, base, dispatch));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const addr = server.address();
@@ -52,6 +70,9 @@ export async function startWorkflowEndpoint(q: QueueAccess): Promise<WorkflowEnd
     route(path, route, options = {}) {
       routes.set(path, serve(route, { receiver, ...options, qstashClient: qstash, env: {} } as WorkflowServeOptions<never>).handler);
       return `${base}${path}`;
+    },
+    failOnce(path) {
+      return new Promise((retried) => failing.set(path, { failed: false, retried }));
     },
     async runIs(runId, state) {
       // Polls for up to 20 s: runs with sleeps take seconds.

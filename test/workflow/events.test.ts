@@ -38,6 +38,17 @@ describe('workflow events', () => {
     assert.deepEqual(await ep.client.notify({ eventId: 'ev-1', eventData: 'late' }), []);
   });
 
+  it('keeps one wait when the step that made it is delivered again', async () => {
+    const url = ep.route('/wait-again', async (ctx) => (await ctx.waitForEvent('w', 'ev-again', { timeout: '30s' })).eventData);
+    const retried = ep.failOnce('/wait-again');
+    const { workflowRunId } = await ep.client.trigger({ url, body: {} });
+    await retried;
+    assert.equal((await ep.client.getWaiters({ eventId: 'ev-again' })).length, 1);
+    assert.equal((await ep.client.notify({ eventId: 'ev-again', eventData: 'once' })).length, 1);
+    const run = await ep.runIs(workflowRunId, 'RUN_SUCCESS');
+    assert.equal(JSON.parse(run.workflowRunResponse!), 'once');
+  });
+
   it('times out a wait nobody notifies', async () => {
     const url = ep.route('/timeout', async (ctx) => {
       const started = await ctx.run('start', () => Date.now());

@@ -211,8 +211,17 @@ export class RunStore {
     if (c.kind === 'copy') return this.restore(c.run);
     const run = this.active(c.runId);
     if (run === undefined) return;
-    if (c.kind === 'wait') (run.waiters ??= []).push(c.waiter);
+    if (c.kind === 'wait') this.addWaiter(run, c.waiter);
     else (run.lookbacks ??= {})[c.eventId] = c.data;
+  }
+
+  /**
+   * A step delivered again (its first answer failed, or a restart cut it short) waits again:
+   * one waiter per event and step, the first, so one notify resumes the run once.
+   */
+  private addWaiter(run: RunRecord, waiter: Waiter): void {
+    const waiters = (run.waiters ??= []);
+    if (!waiters.some((w) => w.eventId === waiter.eventId && w.step.stepId === waiter.step.stepId)) waiters.push(waiter);
   }
 
   /** A step that ends a wait (notified or timed out) removes the waiter and the lookback it used. */
