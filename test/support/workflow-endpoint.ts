@@ -28,7 +28,8 @@ export interface WorkflowEndpoint {
   route<T>(path: string, route: RouteFunction<T>, options?: ServeOptions): string;
   /**
    * The next request to `path` runs, then is answered 500, as an endpoint that fails after it
-   * acted; settles once the request after it (the queue's retry) has been answered.
+   * acted; resolves once the request after it (the queue's retry) has been answered, and
+   * rejects if none comes within 20 s.
    */
   failOnce(path: string): Promise<void>;
   /** Waits until the run's logged state is `state`; answers the run's log. */
@@ -72,7 +73,15 @@ export async function startWorkflowEndpoint(q: QueueAccess): Promise<WorkflowEnd
       return `${base}${path}`;
     },
     failOnce(path) {
-      return new Promise((retried) => failing.set(path, { failed: false, retried }));
+      return new Promise((retried, reject) => {
+        // Bounded, so a retry that never comes fails the test instead of hanging the suite.
+        const timer = setTimeout(() => reject(new Error(`no retry of ${path} within 20 s`)), 20_000);
+        const done = () => {
+          clearTimeout(timer);
+          retried();
+        };
+        failing.set(path, { failed: false, retried: done });
+      });
     },
     async runIs(runId, state) {
       // Polls for up to 20 s: runs with sleeps take seconds.
