@@ -32,6 +32,15 @@ describe('console: key-value', { skip: noChromium }, () => {
     await page.getByRole('heading', { name: 'greeting' }).waitFor();
     assert.equal(await redis.get('greeting'), 'hello from the console');
 
+    // An existing key is never overwritten from here.
+    await page.getByRole('button', { name: 'New key' }).click();
+    await form.locator('[name=new-key]').fill('greeting');
+    await form.locator('[name=new-value]').fill('overwritten');
+    await form.getByRole('button', { name: 'Create' }).click();
+    await form.locator('.field-error').getByText('greeting exists already').waitFor();
+    assert.equal(await redis.get('greeting'), 'hello from the console');
+    await form.getByRole('button', { name: 'Cancel' }).click();
+
     await page.getByRole('button', { name: 'New key' }).click();
     await form.locator('[name=new-type]').selectOption('hash');
     await form.locator('[name=new-key]').fill('user:1');

@@ -3,9 +3,9 @@
 // nor a date goes to it as typed, so the server's own error is shown.
 
 import { useState } from 'preact/hooks';
-import { call, errorText } from './api';
+import { call } from './api';
 import { FieldError } from './field-error';
-import { useInFlight } from './in-flight';
+import { useSubmit } from './form-submit';
 import type { Position } from './streams-page';
 
 interface Message extends Position {
@@ -19,28 +19,17 @@ export function MessageBrowser(props: { url: string; auth: string; topics: reado
   const [partition, setPartition] = useState('0');
   const [offset, setOffset] = useState('0');
   const [messages, setMessages] = useState<Message[] | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [busy, run] = useInFlight();
-
-  function browse(e: Event) {
-    e.preventDefault();
-    void run(async () => {
-      try {
-        const tp = { topic: topic || props.topics[0], partition: Number(partition) };
-        let from = offset.trim();
-        if (!/^\d+$/.test(from)) {
-          const ms = Date.parse(from);
-          const at = await call<Position[]>(`${props.url}/offsets/${encodeURIComponent(Number.isNaN(ms) ? from : String(ms))}`, props.auth, 'POST', tp);
-          from = String(at[0].offset);
-        }
-        const body = { ...tp, offset: Number(from), timeout: 0 };
-        setMessages(await call<Message[]>(`${props.url}/fetch`, props.auth, 'POST', body));
-        setError(null);
-      } catch (err) {
-        setError(errorText(err));
-      }
-    });
-  }
+  const { busy, error, submit: browse } = useSubmit(async () => {
+    const tp = { topic: topic || props.topics[0], partition: Number(partition) };
+    let from = offset.trim();
+    if (!/^\d+$/.test(from)) {
+      const ms = Date.parse(from);
+      const at = await call<Position[]>(`${props.url}/offsets/${encodeURIComponent(Number.isNaN(ms) ? from : String(ms))}`, props.auth, 'POST', tp);
+      from = String(at[0].offset);
+    }
+    const body = { ...tp, offset: Number(from), timeout: 0 };
+    setMessages(await call<Message[]>(`${props.url}/fetch`, props.auth, 'POST', body));
+  });
 
   return (
     <section aria-label="Message browser">

@@ -3,10 +3,10 @@
 // so an existing key is never overwritten from here.
 
 import { useState } from 'preact/hooks';
-import { errorText, kv, type Argv, type KvTarget } from './api';
+import { kv, type Argv, type KvTarget } from './api';
 import { COLLECTIONS } from './collection-kinds';
 import { FieldError } from './field-error';
-import { useInFlight } from './in-flight';
+import { useSubmit } from './form-submit';
 
 const TYPES = ['string', 'hash', 'list', 'set', 'zset', 'json', 'stream'] as const;
 type NewType = (typeof TYPES)[number];
@@ -25,22 +25,11 @@ export function NewKeyForm(props: { target: KvTarget; onCreated: (key: string) =
   const [type, setType] = useState<NewType>('string');
   const [key, setKey] = useState('');
   const [values, setValues] = useState<string[]>(['']);
-  const [error, setError] = useState<string | null>(null);
-  const [busy, run] = useInFlight();
-
-  function create(e: Event) {
-    e.preventDefault();
-    void run(async () => {
-      try {
-        const result = await kv(props.target, createArgv(type, key, values));
-        // SET NX and JSON.SET NX answer nil when the key exists.
-        if (result === null) setError(`${key} exists already`);
-        else props.onCreated(key);
-      } catch (err) {
-        setError(errorText(err));
-      }
-    });
-  }
+  const { busy, error, submit: create } = useSubmit(async () => {
+    // SET NX and JSON.SET NX answer nil when the key exists.
+    if ((await kv(props.target, createArgv(type, key, values))) === null) throw new Error(`${key} exists already`);
+    props.onCreated(key);
+  });
 
   return (
     <form class="new-key editor" onSubmit={create} aria-label="New key">

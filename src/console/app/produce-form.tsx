@@ -1,30 +1,19 @@
 // Produces one message to a stream topic (POST /produce).
 
 import { useState } from 'preact/hooks';
-import { call, errorText } from './api';
+import { call } from './api';
 import { FieldError } from './field-error';
-import { useInFlight } from './in-flight';
+import { useSubmit } from './form-submit';
 
 export function ProduceForm(props: { url: string; auth: string; onProduced: () => void }) {
   const [topic, setTopic] = useState('');
   const [key, setKey] = useState('');
   const [value, setValue] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const [busy, run] = useInFlight();
-
-  function produce(e: Event) {
-    e.preventDefault();
-    void run(async () => {
-      try {
-        await call(`${props.url}/produce`, props.auth, 'POST', { topic, value, ...(key === '' ? {} : { key }) });
-        setValue('');
-        setError(null);
-        props.onProduced();
-      } catch (err) {
-        setError(errorText(err));
-      }
-    });
-  }
+  const { busy, error, submit: produce } = useSubmit(async () => {
+    await call(`${props.url}/produce`, props.auth, 'POST', { topic, value, ...(key === '' ? {} : { key }) });
+    setValue('');
+    props.onProduced();
+  });
 
   return (
     <section aria-label="Produce">

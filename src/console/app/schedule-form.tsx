@@ -2,30 +2,19 @@
 // Upstash-Cron). The server checks both, so a bad cron shows its error.
 
 import { useState } from 'preact/hooks';
-import { bearer, call, errorText } from './api';
+import { bearer, call } from './api';
 import { FieldError } from './field-error';
-import { useInFlight } from './in-flight';
+import { useSubmit } from './form-submit';
 
 export function ScheduleForm(props: { url: string; token: string; onCreated: () => void }) {
   const [destination, setDestination] = useState('');
   const [cron, setCron] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const [busy, run] = useInFlight();
-
-  function create(e: Event) {
-    e.preventDefault();
-    void run(async () => {
-      try {
-        await call(`${props.url}/v2/schedules/${destination}`, bearer(props.token), 'POST', undefined, { 'upstash-cron': cron });
-        setError(null);
-        setDestination('');
-        setCron('');
-        props.onCreated();
-      } catch (err) {
-        setError(errorText(err));
-      }
-    });
-  }
+  const { busy, error, submit: create } = useSubmit(async () => {
+    await call(`${props.url}/v2/schedules/${destination}`, bearer(props.token), 'POST', undefined, { 'upstash-cron': cron });
+    setDestination('');
+    setCron('');
+    props.onCreated();
+  });
 
   return (
     <form class="add" onSubmit={create} aria-label="New schedule">

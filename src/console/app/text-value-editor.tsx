@@ -4,7 +4,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { errorText } from './api';
 import { FieldError } from './field-error';
-import { useInFlight } from './in-flight';
+import { useSubmit } from './form-submit';
 
 export interface TextValueProps {
   readonly name: string;
@@ -17,27 +17,18 @@ export interface TextValueProps {
 
 export function TextValueEditor(props: TextValueProps) {
   const [text, setText] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
   const [saved, setSaved] = useState(false);
-  const [busy, run] = useInFlight();
+  const { busy, error, setError, submit: save } = useSubmit(
+    async () => {
+      await props.save(text ?? '');
+      setSaved(true);
+    },
+    () => setSaved(false),
+  );
 
   useEffect(() => {
     props.load().then(setText, (e) => setError(errorText(e)));
   }, []);
-
-  function save(e: Event) {
-    e.preventDefault();
-    void run(async () => {
-      try {
-        await props.save(text ?? '');
-        setError(null);
-        setSaved(true);
-      } catch (err) {
-        setError(errorText(err));
-        setSaved(false);
-      }
-    });
-  }
 
   if (text === null) return <FieldError error={error} />;
   return (

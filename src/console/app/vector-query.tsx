@@ -3,9 +3,9 @@
 // server checks both, so a wrong dimension or a bad filter comes back as its error.
 
 import { useState } from 'preact/hooks';
-import { bearer, call, errorText } from './api';
+import { bearer, call } from './api';
 import { FieldError } from './field-error';
-import { useInFlight } from './in-flight';
+import { useSubmit } from './form-submit';
 
 interface Match {
   id: string;
@@ -18,12 +18,8 @@ export function VectorQuery(props: { url: string; token: string; ns: string }) {
   const [topK, setTopK] = useState('10');
   const [filter, setFilter] = useState('');
   const [matches, setMatches] = useState<Match[] | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [busy, run] = useInFlight();
-
-  function query(e: Event) {
-    e.preventDefault();
-    void run(async () => {
+  const { busy, error, submit: query } = useSubmit(
+    async () => {
       let vector: unknown = undefined;
       try {
         vector = JSON.parse(input);
@@ -38,15 +34,10 @@ export function VectorQuery(props: { url: string; token: string; ns: string }) {
         includeMetadata: true,
         ...(filter.trim() === '' ? {} : { filter }),
       };
-      try {
-        setMatches((await call<{ result: Match[] }>(path, bearer(props.token), 'POST', body)).result);
-        setError(null);
-      } catch (err) {
-        setError(errorText(err));
-        setMatches(null);
-      }
-    });
-  }
+      setMatches((await call<{ result: Match[] }>(path, bearer(props.token), 'POST', body)).result);
+    },
+    () => setMatches(null),
+  );
 
   return (
     <section aria-label="Query">
