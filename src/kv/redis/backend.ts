@@ -228,10 +228,9 @@ export class RedisBackend implements KvBackend {
   /** How a keyless command spans the Cluster's nodes (SCAN, or a command tipped to run on each), if it does. */
   private async spreadFor(a: Admitted): Promise<(() => Promise<Reply>) | undefined> {
     if (a.cmd.name === 'scan') {
-      const cluster = this.remote.main as Cluster;
-      const step = scanStep(cluster, a.wire[1].toString('latin1'));
+      const step = scanStep(this.remote.main as Cluster, a.wire[1].toString('latin1'));
       if (step === null) return async () => ['0', []];
-      return step === undefined ? undefined : () => this.scanNode(cluster, a, step);
+      return step === undefined ? undefined : () => this.scanNode(a, step);
     }
     // Read again after a failure (the Cluster was down): until then commands go to one node.
     this.policies ??= this.remote.main.call('COMMAND').then(readShardPolicies, () => {
@@ -243,10 +242,10 @@ export class RedisBackend implements KvBackend {
   }
 
   /** One page of a Cluster SCAN, from the master the cursor points at (cluster-scan.ts). */
-  private async scanNode(cluster: Cluster, a: Admitted, step: ScanStep): Promise<Reply> {
+  private async scanNode(a: Admitted, step: ScanStep): Promise<Reply> {
     const wire: Wire = [a.wire[0], Buffer.from(step.nodeCursor), ...(a.wire.slice(2) as Buffer[])];
     const reply = toReply(await step.node.sendCommand(toCommand({ ...a, wire })));
-    return Array.isArray(reply) ? [nextCursor(cluster, step, String(reply[0])), reply[1]] : reply;
+    return Array.isArray(reply) ? [nextCursor(step, String(reply[0])), reply[1]] : reply;
   }
 
   /** Sends an admitted command to every master (or node) of the Cluster and merges the replies. */

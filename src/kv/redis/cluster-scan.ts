@@ -10,11 +10,13 @@ import type { Cluster, Redis } from 'ioredis';
 const SLOTS = 16384n;
 const MAX_CURSOR = 2n ** 64n - 1n;
 
-/** Where a Cluster cursor points: a master and the cursor to send it. */
+/** Where a Cluster cursor points: a master, the cursor to send it, and where the walk goes after it. */
 export interface ScanStep {
   readonly node: Redis;
   readonly firstSlot: number;
   readonly nodeCursor: string;
+  /** The first slot of the master after this one; undefined for the last. */
+  readonly nextFirstSlot: number | undefined;
 }
 
 /**
@@ -29,15 +31,15 @@ export function scanStep(cluster: Cluster, cursor: string): ScanStep | null | un
   const all = masters(cluster);
   // No slot map yet (the Cluster is away): sent as it is, the command fails as any would.
   if (all.length === 0) return undefined;
-  const master = all.find((m) => m.firstSlot === firstSlot);
-  return master === undefined ? null : { ...master, nodeCursor: String(c / SLOTS) };
+  const at = all.findIndex((m) => m.firstSlot === firstSlot);
+  if (at === -1) return null;
+  return { ...all[at], nodeCursor: String(c / SLOTS), nextFirstSlot: all[at + 1]?.firstSlot };
 }
 
 /** The cursor to answer after `step`'s master answered `nodeCursor`: its next page, the next master, or 0. */
-export function nextCursor(cluster: Cluster, step: ScanStep, nodeCursor: string): string {
+export function nextCursor(step: ScanStep, nodeCursor: string): string {
   if (nodeCursor !== '0') return String(BigInt(nodeCursor) * SLOTS + BigInt(step.firstSlot));
-  const next = masters(cluster).find((m) => m.firstSlot > step.firstSlot);
-  return next === undefined ? '0' : String(next.firstSlot);
+  return String(step.nextFirstSlot ?? 0);
 }
 
 /** The masters in the order of the first slot each serves (ioredis keeps the slot map). */
