@@ -12,6 +12,18 @@ import { PIPELINE_MODES, sdkClient, suiteSdk } from '../../support/sdk.js';
 
 const LIMIT = 10;
 const CALLERS = 50;
+/** The limiters' windows start at multiples of their length since the epoch. */
+const WINDOW = '1 h';
+const WINDOW_MS = 3_600_000;
+
+/**
+ * A test whose calls straddle a window's start sees its counts move to the previous window
+ * (slidingWindow then weighs them, fixedWindow forgets them): begin with a minute left at least.
+ */
+async function clearOfWindowEnd(): Promise<void> {
+  const left = WINDOW_MS - (Date.now() % WINDOW_MS);
+  if (left < 60_000) await new Promise((resolve) => setTimeout(resolve, left + 10));
+}
 
 /** tokenBucket keeps one key, its reset pattern; the others do not fit a Cluster. */
 const ON_ONE_NODE = notOnCluster(
@@ -19,9 +31,9 @@ const ON_ONE_NODE = notOnCluster(
 );
 
 const ALGORITHMS = [
-  ['fixedWindow', () => Ratelimit.fixedWindow(LIMIT, '60 s')],
-  ['slidingWindow', () => Ratelimit.slidingWindow(LIMIT, '60 s')],
-  ['tokenBucket', () => Ratelimit.tokenBucket(LIMIT, '60 s', LIMIT)],
+  ['fixedWindow', () => Ratelimit.fixedWindow(LIMIT, WINDOW)],
+  ['slidingWindow', () => Ratelimit.slidingWindow(LIMIT, WINDOW)],
+  ['tokenBucket', () => Ratelimit.tokenBucket(LIMIT, WINDOW, LIMIT)],
 ] as const;
 
 for (const mode of PIPELINE_MODES) {
@@ -31,6 +43,7 @@ for (const mode of PIPELINE_MODES) {
     for (const [name, limiter] of ALGORITHMS) {
       for (const cached of [false, true]) {
         (name === 'tokenBucket' ? it : ON_ONE_NODE)(`${name}, ephemeral cache ${cached ? 'on' : 'off'}: exactly ${LIMIT} of ${CALLERS} concurrent calls pass`, async () => {
+          await clearOfWindowEnd();
           const ratelimit = new Ratelimit({
             redis,
             limiter: limiter(),
@@ -72,8 +85,9 @@ describe('@upstash/ratelimit cachedFixedWindow against Larder', () => {
   const { redis } = suiteSdk(PIPELINE_MODES[0]);
 
   it(`lets exactly ${LIMIT} of ${CALLERS} concurrent calls pass, then blocks from the cache`, async () => {
+    await clearOfWindowEnd();
     const cache = new Map<string, number>();
-    const ratelimit = new Ratelimit({ redis, limiter: Ratelimit.cachedFixedWindow(LIMIT, '60 s'), ephemeralCache: cache, analytics: false });
+    const ratelimit = new Ratelimit({ redis, limiter: Ratelimit.cachedFixedWindow(LIMIT, WINDOW), ephemeralCache: cache, analytics: false });
     // The cache answers at once and updates the database in the background: settle each call.
     let passed = 0;
     for (let i = 0; i < CALLERS; i++) {
@@ -93,10 +107,11 @@ describe('@upstash/ratelimit MultiRegionRatelimit over two databases', () => {
   const t = suiteLarder({ kv: { databases: { east: {}, west: {} } } });
 
   for (const [name, limiter] of [
-    ['fixedWindow', () => MultiRegionRatelimit.fixedWindow(LIMIT, '60 s')],
-    ['slidingWindow', () => MultiRegionRatelimit.slidingWindow(LIMIT, '60 s')],
+    ['fixedWindow', () => MultiRegionRatelimit.fixedWindow(LIMIT, WINDOW)],
+    ['slidingWindow', () => MultiRegionRatelimit.slidingWindow(LIMIT, WINDOW)],
   ] as const) {
     it(`${name}: the regions together let exactly ${LIMIT} calls pass`, async () => {
+      await clearOfWindowEnd();
       const regions = ['east', 'west'].map((db) => sdkClient(t.database(db)));
       // Its types reach @upstash/redis through another module resolution; the class is the same.
       const redis = regions as unknown as ConstructorParameters<typeof MultiRegionRatelimit>[0]['redis'];
