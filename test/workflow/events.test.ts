@@ -72,6 +72,29 @@ describe('workflow events', () => {
     assert.deepEqual(JSON.parse(run.workflowRunResponse!), { eventData: 'early bird', timeout: false });
   });
 
+  it('leaves no wait behind when a lookback ended it before its step came again', async () => {
+    let passedSleep = 0;
+    let retried: Promise<void> | undefined;
+    const url = ep.route('/lookback-again', async (ctx) => {
+      await ctx.sleep('s', 1);
+      // The invocation that waits first (and finds the lookback) is answered 500, so it comes again.
+      passedSleep++;
+      retried ??= ep.failOnce('/lookback-again');
+      const first = await ctx.waitForEvent('w1', 'ev-early-again', { timeout: '30s' });
+      const then = await ctx.waitForEvent('w2', 'ev-then', { timeout: '30s' });
+      return [first.eventData, then.eventData];
+    });
+    const { workflowRunId } = await ep.client.trigger({ url, body: {} });
+    await ep.client.notify({ eventId: 'ev-early-again', eventData: 'early', workflowRunId });
+    // Past the sleep: the failed invocation, its repeat, and the one resumed by the lookback.
+    await eventually(async () => passedSleep >= 3 && (await ep.client.getWaiters({ eventId: 'ev-then' })).length === 1, 'the second wait');
+    await retried;
+    assert.deepEqual(await ep.client.getWaiters({ eventId: 'ev-early-again' }), []);
+    assert.equal((await ep.client.notify({ eventId: 'ev-then', eventData: 'then' })).length, 1);
+    const run = await ep.runIs(workflowRunId, 'RUN_SUCCESS');
+    assert.deepEqual(JSON.parse(run.workflowRunResponse!), ['early', 'then']);
+  });
+
   it('notifies from another run with context.notify', async () => {
     const waiting = ep.route('/wait-for-b', async (ctx) => {
       return await ctx.waitForEvent('w', 'ev-ab', { timeout: '30s' });

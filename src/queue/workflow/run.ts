@@ -92,17 +92,15 @@ export const triggerKey = (runId: string) => `${DEDUP_PREFIX}${runId}`;
  * answers the first one rather than running the rest of the workflow twice.
  */
 export function stepKey(runId: string, body: string): string | undefined {
-  const id = stepIdOf(body);
-  return id === undefined ? undefined : `${STEP_PREFIX}${runId}\n${id}`;
-}
-
-function stepIdOf(body: string): string | undefined {
   try {
-    const step = JSON.parse(Buffer.from(body, 'base64').toString('utf8')) as { stepId?: unknown; targetStep?: unknown };
-    return typeof step.stepId === 'number' ? `${step.stepId}:${typeof step.targetStep === 'number' ? step.targetStep : ''}` : undefined;
+    return stepKeyOf(runId, JSON.parse(Buffer.from(body, 'base64').toString('utf8')) as Record<string, unknown>);
   } catch {
     return undefined;
   }
+}
+
+function stepKeyOf(runId: string, step: Record<string, unknown>): string | undefined {
+  return typeof step.stepId === 'number' ? `${STEP_PREFIX}${runId}\n${step.stepId}:${typeof step.targetStep === 'number' ? step.targetStep : ''}` : undefined;
 }
 
 export class RunStore {
@@ -217,9 +215,12 @@ export class RunStore {
 
   /**
    * A step delivered again (its first answer failed, or a restart cut it short) waits again:
-   * one waiter per event and step, the first, so one notify resumes the run once.
+   * one waiter per event and step, the first, so one notify resumes the run once; none when
+   * the wait already ended (a lookback resumed it before the repeat).
    */
   private addWaiter(run: RunRecord, waiter: Waiter): void {
+    const key = stepKeyOf(run.id, waiter.step);
+    if (key !== undefined && this.stepMessages.has(key)) return;
     const waiters = (run.waiters ??= []);
     if (!waiters.some((w) => w.eventId === waiter.eventId && w.step.stepId === waiter.step.stepId)) waiters.push(waiter);
   }
