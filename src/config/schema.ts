@@ -173,7 +173,7 @@ const queueSettings = z
      * also at the root (/v2/...), and the port the SDK probes by default (config/load.ts).
      */
     dev: z.boolean().default(false),
-    /** Events /v2/logs keeps (in <dataDir>/queue/events.log, so they survive restarts); the oldest go first. */
+    /** Events /v2/logs keeps (in <dataDir>/queue/events*.log, so they survive restarts); the oldest go first. */
     maxLogEvents: z.number().int().positive().default(10_000),
     /** Destinations (and callback URLs) the queue may call: host names, `*.domain`, IPs or CIDRs; empty allows any. */
     allowDestinations: z.array(destinationRule).default([]),

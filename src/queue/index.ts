@@ -59,8 +59,8 @@ export function mountQueue(config: Config, secrets: SecretStore, log: Logger, ht
     : new KeyRing(secrets, { ...(c.currentSigningKey !== undefined && { current: c.currentSigningKey }), ...(c.nextSigningKey !== undefined && { next: c.nextSigningKey }) });
   const store = new QueueStore({ dir: join(config.dataDir, 'queue'), fsync: c.fsync, compactAfterBytes: c.compactAfterBytes, deduplicationWindowMs: c.deduplicationWindowMs }, now, log);
   store.open();
-  const opened = EventFile.open(join(config.dataDir, 'queue', 'events.log'), log);
-  const events = new EventLog(now, c.maxLogEvents, opened.file, opened.events);
+  const opened = EventFile.open(join(config.dataDir, 'queue'), log);
+  const events = new EventLog(now, c.maxLogEvents, opened.file, opened.events, opened.current);
   const destinations = new DestinationPolicy({ allow: c.allowDestinations, deny: c.denyDestinations, production: c.production });
   const scheduler = new Scheduler(store, events, {
     concurrency: c.maxConcurrentDeliveries,

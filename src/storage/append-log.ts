@@ -12,6 +12,7 @@
 //   began after the write has ended. Callers arriving while one runs share the next one.
 // - close() flushes what was appended and fdatasyncs; a background fdatasync still running
 //   keeps the descriptor open until it ends, so it never touches a reused descriptor number.
+//   closeInBackground() flushes and leaves the fdatasync, and then the close, to the background.
 // Not safe for concurrent use; one JS thread owns it.
 
 import { closeSync, existsSync, fdatasync, fdatasyncSync, ftruncateSync, openSync, readFileSync, writeSync } from 'node:fs';
@@ -146,6 +147,26 @@ export class AppendLog {
       if (!this.syncing) closeSync(this.fd);
     }
     for (const w of waiting) w.resolve();
+  }
+
+  /**
+   * close() without waiting for the disk, for an `everysec` log that is done with (a rotated
+   * diagnostics file): what was appended is written to the OS (it survives kill -9), and the
+   * descriptor closes once a background fdatasync has ended.
+   */
+  closeInBackground(): void {
+    if (this.closed) return;
+    if (this.waiting.length > 0) return this.close();
+    if (this.timer !== null) clearInterval(this.timer);
+    try {
+      this.flush();
+    } finally {
+      this.closed = true;
+      if (!this.syncing) {
+        this.syncing = true;
+        fdatasync(this.fd, () => closeSync(this.fd));
+      }
+    }
   }
 
   private syncInBackground(): void {

@@ -1,6 +1,6 @@
-// The logs of /v2/logs survive a restart (they live in <dataDir>/queue/events.log), and stay
-// bounded: the newest queue.maxLogEvents are answered, and the file is rewritten when it holds
-// twice as many.
+// The logs of /v2/logs survive a restart (they live in <dataDir>/queue/events.log and
+// events.prev.log), and stay bounded: the newest queue.maxLogEvents are answered, and a full
+// events.log becomes events.prev.log.
 
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -33,7 +33,8 @@ async function allLogs(t: TestLarder, query = ''): Promise<Logged[]> {
   return out;
 }
 
-const fileEvents = (dataDir: string) => readFrames(readFileSync(join(dataDir, 'queue', 'events.log'))).frames.length;
+/** Events in <dataDir>/queue/<file>. */
+const fileEvents = (dataDir: string, file: string) => readFrames(readFileSync(join(dataDir, 'queue', file))).frames.length;
 
 describe('queue logs across restarts', () => {
   const dirs: string[] = [];
@@ -99,13 +100,14 @@ describe('queue logs across restarts', () => {
     });
     await eventually(async () => rx.at('/ok').length === 9 && (await allLogs(first, '&state=DELIVERED')).length >= 3, 'the deliveries');
     await eventually(async () => (await allLogs(first))[0]?.state === 'DELIVERED' && rx.at('/ok').length === 9, 'the last event');
-    // 27 events: the file was rewritten at 20 (down to 10), and holds 17 now.
+    // 27 events: events.log rotated at 10 and 20, so events.prev.log holds 11 to 20.
     await new Promise((r) => setTimeout(r, 50));
     const before = await allLogs(first);
     assert.equal(before.length, 10);
     assert.equal(before.filter((e) => e.state === 'DELIVERED').length, new Set(before.filter((e) => e.state === 'DELIVERED').map((e) => e.messageId)).size);
     assert.ok(before.every((e) => ids.includes(e.messageId)));
-    assert.equal(fileEvents(dataDir), 17);
+    assert.equal(fileEvents(dataDir, 'events.prev.log'), 10);
+    assert.equal(fileEvents(dataDir, 'events.log'), 7);
     await first.close(true);
 
     const second = await startTestLarder(config, dataDir);
@@ -118,7 +120,7 @@ describe('queue logs across restarts', () => {
     const third = await startTestLarder({ queue: { maxLogEvents: 4 } }, dataDir);
     try {
       assert.deepEqual(await allLogs(third), before.slice(0, 4));
-      assert.equal(fileEvents(dataDir), 4);
+      assert.equal(fileEvents(dataDir, 'events.prev.log') + fileEvents(dataDir, 'events.log'), 4);
     } finally {
       await third.close(true);
     }

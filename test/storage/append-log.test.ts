@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
-import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, truncateSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, truncateSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { AppendLog, type FsyncPolicy } from '../../src/storage/append-log.js';
 import { frame } from '../../src/storage/frames.js';
+import { eventually } from '../support/eventually.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'larder-append-log-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -91,6 +92,20 @@ describe('append log', () => {
     assert.deepEqual(next.recovered.frames, [payload(1), payload(2)]);
     next.log.close();
     assert.equal(readFileSync(path).length, 2 * frame(payload(1)).length);
+  });
+
+  it('closes in the background: the frames are written at once, the descriptor goes after its fdatasync', async () => {
+    const openFiles = () => readdirSync('/proc/self/fd').length;
+    const before = openFiles();
+    const path = newPath();
+    const { log } = AppendLog.open(path, 'everysec');
+    log.append(payload(1));
+    log.flush();
+    log.append(payload(2));
+    log.closeInBackground();
+    log.closeInBackground();
+    assert.equal(readFileSync(path).length, 2 * frame(payload(1)).length);
+    await eventually(async () => openFiles() === before, 'the descriptor closed');
   });
 
   it('sync() writes and resolves concurrent callers with shared fdatasyncs', async () => {

@@ -7,6 +7,7 @@
 // queue's order and parallelism, its flow-control key's parallelism and rate).
 // Not safe for concurrent use; the service's JS thread owns it.
 
+import { setMaxListeners } from 'node:events';
 import type { HttpClient } from '../../server/http-client.js';
 import type { EventLog } from '../store/event-log.js';
 import { newDlqId, type QueueMessage } from '../store/message.js';
@@ -45,6 +46,7 @@ export class Scheduler {
   private timerAt = Infinity;
   private closed = false;
   private idle: (() => void) | null = null;
+  /** Aborts the running attempts; each listens to it, so it has as many listeners as attempts run. */
   private readonly stop = new AbortController();
   /** Queues and flow-control keys: which due messages may start. */
   readonly gates: Gates;
@@ -55,6 +57,7 @@ export class Scheduler {
     private readonly events: EventLog,
     private readonly s: SchedulerSettings,
   ) {
+    setMaxListeners(s.concurrency + 1, this.stop.signal);
     this.gates = new Gates(store, s.now, () => {
       if (this.poked) return;
       this.poked = true;

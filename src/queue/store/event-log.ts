@@ -1,7 +1,7 @@
 // The logs of /v2/events and /v2/logs: one event per state change of a message, newest last.
-// The newest `max` are answered. Memory and the events file (event-file.ts) hold the same
-// events, at most 2·`max` of them: on reaching 2·`max` both drop to the newest `max`,
-// so the file is rewritten once per `max` events and a restart answers as before.
+// The newest `max` are answered. Memory and the events files (event-file.ts) hold the same
+// events, fewer than 2·`max`: the previous `max` and the current ones; when the current reach
+// `max`, the file rotates and the previous go, so a restart answers as before.
 // Each event carries the message's headers and body as the API shows them (redacted per
 // Upstash-Redact-Fields); bodies over LOG_BODY_BYTES are left out, so the log's memory and
 // file stay bounded however large messages are.
@@ -50,13 +50,23 @@ export class EventLog {
    * `events` are those `file` held at start (oldest first); without a file the log lives in
    * memory only.
    */
+  /**
+   * `events` are those `file` held at start (oldest first), the last `current` of them in its
+   * current file; without a file the log lives in memory only.
+   */
   constructor(
     private readonly now: () => number,
     private readonly max: number,
     private readonly file: EventFile | null = null,
     private events: QueueEvent[] = [],
+    private current = events.length,
   ) {
-    if (events.length >= 2 * max) this.trim();
+    // Files written under a larger bound, or by a Larder that rewrote one file, start over.
+    if (current >= max || events.length - current > max) {
+      this.events = events.slice(Math.max(0, events.length - max));
+      this.current = 0;
+      file?.replace(this.events);
+    }
   }
 
   add(state: State, m: QueueMessage, extra: Partial<QueueEvent> = {}): void {
@@ -76,16 +86,14 @@ export class EventLog {
     if (body.length <= LOG_BODY_BYTES) e.body = body;
     this.events.push(e);
     this.file?.append(e);
-    if (this.events.length >= 2 * this.max) this.trim();
+    if (++this.current < this.max) return;
+    this.file?.rotate();
+    this.events = this.events.slice(this.events.length - this.max);
+    this.current = 0;
   }
 
   close(): void {
     this.file?.close();
-  }
-
-  private trim(): void {
-    this.events = this.events.slice(this.events.length - this.max);
-    this.file?.replace(this.events);
   }
 
   /** Newest first: up to `count` matching events from `cursor` (an offset from the newest), and the next cursor. */
