@@ -24,6 +24,21 @@ describe('crc32', () => {
     assert.equal(crc32(data, 5, 5), 0);
   });
 
+  it('agrees with the bitwise definition at every length and offset', () => {
+    const bitwise = (data: Uint8Array) => {
+      let c = 0xffffffff;
+      for (const b of data) {
+        c ^= b;
+        for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+      }
+      return (c ^ 0xffffffff) >>> 0;
+    };
+    const data = Uint8Array.from({ length: 300 }, (_, i) => (i * 7919 + 13) & 0xff);
+    for (let start = 0; start < 9; start++) {
+      for (let end = start; end <= data.length; end += 1 + (end % 5)) assert.equal(crc32(data, start, end), bitwise(data.subarray(start, end)), `${start}..${end}`);
+    }
+  });
+
   it('returns an unsigned 32-bit number', () => {
     const c = crc32(Buffer.from('The quick brown fox jumps over the lazy dog.'));
     assert.ok(Number.isInteger(c) && c >= 0 && c <= 0xffffffff);
