@@ -117,25 +117,35 @@ export class RedisBackend implements KvBackend {
   private async sendPipeline(batch: readonly Admitted[], replies: Reply[]): Promise<void> {
     // ioredis sends a Cluster pipeline to one node: split it by slot (keyless commands go with the first).
     const groups = this.cluster ? bySlot(batch) : [batch];
-    await Promise.all(
-      groups.map(async (group) => {
-        if (group.length === 0) return;
-        const p = this.remote.main.pipeline() as unknown as Pipeline; // its typings omit sendCommand
-        for (const a of group) p.sendCommand(toCommand(a));
-        let results: [Error | null, unknown][];
-        try {
-          results = (await p.exec()) ?? [];
-        } catch (e) {
-          const f = this.failure(e);
-          for (const a of group) replies[a.at] = f;
-          return;
-        }
-        group.forEach((a, j) => {
-          const [err, value] = results[j] ?? [new Error('no reply'), null];
-          replies[a.at] = err === null ? this.counted(a.cmd, toReply(value)) : this.failure(err, a);
-        });
-      }),
-    );
+    await Promise.all(groups.map((group) => this.sendGroup(group, replies, this.cluster)));
+  }
+
+  /**
+   * One pipeline to one node. The commands a Cluster node redirected (MOVED or ASK: their slot
+   * moved, or ioredis's slot map was not complete yet) did not run; they go again, in order,
+   * as a pipeline of their slot alone, which ioredis follows to the right node. ioredis does
+   * not follow a redirected pipeline by itself when other commands in it ran (a keyless ECHO)
+   * or it holds a write.
+   */
+  private async sendGroup(group: readonly Admitted[], replies: Reply[], redirectable: boolean): Promise<void> {
+    if (group.length === 0) return;
+    const p = this.remote.main.pipeline() as unknown as Pipeline; // its typings omit sendCommand
+    for (const a of group) p.sendCommand(toCommand(a));
+    let results: [Error | null, unknown][];
+    try {
+      results = (await p.exec()) ?? [];
+    } catch (e) {
+      const f = this.failure(e);
+      for (const a of group) replies[a.at] = f;
+      return;
+    }
+    const redirected: Admitted[] = [];
+    group.forEach((a, j) => {
+      const [err, value] = results[j] ?? [new Error('no reply'), null];
+      if (redirectable && err !== null && REDIRECT.test(err.message)) redirected.push(a);
+      else replies[a.at] = err === null ? this.counted(a.cmd, toReply(value)) : this.failure(err, a);
+    });
+    await this.sendGroup(redirected, replies, false);
   }
 
   async transaction(commands: readonly Args[], caller: Caller): Promise<Reply[] | ReplyError> {
@@ -330,6 +340,9 @@ function toCommand(a: Admitted): RedisCommand {
   Object.assign(c, { slot: a.slot ?? null, keys: a.key === undefined ? [] : [a.key] });
   return c;
 }
+
+/** A Cluster node's answer that the command's slot is served elsewhere. */
+const REDIRECT = /^(MOVED|ASK) /;
 
 function bySlot(batch: readonly Admitted[]): Admitted[][] {
   const groups = new Map<number | undefined, Admitted[]>();
