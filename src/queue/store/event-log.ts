@@ -47,10 +47,6 @@ const LOG_BODY_BYTES = 2048;
 
 export class EventLog {
   /**
-   * `events` are those `file` held at start (oldest first); without a file the log lives in
-   * memory only.
-   */
-  /**
    * `events` are those `file` held at start (oldest first), the last `current` of them in its
    * current file; without a file the log lives in memory only.
    */
