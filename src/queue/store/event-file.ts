@@ -38,7 +38,7 @@ export class EventFile {
    */
   static open(dir: string, logger: Logger): { file: EventFile; events: QueueEvent[]; current: number } {
     const previous = join(dir, PREVIOUS);
-    const older = existsSync(previous) ? parse(readFrames(readFileSync(previous)).frames, previous, logger) : [];
+    const older = existsSync(previous) ? readPrevious(previous, logger) : [];
     const path = join(dir, CURRENT);
     const { log, recovered } = AppendLog.open(path, 'everysec');
     if (recovered.cutBytes > 0) logger.warn({ file: path, cutBytes: recovered.cutBytes, reason: recovered.stop }, 'queue event log had an invalid tail; cut it');
@@ -100,6 +100,14 @@ export class EventFile {
       this.logger.error({ err, file: this.log.path }, 'queue event log failed; /v2/logs keeps events in memory only until Larder restarts');
     }
   }
+}
+
+/** events.prev.log is never written again: an invalid tail is reported and left in place. */
+function readPrevious(path: string, logger: Logger): QueueEvent[] {
+  const data = readFileSync(path);
+  const scan = readFrames(data);
+  if (scan.validBytes < data.length) logger.warn({ file: path, invalidBytes: data.length - scan.validBytes, reason: scan.stop }, 'queue event log had an invalid tail; read the events before it');
+  return parse(scan.frames, path, logger);
 }
 
 function parse(frames: readonly Buffer[], file: string, logger: Logger): QueueEvent[] {
