@@ -3,6 +3,8 @@
 //   everysec: flush() hands data to the OS (it survives kill -9); a timer fdatasyncs once a
 //             second in the background, so a power loss costs about a second of writes.
 // Rules that keep acknowledged writes true:
+// - open() cuts only a torn tail, and reports it; a damaged record with records after it
+//   (frames.ts has the rule) throws DamagedFileError and leaves the file for `larder repair`.
 // - A file the log creates gets its directory fsynced, or a power loss could drop the file.
 // - A failed write or fsync fails the log for good: every later flush throws LogFailedError.
 //   A failed flush also cuts the file back to its last whole frame. Frames appended after a
@@ -18,14 +20,14 @@
 import { closeSync, existsSync, fdatasync, fdatasyncSync, ftruncateSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { syncDirectory } from './atomic-file.js';
-import { LogFailedError } from './errors.js';
-import { frame, readFrames, type StopReason } from './frames.js';
+import { DamagedFileError, LogFailedError } from './errors.js';
+import { frame, isTornTail, readFrames, type StopReason } from './frames.js';
 
 export type FsyncPolicy = 'always' | 'everysec';
 
 export interface Recovered {
   frames: Buffer[];
-  /** Bytes of invalid tail that were cut. */
+  /** Bytes of torn tail that were cut. */
   cutBytes: number;
   /** Length of the valid prefix: the file's size now. */
   validBytes: number;
@@ -63,13 +65,16 @@ export class AppendLog {
     }
   }
 
-  /** Opens (or creates) the log, validating every frame and cutting an invalid tail. */
+  /** Opens (or creates) the log, validating every frame and cutting a torn tail; damage before the tail throws. */
   static open(path: string, policy: FsyncPolicy): { log: AppendLog; recovered: Recovered } {
     const existed = existsSync(path);
     const recovered: Recovered = { frames: [], cutBytes: 0, validBytes: 0 };
     if (existed) {
       const data = readFileSync(path);
       const scan = readFrames(data);
+      if (scan.stop !== undefined && !isTornTail(data, scan.validBytes)) {
+        throw new DamagedFileError(path, scan.validBytes, data.length - scan.validBytes, `${scan.stop}, with valid records after it`);
+      }
       recovered.frames = scan.frames;
       recovered.validBytes = scan.validBytes;
       recovered.cutBytes = data.length - scan.validBytes;

@@ -1,9 +1,18 @@
 // Frame format of every durable file Larder writes:
 //   [u32 LE payload length][u32 LE crc32 of payload][payload]
-// Recovery keeps the longest prefix of valid frames; whatever follows (a torn write, a bit
-// flip, garbage) is reported and cut, never thrown. A payload is never empty: a file that
-// grew but was not written (a crash can leave a zero-filled tail) reads as length 0 with
-// crc32 0, which would otherwise pass as a valid frame.
+// A scan keeps the longest prefix of valid frames. A payload is never empty: a file that grew
+// but was not written (a crash can leave a zero-filled tail) reads as length 0 with crc32 0,
+// which would otherwise pass as a valid frame.
+//
+// What follows the valid prefix is either a torn tail or damage, and only a torn tail may be cut:
+//   torn tail  no valid frame starts anywhere after the first invalid byte: the rest is a frame
+//              cut short, a last frame that fails its checksum, zeros, or bytes holding no frame.
+//              A crash mid-write leaves exactly this, and cutting it loses no record.
+//   damage     a valid frame starts somewhere after it: records follow the bad spot (a flipped
+//              byte, a bad sector in the middle). Cutting would drop them, so the open refuses
+//              and `larder repair` moves everything from the bad spot on to a quarantine file.
+// When in doubt (stray bytes that happen to form a frame) the rule says damage: a start that stops
+// costs a repair, a wrong cut costs records.
 
 import { crc32 } from './crc32.js';
 
@@ -33,20 +42,29 @@ export interface Scan {
 export function readFrames(data: Buffer): Scan {
   const frames: Buffer[] = [];
   let at = 0;
-  let stop: StopReason | undefined;
   while (at < data.length) {
-    if (at + FRAME_HEADER > data.length) {
-      stop = 'torn';
-      break;
-    }
-    const len = data.readUInt32LE(at);
-    const end = at + FRAME_HEADER + len;
-    if (len === 0) stop = 'empty';
-    else if (end > data.length) stop = 'torn';
-    else if (crc32(data, at + FRAME_HEADER, end) !== data.readUInt32LE(at + 4)) stop = 'checksum';
-    if (stop !== undefined) break;
+    const end = frameEnd(data, at);
+    if (typeof end !== 'number') return { frames, validBytes: at, stop: end };
     frames.push(data.subarray(at + FRAME_HEADER, end));
     at = end;
   }
-  return stop === undefined ? { frames, validBytes: at } : { frames, validBytes: at, stop };
+  return { frames, validBytes: at };
+}
+
+/** Whether the bytes after `validBytes` (where a scan stopped) are a torn tail: no valid frame starts in them. */
+export function isTornTail(data: Buffer, validBytes: number): boolean {
+  for (let at = validBytes + 1; at + FRAME_HEADER < data.length; at++) {
+    if (typeof frameEnd(data, at) === 'number') return false;
+  }
+  return true;
+}
+
+/** Where the valid frame at `at` ends, or why there is none. */
+function frameEnd(data: Buffer, at: number): number | StopReason {
+  if (at + FRAME_HEADER > data.length) return 'torn';
+  const len = data.readUInt32LE(at);
+  const end = at + FRAME_HEADER + len;
+  if (len === 0) return 'empty';
+  if (end > data.length) return 'torn';
+  return crc32(data, at + FRAME_HEADER, end) === data.readUInt32LE(at + 4) ? end : 'checksum';
 }

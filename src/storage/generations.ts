@@ -5,8 +5,9 @@
 // Restoring loads the newest snapshot and replays its log. Compaction writes snapshot <gen+1>
 // atomically, starts log <gen+1>, then deletes generation <gen>: a crash at any point leaves one
 // complete generation, and leftovers of older ones are deleted on the next start. A log's
-// invalid tail is cut and reported (AppendLog.open); a damaged snapshot, or a log newer than
-// every snapshot, stops the start with a CorruptDataError naming the file.
+// torn tail is cut and reported (AppendLog.open); damage in the middle of a log, any damage in
+// a snapshot (it is written whole, never torn), or a log newer than every snapshot stops the
+// start with a CorruptDataError naming the file. `larder repair` (repair.ts) sets damage aside.
 // Not safe for concurrent use; its owner's JS thread owns it.
 
 import { readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -14,7 +15,7 @@ import { join } from 'node:path';
 import type { Logger } from '../server/log.js';
 import { AppendLog, type FsyncPolicy, type Recovered } from './append-log.js';
 import { makeDirectory, replaceFile } from './atomic-file.js';
-import { CorruptDataError } from './errors.js';
+import { CorruptDataError, DamagedFileError } from './errors.js';
 import { frame, readFrames } from './frames.js';
 
 export interface GenerationSettings {
@@ -36,7 +37,7 @@ export interface Snapshot {
   readonly entries: readonly Buffer[];
 }
 
-const GEN_FILE = /^(snapshot|log)-(\d{20})\.(bin|aof)$/;
+export const GEN_FILE = /^(snapshot|log)-(\d{20})\.(bin|aof)$/;
 /** Snapshot frames are gathered into writes of about this size. */
 const SNAPSHOT_CHUNK = 1 << 20;
 
@@ -88,7 +89,7 @@ export class Generations {
     if (recovered.cutBytes > 0) {
       this.logger.warn(
         { owner: this.owner, file: path, validBytes: recovered.validBytes, cutBytes: recovered.cutBytes, reason: recovered.stop },
-        'log had an invalid tail; cut it and kept every write before it',
+        'log had a torn tail; cut it and kept every write before it',
       );
     }
     return { ...recovered, path };
@@ -137,9 +138,10 @@ export class Generations {
 
   private readSnapshot(path: string): Snapshot {
     const data = readFileSync(path);
-    const { frames, validBytes } = readFrames(data);
+    const { frames, validBytes, stop } = readFrames(data);
     const corrupt = (what: string) => this.corrupt(`snapshot ${path}`, what);
-    if (validBytes !== data.length || frames.length === 0) throw corrupt(`is corrupt (valid up to byte ${validBytes} of ${data.length})`);
+    if (validBytes !== data.length) throw new DamagedFileError(path, validBytes, data.length - validBytes, `${stop}; a snapshot is written whole, so it is never torn`);
+    if (frames.length === 0) throw corrupt('is empty');
     let header: Record<string, unknown>;
     try {
       header = JSON.parse(frames[0].toString('utf8')) as Record<string, unknown>;
@@ -155,7 +157,7 @@ export class Generations {
 }
 
 /** Writes the header and entry frames to `path` atomically, in chunks; returns the file's size. */
-function writeSnapshot(path: string, header: Record<string, unknown>, entries: Iterable<Buffer>): number {
+export function writeSnapshot(path: string, header: Record<string, unknown>, entries: Iterable<Buffer>): number {
   let bytes = 0;
   replaceFile(path, (write) => {
     let chunk: Buffer[] = [];

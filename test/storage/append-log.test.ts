@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
-import { appendFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, statSync, truncateSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { AppendLog, type FsyncPolicy } from '../../src/storage/append-log.js';
-import { frame } from '../../src/storage/frames.js';
+import { DamagedFileError } from '../../src/storage/errors.js';
+import { FRAME_HEADER, frame } from '../../src/storage/frames.js';
 import { eventually } from '../support/eventually.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'larder-append-log-'));
@@ -77,6 +78,24 @@ describe('append log', () => {
     second.log.close();
     assert.equal(second.recovered.cutBytes, 0);
     assert.deepEqual(second.recovered.frames, [payload(0), payload(1)]);
+  });
+
+  it('refuses a damaged record with records after it, naming the byte and leaving the file as it was', () => {
+    const path = newPath();
+    fill(path, 'always', 5);
+    const bytes = readFileSync(path);
+    const damagedAt = 2 * frame(payload(0)).length;
+    bytes[damagedAt + FRAME_HEADER + 2] ^= 0x01;
+    writeFileSync(path, bytes);
+    assert.throws(
+      () => AppendLog.open(path, 'always'),
+      (e: unknown) =>
+        e instanceof DamagedFileError &&
+        e.offset === damagedAt &&
+        e.following === bytes.length - damagedAt &&
+        e.message.startsWith(`${path} is damaged at byte ${damagedAt} (checksum, with valid records after it); ${bytes.length - damagedAt} bytes follow`),
+    );
+    assert.deepEqual(readFileSync(path), bytes);
   });
 
   it('survives a close right after a background sync started', async () => {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { FRAME_HEADER, frame, readFrames } from '../../src/storage/frames.js';
+import { FRAME_HEADER, frame, isTornTail, readFrames } from '../../src/storage/frames.js';
 
 const ALL_BYTES = Uint8Array.from({ length: 256 }, (_, i) => i);
 const payloads = [Buffer.from('a'), Buffer.from(ALL_BYTES), Buffer.alloc(70_000, 0xab)];
@@ -60,5 +60,31 @@ describe('frames', () => {
     const bad = Buffer.from(file);
     bad.writeUInt32LE(0xffffffff, 0);
     assert.deepEqual(readFrames(bad), { frames: [], validBytes: 0, stop: 'torn' });
+  });
+
+  it('calls what a crash leaves a torn tail: a cut frame, a bad last frame, zeros, bytes holding no frame', () => {
+    const lastStart = file.length - FRAME_HEADER - payloads[2].length;
+    const flippedLast = Buffer.from(file);
+    flippedLast[file.length - 1] ^= 0x10;
+    for (const [name, data, validBytes] of [
+      ['cut', file.subarray(0, file.length - 5), lastStart],
+      ['bad last frame', flippedLast, lastStart],
+      ['zeros', Buffer.concat([file, Buffer.alloc(4096)]), file.length],
+      ['text', Buffer.concat([file, Buffer.from('not a frame at all, just text')]), file.length],
+    ] as const) {
+      assert.equal(readFrames(data).validBytes, validBytes, name);
+      assert.equal(isTornTail(data, validBytes), true, name);
+    }
+  });
+
+  it('calls a bad frame with a valid one anywhere after it damage, whichever header byte was hit', () => {
+    const secondStart = FRAME_HEADER + payloads[0].length;
+    for (const at of [secondStart, secondStart + 3, secondStart + 5, secondStart + FRAME_HEADER + 100]) {
+      const bad = Buffer.from(file);
+      bad[at] ^= 0x80;
+      const scan = readFrames(bad);
+      assert.equal(scan.validBytes, secondStart, `byte ${at}`);
+      assert.equal(isTornTail(bad, scan.validBytes), false, `byte ${at}`);
+    }
   });
 });

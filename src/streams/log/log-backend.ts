@@ -51,7 +51,7 @@ export class LogBackend implements StreamBackend {
       changed = true;
     }
     if (changed) this.saveTopics();
-    this.offsets = new OffsetStore(join(opts.dir, 'consumer-offsets.log'));
+    this.offsets = new OffsetStore(join(opts.dir, 'consumer-offsets.log'), opts.warn);
     this.retention = setInterval(() => this.enforceRetention(), opts.retentionCheckMs);
     this.retention.unref();
   }

@@ -2,7 +2,8 @@
 // `{"g":group,"t":topic,"p":partition,"o":offset}`; the last frame for a (group, topic,
 // partition) wins. At open the log is replayed and, when it holds many more frames than
 // live entries, rewritten atomically with one frame per entry. A commit is acknowledged only
-// after its fdatasync. Not safe for concurrent use; one JS thread owns it.
+// after its fdatasync. A torn tail is cut at open and reported; damage before it stops the open
+// (storage/frames.ts). Not safe for concurrent use; one JS thread owns it.
 
 import { AppendLog } from '../../storage/append-log.js';
 import { replaceFile } from '../../storage/atomic-file.js';
@@ -26,7 +27,11 @@ export class OffsetStore {
   /** Frames in the log file at open. */
   private frames = 0;
 
-  constructor(private readonly path: string) {
+  /** `warn` hears of a torn tail cut at open. */
+  constructor(
+    private readonly path: string,
+    private readonly warn: (msg: string, cutBytes: number) => void,
+  ) {
     this.log = this.replay();
     if (this.frames > COMPACT_ABOVE && this.frames > 2 * this.offsets.size) {
       this.log.close();
@@ -41,6 +46,7 @@ export class OffsetStore {
     this.offsets.clear();
     const { log, recovered } = AppendLog.open(this.path, 'everysec');
     this.frames = recovered.frames.length;
+    if (recovered.cutBytes > 0) this.warn(`${this.path}: cut a torn tail (${recovered.stop})`, recovered.cutBytes);
     for (const f of recovered.frames) {
       const e = JSON.parse(f.toString('utf8')) as Entry;
       this.offsets.set(keyOf(e.g, { topic: e.t, partition: e.p }), e);

@@ -4,7 +4,8 @@
 // to readers (below the high watermark) only once an fdatasync covered it, so nothing a
 // reader saw or a producer was told can vanish in a crash. Concurrent appends share one
 // fdatasync (AppendLog.sync). Retention deletes whole old segments.
-// Recovery cuts a torn tail of the last segment; damage anywhere else is CorruptDataError.
+// Recovery cuts a torn tail of the last segment (storage/frames.ts has the rule); damage anywhere
+// else, a bad record in an earlier segment included, is DamagedFileError, for `larder repair`.
 // Reads go to the files: memory holds only, per segment, the file position of every
 // POSITION_EVERY-th record, and the sparse time index, both rebuilt at open.
 // Not safe for concurrent use; one JS thread owns it.
@@ -13,7 +14,7 @@ import { closeSync, openSync, readdirSync, readFileSync, readSync, unlinkSync } 
 import { join } from 'node:path';
 import { AppendLog } from '../../storage/append-log.js';
 import { makeDirectory, syncDirectory } from '../../storage/atomic-file.js';
-import { CorruptDataError } from '../../storage/errors.js';
+import { CorruptDataError, DamagedFileError } from '../../storage/errors.js';
 import { FRAME_HEADER, readFrames } from '../../storage/frames.js';
 import { decodeRecord, encodeRecord, recordHead, type StoredRecord } from './record-codec.js';
 import { TimeIndex } from './time-index.js';
@@ -71,12 +72,13 @@ export class PartitionLog {
       let frames: Buffer[];
       if (i === names.length - 1) {
         const { log, recovered } = AppendLog.open(path, 'everysec');
-        if (recovered.cutBytes > 0) warn(`${path}: cut an invalid tail (${recovered.stop})`, recovered.cutBytes);
+        if (recovered.cutBytes > 0) warn(`${path}: cut a torn tail (${recovered.stop})`, recovered.cutBytes);
         p.active = log;
         frames = recovered.frames;
       } else {
-        const scan = readFrames(readFileSync(path));
-        if (scan.stop !== undefined) throw new CorruptDataError(`${path}: damaged at byte ${scan.validBytes} (${scan.stop}); only the last segment may be cut`);
+        const data = readFileSync(path);
+        const scan = readFrames(data);
+        if (scan.stop !== undefined) throw new DamagedFileError(path, scan.validBytes, data.length - scan.validBytes, `${scan.stop}, in a segment a later one follows`);
         frames = scan.frames;
       }
       const seg: Segment = { base, path, bytes: 0, count: 0, maxTimestamp: -Infinity, positions: [] };
