@@ -1,7 +1,8 @@
 // `larder` command line: `larder start [--config FILE] [--port N] [--host H] [--data-dir DIR]
 // [--runtime node|bun] [--log-level L] [--fsync always|everysec] [--kv-backend URL] [--workers N]
 // [--qstash-dev] [--topic NAME:PARTITIONS]... [--vector-index NAME:TYPE[:DIMENSION[:SIMILARITY]]]...`
-// and `larder topic create ...` (topic.ts), `larder vector-index create ...` (vector-index.ts).
+// and `larder topic create ...` (topic.ts), `larder vector-index create ...` (vector-index.ts),
+// `larder repair ...` (repair.ts).
 
 import { ConfigError, loadConfig } from '../config/load.js';
 import { addTopicFlags } from '../config/topic-flags.js';
@@ -10,6 +11,7 @@ import { startLarder } from '../larder.js';
 import { CorruptDataError } from '../storage/errors.js';
 import { envLines } from './env-lines.js';
 import { parseFlags } from './flags.js';
+import { REPAIR_USAGE, repairCommand } from './repair.js';
 import { TOPIC_USAGE, topicCommand } from './topic.js';
 import { VECTOR_INDEX_USAGE, vectorIndexCommand } from './vector-index.js';
 import { isWorker, reportListening, runPrimary } from './workers.js';
@@ -30,7 +32,9 @@ port it probes (8080, or QSTASH_DEV_PORT) unless --port names another.
 
 ${TOPIC_USAGE}
 
-${VECTOR_INDEX_USAGE}`;
+${VECTOR_INDEX_USAGE}
+
+${REPAIR_USAGE}`;
 
 const FLAGS = new Set(['config', 'port', 'host', 'data-dir', 'runtime', 'log-level', 'fsync', 'kv-backend', 'workers']);
 /** Flags that may repeat. */
@@ -46,6 +50,7 @@ async function main(argv: string[]): Promise<void> {
   }
   if (command === 'topic') return topicCommand(rest);
   if (command === 'vector-index') return vectorIndexCommand(rest);
+  if (command === 'repair') return repairCommand(rest);
   if (command !== 'start') throw new ConfigError(`unknown command '${command}'\n${USAGE}`);
   const { flags, lists } = parseFlags(rest, FLAGS, USAGE, LIST_FLAGS, SWITCHES);
   const config = loadConfig(flags);

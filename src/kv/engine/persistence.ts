@@ -16,7 +16,7 @@ import type { Database, Journal } from './database.js';
 import type { Entry } from './keyspace.js';
 import { decodeValue, encodeValue } from './value-codec.js';
 
-const SNAPSHOT_FORMAT = { version: 1, countField: 'keys' };
+export const SNAPSHOT_FORMAT = { version: 1, countField: 'keys' };
 
 export type PersistenceSettings = GenerationSettings;
 

@@ -15,7 +15,7 @@ import type { Schedule } from './schedule.js';
 import type { UrlGroup } from './url-group.js';
 import { RunStore, type RunChange, type RunEnd } from '../workflow/run.js';
 
-const SNAPSHOT_FORMAT = { version: 1, countField: 'ops' };
+export const SNAPSHOT_FORMAT = { version: 1, countField: 'ops' };
 
 export interface StoreSettings {
   dir: string;

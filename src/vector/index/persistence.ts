@@ -23,7 +23,7 @@ import { decodeOp, encodeOp, type Op } from './ops.js';
 import type { VectorData } from './record.js';
 import type { Journal, VectorIndex } from './vector-index.js';
 
-const SNAPSHOT_FORMAT = { version: 1, countField: 'ops' };
+export const SNAPSHOT_FORMAT = { version: 1, countField: 'ops' };
 const SNAPSHOT_BATCH = 1000;
 const GRAPHS_MARKER = 'graphs.json';
 const GRAPH_FILE = /^graph-\d{20}-\d+\.hnsw(\.tmp)?$/;
