@@ -64,6 +64,7 @@ async function refusedStart(opts: LaunchOptions, fault: Fault, why: string): Pro
     assert.fail(`the start went on over the damage\n${p.stderr()}`);
   }
   assert.equal((await p.exited).code, 1);
+  assert.deepEqual(p.stdout(), [], 'it never listened, so /healthz never answered');
   const lines = p.stderr().split('\n').filter((l) => l.startsWith('larder: '));
   assert.equal(lines.length, 1, p.stderr());
   const following = fault.damaged.length - fault.offset;

@@ -1,11 +1,14 @@
-// The partition log on its own: dense offsets across segments, a torn tail cut at reopen,
+// The partition log on its own: dense offsets across segments, a torn tail cut at reopen, damage
+// in an earlier segment refused and repaired,
 // the time index with producer timestamps out of order, retention by time and by size.
 
 import assert from 'node:assert/strict';
-import { appendFileSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
+import { DamagedFileError } from '../../../src/storage/errors.js';
+import { repairDataDir } from '../../../src/storage/repair.js';
 import { murmur2 } from '../../../src/streams/log/murmur2.js';
 import { PartitionLog, type PartitionSettings } from '../../../src/streams/log/partition-log.js';
 
@@ -55,6 +58,34 @@ describe('partition log', () => {
     assert.equal(cuts.at(-1), 7);
     assert.deepEqual(again.range, { start: 0, end: 2 });
     assert.equal(again.append([msg(2)]).first, 2);
+    again.close();
+  });
+
+  it('refuses a damaged record in an earlier segment; repair keeps the records before it and sets the later segments aside', async () => {
+    const dir = join(root, String(dirs++));
+    const log = open(dir);
+    await log.append(Array.from({ length: 100 }, (_, i) => msg(i))).durable;
+    log.close();
+    const segments = readdirSync(dir).sort();
+    assert.ok(segments.length > 3);
+    const first = join(dir, segments[0]);
+    const bytes = readFileSync(first);
+    const at = bytes.indexOf('value 3 ');
+    bytes[at] ^= 0x01;
+    writeFileSync(first, bytes);
+    assert.throws(() => open(dir), (e: unknown) => e instanceof DamagedFileError && e.path === first && /in a segment a later one follows/.test(e.message));
+    assert.deepEqual(readFileSync(first), bytes, 'left as it was');
+
+    const repaired = repairDataDir(dir, {});
+    assert.deepEqual(
+      repaired.map((r) => [r.file, r.keptRecords, r.what]),
+      segments.map((s, i) => [join(dir, s), i === 0 ? 3 : 0, i === 0 ? 'damage' : 'follows a damaged segment']),
+    );
+    assert.deepEqual(readdirSync(dir).filter((n) => n.endsWith('.log')), [segments[0]]);
+    const again = open(dir);
+    assert.deepEqual(again.range, { start: 0, end: 3 });
+    assert.deepEqual(again.read(0, 10).map((r) => r.offset), [0, 1, 2]);
+    assert.equal(again.append([msg(3)]).first, 3);
     again.close();
   });
 
