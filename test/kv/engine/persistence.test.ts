@@ -198,7 +198,7 @@ describe('kv persistence', () => {
     for (let attempt = 0; attempt < 2; attempt++) {
       assert.throws(
         () => new Opened(dir),
-        (e: Error) => e instanceof CorruptDataError && e.message.includes(SNAPSHOT1) && /corrupt/.test(e.message),
+        (e: Error) => e instanceof CorruptDataError && e.message.includes(SNAPSHOT1) && /is damaged at byte/.test(e.message),
       );
     }
   });
