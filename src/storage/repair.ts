@@ -38,6 +38,7 @@ const SEGMENT = /^\d{20}\.log$/;
  */
 export function repairDataDir(dataDir: string, snapshotFormats: Readonly<Record<string, SnapshotFormat>>): SetAside[] {
   const done: SetAside[] = [];
+  const note = (repaired: SetAside | null) => repaired !== null && done.push(repaired);
   const visit = (dir: string) => {
     const entries = readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1));
     const segments: string[] = [];
@@ -47,16 +48,14 @@ export function repairDataDir(dataDir: string, snapshotFormats: Readonly<Record<
       else if (SEGMENT.test(e.name)) segments.push(path);
       else if (GEN_FILE.exec(e.name)?.[1] === 'snapshot') {
         const format = snapshotFormats[relative(dataDir, dir).split(sep)[0]];
-        if (format !== undefined) done.push(...optional(repairSnapshot(path, format)));
-      } else if (e.name.endsWith('.aof') || e.name.endsWith('.log')) done.push(...optional(repairLog(path)));
+        if (format !== undefined) note(repairSnapshot(path, format));
+      } else if (e.name.endsWith('.aof') || e.name.endsWith('.log')) note(repairLog(path));
     }
     done.push(...repairPartition(segments));
   };
   if (existsSync(dataDir)) visit(dataDir);
   return done;
 }
-
-const optional = <T>(x: T | null): T[] => (x === null ? [] : [x]);
 
 function repairLog(path: string): SetAside | null {
   const data = readFileSync(path);
