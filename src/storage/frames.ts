@@ -5,14 +5,16 @@
 // which would otherwise pass as a valid frame.
 //
 // What follows the valid prefix is either a torn tail or damage, and only a torn tail may be cut:
-//   torn tail  no valid frame starts anywhere after the first invalid byte: the rest is a frame
-//              cut short, a last frame that fails its checksum, zeros, or bytes holding no frame.
-//              A crash mid-write leaves exactly this, and cutting it loses no record.
-//   damage     a valid frame starts somewhere after it: records follow the bad spot (a flipped
-//              byte, a bad sector in the middle). Cutting would drop them, so the open refuses
-//              and `larder repair` moves everything from the bad spot on to a quarantine file.
-// When in doubt (stray bytes that happen to form a frame) the rule says damage: a start that stops
-// costs a repair, a wrong cut costs records.
+//   torn tail  no valid frame starts at any byte after the start of the first invalid one: the
+//              rest is a frame cut short, a last frame that fails its checksum, zeros, or bytes
+//              holding no frame. A crash mid-write leaves exactly this; cutting it loses no record.
+//   damage     a valid frame starts somewhere after it, so records follow the bad spot (a flipped
+//              byte, a bad sector). Cutting would drop them: the open refuses (DamagedFileError)
+//              and `larder repair` (repair.ts) moves everything from the bad spot on to a
+//              quarantine file. A file never appended to again (a snapshot, a segment before the
+//              last) has no torn tail: any invalid byte in it is damage.
+// When in doubt (stray bytes that happen to form a frame, pages a power loss wrote out of order)
+// the rule says damage: a start that stops costs a repair, a wrong cut costs records.
 
 import { crc32 } from './crc32.js';
 
