@@ -3,16 +3,14 @@
 
 import type { HttpResponse } from '../../server/http.js';
 import { percentDecode } from '../../server/url.js';
-import { badRequest, isError } from '../errors.js';
-import { LIST_FILTERS, type EventFilter } from '../store/event-log.js';
-import type { DlqEntry, QueueMessage } from '../store/message.js';
+import { isError, type QueueError } from '../errors.js';
+import type { DlqEntry } from '../store/message.js';
+import { dlqFilterable, matches, messageFilterable } from '../store/record-filter.js';
 import { workflowDlqListCommand } from '../workflow/dlq-api.js';
 import { fail, ok } from './envelope.js';
 import { dlqJson, messageJson } from './message-json.js';
-import { query, queryAll, type Call } from './request.js';
-
-const DEFAULT_COUNT = 100;
-const MAX_COUNT = 1000;
+import { CANCEL_QUERY, DLQ_QUERY, LOG_QUERY, pageOf, readListQuery, timePosition, type ListQuery } from './list-query.js';
+import { query, type Call } from './request.js';
 
 /** The first path segment after the group, decoded; '' when none. */
 const idOf = (call: Call) => Buffer.from(percentDecode(call.rest.split('/')[0] ?? ''), 'latin1').toString('utf8');
@@ -23,7 +21,7 @@ export function getMessageCommand(call: Call): HttpResponse {
   return isError(m) ? fail(m) : ok(messageJson(m));
 }
 
-// DELETE /v2/messages/{id} | DELETE /v2/messages?messageIds=...|filters
+// DELETE /v2/messages/{id} | DELETE /v2/messages?messageIds=...|filters&count=&cursor=
 export function cancelCommand(call: Call): HttpResponse {
   const engine = call.ctx.engine;
   const id = idOf(call);
@@ -31,24 +29,26 @@ export function cancelCommand(call: Call): HttpResponse {
     const err = engine.cancel(id);
     return err === null ? ok({ cancelled: 1 }) : fail(err);
   }
-  const ids = queryAll(call, 'messageIds');
-  const targets = ids.length > 0 ? ids : [...engine.store.pending()].filter((m) => matchesMessage(m, call)).map((m) => m.id);
+  const q = readListQuery(call, CANCEL_QUERY);
+  if (isError(q)) return fail(q);
+  const { page, cursor } = q.ids.length > 0 ? { page: q.ids, cursor: undefined } : pendingPage(call, q);
   let cancelled = 0;
-  for (const t of targets) if (engine.cancel(t) === null) cancelled++;
-  return ok({ cancelled });
+  for (const t of page) if (engine.cancel(t) === null) cancelled++;
+  return ok(cursor === undefined ? { cancelled } : { cancelled, cursor });
 }
 
-// GET /v2/dlq?cursor=&count=&dlqIds=&url=&label=&queueName=&topicName=
+/** The ids of up to `count` waiting messages matching the filter, oldest first. */
+function pendingPage(call: Call, q: ListQuery): { page: string[]; cursor?: string } {
+  const matching = [...call.ctx.engine.store.pending()].filter((m) => matches(messageFilterable(m), q.filter));
+  const { page, cursor } = pageOf(matching, (m) => timePosition(m.createdAt, m.id), q.count, q.cursor);
+  return { page: page.map((m) => m.id), ...(cursor !== undefined && { cursor }) };
+}
+
+// GET /v2/dlq?cursor=&count=&dlqIds=|filters
 export function listDlqCommand(call: Call): HttpResponse {
   if (query(call, 'source') === 'workflow') return workflowDlqListCommand(call);
-  const count = countOf(call);
-  if (isError(count)) return fail(count);
-  const cursor = Number(query(call, 'cursor') ?? 0) || 0;
-  const ids = new Set(queryAll(call, 'dlqIds'));
-  const all = [...call.ctx.engine.store.dlq()].filter((e) => (ids.size === 0 ? matchesMessage(e.message, call) : ids.has(e.dlqId)));
-  const page = all.slice(cursor, cursor + count);
-  const next = cursor + count < all.length ? { cursor: String(cursor + count) } : {};
-  return ok({ messages: page.map(dlqJson), ...next });
+  const page = dlqPage(call);
+  return isError(page) ? fail(page) : ok({ messages: page.page.map(dlqJson), ...(page.cursor !== undefined && { cursor: page.cursor }) });
 }
 
 // GET /v2/dlq/{dlqId}
@@ -57,7 +57,7 @@ export function getDlqCommand(call: Call): HttpResponse {
   return isError(e) ? fail(e) : ok(dlqJson(e));
 }
 
-// DELETE /v2/dlq/{dlqId} | DELETE /v2/dlq?dlqIds=...|filters
+// DELETE /v2/dlq/{dlqId} | DELETE /v2/dlq?dlqIds=...|filters&count=&cursor=
 export function deleteDlqCommand(call: Call): HttpResponse {
   const engine = call.ctx.engine;
   const id = idOf(call);
@@ -65,12 +65,14 @@ export function deleteDlqCommand(call: Call): HttpResponse {
     const err = engine.deleteDlq(id);
     return err === null ? ok({ deleted: 1 }) : fail(err);
   }
+  const targets = dlqPage(call);
+  if (isError(targets)) return fail(targets);
   let deleted = 0;
-  for (const e of dlqTargets(call)) if (engine.deleteDlq(e.dlqId) === null) deleted++;
-  return ok({ deleted });
+  for (const e of targets.page) if (engine.deleteDlq(e.dlqId) === null) deleted++;
+  return ok(targets.cursor === undefined ? { deleted } : { deleted, cursor: targets.cursor });
 }
 
-// POST /v2/dlq/retry/{dlqId} | POST /v2/dlq/retry?dlqIds=...|filters
+// POST /v2/dlq/retry/{dlqId} | POST /v2/dlq/retry?dlqIds=...|filters&count=&cursor=
 export function retryDlqCommand(call: Call): HttpResponse {
   const engine = call.ctx.engine;
   const rest = call.rest.split('/');
@@ -79,12 +81,24 @@ export function retryDlqCommand(call: Call): HttpResponse {
     const out = engine.retryDlq(one);
     return isError(out) ? fail(out) : ok({ responses: [out] });
   }
+  const targets = dlqPage(call);
+  if (isError(targets)) return fail(targets);
   const responses = [];
-  for (const e of dlqTargets(call)) {
+  for (const e of targets.page) {
     const out = engine.retryDlq(e.dlqId);
     if (!isError(out)) responses.push(out);
   }
-  return ok({ responses });
+  return ok(targets.cursor === undefined ? { responses } : { responses, cursor: targets.cursor });
+}
+
+/** The dead letters a DLQ call names (by id, all of them) or filters (up to `count`, in failure order). */
+function dlqPage(call: Call): { page: DlqEntry[]; cursor?: string } | QueueError {
+  const q = readListQuery(call, DLQ_QUERY);
+  if (isError(q)) return q;
+  const store = call.ctx.engine.store;
+  if (q.ids.length > 0) return { page: q.ids.map((id) => store.dlqEntry(id)).filter((e) => e !== undefined) };
+  const matching = [...store.dlq()].filter((e) => matches(dlqFilterable(e), q.filter));
+  return pageOf(matching, (e) => timePosition(e.failedAt, e.dlqId), q.count, q.cursor);
 }
 
 // GET /v2/keys
@@ -98,53 +112,11 @@ export function rotateKeysCommand(call: Call): HttpResponse {
   return isError(keys) ? fail(keys) : ok(keys);
 }
 
-// GET /v2/events | /v2/logs ?messageIds=&state=&messageId=&url=&topicName=&scheduleId=&queueName=&callerIp=
-//   &flowControlKey=&label=&host=&path=&fromDate=&toDate=&count=&cursor=   (each list filter repeatable)
+// GET /v2/events | /v2/logs ?messageIds=|filters&count=&cursor=   (each filter repeatable)
 export function eventsCommand(call: Call): HttpResponse {
-  const count = countOf(call);
-  if (isError(count)) return fail(count);
-  const filter: EventFilter = {};
-  for (const k of LIST_FILTERS) {
-    const v = queryAll(call, k);
-    if (v.length > 0) filter[k] = v;
-  }
+  const q = readListQuery(call, LOG_QUERY);
+  if (isError(q)) return fail(q);
   // The SDK sends `messageIds` (at the request's root) rather than the filter's `messageId`.
-  const ids = queryAll(call, 'messageIds');
-  if (ids.length > 0) filter.messageId = [...(filter.messageId ?? []), ...ids];
-  for (const k of ['fromDate', 'toDate'] as const) {
-    const v = query(call, k);
-    if (v === undefined) continue;
-    if (!/^\d+$/.test(v)) return fail(badRequest(`${k} must be a unix time in ms`));
-    filter[k] = Number(v);
-  }
-  const cursor = Number(query(call, 'cursor') ?? 0) || 0;
-  return ok(call.ctx.engine.events.list(filter, count, cursor));
-}
-
-function dlqTargets(call: Call): DlqEntry[] {
-  const ids = new Set(queryAll(call, 'dlqIds'));
-  return [...call.ctx.engine.store.dlq()].filter((e) => (ids.size === 0 ? matchesMessage(e.message, call) : ids.has(e.dlqId)));
-}
-
-/** The filters the SDK sends for bulk actions and lists: url, label, queueName, topicName, flowControlKey (several values OR). */
-function matchesMessage(m: QueueMessage, call: Call): boolean {
-  const test = (name: string, value: string | undefined) => {
-    const wanted = queryAll(call, name);
-    return wanted.length === 0 || (value !== undefined && wanted.includes(value));
-  };
-  const labels = queryAll(call, 'label');
-  return (
-    test('url', m.url) &&
-    test('queueName', m.queueName) &&
-    test('topicName', m.topicName) &&
-    test('flowControlKey', m.flowControl?.key) &&
-    (labels.length === 0 || (m.labels ?? []).some((l) => labels.includes(l)))
-  );
-}
-
-function countOf(call: Call): number | ReturnType<typeof badRequest> {
-  const v = query(call, 'count');
-  if (v === undefined) return DEFAULT_COUNT;
-  if (!/^\d+$/.test(v) || Number(v) === 0) return badRequest('count must be a positive integer');
-  return Math.min(MAX_COUNT, Number(v));
+  if (q.ids.length > 0) q.filter.messageId = [...(q.filter.messageId ?? []), ...q.ids];
+  return ok(call.ctx.engine.events.list(q.filter, q.count, Number(q.cursor ?? 0) || 0));
 }
