@@ -8,7 +8,9 @@ import { percentDecode } from '../../server/url.js';
 import { isError, MISSING_CRON, notFound } from '../errors.js';
 import type { Schedules } from '../schedules/schedules.js';
 import type { Schedule } from '../store/schedule.js';
+import { shownHeaders } from '../store/redaction.js';
 import { done, fail, ok } from './envelope.js';
+import { canonicalHeaders } from './header-case.js';
 import { messageJson } from './message-json.js';
 import { destinationOf, draftsOf, refusal } from './publish.js';
 import { bodyBytes, requestHeaders, withQuerySettings, type Call } from './request.js';
@@ -75,7 +77,10 @@ export async function createScheduleCommand(call: Call): Promise<HttpResponse> {
   return isError(s) ? fail(s) : ok({ scheduleId: s.id });
 }
 
-/** A schedule as the SDK's Schedule type reads it. */
+/** What a schedule shows of its template, under the names messageJson gives them. */
+const TEMPLATE_FIELDS = ['bodyBase64', 'callback', 'failureCallback', 'queueName', 'labels', 'label', 'retryDelayExpression', 'timeout', 'flowControlKey', 'parallelism', 'rate', 'period'];
+
+/** A schedule as the SDK's Schedule type reads it: canonical header names, no body when it has none. */
 function scheduleJson(s: Schedule, schedules: Schedules): Record<string, unknown> {
   const m = messageJson(s.template);
   const out: Record<string, unknown> = {
@@ -84,13 +89,14 @@ function scheduleJson(s: Schedule, schedules: Schedules): Record<string, unknown
     createdAt: s.createdAt,
     destination: s.destination,
     method: s.template.method,
-    header: m.header,
+    header: canonicalHeaders(shownHeaders(s.template)),
     retries: s.template.retries,
     isPaused: s.paused,
     callerIp: s.template.callerIp,
     callerIP: s.template.callerIp,
   };
-  for (const k of ['body', 'bodyBase64', 'callback', 'failureCallback', 'queueName', 'labels', 'label']) if (m[k] !== undefined) out[k] = m[k];
+  if (m.body !== undefined && m.body !== '') out.body = m.body;
+  for (const k of TEMPLATE_FIELDS) if (m[k] !== undefined) out[k] = m[k];
   if (s.delayMs > 0) out.delay = Math.round(s.delayMs / 1000);
   if (s.lastScheduleTime !== undefined) out.lastScheduleTime = s.lastScheduleTime;
   const next = schedules.nextTime(s);
