@@ -9,6 +9,7 @@ export { isServiceError as isError } from '../errors/service-error.js';
 
 export const UNAUTHORIZED = new QueueError(401, 'Unauthorized: wrong or missing token (Authorization: Bearer <QSTASH_TOKEN> or ?qstash_token=)');
 export const READ_ONLY = new QueueError(403, 'the read-only token cannot publish or change anything');
+export const READ_ONLY_KEYS = new QueueError(403, 'the read-only token cannot read or rotate the signing keys');
 export const BODY_TOO_LARGE = new QueueError(413, 'request body too large');
 export const NOT_JSON = new QueueError(400, 'request body is not valid JSON');
 export const KEYS_FIXED = new QueueError(400, 'the signing keys are fixed in dev mode (--qstash-dev): QSTASH_DEV=true receivers know only the dev keys');

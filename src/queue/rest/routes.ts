@@ -1,11 +1,12 @@
 // The queue's REST surface under /qstash/v2/<group>/...: checks the token (Authorization:
-// Bearer, or ?qstash_token=), refuses the read-only token anything but GET, then dispatches on
-// the method and the group. Routes are data: method, group, whether a sub-path is wanted.
+// Bearer, or ?qstash_token=), refuses the read-only token anything but GET and the signing
+// keys, then dispatches on the method and the group. Routes are data: method, group, whether
+// a sub-path is wanted, whether the route reveals or changes the keys.
 
 import { timingSafeEqual } from 'node:crypto';
 import type { HttpRequest, HttpResponse } from '../../server/http.js';
 import { queryParam } from '../../server/url.js';
-import { methodNotAllowed, notFound, READ_ONLY, UNAUTHORIZED } from '../errors.js';
+import { methodNotAllowed, notFound, READ_ONLY, READ_ONLY_KEYS, UNAUTHORIZED } from '../errors.js';
 import { fail } from './envelope.js';
 import {
   cancelCommand,
@@ -34,13 +35,21 @@ type Run = (call: Call) => HttpResponse | Promise<HttpResponse>;
 interface Route {
   bare?: Run;
   sub?: Run;
+  /** Reveals or changes the signing keys, with which a request passes for a delivery: full token only. */
+  signingKeys?: true;
 }
 
 const ROUTES = new Map<string, ReadonlyMap<string, Route>>([
   ['publish', new Map<string, Route>([['POST', { sub: publishCommand }]])],
   ['enqueue', new Map<string, Route>([['POST', { sub: enqueueCommand }]])],
   ['batch', new Map<string, Route>([['POST', { bare: batchCommand }]])],
-  ['keys', new Map<string, Route>([['GET', { bare: keysCommand }], ['POST', { sub: (c: Call) => (c.rest === 'rotate' ? rotateKeysCommand(c) : fail(notFound(c.req.path))) }]])],
+  [
+    'keys',
+    new Map<string, Route>([
+      ['GET', { bare: keysCommand, signingKeys: true }],
+      ['POST', { sub: (c: Call) => (c.rest === 'rotate' ? rotateKeysCommand(c) : fail(notFound(c.req.path))), signingKeys: true }],
+    ]),
+  ],
   ['messages', new Map<string, Route>([['GET', { sub: getMessageCommand }], ['DELETE', { bare: cancelCommand, sub: cancelCommand }]])],
   [
     'dlq',
@@ -109,6 +118,7 @@ export function queueRoutes(ctx: QueueContext, tokens: Tokens) {
     const route = byMethod.get(method);
     const run = route === undefined ? undefined : rest === '' ? route.bare : route.sub;
     if (run === undefined) return fail(route === undefined ? methodNotAllowed(req.method, path) : notFound(path));
+    if (who === 'readOnly' && route?.signingKeys === true) return fail(READ_ONLY_KEYS);
     if (who === 'readOnly' && method !== 'GET') return fail(READ_ONLY);
     return run({ req, ctx, rest });
   };
