@@ -32,35 +32,34 @@ export const DLQ_QUERY: QuerySpec = { ids: 'dlqIds', filters: new Set([...UNIVER
 /** /v2/logs and /v2/events (LogsListFilters). */
 export const LOG_QUERY: QuerySpec = { ids: 'messageIds', filters: new Set([...UNIVERSAL, ...IDENTITY, 'host', 'path', 'state', 'messageId']) };
 
-const PAGING = new Set(['count', 'cursor', 'qstash_token']);
-/** Another name for a filter, as some callers spell it. */
-const ALIASES = new Map<string, FilterField>([['labels', 'label']]);
 const DEFAULT_COUNT = 100;
 const MAX_COUNT = 1000;
 
 export function readListQuery(call: Call, spec: QuerySpec): ListQuery | QueueError {
   const out: ListQuery = { filter: {}, ids: [], count: DEFAULT_COUNT, cursor: undefined };
   for (const [k, v] of queryPairs(call.req.query)) {
-    const rawName = Buffer.from(k, 'latin1').toString('utf8');
-    const name = ALIASES.get(rawName) ?? rawName;
-    const value = Buffer.from(v ?? '', 'latin1').toString('utf8');
-    if (name === spec.ids) out.ids.push(value);
-    else if (name === 'count') {
-      if (!/^\d+$/.test(value) || Number(value) === 0) return badRequest('count must be a positive integer');
-      out.count = Math.min(MAX_COUNT, Number(value));
-    } else if (name === 'cursor') out.cursor = value === '' ? undefined : value;
-    else if (PAGING.has(name)) continue;
-    else if (name === 'fromDate' || name === 'toDate') {
-      if (!spec.filters.has(name)) return unknownFilter(rawName, spec);
-      if (!/^\d+$/.test(value)) return badRequest(`${name} must be a unix time in ms`);
-      out.filter[name] = Number(value);
-    } else if (spec.filters.has(name as FilterField)) {
-      const field = name as FilterField;
-      if (field === 'responseStatus' && !/^\d+$/.test(value)) return badRequest('responseStatus must be an HTTP status code');
-      (out.filter[field] ??= []).push(field === 'responseStatus' ? String(Number(value)) : value);
-    } else return unknownFilter(rawName, spec);
+    const err = readParam(out, spec, Buffer.from(k, 'latin1').toString('utf8'), Buffer.from(v ?? '', 'latin1').toString('utf8'));
+    if (err !== null) return err;
   }
   return out;
+}
+
+function readParam(out: ListQuery, spec: QuerySpec, name: string, value: string): QueueError | null {
+  if (name === spec.ids) out.ids.push(value);
+  else if (name === 'count') {
+    if (!/^\d+$/.test(value) || Number(value) === 0) return badRequest('count must be a positive integer');
+    out.count = Math.min(MAX_COUNT, Number(value));
+  } else if (name === 'cursor') out.cursor = value === '' ? undefined : value;
+  else if (name === 'qstash_token') return null; // the token, when the caller puts it in the query
+  else if (!spec.filters.has(name as FilterField)) return unknownFilter(name, spec);
+  else if (name === 'fromDate' || name === 'toDate') {
+    if (!/^\d+$/.test(value)) return badRequest(`${name} must be a unix time in ms`);
+    out.filter[name] = Number(value);
+  } else if (name === 'responseStatus') {
+    if (!/^\d+$/.test(value)) return badRequest('responseStatus must be an HTTP status code');
+    (out.filter.responseStatus ??= []).push(String(Number(value)));
+  } else (out.filter[name as FilterField] ??= []).push(value);
+  return null;
 }
 
 const unknownFilter = (name: string, spec: QuerySpec) =>
