@@ -25,7 +25,7 @@ const refusal = async (p: Promise<unknown>): Promise<QstashError> => {
 type Bulk = { cancelled?: number; deleted?: number; responses?: unknown[]; cursor?: string };
 
 describe('queue bulk actions and filters', () => {
-  const { rx, client } = queueSuite();
+  const { t, rx, client } = queueSuite();
 
   const waiting = async (label: string, n: number, url = `${rx.url}/bulk/${label}`) => {
     const out = [];
@@ -67,6 +67,14 @@ describe('queue bulk actions and filters', () => {
     assert.equal(total, 5);
     assert.equal(await pending(ids), 0);
     assert.equal(await pending(other), 1);
+  });
+
+  it('a bulk cancel without count (a raw call; the SDK always sends one) cancels every match', async () => {
+    const many = await client.batch(Array.from({ length: 120 }, (_, i) => ({ url: `${rx.url}/bulk/nocount9`, body: String(i), delay: LATER, label: 'nocount9' })));
+    const ids = many.map((r) => (r as { messageId: string }).messageId);
+    const res = await fetch(`${t.queue().url}/v2/messages?label=nocount9`, { method: 'DELETE', headers: { authorization: `Bearer ${t.queue().token}` } });
+    assert.deepEqual(await res.json(), { cancelled: 120 });
+    assert.equal(await pending(ids.slice(0, 3)), 0);
   });
 
   it('dlq.delete and dlq.retry with count act on at most count entries and answer a cursor until none match', async () => {

@@ -17,7 +17,8 @@ export interface QuerySpec {
 export interface ListQuery {
   filter: RecordFilter;
   ids: string[];
-  count: number;
+  /** As given (at most MAX_COUNT); undefined when not. */
+  count: number | undefined;
   cursor: string | undefined;
 }
 
@@ -32,11 +33,12 @@ export const DLQ_QUERY: QuerySpec = { ids: 'dlqIds', filters: new Set([...UNIVER
 /** /v2/logs and /v2/events (LogsListFilters). */
 export const LOG_QUERY: QuerySpec = { ids: 'messageIds', filters: new Set([...UNIVERSAL, ...IDENTITY, 'host', 'path', 'state', 'messageId']) };
 
-const DEFAULT_COUNT = 100;
+/** How many a list (the logs, the DLQ) answers when the caller names no count. */
+export const LIST_COUNT = 100;
 const MAX_COUNT = 1000;
 
 export function readListQuery(call: Call, spec: QuerySpec): ListQuery | QueueError {
-  const out: ListQuery = { filter: {}, ids: [], count: DEFAULT_COUNT, cursor: undefined };
+  const out: ListQuery = { filter: {}, ids: [], count: undefined, cursor: undefined };
   for (const [k, v] of queryPairs(call.req.query)) {
     const err = readParam(out, spec, Buffer.from(k, 'latin1').toString('utf8'), Buffer.from(v ?? '', 'latin1').toString('utf8'));
     if (err !== null) return err;

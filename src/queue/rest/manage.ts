@@ -9,8 +9,11 @@ import { dlqFilterable, matches, messageFilterable } from '../store/record-filte
 import { workflowDlqListCommand } from '../workflow/dlq-api.js';
 import { fail, ok } from './envelope.js';
 import { dlqJson, messageJson } from './message-json.js';
-import { CANCEL_QUERY, DLQ_QUERY, LOG_QUERY, pageOf, readListQuery, timePosition, type ListQuery } from './list-query.js';
+import { CANCEL_QUERY, DLQ_QUERY, LIST_COUNT, LOG_QUERY, pageOf, readListQuery, timePosition, type ListQuery } from './list-query.js';
 import { query, type Call } from './request.js';
+
+/** A bulk action given no count acts on every match, as the service's cancel does (the SDK always sends one). */
+const EVERY_MATCH = Infinity;
 
 /** The first path segment after the group, decoded; '' when none. */
 const idOf = (call: Call) => Buffer.from(percentDecode(call.rest.split('/')[0] ?? ''), 'latin1').toString('utf8');
@@ -40,14 +43,14 @@ export function cancelCommand(call: Call): HttpResponse {
 /** The ids of up to `count` waiting messages matching the filter, oldest first. */
 function pendingPage(call: Call, q: ListQuery): { page: string[]; cursor?: string } {
   const matching = [...call.ctx.engine.store.pending()].filter((m) => matches(messageFilterable(m), q.filter));
-  const { page, cursor } = pageOf(matching, (m) => timePosition(m.createdAt, m.id), q.count, q.cursor);
+  const { page, cursor } = pageOf(matching, (m) => timePosition(m.createdAt, m.id), q.count ?? EVERY_MATCH, q.cursor);
   return { page: page.map((m) => m.id), ...(cursor !== undefined && { cursor }) };
 }
 
 // GET /v2/dlq?cursor=&count=&dlqIds=|filters
 export function listDlqCommand(call: Call): HttpResponse {
   if (query(call, 'source') === 'workflow') return workflowDlqListCommand(call);
-  const page = dlqPage(call);
+  const page = dlqPage(call, LIST_COUNT);
   return isError(page) ? fail(page) : ok({ messages: page.page.map(dlqJson), ...(page.cursor !== undefined && { cursor: page.cursor }) });
 }
 
@@ -65,7 +68,7 @@ export function deleteDlqCommand(call: Call): HttpResponse {
     const err = engine.deleteDlq(id);
     return err === null ? ok({ deleted: 1 }) : fail(err);
   }
-  const targets = dlqPage(call);
+  const targets = dlqPage(call, EVERY_MATCH);
   if (isError(targets)) return fail(targets);
   let deleted = 0;
   for (const e of targets.page) if (engine.deleteDlq(e.dlqId) === null) deleted++;
@@ -81,7 +84,7 @@ export function retryDlqCommand(call: Call): HttpResponse {
     const out = engine.retryDlq(one);
     return isError(out) ? fail(out) : ok({ responses: [out] });
   }
-  const targets = dlqPage(call);
+  const targets = dlqPage(call, EVERY_MATCH);
   if (isError(targets)) return fail(targets);
   const responses = [];
   for (const e of targets.page) {
@@ -91,14 +94,14 @@ export function retryDlqCommand(call: Call): HttpResponse {
   return ok(targets.cursor === undefined ? { responses } : { responses, cursor: targets.cursor });
 }
 
-/** The dead letters a DLQ call names (by id, all of them) or filters (up to `count`, in failure order). */
-function dlqPage(call: Call): { page: DlqEntry[]; cursor?: string } | QueueError {
+/** The dead letters a DLQ call names (by id, all of them) or filters (up to `count`, else `unnamed`, in failure order). */
+function dlqPage(call: Call, unnamed: number): { page: DlqEntry[]; cursor?: string } | QueueError {
   const q = readListQuery(call, DLQ_QUERY);
   if (isError(q)) return q;
   const store = call.ctx.engine.store;
   if (q.ids.length > 0) return { page: q.ids.map((id) => store.dlqEntry(id)).filter((e) => e !== undefined) };
   const matching = [...store.dlq()].filter((e) => matches(dlqFilterable(e), q.filter));
-  return pageOf(matching, (e) => timePosition(e.failedAt, e.dlqId), q.count, q.cursor);
+  return pageOf(matching, (e) => timePosition(e.failedAt, e.dlqId), q.count ?? unnamed, q.cursor);
 }
 
 // GET /v2/keys
@@ -118,5 +121,5 @@ export function eventsCommand(call: Call): HttpResponse {
   if (isError(q)) return fail(q);
   // The SDK sends `messageIds` (at the request's root) rather than the filter's `messageId`.
   if (q.ids.length > 0) q.filter.messageId = [...(q.filter.messageId ?? []), ...q.ids];
-  return ok(call.ctx.engine.events.list(q.filter, q.count, Number(q.cursor ?? 0) || 0));
+  return ok(call.ctx.engine.events.list(q.filter, q.count ?? LIST_COUNT, Number(q.cursor ?? 0) || 0));
 }
