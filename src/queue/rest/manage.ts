@@ -15,6 +15,9 @@ import { query, type Call } from './request.js';
 /** A bulk action given no count acts on every match, as the service's cancel does (the SDK always sends one). */
 const EVERY_MATCH = Infinity;
 
+/** A bulk or list answer, with the cursor to continue from while more match. */
+const withCursor = <T extends object>(answer: T, cursor: string | undefined) => (cursor === undefined ? answer : { ...answer, cursor });
+
 /** The first path segment after the group, decoded; '' when none. */
 const idOf = (call: Call) => Buffer.from(percentDecode(call.rest.split('/')[0] ?? ''), 'latin1').toString('utf8');
 
@@ -37,7 +40,7 @@ export function cancelCommand(call: Call): HttpResponse {
   const { page, cursor } = q.ids.length > 0 ? { page: q.ids, cursor: undefined } : pendingPage(call, q);
   let cancelled = 0;
   for (const t of page) if (engine.cancel(t) === null) cancelled++;
-  return ok(cursor === undefined ? { cancelled } : { cancelled, cursor });
+  return ok(withCursor({ cancelled }, cursor));
 }
 
 /** The ids of up to `count` waiting messages matching the filter, oldest first. */
@@ -51,7 +54,7 @@ function pendingPage(call: Call, q: ListQuery): { page: string[]; cursor?: strin
 export function listDlqCommand(call: Call): HttpResponse {
   if (query(call, 'source') === 'workflow') return workflowDlqListCommand(call);
   const page = dlqPage(call, LIST_COUNT);
-  return isError(page) ? fail(page) : ok({ messages: page.page.map(dlqJson), ...(page.cursor !== undefined && { cursor: page.cursor }) });
+  return isError(page) ? fail(page) : ok(withCursor({ messages: page.page.map(dlqJson) }, page.cursor));
 }
 
 // GET /v2/dlq/{dlqId}
@@ -72,7 +75,7 @@ export function deleteDlqCommand(call: Call): HttpResponse {
   if (isError(targets)) return fail(targets);
   let deleted = 0;
   for (const e of targets.page) if (engine.deleteDlq(e.dlqId) === null) deleted++;
-  return ok(targets.cursor === undefined ? { deleted } : { deleted, cursor: targets.cursor });
+  return ok(withCursor({ deleted }, targets.cursor));
 }
 
 // POST /v2/dlq/retry/{dlqId} | POST /v2/dlq/retry?dlqIds=...|filters&count=&cursor=
@@ -91,7 +94,7 @@ export function retryDlqCommand(call: Call): HttpResponse {
     const out = engine.retryDlq(e.dlqId);
     if (!isError(out)) responses.push(out);
   }
-  return ok(targets.cursor === undefined ? { responses } : { responses, cursor: targets.cursor });
+  return ok(withCursor({ responses }, targets.cursor));
 }
 
 /** The dead letters a DLQ call names (by id, all of them) or filters (up to `count`, else `unnamed`, in failure order). */
