@@ -1,13 +1,13 @@
 // The composition root: builds every configured service from a validated config, mounts
 // them on one handler and serves it on the chosen runtime.
 
-import { mkdirSync } from 'node:fs';
 import { consoleService } from './console/index.js';
 import { ConfigError } from './config/load.js';
 import type { Config } from './config/schema.js';
 import { SecretStore } from './config/secrets.js';
 import { mountKv, type KvCredentials } from './kv/index.js';
 import { createApp } from './server/app.js';
+import { makeDirectory } from './storage/atomic-file.js';
 import type { RunningServer } from './server/http.js';
 import { healthService } from './server/health.js';
 import { fetchClient } from './server/http-client.js';
@@ -47,7 +47,7 @@ const isBun = () => typeof (globalThis as { Bun?: unknown }).Bun !== 'undefined'
 export async function startLarder(config: Config, log: Logger = createLogger(config.logLevel), kvOnly = false): Promise<Larder> {
   const runtime = config.runtime === 'auto' ? (isBun() ? 'bun' : 'node') : config.runtime;
   if (runtime === 'bun' && !isBun()) throw new ConfigError('runtime "bun" needs the server to run under Bun (npx bun bin/larder.js start)');
-  mkdirSync(config.dataDir, { recursive: true });
+  makeDirectory(config.dataDir);
   const secrets = new SecretStore(config.dataDir);
   const services: Service[] = [];
   let streams: StreamsService | null = null;

@@ -70,7 +70,7 @@ export function mountVector(config: Config, secrets: SecretStore, log: Logger): 
     create(name, settings): VectorCredentials | VectorError {
       if (indexes.has(name)) return indexExists(name);
       makeDirectory(dir);
-      writeFileAtomic(createdPath, JSON.stringify({ ...created, [name]: settings }, null, 2) + '\n', 0o600);
+      writeFileAtomic(createdPath, JSON.stringify({ ...created, [name]: settings }, null, 2) + '\n');
       created[name] = settings;
       return mount(name, settings);
     },
