@@ -184,6 +184,11 @@ const queueSettings = z
     denyDestinations: z.array(destinationRule).default([]),
     /** Refuses destinations that are or resolve to loopback, private or link-local addresses. */
     production: z.boolean().default(false),
+    /**
+     * Forwarded headers that carry credentials, besides Authorization and Cookie: delivered as
+     * they are, shown as "[redacted]" in the logs (and their files), the DLQ and message views.
+     */
+    credentialHeaders: z.array(z.string().regex(/^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/, 'a header name')).default([]),
   })
   .strict();
 

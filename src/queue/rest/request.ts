@@ -9,6 +9,7 @@ import type { Schedules } from '../schedules/schedules.js';
 import type { UrlGroups } from '../url-groups.js';
 import type { Workflows } from '../workflow/workflows.js';
 import { BODY_TOO_LARGE, NOT_JSON, type QueueError } from '../errors.js';
+import type { CredentialHeaders } from '../store/redaction.js';
 import type { HeaderSource } from './publish-options.js';
 
 export interface QueueContext {
@@ -17,6 +18,8 @@ export interface QueueContext {
   readonly schedules: Schedules;
   readonly maxBodyBytes: number;
   readonly maxMessageBytes: number;
+  /** Headers shown as "[redacted]" (store/redaction.ts). */
+  readonly credentials: CredentialHeaders;
   readonly defaultRetries: number;
   readonly now: () => number;
   readonly destinations: DestinationPolicy;
