@@ -207,6 +207,11 @@ export const configSchema = z
     logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     /** Largest request body the server reads, for every service. */
     maxBodyBytes: z.number().int().positive().default(64 * MiB),
+    /**
+     * Deepest nesting of arrays and objects a JSON body may have (vector metadata included), and
+     * of parentheses in a vector filter: deeper gets 400, where walking it could overflow the stack.
+     */
+    maxNestingDepth: z.number().int().min(8).max(1000).default(128),
     /** Bearer token of /metrics; generated and kept in the data dir when not given. */
     adminToken: token.optional(),
     /** Serve /metrics (behind adminToken). When absent: only while `host` is a loopback address. */

@@ -80,7 +80,7 @@ export function mountVector(config: Config, secrets: SecretStore, log: Logger): 
     name: 'vector',
     prefix: 'vector',
     credentials,
-    handle: vectorRoutes(indexes, admin, config.maxBodyBytes, log),
+    handle: vectorRoutes(indexes, admin, config, log),
     async close() {
       for (const p of persisted) p.close();
     },

@@ -2,6 +2,7 @@
 // query and the body. The only query and body parsing of the queue service.
 
 import type { HttpRequest } from '../../server/http.js';
+import { parseJsonText } from '../../server/json-body.js';
 import { pathSegments, percentDecode, queryPairs } from '../../server/url.js';
 import type { DestinationPolicy } from '../delivery/destination-policy.js';
 import type { QueueEngine } from '../engine.js';
@@ -17,6 +18,7 @@ export interface QueueContext {
   readonly urlGroups: UrlGroups;
   readonly schedules: Schedules;
   readonly maxBodyBytes: number;
+  readonly maxNestingDepth: number;
   readonly maxMessageBytes: number;
   /** Headers shown as "[redacted]" (store/redaction.ts). */
   readonly credentials: CredentialHeaders;
@@ -50,12 +52,7 @@ export async function bodyBytes(call: Call): Promise<Buffer | QueueError> {
 
 export async function jsonBody(call: Call): Promise<unknown | QueueError> {
   const bytes = await bodyBytes(call);
-  if (!(bytes instanceof Buffer)) return bytes;
-  try {
-    return JSON.parse(bytes.toString('utf8'));
-  } catch {
-    return NOT_JSON;
-  }
+  return bytes instanceof Buffer ? parseJsonText(bytes.toString('utf8'), call.ctx.maxNestingDepth, NOT_JSON) : bytes;
 }
 
 export function requestHeaders(req: HttpRequest): HeaderSource {

@@ -3,7 +3,8 @@
 // values, which are delivered, retried and re-sent by a DLQ retry; what the API shows of it
 // (message get, the DLQ, the logs) carries `REDACTED:<hex sha256 of the value>` instead.
 // Credential headers (Authorization, Cookie, queue.credentialHeaders) are shown as "[redacted]"
-// on every message, asked or not, and with no hash: a short password's hash is soon guessed.
+// on every message that does not ask for their hash, with no hash: a short password's hash is
+// soon guessed.
 // The events files hold events as shown, so they never hold a credential in clear.
 
 import { createHash } from 'node:crypto';
@@ -42,7 +43,7 @@ export function shownHeaders(m: QueueMessage, credentials: CredentialHeaders): R
   const r = m.redact?.headers;
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(m.headers)) {
-    out[k] = credentials.has(k) ? CREDENTIAL_SHOWN : r === true || r?.includes(k) ? redacted(v) : v;
+    out[k] = r === true || r?.includes(k) ? redacted(v) : credentials.has(k) ? CREDENTIAL_SHOWN : v;
   }
   return out;
 }
