@@ -89,6 +89,16 @@ describe(`input nested deeper than maxNestingDepth (${LIMIT})`, () => {
     for (const body of [arrays(HUGE), `[{"destination":"http://127.0.0.1:1/x","headers":${objects(LIMIT)}}]`]) {
       assert.deepEqual(await post(`${q.url}/v2/batch`, `Bearer ${q.token}`, body), { status: 400, body: TOO_DEEP });
     }
+    // A workflow's messages are JSON the queue reads: an invoke's step is kept with the run.
+    const invoke = await fetch(`${q.url}/v2/publish/http://127.0.0.1:1/child`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${q.token}`, 'upstash-workflow-runid': 'wfr_child', 'upstash-workflow-init': 'true', 'upstash-workflow-invoke': 'true' },
+      body: `{"body":"x","workflowRunId":"wfr_parent","workflowRunCreatedAt":1,"workflowUrl":"http://127.0.0.1:1/p","step":${objects(HUGE)}}`,
+    });
+    assert.deepEqual({ status: invoke.status, body: await invoke.json() }, { status: 400, body: TOO_DEEP });
+    // Any other body is passed on unread, however it nests.
+    const plain = await fetch(`${q.url}/v2/publish/http://127.0.0.1:1/plain`, { method: 'POST', headers: { authorization: `Bearer ${q.token}`, 'upstash-delay': '1h' }, body: arrays(HUGE) });
+    assert.equal(plain.status, 200);
   });
 
   it('kv: a deep command body and a deep JSON.SET value get 400 with their Redis texts', async () => {
