@@ -19,8 +19,13 @@ interface NameRule {
 const RULES: Readonly<Record<NameKind, NameRule>> = {
   database: { pattern: /^[A-Za-z0-9_-]{1,64}$/, text: 'database names are 1 to 64 letters, digits, _ and -' },
   cluster: { pattern: /^[A-Za-z0-9_-]{1,64}$/, text: 'cluster names are 1 to 64 letters, digits, _ and -' },
-  // Kafka's rule (kafka/common/internals/Topic.java). `.` and `..` match it and Kafka refuses them too.
-  topic: { pattern: /^(?!\.{1,2}$)[A-Za-z0-9._-]{1,249}$/, text: "topic names are 1 to 249 letters, digits, ., _ and -, and not '.' or '..'" },
+  // Kafka's rule (kafka/common/internals/Topic.java). `.` and `..` match it and Kafka refuses them
+  // too. A topic's folder sits beside the cluster's own files (streams/log/log-backend.ts), so
+  // their names, and those of their temp files, are not topics either.
+  topic: {
+    pattern: /^(?!\.{1,2}$)(?!topics\.json|consumer-offsets\.log)[A-Za-z0-9._-]{1,249}$/,
+    text: "topic names are 1 to 249 letters, digits, ., _ and -, not '.' or '..', and not starting with 'topics.json' or 'consumer-offsets.log'",
+  },
   // A leading letter or digit keeps `_admin` free for the vector admin endpoints.
   index: {
     pattern: /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/,

@@ -12,7 +12,7 @@ import { Kafka } from '@upstash/kafka';
 import { launchLarder } from '../support/larder-process.js';
 import { startTestLarder, type TestLarder } from '../support/larder.js';
 
-const TOPIC_RULE = "topic names are 1 to 249 letters, digits, ., _ and -, and not '.' or '..'";
+const TOPIC_RULE = "topic names are 1 to 249 letters, digits, ., _ and -, not '.' or '..', and not starting with 'topics.json' or 'consumer-offsets.log'";
 const INDEX_RULE = 'index names are 1 to 64 letters, digits, _ and -, starting with a letter or digit';
 
 /** A POST whose path goes out byte for byte (fetch would resolve `..` segments before sending). */
@@ -46,7 +46,8 @@ describe('names that become file names', () => {
 
   it('refuses a produce that would auto-create a topic named ., .. or anything off the rule', async () => {
     const before = streamFiles();
-    for (const topic of ['.', '..', 'a/b', 'a b', '', 'x'.repeat(250)]) {
+    // The cluster's folder keeps topics.json (replaced through topics.json.tmp) and consumer-offsets.log beside the topics' folders.
+    for (const topic of ['.', '..', 'a/b', 'a b', '', 'x'.repeat(250), 'topics.json', 'topics.json.tmp', 'consumer-offsets.log']) {
       const res = await fetch(`${t.cluster().url}/produce`, {
         method: 'POST',
         headers: { authorization: basic },
@@ -78,7 +79,7 @@ describe('names that become file names', () => {
   it('still takes the longest and oddest names the rule allows', async () => {
     const long = 'a.b_c-'.repeat(41) + 'xyz';
     assert.equal(long.length, 249);
-    for (const topic of [long, '...', '.x', '_-']) {
+    for (const topic of [long, '...', '.x', '_-', 'topics', 'topics.jso', 'consumer-offsets']) {
       const p = kafka.producer();
       assert.equal((await p.produce(topic, 'v')).topic, topic);
     }
