@@ -7,7 +7,9 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { execFile } from 'node:child_process';
 import { after, before, describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
 import { Kafka } from '@upstash/kafka';
 import { launchLarder } from '../support/larder-process.js';
 import { startTestLarder, type TestLarder } from '../support/larder.js';
@@ -134,5 +136,16 @@ describe('configured names', () => {
     const index = await refused({}, ['--vector-index', '_x:DENSE:2']);
     assert.equal(index.code, 2);
     assert.equal(index.stderr, `larder: --vector-index _x:DENSE:2: invalid index name '_x': ${INDEX_RULE}\n`);
+  });
+
+  it('refuses `larder topic create ..` before it asks any server', async () => {
+    const launcher = fileURLToPath(new URL('../../../bin/larder.js', import.meta.url));
+    // No server listens on port 1: an answer at all would mean the name went out.
+    const out = await new Promise<{ code: number | null; stderr: string }>((resolve) =>
+      execFile(process.execPath, [launcher, 'topic', 'create', '..', '--url', 'http://127.0.0.1:1', '--data-dir', root], (err, _stdout, stderr) =>
+        resolve({ code: err === null ? 0 : Number(err.code), stderr }),
+      ),
+    );
+    assert.deepEqual(out, { code: 2, stderr: `larder: invalid topic name '..': ${TOPIC_RULE}\n` });
   });
 });
