@@ -20,7 +20,7 @@ const idOf = (call: Call) => Buffer.from(percentDecode(call.rest.split('/')[0] ?
 // GET /v2/messages/{id}
 export function getMessageCommand(call: Call): HttpResponse {
   const m = call.ctx.engine.message(idOf(call));
-  return isError(m) ? fail(m) : ok(messageJson(m));
+  return isError(m) ? fail(m) : ok(messageJson(m, call.ctx.credentials));
 }
 
 // DELETE /v2/messages/{id} | DELETE /v2/messages?messageIds=...|filters
@@ -48,13 +48,13 @@ export function listDlqCommand(call: Call): HttpResponse {
   const all = [...call.ctx.engine.store.dlq()].filter((e) => (ids.size === 0 ? matchesMessage(e.message, call) : ids.has(e.dlqId)));
   const page = all.slice(cursor, cursor + count);
   const next = cursor + count < all.length ? { cursor: String(cursor + count) } : {};
-  return ok({ messages: page.map(dlqJson), ...next });
+  return ok({ messages: page.map((e) => dlqJson(e, call.ctx.credentials)), ...next });
 }
 
 // GET /v2/dlq/{dlqId}
 export function getDlqCommand(call: Call): HttpResponse {
   const e = call.ctx.engine.dlqEntry(idOf(call));
-  return isError(e) ? fail(e) : ok(dlqJson(e));
+  return isError(e) ? fail(e) : ok(dlqJson(e, call.ctx.credentials));
 }
 
 // DELETE /v2/dlq/{dlqId} | DELETE /v2/dlq?dlqIds=...|filters

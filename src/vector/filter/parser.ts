@@ -8,6 +8,9 @@
 //   literal := 'single' | "double" quoted string | number | true | false
 // Keywords are case-insensitive. A syntax error is a FilterSyntaxError carrying the 0-based
 // position of the offending character, so the message can point at it.
+// Evaluation recurses over the tree, so its depth is bounded: a chain of ANDs or ORs becomes a
+// balanced tree (depth log2 of its length, evaluated left to right as written), and
+// parentheses may nest at most `maxDepth` levels.
 
 import type { Comparison, Filter, Literal, Path, Step } from './ast.js';
 
@@ -84,7 +87,12 @@ function endsValue(tokens: readonly Token[]): boolean {
 
 class Parser {
   private at = 0;
-  constructor(private readonly tokens: Token[]) {}
+  /** Parentheses open at `at`. */
+  private depth = 0;
+  constructor(
+    private readonly tokens: Token[],
+    private readonly maxDepth: number,
+  ) {}
 
   private peek(): Token {
     return this.tokens[this.at];
@@ -111,29 +119,32 @@ class Parser {
   }
 
   private or(): Filter {
-    let left = this.and();
+    const terms = [this.and()];
     while (this.keyword('OR')) {
       this.at++;
-      left = { kind: 'or', left, right: this.and() };
+      terms.push(this.and());
     }
-    return left;
+    return balanced('or', terms);
   }
 
   private and(): Filter {
-    let left = this.primary();
+    const terms = [this.primary()];
     while (this.keyword('AND')) {
       this.at++;
-      left = { kind: 'and', left, right: this.primary() };
+      terms.push(this.primary());
     }
-    return left;
+    return balanced('and', terms);
   }
 
   private primary(): Filter {
     if (this.punct('(')) {
+      this.expect(this.depth < this.maxDepth, `at most ${this.maxDepth} nested parentheses`);
       this.at++;
+      this.depth++;
       const inner = this.or();
       this.expect(this.punct(')'), "')'");
       this.at++;
+      this.depth--;
       return inner;
     }
     if (this.keyword('HAS') && (this.keyword('FIELD', 1) || (this.keyword('NOT', 1) && this.keyword('FIELD', 2)))) {
@@ -228,11 +239,18 @@ class Parser {
 }
 
 /** Parses a filter; a syntax error is returned, never thrown. */
-export function parseFilter(src: string): Filter | FilterSyntaxError {
+/** `terms` joined by `kind`, as a tree of depth log2(terms.length), in their order. */
+function balanced(kind: 'and' | 'or', terms: readonly Filter[]): Filter {
+  if (terms.length === 1) return terms[0];
+  const mid = terms.length >> 1;
+  return { kind, left: balanced(kind, terms.slice(0, mid)), right: balanced(kind, terms.slice(mid)) };
+}
+
+export function parseFilter(src: string, maxDepth: number): Filter | FilterSyntaxError {
   const tokens = tokenize(src);
   if (tokens instanceof FilterSyntaxError) return tokens;
   try {
-    return new Parser(tokens).parse();
+    return new Parser(tokens, maxDepth).parse();
   } catch (e) {
     if (e instanceof FilterSyntaxError) return e;
     throw e;

@@ -19,7 +19,7 @@ export interface QueryRequest extends Query {
 }
 
 /** Reads a query; with `data`, its text goes in `text` and the vectors are left for `embedQueries`. */
-function readQuery(b: unknown, withData: boolean): (QueryRequest & { text?: string }) | VectorError {
+function readQuery(b: unknown, withData: boolean, maxNestingDepth: number): (QueryRequest & { text?: string }) | VectorError {
   if (!isObject(b)) return badRequest('a query must be an object');
   let text: string | undefined;
   if (withData) {
@@ -42,7 +42,7 @@ function readQuery(b: unknown, withData: boolean): (QueryRequest & { text?: stri
   if (filterText instanceof VectorError) return filterText;
   let filter: Filter | null = null;
   if (filterText !== undefined && filterText.trim() !== '') {
-    const parsed = parseFilter(filterText);
+    const parsed = parseFilter(filterText, maxNestingDepth);
     if (parsed instanceof FilterSyntaxError) return badRequest(parsed.message);
     filter = parsed;
   }
@@ -56,7 +56,7 @@ function readQuery(b: unknown, withData: boolean): (QueryRequest & { text?: stri
 async function readQueries(ctx: Ctx, items: readonly unknown[], withData: boolean): Promise<QueryRequest[] | VectorError> {
   const queries: (QueryRequest & { text?: string })[] = [];
   for (const item of items) {
-    const q = readQuery(item, withData);
+    const q = readQuery(item, withData, ctx.maxNestingDepth);
     if (q instanceof VectorError) return q;
     queries.push(q);
   }

@@ -19,7 +19,7 @@ const META = {
 };
 
 function parse(src: string): Filter {
-  const f = parseFilter(src);
+  const f = parseFilter(src, 128);
   if (f instanceof FilterSyntaxError) throw new Error(`${src}: ${f.message}`);
   return f;
 }
@@ -128,7 +128,7 @@ describe('vector filter: syntax errors point at the position', () => {
   ];
   for (const [src, position, expected] of errors) {
     it(JSON.stringify(src), () => {
-      const e = parseFilter(src);
+      const e = parseFilter(src, 128);
       assert.ok(e instanceof FilterSyntaxError, `${src} parsed`);
       assert.deepEqual({ position: e.position, expected: e.expected }, { position, expected });
       assert.equal(e.message, `Invalid filter: expected ${expected} at position ${position}`);
