@@ -143,10 +143,14 @@ describe('vector: update, range, delete', () => {
     // The documented bare array of ids, with DELETE.
     await ns.upsert({ id: 'z', vector: [0, 1] });
     assert.deepEqual(await raw('delete/del', ['z'], { index: 'euclid', method: 'DELETE' }), { status: 200, body: { result: { deleted: 1 } } });
+    // Upstash's text for more than one criterion, or none.
+    const oneCriterion = 'Only and only one of the ids, prefix, or filter must be provided.';
     assert.deepEqual(await raw('delete/del', { ids: ['z'], prefix: 'z' }, { index: 'euclid' }), {
       status: 400,
-      body: { error: 'Only one of ids, prefix or filter should be provided.', status: 400 },
+      body: { error: oneCriterion, status: 400 },
     });
+    assert.deepEqual(await raw('delete/del', {}, { index: 'euclid' }), { status: 400, body: { error: oneCriterion, status: 400 } });
+    await assert.rejects(index.delete({ prefix: 'a', filter: 'n = 1' } as never, { namespace: 'del' }), { message: oneCriterion });
   });
 });
 

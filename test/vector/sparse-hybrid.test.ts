@@ -56,6 +56,19 @@ describe('vector: sparse index', () => {
     ]);
   });
 
+  it('adds up the values of a repeated index, in upsert, update, query and range', async () => {
+    const dup = () => vectorClient(t, { index: 'sparse' }).namespace('dup');
+    await dup().upsert({ id: 'd', sparseVector: { indices: [3, 1, 3], values: [0.25, 0.5, 0.5] } });
+    const merged = { id: 'd', sparseVector: { indices: [1, 3], values: [0.5, 0.75] } };
+    assert.deepEqual(await dup().fetch(['d'], { includeVectors: true }), [merged]);
+    assert.deepEqual(await dup().range({ cursor: 0, limit: 5, includeVectors: true }), { nextCursor: '', vectors: [merged] });
+    // The query's repeated index counts twice: (1 + 1) * 0.75.
+    assert.deepEqual(await dup().query({ sparseVector: { indices: [3, 3], values: [1, 1] }, topK: 1 }), [{ id: 'd', score: 1.5 }]);
+    assert.deepEqual(await dup().update({ id: 'd', sparseVector: { indices: [2, 2, 7], values: [1, 2, 0.5] } }), { updated: 1 });
+    assert.deepEqual(await dup().fetch(['d'], { includeVectors: true }), [{ id: 'd', sparseVector: { indices: [2, 7], values: [3, 0.5] } }]);
+    assert.deepEqual(await dup().query({ sparseVector: { indices: [2], values: [1] }, topK: 1 }), [{ id: 'd', score: 3 }]);
+  });
+
   it('refuses dense vectors', async () => {
     await assert.rejects(ix().upsert({ id: 'd', vector: [1, 2] }), /sparse; dense vectors are not allowed/);
     await assert.rejects(ix().query({ vector: [1, 2], topK: 1 }), /sparse; dense vectors are not allowed/);
