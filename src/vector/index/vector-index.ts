@@ -185,13 +185,13 @@ export class VectorIndex {
 
   withPrefix(ns: string, prefix: string, limit: number): VectorRecord[] {
     const space = this.namespaces.get(ns);
-    return space === undefined ? [] : space.range(0, limit, (r) => r.id.startsWith(prefix)).records;
+    return space === undefined ? [] : space.range(0, limit, prefix).records;
   }
 
   range(ns: string, cursor: number, limit: number, prefix: string): { records: VectorRecord[]; next: number | null } {
     const space = this.namespaces.get(ns);
     if (space === undefined) return { records: [], next: null };
-    return space.range(cursor, limit, prefix === '' ? () => true : (r) => r.id.startsWith(prefix));
+    return space.range(cursor, limit, prefix);
   }
 
   random(ns: string): VectorRecord | null {
