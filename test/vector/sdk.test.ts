@@ -259,9 +259,14 @@ describe('vector: filtered queries', () => {
     assert.deepEqual((await ix.query({ vector: q, topK: 10 })).length, 10);
   });
 
-  it('answers a filter syntax error with its position', async () => {
+  it('answers a filter syntax error with its line and column, as the service words them', async () => {
     const res = await raw('query', { vector: [0.1, 0.2], topK: 1, filter: 'genre = ' });
-    assert.deepEqual(res, { status: 400, body: { error: 'Invalid filter: expected a value at position 8', status: 400 } });
+    assert.deepEqual(res, { status: 400, body: { error: 'Invalid filter. At line 1:8 expected a value', status: 400 } });
+    // A character no token starts with, in the service's own words (seen from its users).
+    await assert.rejects(vectorClient(t).query({ vector: [0.1, 0.2], topK: 1, filter: "a = 1 AND\n  b = @" }), {
+      message: "Invalid filter. At line 2:6 token recognition error at: '@'",
+    });
+    await assert.rejects(vectorClient(t).delete({ filter: 'a = ' }), { message: 'Invalid filter. At line 1:4 expected a value' });
   });
 });
 

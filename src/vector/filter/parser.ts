@@ -7,17 +7,28 @@
 //   path    := name ('.' name | '[' integer ']' | '[' '#' '-' integer ']')*
 //   literal := 'single' | "double" quoted string | number | true | false
 // Keywords are case-insensitive. A syntax error is a FilterSyntaxError carrying the 0-based
-// position of the offending character, so the message can point at it.
+// position of the offending character; its message points at it as the service's does,
+// `Invalid filter. At line <line>:<column> ...` (line from 1, column from 0).
 
 import type { Comparison, Filter, Literal, Path, Step } from './ast.js';
+
+/** What the tokenizer expects where no token starts. */
+const A_TOKEN = 'a token';
 
 export class FilterSyntaxError {
   constructor(
     readonly position: number,
     readonly expected: string,
+    /** The filter text; parseFilter sets it on the errors it returns. */
+    readonly source = '',
   ) {}
   get message(): string {
-    return `Invalid filter: expected ${this.expected} at position ${this.position}`;
+    const before = this.source.slice(0, this.position);
+    const line = before.split('\n').length;
+    const column = this.position - (before.lastIndexOf('\n') + 1);
+    // The service's lexer words an unknown character so; its users match on that text.
+    const problem = this.expected === A_TOKEN ? `token recognition error at: '${this.source[this.position]}'` : `expected ${this.expected}`;
+    return `Invalid filter. At line ${line}:${column} ${problem}`;
   }
 }
 
@@ -67,7 +78,7 @@ function tokenize(src: string): Token[] | FilterSyntaxError {
       out.push({ kind: 'word', text: src.slice(at, i), at });
     } else {
       const p = PUNCT.find((t) => src.startsWith(t, i));
-      if (p === undefined) return new FilterSyntaxError(i, 'an operator, a field or a value');
+      if (p === undefined) return new FilterSyntaxError(i, A_TOKEN);
       out.push({ kind: 'punct', text: p, at: i });
       i += p.length;
     }
@@ -230,11 +241,11 @@ class Parser {
 /** Parses a filter; a syntax error is returned, never thrown. */
 export function parseFilter(src: string): Filter | FilterSyntaxError {
   const tokens = tokenize(src);
-  if (tokens instanceof FilterSyntaxError) return tokens;
+  if (tokens instanceof FilterSyntaxError) return new FilterSyntaxError(tokens.position, tokens.expected, src);
   try {
     return new Parser(tokens).parse();
   } catch (e) {
-    if (e instanceof FilterSyntaxError) return e;
+    if (e instanceof FilterSyntaxError) return new FilterSyntaxError(e.position, e.expected, src);
     throw e;
   }
 }
