@@ -69,6 +69,15 @@ describe('vector: sparse index', () => {
     assert.deepEqual(await dup().query({ sparseVector: { indices: [2], values: [1] }, topK: 1 }), [{ id: 'd', score: 3 }]);
   });
 
+  it('refuses a sparse vector of more than 1000 dimensions, as the service documents', async () => {
+    const indices = Array.from({ length: 1001 }, (_, i) => i);
+    const big = { indices, values: indices.map(() => 0.5) };
+    await assert.rejects(ix().upsert({ id: 'big', sparseVector: big }), { message: 'sparseVector must have at most 1000 dimensions' });
+    // Repeated indices count once.
+    assert.equal(await ix().upsert({ id: 'big', sparseVector: { indices: [...indices.slice(0, 1000), 0], values: big.values } }), 'Success');
+    assert.deepEqual(await ix().delete('big'), { deleted: 1 });
+  });
+
   it('refuses dense vectors', async () => {
     await assert.rejects(ix().upsert({ id: 'd', vector: [1, 2] }), /sparse; dense vectors are not allowed/);
     await assert.rejects(ix().query({ vector: [1, 2], topK: 1 }), /sparse; dense vectors are not allowed/);

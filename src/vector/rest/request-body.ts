@@ -7,6 +7,9 @@ import type { SparseVector, VectorData } from '../index/record.js';
 
 export type Json = Record<string, unknown>;
 
+/** The most dimensions a sparse vector may have, as the service documents. */
+const SPARSE_MAX_DIMENSIONS = 1000;
+
 export function isObject(v: unknown): v is Json {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
@@ -51,6 +54,7 @@ export function readSparse(v: unknown): SparseVector | VectorError {
     if (typeof value !== 'number' || !Number.isFinite(value)) return badRequest('sparseVector values must be numbers');
     sums.set(index, (sums.get(index) ?? 0) + value);
   }
+  if (sums.size > SPARSE_MAX_DIMENSIONS) return badRequest(`sparseVector must have at most ${SPARSE_MAX_DIMENSIONS} dimensions`);
   const indices = Uint32Array.from(sums.keys()).sort();
   return { indices, values: Float32Array.from(indices, (i) => sums.get(i)!) };
 }
