@@ -50,6 +50,12 @@ describe('vector: upsert, fetch and scores', () => {
     assert.equal(info.similarityFunction, 'COSINE');
   });
 
+  it('refuses an empty id on upsert, as the service documents', async () => {
+    assert.deepEqual(await raw('upsert', { id: '', vector: [1, 2] }), { status: 400, body: { error: 'id must not be empty', status: 400 } });
+    await assert.rejects(vectorClient(t).upsert([{ id: 'fine', vector: [1, 2] }, { id: '', vector: [1, 2] }]), { message: 'id must not be empty' });
+    assert.deepEqual(await vectorClient(t).fetch(['fine']), [null]);
+  });
+
   it('answers the issue\'s dimension error on a declared index', async () => {
     assert.deepEqual(await raw('upsert', [{ id: 'x', vector: [1, 2] }], { index: 'fixed' }), {
       status: 422,

@@ -69,6 +69,8 @@ export function readVectorData(v: unknown): VectorData | VectorError {
   if (!isObject(v)) return badRequest('each vector must be an object');
   const id = readId(v.id);
   if (id instanceof VectorError) return id;
+  // The service's FAQ: an id is required and cannot be an empty string.
+  if (id === '') return badRequest('id must not be empty');
   const vector = v.vector === undefined ? null : readDense(v.vector);
   if (vector instanceof VectorError) return vector;
   const sparse = v.sparseVector === undefined ? null : readSparse(v.sparseVector);
