@@ -226,7 +226,8 @@ export class VectorIndex {
     const space = this.namespaces.get(ns);
     if (space === undefined) return [];
     const selection = q.filter === null ? undefined : space.select(q.filter);
-    const accept = returned === undefined || returned.size === 0 ? selection?.accept : (r: VectorRecord) => !returned.has(r.id) && (selection?.accept(r) ?? true);
+    const accept =
+      returned === undefined || returned.size === 0 ? selection?.accept : (r: VectorRecord) => !returned.has(r.id) && (selection?.accept(r) ?? true);
     const depth = useDense && useSparse && returned === undefined ? Math.max(q.topK, FUSION_DEPTH) : q.topK;
     const dense = useDense ? space.nearest(q.vector!, depth, accept, selection?.among) : null;
     const sparse = useSparse ? space.sparseNearest(q.sparse!, depth, q.weighting === 'IDF', accept) : null;
