@@ -15,8 +15,8 @@ export const NO_EMBEDDING_MODEL = new VectorError(
 );
 /** Quoted by the SDK's fetch test. */
 export const FETCH_IDS_OR_PREFIX = new VectorError(400, 'Only one of ids or prefix must be provided.');
-/** As a version of the SDK words it when it checks the same before sending. */
-export const DELETE_ONE_CRITERION = new VectorError(400, 'Only one of ids, prefix or filter should be provided.');
+/** The service's text for a delete with more than one of ids, prefix and filter, or none. */
+export const DELETE_ONE_CRITERION = new VectorError(400, 'Only and only one of the ids, prefix, or filter must be provided.');
 export const DEFAULT_NAMESPACE_DELETE = new VectorError(400, 'The default namespace cannot be deleted.');
 export const DEFAULT_NAMESPACE_RENAME = new VectorError(400, 'The default namespace cannot be renamed.');
 export const NO_VECTOR = new VectorError(400, 'Either vector or sparseVector should be provided.');

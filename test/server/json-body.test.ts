@@ -61,12 +61,12 @@ describe(`input nested deeper than maxNestingDepth (${LIMIT})`, () => {
     for (const levels of [LIMIT + 1, HUGE]) {
       assert.deepEqual(await query(nested(levels)), {
         status: 400,
-        body: { error: `Invalid filter: expected at most ${LIMIT} nested parentheses at position ${LIMIT}`, status: 400 },
+        body: { error: `Invalid filter. At line 1:${LIMIT} expected at most ${LIMIT} nested parentheses`, status: 400 },
       });
     }
     assert.deepEqual(await vector('delete', JSON.stringify({ filter: nested(HUGE) })), {
       status: 400,
-      body: { error: `Invalid filter: expected at most ${LIMIT} nested parentheses at position ${LIMIT}`, status: 400 },
+      body: { error: `Invalid filter. At line 1:${LIMIT} expected at most ${LIMIT} nested parentheses`, status: 400 },
     });
     // A chain of conditions is no nesting: 100,000 of them are answered (the last one matches).
     await vector('upsert', '{"id":"n","vector":[1,2],"metadata":{"n":99999}}');

@@ -7,20 +7,31 @@
 //   path    := name ('.' name | '[' integer ']' | '[' '#' '-' integer ']')*
 //   literal := 'single' | "double" quoted string | number | true | false
 // Keywords are case-insensitive. A syntax error is a FilterSyntaxError carrying the 0-based
-// position of the offending character, so the message can point at it.
+// position of the offending character; its message points at it as the service's does,
+// `Invalid filter. At line <line>:<column> ...` (line from 1, column from 0).
 // Evaluation recurses over the tree, so its depth is bounded: a chain of ANDs or ORs becomes a
 // balanced tree (depth log2 of its length, evaluated left to right as written), and
 // parentheses may nest at most `maxDepth` levels.
 
 import type { Comparison, Filter, Literal, Path, Step } from './ast.js';
 
+/** What the tokenizer expects where no token starts. */
+const A_TOKEN = 'a token';
+
 export class FilterSyntaxError {
   constructor(
     readonly position: number,
     readonly expected: string,
+    /** The filter text; parseFilter sets it on the errors it returns. */
+    readonly source = '',
   ) {}
   get message(): string {
-    return `Invalid filter: expected ${this.expected} at position ${this.position}`;
+    const before = this.source.slice(0, this.position);
+    const line = before.split('\n').length;
+    const column = this.position - (before.lastIndexOf('\n') + 1);
+    // The service's lexer words an unknown character so; its users match on that text.
+    const problem = this.expected === A_TOKEN ? `token recognition error at: '${this.source[this.position]}'` : `expected ${this.expected}`;
+    return `Invalid filter. At line ${line}:${column} ${problem}`;
   }
 }
 
@@ -70,7 +81,7 @@ function tokenize(src: string): Token[] | FilterSyntaxError {
       out.push({ kind: 'word', text: src.slice(at, i), at });
     } else {
       const p = PUNCT.find((t) => src.startsWith(t, i));
-      if (p === undefined) return new FilterSyntaxError(i, 'an operator, a field or a value');
+      if (p === undefined) return new FilterSyntaxError(i, A_TOKEN);
       out.push({ kind: 'punct', text: p, at: i });
       i += p.length;
     }
@@ -238,7 +249,6 @@ class Parser {
   }
 }
 
-/** Parses a filter; a syntax error is returned, never thrown. */
 /** `terms` joined by `kind`, as a tree of depth log2(terms.length), in their order. */
 function balanced(kind: 'and' | 'or', terms: readonly Filter[]): Filter {
   if (terms.length === 1) return terms[0];
@@ -246,13 +256,14 @@ function balanced(kind: 'and' | 'or', terms: readonly Filter[]): Filter {
   return { kind, left: balanced(kind, terms.slice(0, mid)), right: balanced(kind, terms.slice(mid)) };
 }
 
+/** Parses a filter; a syntax error is returned, never thrown. */
 export function parseFilter(src: string, maxDepth: number): Filter | FilterSyntaxError {
   const tokens = tokenize(src);
-  if (tokens instanceof FilterSyntaxError) return tokens;
+  if (tokens instanceof FilterSyntaxError) return new FilterSyntaxError(tokens.position, tokens.expected, src);
   try {
     return new Parser(tokens, maxDepth).parse();
   } catch (e) {
-    if (e instanceof FilterSyntaxError) return e;
+    if (e instanceof FilterSyntaxError) return new FilterSyntaxError(e.position, e.expected, src);
     throw e;
   }
 }
