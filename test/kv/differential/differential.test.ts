@@ -86,6 +86,11 @@ const EXCLUSIONS: readonly Exclusion[] = [
     reason: 'FCALL_RO runs a function without the no-writes flag (Upstash), where Redis refuses to',
     applies: (argv) => WRITING_FUNCTIONS.has(argv[1]),
   },
+  ...['xadd', 'xtrim'].map((command) => ({
+    command,
+    reason: 'MAXLEN ~ and MINID ~ trim exactly (Upstash), where Redis removes whole nodes only',
+    applies: (argv: readonly string[]) => argv.some((a, i) => a === '~' && /^(maxlen|minid)$/i.test(argv[i - 1])),
+  })),
   { command: 'zrank', reason: 'ZRANK takes WITHSCORE (Redis 7.2)', applies: (argv) => argv.length > 3 },
   { command: 'zrevrank', reason: 'ZREVRANK takes WITHSCORE (Redis 7.2)', applies: (argv) => argv.length > 3 },
   {

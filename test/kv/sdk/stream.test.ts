@@ -63,6 +63,17 @@ for (const mode of PIPELINE_MODES) {
       await assert.rejects(redis.xreadgroup('nope', 'c', 'q', '>'), /NOGROUP/);
     });
 
+    embeddedOnly('Redis trims ~ by whole nodes; Larder trims exactly, as Upstash does')('xtrim and xadd with ~ trim exactly to the threshold', async () => {
+      const p = redis.pipeline();
+      for (let i = 1; i <= 150; i++) p.xadd('tr', `${i}-0`, { n: i });
+      await p.exec();
+      assert.equal(await redis.xtrim('tr', { strategy: 'MAXLEN', threshold: 120 }), 30);
+      await redis.xadd('tr', '151-0', { n: 151 }, { trim: { type: 'MAXLEN', comparison: '~', threshold: 100 } });
+      assert.equal(await redis.xlen('tr'), 100);
+      assert.equal(await redis.xtrim('tr', { strategy: 'MINID', threshold: '140-0', exactness: '~', limit: 10 }), 10);
+      assert.deepEqual(Object.keys(await redis.xrange('tr', '-', '+', 1)), ['62-0']);
+    });
+
     it('xreadgroup with NOACK delivers without adding to the pending entries list', async () => {
       await redis.xadd('na', '1-0', { job: 'a' });
       await redis.xadd('na', '2-0', { job: 'b' });
