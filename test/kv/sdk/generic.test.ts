@@ -111,6 +111,17 @@ for (const mode of PIPELINE_MODES) {
       ]);
     });
 
+    // The SDK has no method for MEMORY USAGE; redis.exec sends any command. The figures are
+    // redis-server 7.0's for these values (test/kv/commands/memory.test.ts compares more).
+    it('memory usage, through redis.exec', async () => {
+      await redis.set('mu:s', 'hello');
+      await redis.hset('mu:h', { f: 'v', f2: 'v2' });
+      assert.equal(await redis.exec(['memory', 'usage', 'mu:s']), 64);
+      assert.equal(await redis.exec(['memory', 'usage', 'mu:h', 'SAMPLES', 0]), 80);
+      assert.equal(await redis.exec(['memory', 'usage', 'mu:none']), null);
+      await assert.rejects(redis.exec(['memory', 'usage', 'mu:s', 'SAMPLES', -1]), /ERR syntax error/);
+    });
+
     it('dbsize, flushdb, flushall', async () => {
       await Promise.all([redis.set('a', '1'), redis.set('b', '2')]);
       assert.equal(await redis.dbsize(), 2);

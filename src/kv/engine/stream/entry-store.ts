@@ -7,7 +7,7 @@
 // Seeking an id is a binary search over the nodes, then within one node: O(log n).
 // Not safe for concurrent use, and needs none.
 
-import { int64Of, intSize, LISTPACK_OVERHEAD, NODE_MAX_BYTES, stringSize } from './listpack-size.js';
+import { int64Of, intSize, LISTPACK_OVERHEAD, NODE_MAX_BYTES, stringSize } from '../listpack-size.js';
 import { U64_MAX, type StreamId } from './stream-id.js';
 
 /** Redis's stream-node-max-entries default. */
@@ -69,6 +69,11 @@ export class EntryStore {
   /** How many nodes (Redis's radix-tree-keys). */
   get nodeCount(): number {
     return this.nodes.length;
+  }
+
+  /** Each node's master id (its first entry's, tombstones included) and listpack size, in order. */
+  *nodeLayout(): Generator<{ readonly masterId: StreamId; readonly bytes: number }> {
+    for (const node of this.nodes) yield { masterId: node.entries[0].id, bytes: node.bytes };
   }
 
   /** Appends an entry whose id is above every id in the store. */
