@@ -33,7 +33,8 @@
 //   restart that ends a run forgets scripts that EVAL alone cached.
 // - Not generated at all: OBJECT ENCODING (but in the set family's run, whose strings all
 //   come from SET, so Redis's encodings are known), REFCOUNT and IDLETIME (Redis's internal
-//   representation and clock), TIME, INFO, COMMAND and CONFIG (different by nature), SCAN from
+//   representation and clock; MEMORY USAGE is compared, within bounds, in
+//   commands/memory.test.ts), TIME, INFO, COMMAND and CONFIG (different by nature), SCAN from
 //   a cursor other than 0 (cursors are opaque), relative expiries short enough to run out
 //   during a run, and SET-like commands with an absolute time in the past (Redis keeps such a
 //   key, logically expired, until its active expiry runs, and DBSIZE counts it until then).
