@@ -1,7 +1,6 @@
 // The composition root: builds every configured service from a validated config, mounts
 // them on one handler and serves it on the chosen runtime.
 
-import { mkdirSync } from 'node:fs';
 import { consoleService } from './console/index.js';
 import { ConfigError } from './config/load.js';
 import type { Config } from './config/schema.js';
@@ -16,6 +15,7 @@ import { isLoopback } from './server/loopback.js';
 import { metricsService } from './server/metrics-endpoint.js';
 import { RequestMetrics } from './server/request-metrics.js';
 import type { Service } from './server/service.js';
+import { makeDirectory } from './storage/atomic-file.js';
 import { mountQueue, type QueueCredentials, type QueueService } from './queue/index.js';
 import { mountStreams, type StreamCredentials, type StreamsService } from './streams/index.js';
 import { mountVector, type VectorCredentials, type VectorService } from './vector/index.js';
@@ -47,7 +47,7 @@ const isBun = () => typeof (globalThis as { Bun?: unknown }).Bun !== 'undefined'
 export async function startLarder(config: Config, log: Logger = createLogger(config.logLevel), kvOnly = false): Promise<Larder> {
   const runtime = config.runtime === 'auto' ? (isBun() ? 'bun' : 'node') : config.runtime;
   if (runtime === 'bun' && !isBun()) throw new ConfigError('runtime "bun" needs the server to run under Bun (npx bun bin/larder.js start)');
-  mkdirSync(config.dataDir, { recursive: true });
+  makeDirectory(config.dataDir);
   const secrets = new SecretStore(config.dataDir);
   const services: Service[] = [];
   let streams: StreamsService | null = null;

@@ -6,6 +6,7 @@
 
 import { ConfigError, loadConfig } from '../config/load.js';
 import { SecretStore } from '../config/secrets.js';
+import { badName } from '../storage/names.js';
 import { parseFlags } from './flags.js';
 
 export const TOPIC_USAGE = `usage: larder topic create NAME [--partitions N] [--retention-ms MS] [--retention-bytes B]
@@ -20,6 +21,9 @@ const CONFIG_FLAGS = ['config', 'host', 'port', 'data-dir'];
 export async function topicCommand(args: readonly string[]): Promise<void> {
   const [sub, name, ...rest] = args;
   if (sub !== 'create' || name === undefined || name.startsWith('--')) throw new ConfigError(TOPIC_USAGE);
+  // Checked here too: a URL path would resolve `.` and `..` before the server saw them.
+  const bad = badName('topic', name);
+  if (bad !== null) throw new ConfigError(bad);
   const { flags } = parseFlags(rest, FLAGS, TOPIC_USAGE);
   const config = loadConfig(Object.fromEntries(CONFIG_FLAGS.filter((f) => flags[f] !== undefined).map((f) => [f, flags[f]])));
   const clusterName = flags.cluster ?? Object.keys(config.streams.clusters)[0];

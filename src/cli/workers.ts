@@ -9,12 +9,12 @@
 // data in one process's files.
 
 import cluster, { type Worker } from 'node:cluster';
-import { mkdirSync } from 'node:fs';
 import { ConfigError } from '../config/load.js';
 import type { Config } from '../config/schema.js';
 import { SecretStore } from '../config/secrets.js';
 import { prepareKvTokens, type KvCredentials } from '../kv/index.js';
 import type { Larder } from '../larder.js';
+import { makeDirectory } from '../storage/atomic-file.js';
 import { envLines } from './env-lines.js';
 
 /** What a worker tells the primary once it listens. */
@@ -42,7 +42,7 @@ export async function runPrimary(config: Config): Promise<void> {
   if (embedded.length > 0) {
     throw new ConfigError(`--workers needs every key-value database on engine redis; '${embedded[0][0]}' is embedded`);
   }
-  mkdirSync(config.dataDir, { recursive: true });
+  makeDirectory(config.dataDir);
   const secrets = new SecretStore(config.dataDir);
   prepareKvTokens(config, secrets);
   if (config.adminToken === undefined) secrets.get('adminToken');

@@ -76,7 +76,11 @@ export function loadConfig(flags: Readonly<Record<string, string>>, env: NodeJS.
 export function validate(raw: unknown): Config {
   const parsed = configSchema.safeParse(raw);
   if (parsed.success) return parsed.data;
-  const lines = parsed.error.issues.map((i) => `  ${i.path.join('.') || '(root)'}: ${i.message}`);
+  const lines = parsed.error.issues.map((i) => {
+    // A bad record key (a database, cluster, topic or index name): its own message names the key.
+    if (i.code === 'invalid_key') return `  ${i.path.slice(0, -1).join('.')}: ${i.issues[0]?.message ?? i.message}`;
+    return `  ${i.path.join('.') || '(root)'}: ${i.message}`;
+  });
   throw new ConfigError(`invalid configuration:\n${lines.join('\n')}`);
 }
 

@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import { parseRemoteUrl } from '../kv/redis/remote-url.js';
 import { parseDestinationRule } from '../queue/delivery/destination-policy.js';
+import { badName, type NameKind } from '../storage/names.js';
 
 const MiB = 1024 * 1024;
 
@@ -98,10 +99,12 @@ export const vectorIndex = z
   })
   .strict();
 
-/** A leading letter or digit keeps `_admin` free for the admin endpoints. */
-export const vectorIndexName = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_-]*$/, 'index names use letters, digits, _ and -, and start with a letter or digit');
-
-export const topicName = z.string().regex(/^[A-Za-z0-9._-]{1,249}$/, 'topic names use letters, digits, ., _ and - (at most 249)');
+/** A name that becomes a file or folder name: storage/names.ts holds the rules. */
+const fileName = (kind: NameKind) =>
+  z.string().superRefine((name, ctx) => {
+    const bad = badName(kind, name);
+    if (bad !== null) ctx.addIssue({ code: 'custom', message: bad });
+  });
 
 export const streamTopic = z
   .object({
@@ -129,7 +132,7 @@ const streamCluster = z
     /** A consumer instance without a request for this long is closed, unless it asked for another (Kafka-Session-Timeout-Ms). */
     sessionTimeoutMs: z.number().int().positive().default(120_000),
     /** Topics created at start if absent (partitions only grow). */
-    topics: z.record(topicName, streamTopic).default({}),
+    topics: z.record(fileName('topic'), streamTopic).default({}),
   })
   .strict();
 
@@ -181,6 +184,11 @@ const queueSettings = z
     denyDestinations: z.array(destinationRule).default([]),
     /** Refuses destinations that are or resolve to loopback, private or link-local addresses. */
     production: z.boolean().default(false),
+    /**
+     * Forwarded headers that carry credentials, besides Authorization and Cookie: delivered as
+     * they are, shown as "[redacted]" in the logs (and their files), the DLQ and message views.
+     */
+    credentialHeaders: z.array(z.string().regex(/^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/, 'a header name')).default([]),
   })
   .strict();
 
@@ -199,6 +207,11 @@ export const configSchema = z
     logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     /** Largest request body the server reads, for every service. */
     maxBodyBytes: z.number().int().positive().default(64 * MiB),
+    /**
+     * Deepest nesting of arrays and objects a JSON body may have (vector metadata included), and
+     * of parentheses in a vector filter: deeper gets 400, where walking it could overflow the stack.
+     */
+    maxNestingDepth: z.number().int().min(8).max(1000).default(128),
     /** Bearer token of /metrics; generated and kept in the data dir when not given. */
     adminToken: token.optional(),
     /** Serve /metrics (behind adminToken). When absent: only while `host` is a loopback address. */
@@ -226,7 +239,7 @@ export const configSchema = z
         streamBufferBytes: z.number().int().positive().default(8 * MiB),
         /** The longest XREAD/XREADGROUP BLOCK waits, in ms (BLOCK 0 waits this long), so a request always ends. */
         maxBlockMs: z.number().int().positive().default(30_000),
-        databases: z.record(z.string().regex(/^[A-Za-z0-9_-]+$/, 'database names use letters, digits, _ and -'), kvDatabase)
+        databases: z.record(fileName('database'), kvDatabase)
           .default({ default: kvDatabase.parse({}) }),
       })
       .strict()
@@ -234,7 +247,7 @@ export const configSchema = z
     streams: z
       .object({
         /** Stream clusters, each served at /kafka/<name>. */
-        clusters: z.record(z.string().regex(/^[A-Za-z0-9_-]+$/, 'cluster names use letters, digits, _ and -'), streamCluster)
+        clusters: z.record(fileName('cluster'), streamCluster)
           .default({ default: streamCluster.parse({}) }),
         /** How often retention runs over every partition. */
         retentionCheckMs: z.number().int().positive().default(60_000),
@@ -247,7 +260,7 @@ export const configSchema = z
         fsync: z.enum(['always', 'everysec']).default('everysec'),
         /** An index's log is compacted into a snapshot once it is this large (and larger than the last snapshot). */
         compactAfterBytes: z.number().int().positive().default(64 * MiB),
-        indexes: z.record(vectorIndexName, vectorIndex).default({ default: vectorIndex.parse({}) }),
+        indexes: z.record(fileName('index'), vectorIndex).default({ default: vectorIndex.parse({}) }),
         /** Bearer token of the admin endpoints (/vector/_admin/...); generated and kept in the data dir when not given. */
         adminToken: token.optional(),
       })

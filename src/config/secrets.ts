@@ -39,6 +39,6 @@ export class SecretStore {
   }
 
   private save(): void {
-    writeFileAtomic(this.path, JSON.stringify(this.secrets, null, 2) + '\n', 0o600);
+    writeFileAtomic(this.path, JSON.stringify(this.secrets, null, 2) + '\n');
   }
 }

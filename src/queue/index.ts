@@ -21,6 +21,7 @@ import { KeyRing } from './signing/keys.js';
 import { EventFile } from './store/event-file.js';
 import { EventLog } from './store/event-log.js';
 import type { QueueMessage } from './store/message.js';
+import { credentialHeaders } from './store/redaction.js';
 import { QueueStore } from './store/queue-store.js';
 import { UrlGroups } from './url-groups.js';
 import { RunDelivery } from './workflow/run-delivery.js';
@@ -60,7 +61,8 @@ export function mountQueue(config: Config, secrets: SecretStore, log: Logger, ht
   const store = new QueueStore({ dir: join(config.dataDir, 'queue'), fsync: c.fsync, compactAfterBytes: c.compactAfterBytes, deduplicationWindowMs: c.deduplicationWindowMs }, now, log);
   store.open();
   const opened = EventFile.open(join(config.dataDir, 'queue'), log);
-  const events = new EventLog(now, c.maxLogEvents, opened.file, opened.events, opened.current);
+  const credentials = credentialHeaders(c.credentialHeaders);
+  const events = new EventLog(now, c.maxLogEvents, credentials, opened.file, opened.events, opened.current);
   const destinations = new DestinationPolicy({ allow: c.allowDestinations, deny: c.denyDestinations, production: c.production });
   const scheduler = new Scheduler(store, events, {
     concurrency: c.maxConcurrentDeliveries,
@@ -89,7 +91,7 @@ export function mountQueue(config: Config, secrets: SecretStore, log: Logger, ht
   const service: Service = {
     name: 'queue',
     prefix: 'qstash',
-    handle: queueRoutes({ engine, urlGroups, schedules, maxBodyBytes: config.maxBodyBytes, maxMessageBytes: c.maxMessageBytes, defaultRetries: c.defaultRetries, now, destinations, workflows }, { token, readOnlyToken }),
+    handle: queueRoutes({ engine, urlGroups, schedules, maxBodyBytes: config.maxBodyBytes, maxNestingDepth: config.maxNestingDepth, maxMessageBytes: c.maxMessageBytes, credentials, defaultRetries: c.defaultRetries, now, destinations, workflows }, { token, readOnlyToken }),
     async close() {
       schedules.close();
       waits.close();

@@ -19,7 +19,7 @@
 
 import { closeSync, existsSync, fdatasync, fdatasyncSync, ftruncateSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { syncDirectory } from './atomic-file.js';
+import { FILE_MODE, syncDirectory } from './atomic-file.js';
 import { DamagedFileError, LogFailedError } from './errors.js';
 import { frame, isTornTail, readFrames, type StopReason } from './frames.js';
 
@@ -57,7 +57,7 @@ export class AppendLog {
     private readonly policy: FsyncPolicy,
     size: number,
   ) {
-    this.fd = openSync(path, 'a');
+    this.fd = openSync(path, 'a', FILE_MODE);
     this.written = this.size = size;
     if (policy === 'everysec') {
       this.timer = setInterval(() => this.syncInBackground(), SYNC_EVERY_MS);

@@ -110,7 +110,7 @@ function moveTail(path: string, data: Buffer, offset: number): string {
 
 function writeQuarantine(path: string, data: Buffer, offset: number): string {
   const quarantine = freeName(path, offset);
-  writeFileAtomic(quarantine, data.subarray(offset), 0o600);
+  writeFileAtomic(quarantine, data.subarray(offset));
   return quarantine;
 }
 

@@ -51,7 +51,7 @@ export function mountStreams(config: Config, secrets: SecretStore, log: Logger):
     prefix: 'kafka',
     credentials,
     cluster: (name) => clusters.get(name),
-    handle: streamRoutes(clusters, config.maxBodyBytes),
+    handle: streamRoutes(clusters, config),
     async close() {
       for (const c of clusters.values()) {
         await c.groups.close();

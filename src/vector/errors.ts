@@ -6,6 +6,7 @@ import { ServiceError as VectorError } from '../errors/service-error.js';
 
 export { VectorError };
 export const INTERNAL = new VectorError(500, 'Internal server error');
+export const NOT_JSON = new VectorError(400, 'the body is not valid JSON');
 export const UNAUTHORIZED = new VectorError(401, 'Unauthorized: Invalid auth token');
 export const READ_ONLY_TOKEN = new VectorError(403, 'Unauthorized: Read-only token is not allowed to write');
 export const NO_EMBEDDING_MODEL = new VectorError(
@@ -14,8 +15,8 @@ export const NO_EMBEDDING_MODEL = new VectorError(
 );
 /** Quoted by the SDK's fetch test. */
 export const FETCH_IDS_OR_PREFIX = new VectorError(400, 'Only one of ids or prefix must be provided.');
-/** As a version of the SDK words it when it checks the same before sending. */
-export const DELETE_ONE_CRITERION = new VectorError(400, 'Only one of ids, prefix or filter should be provided.');
+/** The service's text for a delete with more than one of ids, prefix and filter, or none. */
+export const DELETE_ONE_CRITERION = new VectorError(400, 'Only and only one of the ids, prefix, or filter must be provided.');
 export const DEFAULT_NAMESPACE_DELETE = new VectorError(400, 'The default namespace cannot be deleted.');
 export const DEFAULT_NAMESPACE_RENAME = new VectorError(400, 'The default namespace cannot be renamed.');
 export const NO_VECTOR = new VectorError(400, 'Either vector or sparseVector should be provided.');

@@ -70,7 +70,7 @@ export function mountVector(config: Config, secrets: SecretStore, log: Logger): 
     create(name, settings): VectorCredentials | VectorError {
       if (indexes.has(name)) return indexExists(name);
       makeDirectory(dir);
-      writeFileAtomic(createdPath, JSON.stringify({ ...created, [name]: settings }, null, 2) + '\n', 0o600);
+      writeFileAtomic(createdPath, JSON.stringify({ ...created, [name]: settings }, null, 2) + '\n');
       created[name] = settings;
       return mount(name, settings);
     },
@@ -80,7 +80,7 @@ export function mountVector(config: Config, secrets: SecretStore, log: Logger): 
     name: 'vector',
     prefix: 'vector',
     credentials,
-    handle: vectorRoutes(indexes, admin, config.maxBodyBytes, log),
+    handle: vectorRoutes(indexes, admin, config, log),
     async close() {
       for (const p of persisted) p.close();
     },

@@ -50,6 +50,12 @@ describe('vector: upsert, fetch and scores', () => {
     assert.equal(info.similarityFunction, 'COSINE');
   });
 
+  it('refuses an empty id on upsert, as the service documents', async () => {
+    assert.deepEqual(await raw('upsert', { id: '', vector: [1, 2] }), { status: 400, body: { error: 'id must not be empty', status: 400 } });
+    await assert.rejects(vectorClient(t).upsert([{ id: 'fine', vector: [1, 2] }, { id: '', vector: [1, 2] }]), { message: 'id must not be empty' });
+    assert.deepEqual(await vectorClient(t).fetch(['fine']), [null]);
+  });
+
   it('answers the issue\'s dimension error on a declared index', async () => {
     assert.deepEqual(await raw('upsert', [{ id: 'x', vector: [1, 2] }], { index: 'fixed' }), {
       status: 422,
@@ -103,7 +109,7 @@ describe('vector: update, range, delete', () => {
     assert.deepEqual(await ix().update({ id: 'nope', metadata: { a: 1 } }), { updated: 0 });
   });
 
-  it('walks vectors in insertion order with a cursor and a prefix, and fetches by prefix', async () => {
+  it('walks vectors in id order with a cursor and a prefix, and fetches by prefix', async () => {
     const ns = vectorClient(t, { index: 'euclid' }).namespace('range');
     await ns.upsert(['p-3', 'q-1', 'p-1', 'p-2', 'q-2'].map((id, i) => ({ id, vector: [i, i] })));
     await ns.upsert({ id: 'p-3', vector: [9, 9] }); // a re-upsert keeps its place
@@ -115,13 +121,42 @@ describe('vector: update, range, delete', () => {
       ids.push(...page.vectors.map((v) => String(v.id)));
       cursor = page.nextCursor;
     } while (cursor !== '');
-    assert.deepEqual(ids, ['p-3', 'q-1', 'p-1', 'p-2', 'q-2']);
+    assert.deepEqual(ids, ['p-1', 'p-2', 'p-3', 'q-1', 'q-2']);
     const p = await ns.range({ cursor: 0, limit: 10, prefix: 'p-', includeVectors: true });
-    assert.deepEqual(p, { nextCursor: '', vectors: [{ id: 'p-3', vector: [9, 9] }, { id: 'p-1', vector: [2, 2] }, { id: 'p-2', vector: [3, 3] }] });
+    assert.deepEqual(p, { nextCursor: '', vectors: [{ id: 'p-1', vector: [2, 2] }, { id: 'p-2', vector: [3, 3] }, { id: 'p-3', vector: [9, 9] }] });
     assert.deepEqual((await ns.fetch({ prefix: 'q-' })).map((v) => v?.id), ['q-1', 'q-2']);
     assert.deepEqual(await raw('fetch/range', { ids: ['p-1'], prefix: 'p-' }, { index: 'euclid' }), {
       status: 400,
       body: { error: 'Only one of ids or prefix must be provided.', status: 400 },
+    });
+  });
+
+  it('answers range cursors that are positions, n, 2n, ..., which stay valid while the index changes', async () => {
+    const ns = vectorClient(t, { index: 'euclid' }).namespace('positions');
+    const ids = Array.from({ length: 12 }, (_, i) => `k-${String(i).padStart(2, '0')}`);
+    // Inserted shuffled, listed in id order.
+    await ns.upsert([7, 2, 10, 0, 5, 11, 3, 9, 1, 6, 8, 4].map((i) => ({ id: ids[i], vector: [i, 0] })));
+    const first = await ns.range({ cursor: 0, limit: 4 });
+    assert.deepEqual(first, { nextCursor: '4', vectors: ids.slice(0, 4).map((id) => ({ id })) });
+    const second = await ns.range({ cursor: first.nextCursor, limit: 4 });
+    assert.deepEqual(second, { nextCursor: '8', vectors: ids.slice(4, 8).map((id) => ({ id })) });
+    assert.deepEqual(await ns.range({ cursor: second.nextCursor, limit: 4 }), { nextCursor: '', vectors: ids.slice(8).map((id) => ({ id })) });
+
+    // Deletes, inserts and overwrites between pages: the earlier cursor still reads from position 4.
+    await ns.delete(['k-00', 'k-01']);
+    await ns.upsert([{ id: 'k-99', vector: [0, 0] }, { id: 'k-05', vector: [1, 1] }]);
+    const now = [...ids.slice(2), 'k-99'];
+    assert.deepEqual(await ns.range({ cursor: first.nextCursor, limit: 4 }), { nextCursor: '8', vectors: now.slice(4, 8).map((id) => ({ id })) });
+
+    // With a prefix the positions count the matching vectors only.
+    await ns.upsert([{ id: 'j-2', vector: [1, 0] }, { id: 'j-1', vector: [1, 0] }, { id: 'l-1', vector: [1, 0] }]);
+    const j = await ns.range({ cursor: '', limit: 1, prefix: 'j-' });
+    assert.deepEqual(j, { nextCursor: '1', vectors: [{ id: 'j-1' }] });
+    assert.deepEqual(await ns.range({ cursor: j.nextCursor, limit: 1, prefix: 'j-' }), { nextCursor: '', vectors: [{ id: 'j-2' }] });
+    assert.deepEqual(await ns.range({ cursor: 50, limit: 5 }), { nextCursor: '', vectors: [] });
+    assert.deepEqual(await raw('range/positions', { cursor: '0', limit: 0 }, { index: 'euclid' }), {
+      status: 400,
+      body: { error: 'limit must be a positive integer', status: 400 },
     });
   });
 
@@ -143,10 +178,14 @@ describe('vector: update, range, delete', () => {
     // The documented bare array of ids, with DELETE.
     await ns.upsert({ id: 'z', vector: [0, 1] });
     assert.deepEqual(await raw('delete/del', ['z'], { index: 'euclid', method: 'DELETE' }), { status: 200, body: { result: { deleted: 1 } } });
+    // Upstash's text for more than one criterion, or none.
+    const oneCriterion = 'Only and only one of the ids, prefix, or filter must be provided.';
     assert.deepEqual(await raw('delete/del', { ids: ['z'], prefix: 'z' }, { index: 'euclid' }), {
       status: 400,
-      body: { error: 'Only one of ids, prefix or filter should be provided.', status: 400 },
+      body: { error: oneCriterion, status: 400 },
     });
+    assert.deepEqual(await raw('delete/del', {}, { index: 'euclid' }), { status: 400, body: { error: oneCriterion, status: 400 } });
+    await assert.rejects(index.delete({ prefix: 'a', filter: 'n = 1' } as never, { namespace: 'del' }), { message: oneCriterion });
   });
 });
 
@@ -226,9 +265,14 @@ describe('vector: filtered queries', () => {
     assert.deepEqual((await ix.query({ vector: q, topK: 10 })).length, 10);
   });
 
-  it('answers a filter syntax error with its position', async () => {
+  it('answers a filter syntax error with its line and column, as the service words them', async () => {
     const res = await raw('query', { vector: [0.1, 0.2], topK: 1, filter: 'genre = ' });
-    assert.deepEqual(res, { status: 400, body: { error: 'Invalid filter: expected a value at position 8', status: 400 } });
+    assert.deepEqual(res, { status: 400, body: { error: 'Invalid filter. At line 1:8 expected a value', status: 400 } });
+    // A character no token starts with, in the service's own words (seen from its users).
+    await assert.rejects(vectorClient(t).query({ vector: [0.1, 0.2], topK: 1, filter: "a = 1 AND\n  b = @" }), {
+      message: "Invalid filter. At line 2:6 token recognition error at: '@'",
+    });
+    await assert.rejects(vectorClient(t).delete({ filter: 'a = ' }), { message: 'Invalid filter. At line 1:4 expected a value' });
   });
 });
 

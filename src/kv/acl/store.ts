@@ -6,9 +6,9 @@
 // categories are re-read from the command table on load. The whole file is replaced atomically on
 // every change; it holds live tokens, so only its owner may read it.
 
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { writeFileAtomic } from '../../storage/atomic-file.js';
+import { makeDirectory, writeFileAtomic } from '../../storage/atomic-file.js';
 
 const VERSION = 1;
 
@@ -42,7 +42,7 @@ export class AclStore {
   }
 
   save(state: AclState): void {
-    mkdirSync(dirname(this.path), { recursive: true });
-    writeFileAtomic(this.path, JSON.stringify({ version: VERSION, ...state }, null, 2) + '\n', 0o600);
+    makeDirectory(dirname(this.path));
+    writeFileAtomic(this.path, JSON.stringify({ version: VERSION, ...state }, null, 2) + '\n');
   }
 }

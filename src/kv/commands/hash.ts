@@ -26,9 +26,19 @@ import { family, ONE_KEY, type CommandSpec, type Flag } from './spec.js';
 const WRITE_FAST: readonly Flag[] = ['write', 'fast'];
 const READ_FAST: readonly Flag[] = ['readonly', 'fast'];
 
+/** Upstash takes field times as far ahead as EXPIREAT takes a key's (see readFieldTime). */
+const FAR_FIELD_TIMES = "takes field expiry times up to EXPIREAT's int64 ms (Upstash), where Redis 7.4 refuses times past 2^46 ms";
+
 /** One of the four commands that set field expiries. */
 function hexpire(name: string, unit: 1 | 1000, relative: boolean): CommandSpec {
-  return { name, arity: -6, flags: WRITE_FAST, keys: ONE_KEY, run: (ctx, argv) => hexpireGeneric(ctx, argv, name, unit, relative) };
+  return {
+    name,
+    arity: -6,
+    flags: WRITE_FAST,
+    keys: ONE_KEY,
+    deviates: FAR_FIELD_TIMES,
+    run: (ctx, argv) => hexpireGeneric(ctx, argv, name, unit, relative),
+  };
 }
 
 /** One of the four commands that read field expiries. */
@@ -72,6 +82,6 @@ export default family('hash', 'hash', [
   { name: 'hpersist', arity: -5, flags: WRITE_FAST, keys: ONE_KEY, run: hpersistCommand },
   // Redis 8.
   { name: 'hgetdel', arity: -5, flags: WRITE_FAST, keys: ONE_KEY, run: hgetdelCommand },
-  { name: 'hgetex', arity: -5, flags: WRITE_FAST, keys: ONE_KEY, run: hgetexCommand },
-  { name: 'hsetex', arity: -6, flags: WRITE_FAST, keys: ONE_KEY, run: hsetexCommand },
+  { name: 'hgetex', arity: -5, flags: WRITE_FAST, keys: ONE_KEY, deviates: FAR_FIELD_TIMES, run: hgetexCommand },
+  { name: 'hsetex', arity: -6, flags: WRITE_FAST, keys: ONE_KEY, deviates: FAR_FIELD_TIMES, run: hsetexCommand },
 ]);

@@ -7,6 +7,7 @@ import { globMatch } from '../glob.js';
 import { OK, type Reply } from '../reply.js';
 import { commandCommand } from './introspection/command.js';
 import { infoText } from './introspection/info.js';
+import { memoryUsageCommand } from './introspection/memory.js';
 import { container, family, NO_KEYS, refused, type Args, type CommandSpec, type Ctx } from './spec.js';
 
 const REFUSED = ['save', 'bgsave', 'bgrewriteaof', 'shutdown', 'debug', 'replicaof', 'slaveof', 'sync', 'psync', 'swapdb', 'failover'];
@@ -21,6 +22,8 @@ export default family('server', null, [
   // Only GET: declared as the one subcommand, so admission refuses the others before a remote
   // backend could send them (CONFIG SET on the Redis behind Larder).
   container('config', [{ name: 'get', arity: -3, flags: ['admin'], keys: NO_KEYS, run: configGetCommand }]),
+  // Only USAGE: the other subcommands describe a Redis process, not a key.
+  container('memory', [{ name: 'usage', arity: -3, flags: ['readonly'], keys: { first: 2, last: 2, step: 1 }, run: memoryUsageCommand }]),
   { name: 'monitor', arity: 1, flags: ['admin', 'stream'], keys: NO_KEYS, run: monitorCommand },
   ...REFUSED.map(
     (name): CommandSpec => ({ name, arity: -1, flags: ['admin', 'unsupported'], keys: NO_KEYS, run: refused }),

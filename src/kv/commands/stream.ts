@@ -23,16 +23,17 @@ import { xdelCommand, xlenCommand, xrangeGeneric, xsetidCommand } from './stream
 import { xreadCommand, xreadgroupCommand } from './stream/read.js';
 
 const WRITE_FAST: readonly Flag[] = ['write', 'fast'];
+const EXACT_TRIM = 'MAXLEN ~ and MINID ~ trim exactly to the threshold (Upstash), where Redis removes whole nodes of entries only';
 /** A container subcommand's key: XGROUP CREATE key ... */
 const SUB_KEY: KeySpec = { first: 2, last: 2, step: 1 };
 
 export default family('stream', 'stream', [
-  { name: 'xadd', arity: -5, flags: WRITE_FAST, keys: ONE_KEY, run: xaddCommand },
+  { name: 'xadd', arity: -5, flags: WRITE_FAST, keys: ONE_KEY, deviates: EXACT_TRIM, run: xaddCommand },
   { name: 'xrange', arity: -4, flags: ['readonly'], keys: ONE_KEY, run: (ctx, argv) => xrangeGeneric(ctx, argv, false) },
   { name: 'xrevrange', arity: -4, flags: ['readonly'], keys: ONE_KEY, run: (ctx, argv) => xrangeGeneric(ctx, argv, true) },
   { name: 'xlen', arity: 2, flags: ['readonly', 'fast'], keys: ONE_KEY, run: xlenCommand },
   { name: 'xdel', arity: -3, flags: WRITE_FAST, keys: ONE_KEY, run: xdelCommand },
-  { name: 'xtrim', arity: -4, flags: ['write'], keys: ONE_KEY, run: xtrimCommand },
+  { name: 'xtrim', arity: -4, flags: ['write'], keys: ONE_KEY, deviates: EXACT_TRIM, run: xtrimCommand },
   { name: 'xsetid', arity: -3, flags: WRITE_FAST, keys: ONE_KEY, run: xsetidCommand },
   {
     name: 'xread',

@@ -26,6 +26,11 @@ export interface ContainerKind {
   encode(v: Container): string;
   /** The inverse of `encode`; null when the bytes are not a valid encoding. */
   decode(bytes: string): Container | null;
+  /**
+   * What Redis 7.0's MEMORY USAGE would count for this value, the key aside (its
+   * objectComputeSize; see redis-memory.ts), sampling `samples` elements of an aggregate (0: all).
+   */
+  memoryUsage(v: Container, samples: number): number;
   /** What Redis's OBJECT ENCODING would answer for this value (listpack, hashtable, ...); the type name if absent. */
   encoding?(v: Container): string;
   /**

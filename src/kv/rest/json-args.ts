@@ -5,7 +5,9 @@
 //     not valid UTF-8 survive (JSON.parse would turn them into U+FFFD);
 //   - an integer keeps its exact digits, also beyond 2^53 where JSON.parse would round it;
 //     other numbers are written as JavaScript writes them (1.50 -> "1.5", 1e3 -> "1000").
-// Nothing else (objects, null, booleans, deeper nesting) is an argument.
+//   - a boolean is the string "true" or "false": @upstash/redis sends `set(k, true)` as a JSON
+//     boolean, Upstash stores that text, and the SDK parses it back into the boolean.
+// Nothing else (objects, null, deeper nesting) is an argument.
 
 import { utf8Bytes } from '../bytes.js';
 import type { Args } from '../commands/spec.js';
@@ -119,11 +121,19 @@ class Parser {
       case 0x6e: // n
         return badArgument('null');
       case 0x74: // t
+        return this.literal('true');
       case 0x66: // f
-        return badArgument('a boolean');
+        return this.literal('false');
       default:
         return this.syntax();
     }
+  }
+
+  /** `word` spelled out at `at`, as that text. */
+  private literal(word: string): string | ReplyError {
+    if (this.buf.toString('latin1', this.at, this.at + word.length) !== word) return this.syntax();
+    this.at += word.length;
+    return word;
   }
 
   private string(): string | ReplyError {

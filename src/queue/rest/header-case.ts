@@ -6,7 +6,7 @@ export function canonicalHeaderName(lower: string): string {
   return lower.replace(/(^|-)([a-z])/g, (_, dash: string, c: string) => dash + c.toUpperCase());
 }
 
-/** A header map with canonical names, each value a list as the API shows it. */
-export function canonicalHeaders(h: Record<string, string>): Record<string, string[]> {
-  return Object.fromEntries(Object.entries(h).map(([k, v]) => [canonicalHeaderName(k.toLowerCase()), [v]]));
+/** The same header map under canonical names. */
+export function canonicalHeaders<V>(h: Record<string, V>): Record<string, V> {
+  return Object.fromEntries(Object.entries(h).map(([k, v]) => [canonicalHeaderName(k.toLowerCase()), v]));
 }

@@ -24,7 +24,7 @@ const idOf = (call: Call) => Buffer.from(percentDecode(call.rest.split('/')[0] ?
 // GET /v2/messages/{id}
 export function getMessageCommand(call: Call): HttpResponse {
   const m = call.ctx.engine.message(idOf(call));
-  return isError(m) ? fail(m) : ok(messageJson(m));
+  return isError(m) ? fail(m) : ok(messageJson(m, call.ctx.credentials));
 }
 
 // DELETE /v2/messages/{id} | DELETE /v2/messages?messageIds=...|filters&count=&cursor=
@@ -54,13 +54,13 @@ function pendingPage(call: Call, q: ListQuery): { page: string[]; cursor?: strin
 export function listDlqCommand(call: Call): HttpResponse {
   if (query(call, 'source') === 'workflow') return workflowDlqListCommand(call);
   const page = dlqPage(call, LIST_COUNT);
-  return isError(page) ? fail(page) : ok(withCursor({ messages: page.page.map(dlqJson) }, page.cursor));
+  return isError(page) ? fail(page) : ok(withCursor({ messages: page.page.map((e) => dlqJson(e, call.ctx.credentials)) }, page.cursor));
 }
 
 // GET /v2/dlq/{dlqId}
 export function getDlqCommand(call: Call): HttpResponse {
   const e = call.ctx.engine.dlqEntry(idOf(call));
-  return isError(e) ? fail(e) : ok(dlqJson(e));
+  return isError(e) ? fail(e) : ok(dlqJson(e, call.ctx.credentials));
 }
 
 // DELETE /v2/dlq/{dlqId} | DELETE /v2/dlq?dlqIds=...|filters&count=&cursor=

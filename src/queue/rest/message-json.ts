@@ -2,16 +2,16 @@
 
 import { multi } from '../delivery/callbacks.js';
 import type { DlqEntry, QueueMessage } from '../store/message.js';
-import { shownBody, shownHeaders } from '../store/redaction.js';
+import { shownBody, shownHeaders, type CredentialHeaders } from '../store/redaction.js';
 
-export function messageJson(m: QueueMessage): Record<string, unknown> {
-  const shown = shownBody(m);
+export function messageJson(m: QueueMessage, credentials: CredentialHeaders): Record<string, unknown> {
+  const shown = shownBody(m, credentials);
   const body = Buffer.from(shown, 'base64');
   const out: Record<string, unknown> = {
     messageId: m.id,
     url: m.url,
     method: m.method,
-    header: multi(shownHeaders(m)),
+    header: multi(shownHeaders(m, credentials)),
     maxRetries: m.retries,
     notBefore: m.notBefore,
     createdAt: m.createdAt,
@@ -41,8 +41,8 @@ export function messageJson(m: QueueMessage): Record<string, unknown> {
   return out;
 }
 
-export function dlqJson(e: DlqEntry): Record<string, unknown> {
-  const out = { ...messageJson(e.message), dlqId: e.dlqId, responseStatus: e.response.status, responseHeader: multi(e.response.headers) } as Record<string, unknown>;
+export function dlqJson(e: DlqEntry, credentials: CredentialHeaders): Record<string, unknown> {
+  const out = { ...messageJson(e.message, credentials), dlqId: e.dlqId, responseStatus: e.response.status, responseHeader: multi(e.response.headers) } as Record<string, unknown>;
   const body = Buffer.from(e.response.body, 'base64');
   if (isUtf8(body)) out.responseBody = body.toString('utf8');
   else out.responseBodyBase64 = e.response.body;

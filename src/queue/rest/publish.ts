@@ -5,6 +5,7 @@
 // answered as an array. Every URL a message will call is checked against the destination rules.
 
 import type { HttpResponse } from '../../server/http.js';
+import { nestsDeeperThan, tooDeep } from '../../server/json-body.js';
 import { percentDecode, queryPairs } from '../../server/url.js';
 import { badRequest, isError, refusedDestination, type QueueError } from '../errors.js';
 import type { Draft } from '../store/message.js';
@@ -67,6 +68,9 @@ export async function batchCommand(call: Call): Promise<HttpResponse> {
 /** The message a publish to a URL makes, or one per endpoint for a URL group's name. */
 export function draftsOf(call: Call, destination: string, h: HeaderSource, body: Buffer, queueName?: string): Draft[] | QueueError {
   const { ctx } = call;
+  // A workflow run's messages are JSON Larder parses and keeps parts of (an invoke's step), so
+  // they are bounded as request bodies are; other bodies are passed on unread.
+  if (h.get('upstash-workflow-runid') !== undefined && nestsDeeperThan(body.toString('utf8'), ctx.maxNestingDepth)) return tooDeep(ctx.maxNestingDepth);
   const make = (url: string) =>
     runDraft(ctx.engine.store.runs, h, (h) =>
       readPublish(url, h, body, {

@@ -2,6 +2,7 @@
 // query and the body. The only query and body parsing of the queue service.
 
 import type { HttpRequest } from '../../server/http.js';
+import { parseJsonText } from '../../server/json-body.js';
 import { pathSegments, percentDecode, queryPairs } from '../../server/url.js';
 import type { DestinationPolicy } from '../delivery/destination-policy.js';
 import type { QueueEngine } from '../engine.js';
@@ -9,6 +10,7 @@ import type { Schedules } from '../schedules/schedules.js';
 import type { UrlGroups } from '../url-groups.js';
 import type { Workflows } from '../workflow/workflows.js';
 import { BODY_TOO_LARGE, NOT_JSON, type QueueError } from '../errors.js';
+import type { CredentialHeaders } from '../store/redaction.js';
 import type { HeaderSource } from './publish-options.js';
 
 export interface QueueContext {
@@ -16,7 +18,10 @@ export interface QueueContext {
   readonly urlGroups: UrlGroups;
   readonly schedules: Schedules;
   readonly maxBodyBytes: number;
+  readonly maxNestingDepth: number;
   readonly maxMessageBytes: number;
+  /** Headers shown as "[redacted]" (store/redaction.ts). */
+  readonly credentials: CredentialHeaders;
   readonly defaultRetries: number;
   readonly now: () => number;
   readonly destinations: DestinationPolicy;
@@ -47,12 +52,7 @@ export async function bodyBytes(call: Call): Promise<Buffer | QueueError> {
 
 export async function jsonBody(call: Call): Promise<unknown | QueueError> {
   const bytes = await bodyBytes(call);
-  if (!(bytes instanceof Buffer)) return bytes;
-  try {
-    return JSON.parse(bytes.toString('utf8'));
-  } catch {
-    return NOT_JSON;
-  }
+  return bytes instanceof Buffer ? parseJsonText(bytes.toString('utf8'), call.ctx.maxNestingDepth, NOT_JSON) : bytes;
 }
 
 export function requestHeaders(req: HttpRequest): HeaderSource {

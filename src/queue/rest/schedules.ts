@@ -6,14 +6,12 @@
 import type { HttpResponse } from '../../server/http.js';
 import { percentDecode } from '../../server/url.js';
 import { isError, MISSING_CRON, notFound } from '../errors.js';
-import type { Schedules } from '../schedules/schedules.js';
 import type { Schedule } from '../store/schedule.js';
-import { shownHeaders } from '../store/redaction.js';
 import { done, fail, ok } from './envelope.js';
 import { canonicalHeaders } from './header-case.js';
 import { messageJson } from './message-json.js';
 import { destinationOf, draftsOf, refusal } from './publish.js';
-import { bodyBytes, requestHeaders, withQuerySettings, type Call } from './request.js';
+import { bodyBytes, requestHeaders, withQuerySettings, type Call, type QueueContext } from './request.js';
 
 /** `{id}/pause` or `{id}/resume`; a destination URL (which has a scheme) never matches. */
 const TOGGLE = /^([^/:%]+)\/(pause|resume)$/;
@@ -22,15 +20,14 @@ const idOf = (raw: string) => Buffer.from(percentDecode(raw), 'latin1').toString
 
 // GET /v2/schedules
 export function listSchedulesCommand(call: Call): HttpResponse {
-  const schedules = call.ctx.schedules;
-  return ok(schedules.list().map((s) => scheduleJson(s, schedules)));
+  return ok(call.ctx.schedules.list().map((s) => scheduleJson(s, call.ctx)));
 }
 
 // GET /v2/schedules/{id}
 export function getScheduleCommand(call: Call): HttpResponse {
   if (call.rest.includes('/')) return fail(notFound(call.req.path));
   const s = call.ctx.schedules.get(idOf(call.rest));
-  return isError(s) ? fail(s) : ok(scheduleJson(s, call.ctx.schedules));
+  return isError(s) ? fail(s) : ok(scheduleJson(s, call.ctx));
 }
 
 // DELETE /v2/schedules/{id}
@@ -81,15 +78,15 @@ export async function createScheduleCommand(call: Call): Promise<HttpResponse> {
 const TEMPLATE_FIELDS = ['bodyBase64', 'callback', 'failureCallback', 'queueName', 'labels', 'label', 'retryDelayExpression', 'timeout', 'flowControlKey', 'parallelism', 'rate', 'period'];
 
 /** A schedule as the SDK's Schedule type reads it: canonical header names, no body when it has none. */
-function scheduleJson(s: Schedule, schedules: Schedules): Record<string, unknown> {
-  const m = messageJson(s.template);
+function scheduleJson(s: Schedule, ctx: QueueContext): Record<string, unknown> {
+  const m = messageJson(s.template, ctx.credentials);
   const out: Record<string, unknown> = {
     scheduleId: s.id,
     cron: s.cron,
     createdAt: s.createdAt,
     destination: s.destination,
     method: s.template.method,
-    header: canonicalHeaders(shownHeaders(s.template)),
+    header: canonicalHeaders(m.header as Record<string, string[]>),
     retries: s.template.retries,
     isPaused: s.paused,
     callerIp: s.template.callerIp,
@@ -99,7 +96,7 @@ function scheduleJson(s: Schedule, schedules: Schedules): Record<string, unknown
   for (const k of TEMPLATE_FIELDS) if (m[k] !== undefined) out[k] = m[k];
   if (s.delayMs > 0) out.delay = Math.round(s.delayMs / 1000);
   if (s.lastScheduleTime !== undefined) out.lastScheduleTime = s.lastScheduleTime;
-  const next = schedules.nextTime(s);
+  const next = ctx.schedules.nextTime(s);
   if (next !== undefined) out.nextScheduleTime = next;
   return out;
 }

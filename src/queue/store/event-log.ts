@@ -3,13 +3,13 @@
 // events, fewer than 2·`max`: the previous `max` and the current ones; when the current reach
 // `max`, the file rotates and the previous go, so a restart answers as before.
 // Each event carries the message's headers and body as the API shows them (redacted per
-// Upstash-Redact-Fields); bodies over LOG_BODY_BYTES are left out, so the log's memory and
+// Upstash-Redact-Fields, credential headers always); bodies over LOG_BODY_BYTES are left out, so the log's memory and
 // file stay bounded however large messages are.
 
 import type { EventFile } from './event-file.js';
 import type { QueueMessage } from './message.js';
 import { matches, type RecordFilter } from './record-filter.js';
-import { shownBody, shownHeaders } from './redaction.js';
+import { shownBody, shownHeaders, type CredentialHeaders } from './redaction.js';
 
 export type State = 'CREATED' | 'ACTIVE' | 'IN_PROGRESS' | 'DELIVERED' | 'ERROR' | 'RETRY' | 'FAILED' | 'CANCELED';
 
@@ -45,6 +45,7 @@ export class EventLog {
   constructor(
     private readonly now: () => number,
     private readonly max: number,
+    private readonly credentials: CredentialHeaders,
     private readonly file: EventFile | null = null,
     private events: QueueEvent[] = [],
     private current = events.length,
@@ -69,8 +70,8 @@ export class EventLog {
       e.labels = m.labels;
       e.label = m.labels[0];
     }
-    e.header = shownHeaders(m);
-    const body = shownBody(m);
+    e.header = shownHeaders(m, this.credentials);
+    const body = shownBody(m, this.credentials);
     if (body.length <= LOG_BODY_BYTES) e.body = body;
     this.events.push(e);
     this.file?.append(e);

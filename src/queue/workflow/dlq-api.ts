@@ -27,7 +27,7 @@ export function workflowDlqListCommand(call: Call): HttpResponse {
   const cursor = Number(query(call, 'cursor') ?? 0) || 0;
   const all = targets(call);
   const page = all.slice(cursor, cursor + count).map(({ entry, run }) => {
-    const out: Record<string, unknown> = { ...dlqJson(entry), workflowRunId: entry.message.workflow!.runId };
+    const out: Record<string, unknown> = { ...dlqJson(entry, call.ctx.credentials), workflowRunId: entry.message.workflow!.runId };
     if (run !== undefined) {
       Object.assign(out, { workflowCreatedAt: run.createdAt, workflowUrl: run.url });
       const cb = run.failure?.dlqId === entry.dlqId ? run.failure.callback : undefined;

@@ -7,8 +7,9 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { StreamTopicConfig } from '../../config/schema.js';
 import { makeDirectory, writeFileAtomic } from '../../storage/atomic-file.js';
+import { badName } from '../../storage/names.js';
 import type { Message, Metadata, OffsetRange, OutgoingMessage, Position, StreamBackend, TopicPartition } from '../backend.js';
-import { offsetOutOfRange, topicExists, unknownPartition, unknownTopic, type StreamError } from '../errors.js';
+import { badRequest, offsetOutOfRange, topicExists, unknownPartition, unknownTopic, type StreamError } from '../errors.js';
 import { keyPartition } from './murmur2.js';
 import { OffsetStore } from './offset-store.js';
 import { PartitionLog } from './partition-log.js';
@@ -66,6 +67,8 @@ export class LogBackend implements StreamBackend {
   }
 
   createTopic(name: string, settings: StreamTopicConfig): StreamError | null {
+    const bad = badName('topic', name);
+    if (bad !== null) return badRequest(bad);
     if (this.topicsByName.has(name)) return topicExists(name);
     this.openTopic(name, settings);
     this.saveTopics();

@@ -4,6 +4,7 @@
 
 import type { StreamClusterConfig } from '../../config/schema.js';
 import type { HttpRequest } from '../../server/http.js';
+import { parseJsonText, type BodyLimits } from '../../server/json-body.js';
 import { percentDecode, queryParam } from '../../server/url.js';
 import type { Position, StreamBackend, TopicPartition } from '../backend.js';
 import { BODY_TOO_LARGE, badRequest, isError, NOT_JSON, type StreamError } from '../errors.js';
@@ -23,7 +24,7 @@ export interface Call {
   readonly cluster: Cluster;
   /** Path segments after the endpoint's name, percent-decoded as UTF-8. */
   readonly args: readonly string[];
-  readonly maxBodyBytes: number;
+  readonly limits: BodyLimits;
 }
 
 /** Percent-decoded UTF-8 text of a path segment or query value. */
@@ -36,7 +37,7 @@ export function query(call: Call, name: string): string | undefined {
 
 /** The raw body; an error when over the limit. */
 export async function bodyBytes(call: Call): Promise<Buffer | StreamError> {
-  const bytes = await call.req.body(call.maxBodyBytes);
+  const bytes = await call.req.body(call.limits.maxBodyBytes);
   return bytes === null ? BODY_TOO_LARGE : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }
 
@@ -45,12 +46,7 @@ export async function jsonBody(call: Call): Promise<unknown | StreamError> {
   const bytes = await bodyBytes(call);
   if (!(bytes instanceof Buffer)) return bytes;
   const text = bytes.toString('utf8');
-  if (text.trim() === '') return undefined;
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return NOT_JSON;
-  }
+  return text.trim() === '' ? undefined : parseJsonText(text, call.limits.maxNestingDepth, NOT_JSON);
 }
 
 export const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);

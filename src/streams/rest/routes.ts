@@ -4,6 +4,7 @@
 
 import { timingSafeEqual } from 'node:crypto';
 import type { HttpRequest, HttpResponse } from '../../server/http.js';
+import type { BodyLimits } from '../../server/json-body.js';
 import { pathSegments } from '../../server/url.js';
 import { methodNotAllowed, notFound, UNAUTHORIZED } from '../errors.js';
 import { commitCommand, committedCommand, consumeCommand, deleteConsumerCommand } from './consume.js';
@@ -34,7 +35,7 @@ const ENDPOINTS: ReadonlyMap<string, Endpoint> = new Map([
   ['create-topic', { methods: ['POST'], run: createTopicCommand }],
 ]);
 
-export function streamRoutes(clusters: ReadonlyMap<string, Cluster>, maxBodyBytes: number) {
+export function streamRoutes(clusters: ReadonlyMap<string, Cluster>, limits: BodyLimits) {
   return function handle(req: HttpRequest, restAt: number): HttpResponse | Promise<HttpResponse> {
     const segments = pathSegments(req.path, restAt).map((s) => decodeText(s));
     const cluster = clusters.get(segments[0] ?? '');
@@ -42,7 +43,7 @@ export function streamRoutes(clusters: ReadonlyMap<string, Cluster>, maxBodyByte
     const name = segments[1] ?? '';
     const endpoint = ENDPOINTS.get(name);
     if (endpoint === undefined) return fail(notFound(req.path));
-    const call: Call = { req, cluster, args: segments.slice(2), maxBodyBytes };
+    const call: Call = { req, cluster, args: segments.slice(2), limits };
     if (!authorized(call, endpoint.queryAuth === true)) return fail(UNAUTHORIZED);
     const method = req.method === 'HEAD' ? 'GET' : req.method;
     if (!endpoint.methods.includes(method)) return fail(methodNotAllowed(req.method, name));

@@ -7,17 +7,31 @@
 //   path    := name ('.' name | '[' integer ']' | '[' '#' '-' integer ']')*
 //   literal := 'single' | "double" quoted string | number | true | false
 // Keywords are case-insensitive. A syntax error is a FilterSyntaxError carrying the 0-based
-// position of the offending character, so the message can point at it.
+// position of the offending character; its message points at it as the service's does,
+// `Invalid filter. At line <line>:<column> ...` (line from 1, column from 0).
+// Evaluation recurses over the tree, so its depth is bounded: a chain of ANDs or ORs becomes a
+// balanced tree (depth log2 of its length, evaluated left to right as written), and
+// parentheses may nest at most `maxDepth` levels.
 
 import type { Comparison, Filter, Literal, Path, Step } from './ast.js';
+
+/** What the tokenizer expects where no token starts. */
+const A_TOKEN = 'a token';
 
 export class FilterSyntaxError {
   constructor(
     readonly position: number,
     readonly expected: string,
+    /** The filter text; parseFilter sets it on the errors it returns. */
+    readonly source = '',
   ) {}
   get message(): string {
-    return `Invalid filter: expected ${this.expected} at position ${this.position}`;
+    const before = this.source.slice(0, this.position);
+    const line = before.split('\n').length;
+    const column = this.position - (before.lastIndexOf('\n') + 1);
+    // The service's lexer words an unknown character so; its users match on that text.
+    const problem = this.expected === A_TOKEN ? `token recognition error at: '${this.source[this.position]}'` : `expected ${this.expected}`;
+    return `Invalid filter. At line ${line}:${column} ${problem}`;
   }
 }
 
@@ -67,7 +81,7 @@ function tokenize(src: string): Token[] | FilterSyntaxError {
       out.push({ kind: 'word', text: src.slice(at, i), at });
     } else {
       const p = PUNCT.find((t) => src.startsWith(t, i));
-      if (p === undefined) return new FilterSyntaxError(i, 'an operator, a field or a value');
+      if (p === undefined) return new FilterSyntaxError(i, A_TOKEN);
       out.push({ kind: 'punct', text: p, at: i });
       i += p.length;
     }
@@ -84,7 +98,12 @@ function endsValue(tokens: readonly Token[]): boolean {
 
 class Parser {
   private at = 0;
-  constructor(private readonly tokens: Token[]) {}
+  /** Parentheses open at `at`. */
+  private depth = 0;
+  constructor(
+    private readonly tokens: Token[],
+    private readonly maxDepth: number,
+  ) {}
 
   private peek(): Token {
     return this.tokens[this.at];
@@ -111,29 +130,32 @@ class Parser {
   }
 
   private or(): Filter {
-    let left = this.and();
+    const terms = [this.and()];
     while (this.keyword('OR')) {
       this.at++;
-      left = { kind: 'or', left, right: this.and() };
+      terms.push(this.and());
     }
-    return left;
+    return balanced('or', terms);
   }
 
   private and(): Filter {
-    let left = this.primary();
+    const terms = [this.primary()];
     while (this.keyword('AND')) {
       this.at++;
-      left = { kind: 'and', left, right: this.primary() };
+      terms.push(this.primary());
     }
-    return left;
+    return balanced('and', terms);
   }
 
   private primary(): Filter {
     if (this.punct('(')) {
+      this.expect(this.depth < this.maxDepth, `at most ${this.maxDepth} nested parentheses`);
       this.at++;
+      this.depth++;
       const inner = this.or();
       this.expect(this.punct(')'), "')'");
       this.at++;
+      this.depth--;
       return inner;
     }
     if (this.keyword('HAS') && (this.keyword('FIELD', 1) || (this.keyword('NOT', 1) && this.keyword('FIELD', 2)))) {
@@ -227,14 +249,21 @@ class Parser {
   }
 }
 
+/** `terms` joined by `kind`, as a tree of depth log2(terms.length), in their order. */
+function balanced(kind: 'and' | 'or', terms: readonly Filter[]): Filter {
+  if (terms.length === 1) return terms[0];
+  const mid = terms.length >> 1;
+  return { kind, left: balanced(kind, terms.slice(0, mid)), right: balanced(kind, terms.slice(mid)) };
+}
+
 /** Parses a filter; a syntax error is returned, never thrown. */
-export function parseFilter(src: string): Filter | FilterSyntaxError {
+export function parseFilter(src: string, maxDepth: number): Filter | FilterSyntaxError {
   const tokens = tokenize(src);
-  if (tokens instanceof FilterSyntaxError) return tokens;
+  if (tokens instanceof FilterSyntaxError) return new FilterSyntaxError(tokens.position, tokens.expected, src);
   try {
-    return new Parser(tokens).parse();
+    return new Parser(tokens, maxDepth).parse();
   } catch (e) {
-    if (e instanceof FilterSyntaxError) return e;
+    if (e instanceof FilterSyntaxError) return new FilterSyntaxError(e.position, e.expected, src);
     throw e;
   }
 }

@@ -5,7 +5,9 @@
 // from the stored vectors (see persistence.ts for why).
 // Not safe for concurrent use; the index's JS thread owns it.
 
+import { chmodSync } from 'node:fs';
 import hnswlib from 'hnswlib-node';
+import { FILE_MODE } from '../../storage/atomic-file.js';
 import type { Similarity } from './record.js';
 
 export interface AnnIndex {
@@ -68,6 +70,7 @@ export class HnswAnn implements AnnIndex {
 
   save(path: string): void {
     this.index.writeIndexSync(path);
+    chmodSync(path, FILE_MODE); // hnswlib creates the file with the umask's mode
   }
 
   get size(): number {

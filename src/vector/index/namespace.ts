@@ -1,4 +1,4 @@
-// One namespace of an index: its records by id, their insertion order (for range), and the
+// One namespace of an index: its records by id, their ids in order (for range), and the
 // ANN graph of their dense vectors. Queries go to the graph unless an exact scan is cheaper
 // or needed: small namespaces, selective filters, and a filtered graph search that came back
 // short, so a filtered query returns topK whenever at least topK vectors match.
@@ -30,11 +30,12 @@ export interface Selection {
 
 export class Namespace {
   readonly records = new Map<string, VectorRecord>();
-  /** Records in label order; a deleted one stays as a hole until `compactOrder`. */
-  private order: (VectorRecord | null)[] = [];
-  /** The label of each slot of `order`, holes included: ascending, so it can be searched. */
-  private labels: number[] = [];
-  private holes = 0;
+  /**
+   * The ids in ascending order (UTF-16 code units), for range; null after an id came or went,
+   * sorted again by the next range. Bulk writes thus cost nothing here, and a walk through
+   * the pages of an unchanging namespace sorts once.
+   */
+  private sortedIds: string[] | null = null;
   private ann: AnnIndex | null = null;
   private sparse = new SparseIndex();
   private readonly byLabel = new Map<number, VectorRecord>();
@@ -106,10 +107,7 @@ export class Namespace {
     this.nextLabel = Math.max(this.nextLabel, label + 1);
     const record: VectorRecord = { ...data, label };
     this.records.set(data.id, record);
-    if (old === undefined) {
-      this.order.push(record);
-      this.labels.push(label);
-    } else this.order[this.slotOf(label)] = record;
+    if (old === undefined) this.sortedIds = null;
     this.byLabel.set(label, record);
     if (old !== undefined) this.metadata.remove(label, old.metadata);
     this.metadata.add(label, record.metadata);
@@ -129,22 +127,24 @@ export class Namespace {
     this.byLabel.delete(old.label);
     this.metadata.remove(old.label, old.metadata);
     if (old.sparse !== null) this.sparse.remove(old.label, old.sparse);
-    this.order[this.slotOf(old.label)] = null;
-    if (++this.holes > 1024 && this.holes > this.order.length / 2) this.compactOrder();
+    this.sortedIds = null;
     if (old.vector !== null && !this.deferred) this.ann?.remove(old.label);
     return true;
   }
 
-  /** Records from label `cursor` on, in insertion order; `next` is the cursor after them, or null at the end. */
-  range(cursor: number, limit: number, accept: (r: VectorRecord) => boolean): { records: VectorRecord[]; next: number | null } {
+  /**
+   * Up to `limit` records whose id starts with `prefix`, from position `cursor` among them in id
+   * order; `next` is the position after them, or null when none is left. A position stays
+   * meaningful while the namespace changes, as the service's cursors do.
+   */
+  range(cursor: number, limit: number, prefix: string): { records: VectorRecord[]; next: number | null } {
+    const ids = (this.sortedIds ??= [...this.records.keys()].sort());
     const out: VectorRecord[] = [];
-    for (let i = this.firstSlotFrom(cursor); i < this.order.length; i++) {
-      const r = this.order[i];
-      if (r === null || !accept(r)) continue;
-      if (out.length === limit) return { records: out, next: r.label };
-      out.push(r);
-    }
-    return { records: out, next: null };
+    // The ids starting with `prefix` are contiguous from the first id not below it.
+    let i = firstAtLeast(ids, prefix) + cursor;
+    for (; i < ids.length && ids[i].startsWith(prefix) && out.length < limit; i++) out.push(this.records.get(ids[i])!);
+    const more = i < ids.length && ids[i].startsWith(prefix);
+    return { records: out, next: more ? cursor + out.length : null };
   }
 
   /** The filter compiled once for a query, with the records the metadata index bounds it to. */
@@ -196,33 +196,19 @@ export class Namespace {
     this.byLabel.clear();
     this.metadata.clear();
     this.sparse = new SparseIndex();
-    this.order = [];
-    this.labels = [];
-    this.holes = 0;
+    this.sortedIds = null;
     this.ann = null;
   }
+}
 
-  /** The first slot whose label is at least `label`. */
-  private firstSlotFrom(label: number): number {
-    let lo = 0;
-    let hi = this.labels.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (this.labels[mid] < label) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
+/** The position of the first of the ascending `ids` that is not below `id`. */
+function firstAtLeast(ids: readonly string[], id: string): number {
+  let lo = 0;
+  let hi = ids.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (ids[mid] < id) lo = mid + 1;
+    else hi = mid;
   }
-
-  private slotOf(label: number): number {
-    const slot = this.firstSlotFrom(label);
-    if (this.labels[slot] !== label) throw new Error(`label ${label} is not in the order`);
-    return slot;
-  }
-
-  private compactOrder(): void {
-    this.order = this.order.filter((r) => r !== null);
-    this.labels = this.order.map((r) => r!.label);
-    this.holes = 0;
-  }
+  return lo;
 }

@@ -2,6 +2,9 @@
 // non-zero value there. A query visits only the postings of its own dimensions and scores by
 // exact inner product, optionally weighting each query dimension by its IDF,
 // ln((N - n + 0.5) / (n + 0.5) + 1), with N the vectors indexed and n those having the dimension.
+// The arithmetic is float32, as the service's: each query value is weighted, then multiplied
+// and summed dimension by dimension in ascending order, every step rounded to float32; that
+// is what reproduces its printed scores to the last digit.
 // Not safe for concurrent use; the index's JS thread owns it.
 
 import type { SparseVector } from './record.js';
@@ -49,10 +52,10 @@ export class SparseIndex {
     for (let i = 0; i < q.indices.length; i++) {
       const list = this.postings.get(q.indices[i]);
       if (list === undefined) continue;
-      const w = q.values[i] * (idf ? this.idf(q.indices[i]) : 1);
+      const w = Math.fround(q.values[i] * (idf ? this.idf(q.indices[i]) : 1));
       for (const [label, value] of list) {
         if (accept !== undefined && !accept(label)) continue;
-        scores.set(label, (scores.get(label) ?? 0) + w * value);
+        scores.set(label, Math.fround((scores.get(label) ?? 0) + Math.fround(w * value)));
       }
     }
     return [...scores].map(([label, score]) => ({ label, score })).sort((a, b) => b.score - a.score || a.label - b.label);

@@ -64,6 +64,13 @@ export interface Update {
 /** Largest answer of a fetch by prefix, as the service documents. */
 export const FETCH_PREFIX_LIMIT = 1000;
 
+/**
+ * How deep each part's ranking goes into a hybrid query's fusion, unless topK is larger. The
+ * service's answers rank a vector third in the dense part of a topK-1 query, so it fuses more
+ * than topK of each; how many more it does not say. 100 keeps the graph search cheap.
+ */
+const FUSION_DEPTH = 100;
+
 export class VectorIndex {
   journal: Journal | null = null;
   private readonly namespaces = new Map<string, Namespace>();
@@ -185,13 +192,13 @@ export class VectorIndex {
 
   withPrefix(ns: string, prefix: string, limit: number): VectorRecord[] {
     const space = this.namespaces.get(ns);
-    return space === undefined ? [] : space.range(0, limit, (r) => r.id.startsWith(prefix)).records;
+    return space === undefined ? [] : space.range(0, limit, prefix).records;
   }
 
   range(ns: string, cursor: number, limit: number, prefix: string): { records: VectorRecord[]; next: number | null } {
     const space = this.namespaces.get(ns);
     if (space === undefined) return { records: [], next: null };
-    return space.range(cursor, limit, prefix === '' ? () => true : (r) => r.id.startsWith(prefix));
+    return space.range(cursor, limit, prefix);
   }
 
   random(ns: string): VectorRecord | null {
@@ -204,9 +211,11 @@ export class VectorIndex {
 
   /**
    * The topK best vectors among those matching the filter: by dense similarity, by sparse inner
-   * product, or both fused (a hybrid index given both parts, unless `mode` picks one).
+   * product, or both fused (a hybrid index given both parts, unless `mode` picks one). A piece
+   * of a resumable query passes the ids it has `returned`: each part then ranks only the others,
+   * and only its topK best are fused, as the service's resumable answers show.
    */
-  query(ns: string, q: Query): VectorError | Hit[] {
+  query(ns: string, q: Query, returned?: ReadonlySet<string>): VectorError | Hit[] {
     const type = this.settings.type;
     if (type === 'DENSE' && q.sparse !== null) return DENSE_ONLY;
     if (type === 'SPARSE' && q.vector !== null) return SPARSE_ONLY;
@@ -217,8 +226,11 @@ export class VectorIndex {
     const space = this.namespaces.get(ns);
     if (space === undefined) return [];
     const selection = q.filter === null ? undefined : space.select(q.filter);
-    const dense = useDense ? space.nearest(q.vector!, q.topK, selection?.accept, selection?.among) : null;
-    const sparse = useSparse ? space.sparseNearest(q.sparse!, q.topK, q.weighting === 'IDF', selection?.accept) : null;
+    const accept =
+      returned === undefined || returned.size === 0 ? selection?.accept : (r: VectorRecord) => !returned.has(r.id) && (selection?.accept(r) ?? true);
+    const depth = useDense && useSparse && returned === undefined ? Math.max(q.topK, FUSION_DEPTH) : q.topK;
+    const dense = useDense ? space.nearest(q.vector!, depth, accept, selection?.among) : null;
+    const sparse = useSparse ? space.sparseNearest(q.sparse!, depth, q.weighting === 'IDF', accept) : null;
     if (dense === null || sparse === null) return dense ?? sparse!;
     const lists = [dense, sparse].map((hits) => hits.map((h) => ({ item: h.record, key: h.record.id, score: h.score })));
     return fuse(lists, q.fusion).slice(0, q.topK).map((f) => ({ record: f.item, score: f.score }));

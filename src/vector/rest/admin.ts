@@ -5,7 +5,8 @@
 // `larder vector-index create` (cli/vector-index.ts) calls the first.
 
 import type { HttpRequest, HttpResponse } from '../../server/http.js';
-import { vectorIndex, vectorIndexName, type VectorIndexConfig } from '../../config/schema.js';
+import { vectorIndex, type VectorIndexConfig } from '../../config/schema.js';
+import { badName } from '../../storage/names.js';
 import { badRequest, UNAUTHORIZED, unknownEndpoint, VectorError } from '../errors.js';
 import { fail, ok } from './envelope.js';
 import { isObject } from './request-body.js';
@@ -25,7 +26,8 @@ export function adminRequest(admin: IndexAdmin, req: HttpRequest, endpoint: stri
   if (endpoint !== 'create-index') return fail(unknownEndpoint(`${ADMIN_SEGMENT}/${endpoint ?? ''}`));
   if (!isObject(body)) return fail(badRequest('the body must be an object with the index name and settings'));
   const { name, ...rest } = body;
-  if (!vectorIndexName.safeParse(name).success) return fail(badRequest('name must use letters, digits, _ and -, and start with a letter or digit'));
+  const bad = badName('index', name);
+  if (bad !== null) return fail(badRequest(bad));
   const settings = vectorIndex.safeParse(rest);
   if (!settings.success) {
     const issue = settings.error.issues[0];

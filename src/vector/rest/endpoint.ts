@@ -17,6 +17,8 @@ export interface Ctx {
   readonly resumable: ResumableQueries<QueryRequest>;
   /** The index's embedding models, for the *-data endpoints; null when it has none. */
   readonly embedder: Embedder | null;
+  /** The deepest nesting of parentheses a filter may have. */
+  readonly maxNestingDepth: number;
 }
 
 export interface Endpoint {

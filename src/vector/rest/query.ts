@@ -19,7 +19,7 @@ export interface QueryRequest extends Query {
 }
 
 /** Reads a query; with `data`, its text goes in `text` and the vectors are left for `embedQueries`. */
-function readQuery(b: unknown, withData: boolean): (QueryRequest & { text?: string }) | VectorError {
+function readQuery(b: unknown, withData: boolean, maxNestingDepth: number): (QueryRequest & { text?: string }) | VectorError {
   if (!isObject(b)) return badRequest('a query must be an object');
   let text: string | undefined;
   if (withData) {
@@ -42,7 +42,7 @@ function readQuery(b: unknown, withData: boolean): (QueryRequest & { text?: stri
   if (filterText instanceof VectorError) return filterText;
   let filter: Filter | null = null;
   if (filterText !== undefined && filterText.trim() !== '') {
-    const parsed = parseFilter(filterText);
+    const parsed = parseFilter(filterText, maxNestingDepth);
     if (parsed instanceof FilterSyntaxError) return badRequest(parsed.message);
     filter = parsed;
   }
@@ -56,7 +56,7 @@ function readQuery(b: unknown, withData: boolean): (QueryRequest & { text?: stri
 async function readQueries(ctx: Ctx, items: readonly unknown[], withData: boolean): Promise<QueryRequest[] | VectorError> {
   const queries: (QueryRequest & { text?: string })[] = [];
   for (const item of items) {
-    const q = readQuery(item, withData);
+    const q = readQuery(item, withData, ctx.maxNestingDepth);
     if (q instanceof VectorError) return q;
     queries.push(q);
   }
@@ -74,12 +74,14 @@ async function readQueries(ctx: Ctx, items: readonly unknown[], withData: boolea
   }));
 }
 
-function run(ctx: Ctx, q: QueryRequest, skip?: ReadonlySet<string>): Json[] | VectorError {
-  const hits = ctx.index.query(ctx.ns, { ...q, topK: q.topK + (skip?.size ?? 0) });
-  if (hits instanceof VectorError) return hits;
-  const fresh = skip === undefined ? hits : hits.filter((h) => !skip.has(h.record.id)).slice(0, q.topK);
-  return fresh.map((h) => vectorJson(h.record, q.include, h.score));
+/** Runs a query; a resumable one passes the ids it has `returned` so far. */
+function run(ctx: Ctx, q: QueryRequest, returned?: ReadonlySet<string>): Json[] | VectorError {
+  const hits = ctx.index.query(ctx.ns, q, returned);
+  return hits instanceof VectorError ? hits : hits.map((h) => vectorJson(h.record, q.include, h.score));
 }
+
+/** What a resumable query has returned before its first piece. */
+const NOTHING_RETURNED: ReadonlySet<string> = new Set();
 
 // POST /query[/ns] and /query-data[/ns]  one query object, or an array of them (a batch of one
 // answers flat, as the service does)
@@ -103,7 +105,7 @@ async function resumableQuery(ctx: Ctx, withData: boolean): Promise<unknown> {
   const q = queries[0];
   const maxIdle = readCount((ctx.body as Json).maxIdle, 'maxIdle', 3600);
   if (maxIdle instanceof VectorError) return maxIdle;
-  const first = run(ctx, q);
+  const first = run(ctx, q, NOTHING_RETURNED);
   if (first instanceof VectorError) return first;
   const { uuid, session } = ctx.resumable.start({ ns: ctx.ns, query: q, maxIdleMs: maxIdle * 1000 });
   for (const hit of first) session.returned.add(hit.id as string);

@@ -36,6 +36,8 @@ function rangeEndpoint(ctx: Ctx): unknown {
   if (!Number.isSafeInteger(cursor)) return badRequest('cursor must be a cursor returned by range, or 0');
   const limit = readCount(b.limit, 'limit', 0);
   if (limit instanceof VectorError) return limit;
+  // The service refuses an empty page (its Python SDK's tests expect it): its cursor would never move.
+  if (limit === 0) return badRequest('limit must be a positive integer');
   const prefix = readString(b.prefix, 'prefix');
   if (prefix instanceof VectorError) return prefix;
   const include = readInclude(b);

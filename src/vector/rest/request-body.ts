@@ -7,6 +7,9 @@ import type { SparseVector, VectorData } from '../index/record.js';
 
 export type Json = Record<string, unknown>;
 
+/** The most dimensions a sparse vector may have, as the service documents. */
+const SPARSE_MAX_DIMENSIONS = 1000;
+
 export function isObject(v: unknown): v is Json {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
@@ -34,21 +37,26 @@ export function readDense(v: unknown): Float32Array | VectorError {
   return Float32Array.from(v as number[]);
 }
 
+/**
+ * A sparse vector with its indices sorted. A repeated index holds the sum of its values: a
+ * sparse vector is the sum of its (index, value) entries, so inner products come out the same
+ * whether the entries are merged first or not (docs/vector.md).
+ */
 export function readSparse(v: unknown): SparseVector | VectorError {
   if (!isObject(v) || !Array.isArray(v.indices) || !Array.isArray(v.values) || v.indices.length !== v.values.length) {
     return badRequest('sparseVector must have indices and values arrays of the same length');
   }
-  const pairs: [number, number][] = [];
+  const sums = new Map<number, number>();
   for (let i = 0; i < v.indices.length; i++) {
     const index = v.indices[i];
     const value = v.values[i];
     if (!Number.isInteger(index) || index < 0 || index > 0xffffffff) return badRequest('sparseVector indices must be non-negative integers');
     if (typeof value !== 'number' || !Number.isFinite(value)) return badRequest('sparseVector values must be numbers');
-    pairs.push([index, value]);
+    sums.set(index, (sums.get(index) ?? 0) + value);
   }
-  pairs.sort((a, b) => a[0] - b[0]);
-  for (let i = 1; i < pairs.length; i++) if (pairs[i][0] === pairs[i - 1][0]) return badRequest('sparseVector indices must be unique');
-  return { indices: Uint32Array.from(pairs, (p) => p[0]), values: Float32Array.from(pairs, (p) => p[1]) };
+  if (sums.size > SPARSE_MAX_DIMENSIONS) return badRequest(`sparseVector must have at most ${SPARSE_MAX_DIMENSIONS} dimensions`);
+  const indices = Uint32Array.from(sums.keys()).sort();
+  return { indices, values: Float32Array.from(indices, (i) => sums.get(i)!) };
 }
 
 export function readMetadata(v: unknown): Record<string, unknown> | undefined | VectorError {
@@ -61,6 +69,8 @@ export function readVectorData(v: unknown): VectorData | VectorError {
   if (!isObject(v)) return badRequest('each vector must be an object');
   const id = readId(v.id);
   if (id instanceof VectorError) return id;
+  // The service's FAQ: an id is required and cannot be an empty string.
+  if (id === '') return badRequest('id must not be empty');
   const vector = v.vector === undefined ? null : readDense(v.vector);
   if (vector instanceof VectorError) return vector;
   const sparse = v.sparseVector === undefined ? null : readSparse(v.sparseVector);

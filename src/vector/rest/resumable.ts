@@ -1,6 +1,6 @@
 // Resumable queries: a query whose results are handed out in pieces. A session keeps the
-// query and the ids already returned; each next piece runs the query for returned + k results
-// and hands out those not yet returned, so a piece never repeats a vector. A session idle
+// query and the ids already returned; each next piece runs the query for the k best among
+// the vectors not yet returned (VectorIndex.query), so a piece never repeats one. A session idle
 // for longer than its maxIdle seconds is gone.
 // Not safe for concurrent use; the server's JS thread owns it.
 

@@ -7,9 +7,10 @@
 // 500 in the same envelope: this is the service's one error boundary.
 
 import type { HttpRequest, HttpResponse } from '../../server/http.js';
+import { parseJsonText, type BodyLimits } from '../../server/json-body.js';
 import type { Logger } from '../../server/log.js';
 import { pathSegments, percentDecode } from '../../server/url.js';
-import { badRequest, bodyTooLarge, INTERNAL, READ_ONLY_TOKEN, UNAUTHORIZED, unknownEndpoint, unknownIndex, VectorError } from '../errors.js';
+import { bodyTooLarge, INTERNAL, NOT_JSON, READ_ONLY_TOKEN, UNAUTHORIZED, unknownEndpoint, unknownIndex, VectorError } from '../errors.js';
 import type { Embedder } from '../embedding/embedder.js';
 import type { VectorIndex } from '../index/vector-index.js';
 import { ADMIN_SEGMENT, adminRequest, type IndexAdmin } from './admin.js';
@@ -33,10 +34,10 @@ const ENDPOINTS: ReadonlyMap<string, Endpoint> = new Map(Object.entries({ ...WRI
 /** Path segments are percent-encoded UTF-8. */
 const decodeSegment = (s: string) => Buffer.from(percentDecode(s), 'latin1').toString('utf8');
 
-export function vectorRoutes(indexes: ReadonlyMap<string, MountedIndex>, admin: IndexAdmin, maxBodyBytes: number, log: Logger) {
+export function vectorRoutes(indexes: ReadonlyMap<string, MountedIndex>, admin: IndexAdmin, limits: BodyLimits, log: Logger) {
   return function handle(req: HttpRequest, restAt: number): HttpResponse | Promise<HttpResponse> {
     const segments = pathSegments(req.path, restAt);
-    if (segments[0] === ADMIN_SEGMENT) return withBody(req, maxBodyBytes, (body) => adminRequest(admin, req, segments[1], body));
+    if (segments[0] === ADMIN_SEGMENT) return withBody(req, limits, (body) => adminRequest(admin, req, segments[1], body));
     const mounted = segments.length > 0 ? indexes.get(segments[0]) : undefined;
     if (mounted === undefined) return fail(unknownIndex(segments[0] ?? ''));
     const auth = req.header('authorization');
@@ -48,8 +49,8 @@ export function vectorRoutes(indexes: ReadonlyMap<string, MountedIndex>, admin: 
     if (endpoint === undefined || segments.length > 3) return fail(unknownEndpoint(segments.slice(1).join('/')));
     if (readOnly && endpoint.write) return fail(READ_ONLY_TOKEN);
     const ns = segments.length === 3 ? decodeSegment(segments[2]) : '';
-    return withBody(req, maxBodyBytes, async (body) => {
-      const ctx = { index: mounted.index, ns, body, query: req.query, resumable: mounted.resumable, embedder: mounted.embedder };
+    return withBody(req, limits, async (body) => {
+      const ctx = { index: mounted.index, ns, body, query: req.query, resumable: mounted.resumable, embedder: mounted.embedder, maxNestingDepth: limits.maxNestingDepth };
       let out: unknown;
       try {
         out = await endpoint.run(ctx);
@@ -63,16 +64,10 @@ export function vectorRoutes(indexes: ReadonlyMap<string, MountedIndex>, admin: 
 }
 
 /** Reads and parses the JSON body (undefined when empty), then answers with `then`. */
-async function withBody(req: HttpRequest, maxBodyBytes: number, then: (body: unknown) => HttpResponse | Promise<HttpResponse>): Promise<HttpResponse> {
-  const bytes = await req.body(maxBodyBytes);
-  if (bytes === null) return fail(bodyTooLarge(maxBodyBytes));
-  let body: unknown;
-  if (bytes.length > 0) {
-    try {
-      body = JSON.parse(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8'));
-    } catch {
-      return fail(badRequest('the body is not valid JSON'));
-    }
-  }
-  return then(body);
+async function withBody(req: HttpRequest, limits: BodyLimits, then: (body: unknown) => HttpResponse | Promise<HttpResponse>): Promise<HttpResponse> {
+  const bytes = await req.body(limits.maxBodyBytes);
+  if (bytes === null) return fail(bodyTooLarge(limits.maxBodyBytes));
+  if (bytes.length === 0) return then(undefined);
+  const body = parseJsonText(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8'), limits.maxNestingDepth, NOT_JSON);
+  return body instanceof VectorError ? fail(body) : then(body);
 }

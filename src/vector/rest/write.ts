@@ -86,7 +86,7 @@ function deleteEndpoint(ctx: Ctx): unknown {
   }
   const text = readString(b.filter, 'filter');
   if (text instanceof VectorError) return text;
-  const filter = parseFilter(text!);
+  const filter = parseFilter(text!, ctx.maxNestingDepth);
   if (filter instanceof FilterSyntaxError) return badRequest(filter.message);
   const accept = compileFilter(filter);
   return { deleted: ctx.index.deleteWhere(ctx.ns, (r) => accept(r.metadata)) };

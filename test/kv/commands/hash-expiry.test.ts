@@ -56,6 +56,23 @@ describe('hash field expiry over HTTP', () => {
     await reply(['hpexpiretime', 'nokey', 'FIELDS', 2, 'a', 'b'], [-2, -2]);
   });
 
+  // Redis 7.4 refuses field times past 2^46 ms (year 4199); Upstash takes any time EXPIREAT
+  // takes, and the SDK's own tests pass milliseconds to HEXPIREAT.
+  it('HEXPIREAT, HPEXPIREAT and HEXPIRE take times in the far future, as EXPIREAT does', async () => {
+    await run(['hset', 'far', 'a', '1', 'b', '2', 'c', '3']);
+    const ms = Date.now() + 1000;
+    await reply(['hexpireat', 'far', ms, 'FIELDS', 1, 'a'], [1]);
+    await reply(['hexpiretime', 'far', 'FIELDS', 1, 'a'], [ms]);
+    await reply(['hpexpiretime', 'far', 'FIELDS', 1, 'a'], [ms * 1000]);
+    await reply(['hpexpireat', 'far', 70368744177664, 'FIELDS', 1, 'b'], [1]);
+    await reply(['hpexpiretime', 'far', 'FIELDS', 1, 'b'], [70368744177664]);
+    await reply(['hexpire', 'far', 70368744178, 'FIELDS', 1, 'c'], [1]);
+    await reply(['hsetex', 'far', 'KEEPTTL', 'FIELDS', 1, 'd', '4'], 1);
+    await reply(['hgetex', 'far', 'PXAT', 2 ** 50, 'FIELDS', 1, 'd'], ['4']);
+    await reply(['hpexpiretime', 'far', 'FIELDS', 1, 'd'], [2 ** 50]);
+    await reply(['hlen', 'far'], 4);
+  });
+
   it('NX, XX, GT and LT compare with the current TTL; no TTL counts as infinite', async () => {
     await run(['hset', 'c', 'none', 'v', 'ttl', 'v']);
     await run(['hexpireat', 'c', LATER, 'FIELDS', 1, 'ttl']);
@@ -86,9 +103,11 @@ describe('hash field expiry over HTTP', () => {
     await fails(['hexpire', 'e', 10, 'FIELDS', 1], arity('hexpire'));
     await fails(['hexpire', 'e', 'x', 'FIELDS', 1, 'a'], NOT_INTEGER);
     await fails(['hexpire', 'e', -1, 'FIELDS', 1, 'a'], 'ERR invalid expire time, must be >= 0');
-    await fails(['hexpire', 'e', 70368744178, 'FIELDS', 1, 'a'], "ERR invalid expire time in 'hexpire' command");
-    await fails(['hpexpireat', 'e', 70368744177664, 'FIELDS', 1, 'a'], "ERR invalid expire time in 'hpexpireat' command");
-    await reply(['hpexpireat', 'e', 70368744177663, 'FIELDS', 1, 'a'], [1]);
+    // Only what EXPIREAT refuses for a key: past int64 ms, as given or made absolute.
+    await fails(['hexpireat', 'e', '9223372036854775808', 'FIELDS', 1, 'a'], NOT_INTEGER);
+    await fails(['hexpireat', 'e', '9223372036854776', 'FIELDS', 1, 'a'], "ERR invalid expire time in 'hexpireat' command");
+    await fails(['hpexpire', 'e', '9223372036854775807', 'FIELDS', 1, 'a'], "ERR invalid expire time in 'hpexpire' command");
+    await reply(['hpexpireat', 'e', '9223372036854775807', 'FIELDS', 1, 'a'], [1]);
     await fails(['hexpire', 'e', 10, 'FIELD', 1, 'a'], FIELDS_MISSING);
     await fails(['hexpire', 'e', 10, 'NX', 'XX', 'FIELDS', 1, 'a'], FIELDS_MISSING);
     await fails(['hexpire', 'e', 10, 'FIELDS', 0, 'a'], 'ERR Parameter `numFields` should be greater than 0');
@@ -203,7 +222,7 @@ describe('hash field expiry over HTTP', () => {
     await run(['hset', 'gx', 'a', '1']);
     await fails(['hgetex', 'gx', 'EX', -1, 'FIELDS', 1, 'a'], 'ERR invalid expire time, must be >= 0');
     await fails(['hgetex', 'gx', 'EX', 'x', 'FIELDS', 1, 'a'], NOT_INTEGER);
-    await fails(['hgetex', 'gx', 'EXAT', 70368744178, 'FIELDS', 1, 'a'], "ERR invalid expire time in 'hgetex' command");
+    await fails(['hgetex', 'gx', 'EXAT', '9223372036854776', 'FIELDS', 1, 'a'], "ERR invalid expire time in 'hgetex' command");
     await fails(['hgetex', 'gx', 'EX', 10, 'PERSIST', 'FIELDS', 1, 'a'], FIELDS_MISSING);
     await fails(['hgetex', 'gx', 'KEEPTTL', 'FIELDS', 1, 'a'], FIELDS_MISSING);
     await fails(['hgetex', 'gx', 'FIELDS', 0, 'a'], NUMFIELDS);
@@ -244,7 +263,8 @@ describe('hash field expiry over HTTP', () => {
     await fails(['hsetex', 'se', 'NX', 'FIELDS', 1, 'a', 'b'], 'ERR unknown argument: NX');
     await fails(['hsetex', 'se', 'EX', 'x', 'FIELDS', 1, 'a', 'b'], NOT_INTEGER);
     await fails(['hsetex', 'se', 'EX', -5, 'FIELDS', 1, 'a', 'b'], 'ERR invalid expire time, must be >= 0');
-    await fails(['hsetex', 'se', 'PXAT', 70368744177664, 'FIELDS', 1, 'a', 'b'], "ERR invalid expire time in 'hsetex' command");
+    await fails(['hsetex', 'se', 'PXAT', '9223372036854775808', 'FIELDS', 1, 'a', 'b'], NOT_INTEGER);
+    await fails(['hsetex', 'se', 'EX', '9223372036854775', 'FIELDS', 1, 'a', 'b'], "ERR invalid expire time in 'hsetex' command");
     await fails(['hsetex', 'se', 'FIELDS', 0, 'a', 'b'], 'ERR invalid number of fields');
     await fails(['hsetex', 'se', 'FIELDS', 'x', 'a', 'b'], 'ERR invalid number of fields');
     await fails(['hsetex', 'se', 'FIELDS', 2, 'a', 'b'], arity('hsetex'));

@@ -36,6 +36,10 @@ async function writeShapes(t: TestLarder): Promise<void> {
     ['hgetdel', 'gx', 'FIELDS', '1', 'c'],
     ['hset', 'keyttl', 'a', '1'],
     ['pexpireat', 'keyttl', String(LATER_MS)],
+    ['hset', 'far', 'a', '1', 'b', '2', 'c', '3'],
+    ['hpexpireat', 'far', '9223372036854775807', 'FIELDS', '1', 'a'],
+    ['hexpireat', 'far', String(LATER_MS), 'FIELDS', '1', 'b'],
+    ['hpexpireat', 'far', '1152921504607895553', 'FIELDS', '1', 'c'],
     ['hset', 'bin', 'f\x00\xff', 'v\x00'],
     ['hset', 'doomed', 'x', '1'],
     ['hpexpire', 'doomed', '0', 'FIELDS', '1', 'x'],
@@ -49,7 +53,7 @@ async function writeShapes(t: TestLarder): Promise<void> {
 async function readShapes(t: TestLarder): Promise<unknown> {
   const run = async (argv: string[]) => (await t.command(argv, { headers: { 'upstash-encoding': 'base64' } })).body.result;
   const out: Record<string, unknown> = {};
-  for (const key of ['small', 'big', 'long', 'ttl', 'sx', 'gx', 'keyttl', 'bin', 'doomed']) {
+  for (const key of ['small', 'big', 'long', 'ttl', 'sx', 'gx', 'keyttl', 'far', 'bin', 'doomed']) {
     const all = (await run(['hgetall', key])) as string[];
     const fields = all.filter((_, i) => i % 2 === 0).map((f) => Buffer.from(f, 'base64').toString('utf8'));
     out[key] = {

@@ -33,7 +33,8 @@
 //   restart that ends a run forgets scripts that EVAL alone cached.
 // - Not generated at all: OBJECT ENCODING (but in the set family's run, whose strings all
 //   come from SET, so Redis's encodings are known), REFCOUNT and IDLETIME (Redis's internal
-//   representation and clock), TIME, INFO, COMMAND and CONFIG (different by nature), SCAN from
+//   representation and clock; MEMORY USAGE is compared, within bounds, in
+//   commands/memory.test.ts), TIME, INFO, COMMAND and CONFIG (different by nature), SCAN from
 //   a cursor other than 0 (cursors are opaque), relative expiries short enough to run out
 //   during a run, and SET-like commands with an absolute time in the past (Redis keeps such a
 //   key, logically expired, until its active expiry runs, and DBSIZE counts it until then).
@@ -86,6 +87,16 @@ const EXCLUSIONS: readonly Exclusion[] = [
     reason: 'FCALL_RO runs a function without the no-writes flag (Upstash), where Redis refuses to',
     applies: (argv) => WRITING_FUNCTIONS.has(argv[1]),
   },
+  ...['xadd', 'xtrim'].map((command) => ({
+    command,
+    reason: 'MAXLEN ~ and MINID ~ trim exactly (Upstash), where Redis removes whole nodes only',
+    applies: (argv: readonly string[]) => argv.some((a, i) => a === '~' && /^(maxlen|minid)$/i.test(argv[i - 1])),
+  })),
+  ...['hexpire', 'hpexpire', 'hexpireat', 'hpexpireat', 'hgetex', 'hsetex'].map((command) => ({
+    command,
+    reason: "a field expiry time past Redis 7.4's 2^46 ms is taken, as EXPIREAT takes it (Upstash)",
+    applies: fieldTimePastRedisLimit,
+  })),
   { command: 'zrank', reason: 'ZRANK takes WITHSCORE (Redis 7.2)', applies: (argv) => argv.length > 3 },
   { command: 'zrevrank', reason: 'ZREVRANK takes WITHSCORE (Redis 7.2)', applies: (argv) => argv.length > 3 },
   {
@@ -101,6 +112,22 @@ const EXCLUSIONS: readonly Exclusion[] = [
     },
   },
 ];
+
+/** The time unit of a field-expiry command or option, and whether it is relative. */
+const FIELD_TIME_UNITS: Readonly<Record<string, [bigint, boolean]>> = {
+  hexpire: [1000n, true], hpexpire: [1n, true], hexpireat: [1000n, false], hpexpireat: [1n, false],
+  ex: [1000n, true], px: [1n, true], exat: [1000n, false], pxat: [1n, false],
+};
+
+/** Whether a field-expiry command's time, made absolute, is past Redis 7.4's limit (2^46 - 1 ms). */
+function fieldTimePastRedisLimit(argv: readonly string[]): boolean {
+  // HGETEX and HSETEX: the time follows EX, PX, EXAT or PXAT; the HEXPIRE family: argv[2].
+  const option = argv.findIndex((a, i) => i > 1 && FIELD_TIME_UNITS[a.toLowerCase()] !== undefined);
+  const [unitWord, time] = option > 0 ? [argv[option], argv[option + 1]] : [argv[0], argv[2]];
+  const [unit, relative] = FIELD_TIME_UNITS[unitWord.toLowerCase()] ?? [1n, false];
+  if (!/^\d+$/.test(time ?? '')) return false;
+  return BigInt(time) * unit + (relative ? BigInt(Date.now()) : 0n) > 2n ** 46n - 1n;
+}
 
 /** Strings and keyspace commands, now and then, among the set family's: WRONGTYPE, copies, renames, expiries. */
 const SET_MIX: readonly CommandGen[] = [...SEED_GENS, ...GENERIC_GENS]

@@ -169,7 +169,7 @@ export const STREAM_FINAL_READS: readonly FinalRead[] = [
  * Long streams on two keys: appends of "<ms>-*" to the same few milliseconds, so streams
  * grow past Redis's 100-entry nodes, with values of every listpack size class (small and
  * large integers, strings up to a few hundred bytes) so nodes also end at its 4096-byte limit,
- * and approximate trims, which remove whole nodes only.
+ * and exact trims, which remove whole nodes and leave tombstones in the first one left.
  */
 function longFields(rng: Rng): string[] {
   const value = () => rng.pick(['1', '-70000', '9000000000', 'v', 'x'.repeat(rng.int(0, 300))]);
@@ -189,13 +189,13 @@ export const STREAM_LONG_GENS: readonly CommandGen[] = [
       const minid = rng.chance(0.4);
       const threshold = minid ? `12-${rng.int(0, 300)}` : String(rng.int(0, 250));
       const limit = rng.chance(0.3) ? [anyCase(rng, 'LIMIT'), rng.pick(['0', '50', '100', '150', '1000'])] : [];
-      return step('XTRIM', rng.pick(KEYS.slice(0, 2)), minid ? 'MINID' : 'MAXLEN', rng.pick(['~', '~', '=']), threshold, ...limit);
+      return step('XTRIM', rng.pick(KEYS.slice(0, 2)), minid ? 'MINID' : 'MAXLEN', rng.pick(['~', '=', '=']), threshold, ...limit);
     },
   },
   {
     name: 'xadd',
     weight: 2,
-    make: (rng) => step('XADD', rng.pick(KEYS.slice(0, 2)), 'MAXLEN', '~', String(rng.int(50, 250)), '13-*', 'f', 'v'),
+    make: (rng) => step('XADD', rng.pick(KEYS.slice(0, 2)), 'MAXLEN', '=', String(rng.int(50, 250)), '13-*', 'f', 'v'),
   },
   { name: 'xdel', weight: 3, make: (rng) => step('XDEL', rng.pick(KEYS.slice(0, 2)), `12-${rng.int(0, 300)}`, `13-${rng.int(0, 300)}`) },
   { name: 'xlen', weight: 2, make: (rng) => step('XLEN', rng.pick(KEYS.slice(0, 2))) },

@@ -52,6 +52,8 @@ describe('hash value', () => {
     const rows = [
       { name: '', value: '\x00\xff', exp: 0 },
       { name: 'f\x00', value: '', exp: 2 ** 46 - 1 },
+      { name: 'far', value: '', exp: 2 ** 63 },
+      { name: 'far2', value: '', exp: 2 ** 60 + 2 ** 20 },
       { name: 'x'.repeat(300), value: 'y'.repeat(70000), exp: 1 },
     ];
     const bytes = encodeFields(rows, rows.length);

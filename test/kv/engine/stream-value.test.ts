@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { ConsumerGroup } from '../../../src/kv/engine/stream/consumer-group.js';
-import { EntryStore, NODE_MAX_ENTRIES } from '../../../src/kv/engine/stream/entry-store.js';
+import { EntryStore } from '../../../src/kv/engine/stream/entry-store.js';
 import { IdIndex } from '../../../src/kv/engine/stream/id-index.js';
 import { decodeStream, encodeStream } from '../../../src/kv/engine/stream/stream-codec.js';
 import { formatId, MAX_ID, parseU64 } from '../../../src/kv/engine/stream/stream-id.js';
@@ -30,7 +30,7 @@ describe('stream value', () => {
         reference = reference.filter((x) => x !== id);
       } else if (r < 0.82) {
         const maxlen = rng.int(0, reference.length);
-        store.trim({ maxlen }, false, 0);
+        store.trim({ maxlen }, 0);
         reference = reference.slice(reference.length - maxlen);
       } else {
         const a = BigInt(rng.int(0, Number(next) + 2));
@@ -43,7 +43,7 @@ describe('stream value', () => {
     }
   });
 
-  it('fills nodes of 100 entries, tombstones included, and trims ~ by whole nodes', () => {
+  it('fills nodes of 100 entries, tombstones included, and trims exactly, LIMIT capping it', () => {
     const store = new EntryStore();
     for (let i = 1n; i <= 250n; i++) store.append(i, ['n', String(i)]);
     assert.equal(store.nodeCount, 3);
@@ -51,10 +51,13 @@ describe('stream value', () => {
     assert.equal(store.nodeCount, 3, 'a node goes only with its last live entry');
     store.delete(100n);
     assert.equal(store.nodeCount, 2);
-    assert.equal(store.trim({ maxlen: 51 }, true, 0), 0, 'removing the node would leave fewer than 51');
-    assert.equal(store.trim({ maxlen: 50 }, true, 0), NODE_MAX_ENTRIES);
-    assert.equal(store.trim({ maxlen: 10 }, true, 0), 0, 'the last node is not whole-removable');
-    assert.equal(store.trim({ minid: 260n }, true, 0), 50);
+    assert.equal(store.trim({ maxlen: 120 }, 0), 30, 'within a node: tombstones');
+    assert.equal(store.nodeCount, 2);
+    assert.equal(store.trim({ maxlen: 50 }, 0), 70, 'a whole node at once');
+    assert.equal(store.nodeCount, 1);
+    assert.equal(store.trim({ maxlen: 0 }, 5), 5);
+    assert.equal(store.trim({ minid: 260n }, 0), 45);
+    assert.equal(store.length, 0);
   });
 
   it("starts a new node where Redis's listpack would pass 4096 bytes", () => {

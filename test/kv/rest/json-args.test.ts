@@ -21,6 +21,14 @@ describe('kv rest: JSON command bodies', () => {
     ]);
   });
 
+  it('reads booleans as the strings "true" and "false", as Upstash stores them', () => {
+    assert.deepEqual(command('["set",true, false]'), ['set', 'true', 'false']);
+    assert.deepEqual(parseBatch(bytes('[["set","k",false],["echo",true]]')), [['set', 'k', 'false'], ['echo', 'true']]);
+    for (const [body, at] of [['["set",tru]', 7], ['["set",truex]', 11], ['["set",f]', 7]] as const) {
+      assert.equal(errorText(command(body)), `ERR failed to parse the request body as JSON at byte ${at}`, body);
+    }
+  });
+
   it('writes other numbers as JavaScript does', () => {
     assert.deepEqual(command('["x",1.50,1e3,2E-2,-0,0]'), ['x', '1.5', '1000', '0.02', '0', '0']);
   });
@@ -55,7 +63,6 @@ describe('kv rest: JSON command bodies', () => {
       assert.equal(errorText(command(body)), notACommand, body);
     }
     assert.equal(errorText(command('["set",null]')), 'ERR command arguments must be strings or numbers, got null');
-    assert.equal(errorText(command('["set",true]')), 'ERR command arguments must be strings or numbers, got a boolean');
     assert.equal(errorText(command('["set",{"a":1}]')), 'ERR command arguments must be strings or numbers, got an object');
     assert.equal(errorText(command('["set",["a"]]')), 'ERR command arguments must be strings or numbers, got an array');
   });

@@ -105,6 +105,14 @@ describe('kv rest: command forms', () => {
       assert.deepEqual(await t.command(['echo', 'été']), { status: 200, body: { result: 'été' } });
     });
 
+    it('takes booleans as the strings "true" and "false", in pipelines and transactions too', async () => {
+      const post = async (path: string, body: string) => (await t.request(path, { method: 'POST', body })).json();
+      assert.deepEqual(await post('', '["set","form3:b",true]'), { result: 'OK' });
+      assert.deepEqual(await post('', '["get","form3:b"]'), { result: 'true' });
+      assert.deepEqual(await post('/pipeline', '[["set","form3:b", false ],["get","form3:b"]]'), [{ result: 'OK' }, { result: 'false' }]);
+      assert.deepEqual(await post('/multi-exec', '[["echo",true],["echo",false]]'), [{ result: 'true' }, { result: 'false' }]);
+    });
+
     it('keeps large integers exact', async () => {
       const res = await t.request('', { method: 'POST', body: '["echo", 9223372036854775807]' });
       assert.deepEqual(await res.json(), { result: '9223372036854775807' });

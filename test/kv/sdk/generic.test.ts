@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { beforeEach, describe, it } from 'node:test';
 import { PIPELINE_MODES, suiteSdk } from '../../support/sdk.js';
-import { embeddedOnly } from '../../support/larder.js';
+import { embeddedOnly, notOnCluster } from '../../support/larder.js';
 
 // Every generic, server and connection command the official SDK exposes, as the SDK sends
 // them and parses their replies.
@@ -109,6 +109,17 @@ for (const mode of PIPELINE_MODES) {
         '0',
         [{ key: 'other', type: 'string' }],
       ]);
+    });
+
+    // The SDK has no method for MEMORY USAGE; redis.exec sends any command. The figures are
+    // redis-server 7.0's for these values (test/kv/commands/memory.test.ts compares more).
+    notOnCluster("a Cluster node counts 16 bytes more a key, its slot's list of keys")('memory usage, through redis.exec', async () => {
+      await redis.set('mu:s', 'hello');
+      await redis.hset('mu:h', { f: 'v', f2: 'v2' });
+      assert.equal(await redis.exec(['memory', 'usage', 'mu:s']), 64);
+      assert.equal(await redis.exec(['memory', 'usage', 'mu:h', 'SAMPLES', 0]), 80);
+      assert.equal(await redis.exec(['memory', 'usage', 'mu:none']), null);
+      await assert.rejects(redis.exec(['memory', 'usage', 'mu:s', 'SAMPLES', -1]), /ERR syntax error/);
     });
 
     it('dbsize, flushdb, flushall', async () => {

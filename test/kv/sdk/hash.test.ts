@@ -97,6 +97,21 @@ for (const mode of PIPELINE_MODES) {
       assert.deepEqual(await redis.hkeys('x'), ['a', 'b', 'c']);
     });
 
+    // The SDK's own pipeline test passes Date.now() + 1000, milliseconds, to HEXPIREAT: Upstash
+    // takes any time EXPIREAT takes for a key, past Redis 7.4's field limit of 2^46 ms.
+    embeddedOnly('Redis 7.0 lacks hash field expiry (7.4)')('hexpireat, hpexpireat and hexpire in the far future', async () => {
+      await redis.hset('far', { a: 1, b: 2, c: 3 });
+      const ms = Date.now() + 1000;
+      assert.deepEqual(await redis.hexpireat('far', 'a', ms), [1]);
+      assert.deepEqual(await redis.hexpiretime('far', 'a'), [ms]);
+      assert.deepEqual(await redis.hpexpireat('far', 'b', 2 ** 50), [1]);
+      assert.deepEqual(await redis.hpexpiretime('far', 'b'), [2 ** 50]);
+      assert.deepEqual(await redis.hexpire('far', 'c', 2 ** 40), [1]);
+      assert.deepEqual(await redis.pipeline().hexpireat('far:none', 'a', ms).hexpireat('far', 'c', ms, 'GT').exec(), [[-2], [1]]);
+      await assert.rejects(redis.hexpireat('far', 'a', 9223372036854776), /ERR invalid expire time in 'hexpireat' command/);
+      assert.deepEqual(await redis.hgetall('far'), { a: 1, b: 2, c: 3 });
+    });
+
     embeddedOnly('Redis 7.0 lacks hash field expiry (7.4)')('httl, hpttl, hexpiretime, hpexpiretime and hpersist', async () => {
       await redis.hset('y', { a: 1, b: 2 });
       await redis.hexpireat('y', 'a', LATER);

@@ -63,6 +63,33 @@ for (const mode of PIPELINE_MODES) {
       await assert.rejects(redis.xreadgroup('nope', 'c', 'q', '>'), /NOGROUP/);
     });
 
+    embeddedOnly('Redis trims ~ by whole nodes; Larder trims exactly, as Upstash does')('xtrim and xadd with ~ trim exactly to the threshold', async () => {
+      const p = redis.pipeline();
+      for (let i = 1; i <= 150; i++) p.xadd('tr', `${i}-0`, { n: i });
+      await p.exec();
+      assert.equal(await redis.xtrim('tr', { strategy: 'MAXLEN', threshold: 120 }), 30);
+      await redis.xadd('tr', '151-0', { n: 151 }, { trim: { type: 'MAXLEN', comparison: '~', threshold: 100 } });
+      assert.equal(await redis.xlen('tr'), 100);
+      assert.equal(await redis.xtrim('tr', { strategy: 'MINID', threshold: '140-0', exactness: '~', limit: 10 }), 10);
+      assert.deepEqual(Object.keys(await redis.xrange('tr', '-', '+', 1)), ['62-0']);
+    });
+
+    it('xreadgroup with NOACK delivers without adding to the pending entries list', async () => {
+      await redis.xadd('na', '1-0', { job: 'a' });
+      await redis.xadd('na', '2-0', { job: 'b' });
+      await redis.xadd('na', '3-0', { job: 'c' });
+      assert.equal(await redis.xgroup('na', { type: 'CREATE', group: 'g', id: '0' }), 'OK');
+      assert.deepEqual(await redis.xreadgroup('g', 'alice', 'na', '>', { count: 1 }), [['na', [['1-0', ['job', 'a']]]]]);
+      assert.deepEqual(await redis.xreadgroup('g', 'bob', 'na', '>', { NOACK: true }), [
+        ['na', [['2-0', ['job', 'b']], ['3-0', ['job', 'c']]]],
+      ]);
+      const pending = (await redis.xpending('na', 'g', '-', '+', 10)) as unknown[][];
+      assert.deepEqual(pending.map((e) => [e[0], e[1], e[3]]), [['1-0', 'alice', 1]]);
+      assert.deepEqual(await redis.xpending('na', 'g', '-', '+', 10, { consumer: 'bob' }), []);
+      assert.deepEqual(await redis.xreadgroup('g', 'bob', 'na', '0'), [['na', []]]);
+      assert.equal(await redis.xack('na', 'g', ['2-0', '3-0']), 0);
+    });
+
     embeddedOnly('Redis 7.0 lacks XDELEX and XACKDEL (Redis 8.2)')('xdelex and xackdel', async () => {
       await redis.xadd('d', '1-0', { a: 1 });
       await redis.xadd('d', '2-0', { a: 2 });

@@ -144,5 +144,17 @@ for (const mode of PIPELINE_MODES) {
       assert.equal(await redis.append('s:utf8', 'é'), 2);
       await assert.rejects(redis.setrange('s', -1, 'x'), /ERR offset is out of range/);
     });
+
+    // The SDK sends booleans as JSON booleans; Upstash stores them as the strings "true" and
+    // "false", which the SDK parses back into booleans.
+    it('booleans as values, alone, in a pipeline and in a transaction', async () => {
+      assert.equal(await redis.set('b:t', true), 'OK');
+      assert.equal(await redis.get('b:t'), true);
+      assert.equal(await redis.hset('b:h', { yes: true, no: false }), 2);
+      assert.deepEqual(await redis.hgetall('b:h'), { yes: true, no: false });
+      assert.deepEqual(await redis.pipeline().set('b:p', false).get('b:p').exec(), ['OK', false]);
+      assert.deepEqual(await redis.multi().set('b:m', true).get('b:m').exec(), ['OK', true]);
+      assert.equal(await redis.strlen('b:p'), 5);
+    });
   });
 }

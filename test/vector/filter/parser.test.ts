@@ -19,7 +19,7 @@ const META = {
 };
 
 function parse(src: string): Filter {
-  const f = parseFilter(src);
+  const f = parseFilter(src, 128);
   if (f instanceof FilterSyntaxError) throw new Error(`${src}: ${f.message}`);
   return f;
 }
@@ -124,14 +124,15 @@ describe('vector filter: syntax errors point at the position', () => {
     ['arr[0 = 1', 6, "']'"],
     ['a. = 1', 3, 'a field name'],
     ['HAS FIELD 5', 10, 'a field name'],
-    ['city = @', 7, 'an operator, a field or a value'],
+    ['city = @', 7, 'a token'],
   ];
   for (const [src, position, expected] of errors) {
     it(JSON.stringify(src), () => {
-      const e = parseFilter(src);
+      const e = parseFilter(src, 128);
       assert.ok(e instanceof FilterSyntaxError, `${src} parsed`);
       assert.deepEqual({ position: e.position, expected: e.expected }, { position, expected });
-      assert.equal(e.message, `Invalid filter: expected ${expected} at position ${position}`);
+      const problem = expected === 'a token' ? `token recognition error at: '${src[position]}'` : `expected ${expected}`;
+      assert.equal(e.message, `Invalid filter. At line 1:${position} ${problem}`);
     });
   }
 });

@@ -22,7 +22,7 @@ const FILTERS = [
   'b NOT IN (1, 2)',
 ];
 
-const parse = (src: string) => parseFilter(src) as Filter;
+const parse = (src: string) => parseFilter(src, 128) as Filter;
 
 function check(ns: Namespace, query: Float32Array): void {
   for (const src of FILTERS) {

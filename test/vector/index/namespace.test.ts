@@ -1,5 +1,5 @@
 // The engine of one namespace, without HTTP: HNSW recall against an exact scan, filtered
-// queries that still fill topK, deletes and re-upserts, insertion order across holes.
+// queries that still fill topK, deletes and re-upserts, range by position in id order.
 
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
@@ -59,7 +59,7 @@ describe('vector namespace engine', () => {
     }
   });
 
-  it('keeps insertion order in range across deletes, re-upserts and many holes', () => {
+  it('ranges in id order by position across deletes, re-upserts and inserts', () => {
     const ns = new Namespace('EUCLIDEAN');
     for (let i = 0; i < 3000; i++) ns.put(rec(`v${i}`, [i, 0]));
     for (let i = 0; i < 3000; i++) if (i % 10 !== 0) ns.delete(`v${i}`);
@@ -68,11 +68,14 @@ describe('vector namespace engine', () => {
     const ids: string[] = [];
     let cursor: number | null = 0;
     while (cursor !== null) {
-      const page: { records: { id: string }[]; next: number | null } = ns.range(cursor, 7, () => true);
+      const page: { records: { id: string }[]; next: number | null } = ns.range(cursor, 7, '');
       ids.push(...page.records.map((r) => r.id));
+      assert.equal(page.next, page.next === null ? null : cursor + 7);
       cursor = page.next;
     }
-    assert.deepEqual(ids, [...Array.from({ length: 300 }, (_, i) => `v${i * 10}`), 'late']);
+    assert.deepEqual(ids, ['late', ...Array.from({ length: 300 }, (_, i) => `v${i * 10}`).sort()]);
+    assert.deepEqual(ns.range(0, 3, 'v10').records.map((r) => r.id), ['v10', 'v100', 'v1000']);
+    assert.deepEqual(ns.range(2, 3, 'v29').records.map((r) => r.id), ['v2910', 'v2920', 'v2930']);
     assert.deepEqual(Array.from(ns.get('v10')!.vector!), [5, 5]);
     assert.equal(ns.nearest(Float32Array.from([5, 5]), 1)[0].record.id, 'v10');
   });

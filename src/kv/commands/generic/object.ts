@@ -3,13 +3,12 @@
 // the same value; IDLETIME is real.
 
 import { LFU_NOT_SELECTED, unknownSubcommand, wrongArity } from '../../errors.js';
+import { stringEncoding } from '../../engine/redis-memory.js';
 import type { Value } from '../../engine/value.js';
 import { Status, type Reply } from '../../reply.js';
 import { parseInt64 } from '../args.js';
 import type { Args, Ctx } from '../spec.js';
 
-/** Strings up to this many bytes are "embstr" in Redis (OBJ_ENCODING_EMBSTR_SIZE_LIMIT). */
-const EMBSTR_MAX = 44;
 /** Redis shares the integer objects 0..9999 (OBJ_SHARED_INTEGERS); they report this refcount. */
 const SHARED_INTEGERS = 10000;
 const SHARED_REFCOUNT = 2147483647;
@@ -53,14 +52,9 @@ export function objectCommand(ctx: Ctx, argv: Args): Reply {
   }
 }
 
-/**
- * Redis's encoding for a fresh value. A string that Redis grew in place (APPEND, SETRANGE)
- * would say "raw" even when short; Larder cannot tell and says what a SET would give.
- */
+/** Redis's encoding for a fresh value (see stringEncoding for strings). */
 function encodingOf(v: Value): string {
-  if (typeof v !== 'string') return v.kind.encoding?.(v) ?? v.kind.type;
-  if (v.length <= 20 && parseInt64(v) !== undefined) return 'int';
-  return v.length <= EMBSTR_MAX ? 'embstr' : 'raw';
+  return typeof v === 'string' ? stringEncoding(v) : (v.kind.encoding?.(v) ?? v.kind.type);
 }
 
 function isSharedInteger(s: string): boolean {

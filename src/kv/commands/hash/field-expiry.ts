@@ -4,6 +4,7 @@
 
 import { isError, NUMFIELDS_NOT_ABOVE_ZERO, NUMFIELDS_NOT_POSITIVE } from '../../errors.js';
 import type { Reply } from '../../reply.js';
+import { INT64_MAX } from '../args.js';
 import { unchanged, type Args, type Ctx } from '../spec.js';
 import { dropIfEmpty } from '../typed.js';
 import {
@@ -60,8 +61,16 @@ export function hexpireGeneric(ctx: Ctx, argv: Args, name: string, unit: 1 | 100
 export function logExpiries(ctx: Ctx, key: string, at: number, updated: Args, deleted: Args): void {
   const logged: Args[] = [];
   if (deleted.length > 0) logged.push(['hdel', key, ...deleted]);
-  if (updated.length > 0) logged.push(['hpexpireat', key, String(at), 'FIELDS', String(updated.length), ...updated]);
+  if (updated.length > 0) logged.push(['hpexpireat', key, int64Text(at), 'FIELDS', String(updated.length), ...updated]);
   ctx.rewrite(...logged);
+}
+
+/**
+ * A time as an int64 that reads back to the same double: past 2^53 `at` is the double nearest
+ * the time given, and INT64_MAX's nearest, 2^63, is one past int64.
+ */
+function int64Text(at: number): string {
+  return at >= 2 ** 63 ? String(INT64_MAX) : BigInt(at).toString();
 }
 
 /**

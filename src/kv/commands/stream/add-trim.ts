@@ -1,6 +1,8 @@
 // XADD and XTRIM, which share Redis's option grammar (streamParseAddOrTrimArgsOrReply).
-// Both log what they did, not what they were asked: an auto id becomes the id picked and an
-// approximate trim (~) the exact one it amounted to, as Redis propagates them.
+// Both log what they did, not what they were asked: an auto id becomes the id picked and a
+// trim with ~ or LIMIT the exact one it amounted to, as Redis propagates them.
+// `~` trims exactly to the threshold, as Upstash does (Redis removes whole nodes only); LIMIT
+// still caps the entries one call removes. Recorded in the table's `deviates`.
 
 import { formatId, makeId, MAX_ID, msOf, seqOf, U64_MAX, type StreamId } from '../../engine/stream/stream-id.js';
 import { StreamValue, STREAM_KIND } from '../../engine/stream/stream-value.js';
@@ -25,10 +27,6 @@ import { unchanged, type Args, type Ctx } from '../spec.js';
 import { writeTyped } from '../typed.js';
 import { parseIdArg, type AddId } from './ids.js';
 import { readStream } from './lookup.js';
-import { NODE_MAX_ENTRIES } from '../../engine/stream/entry-store.js';
-
-/** Redis caps an approximate trim without LIMIT at 100 nodes' worth of entries. */
-const DEFAULT_APPROX_LIMIT = 100 * NODE_MAX_ENTRIES;
 
 interface TrimArgs {
   by: { maxlen: number } | { minid: StreamId } | null;
@@ -47,7 +45,6 @@ interface TrimArgs {
 
 function readTrimArgs(argv: Args, xadd: boolean): TrimArgs | ReplyError {
   const t: TrimArgs = { by: null, approx: false, limit: 0, thresholdAt: -1, approxAt: -1, limitAt: -1, noMkStream: false, id: undefined, idAt: -1 };
-  let limitGiven = false;
   let i = 2;
   for (; i < argv.length; i++) {
     const more = argv.length - 1 - i;
@@ -78,7 +75,6 @@ function readTrimArgs(argv: Args, xadd: boolean): TrimArgs | ReplyError {
       if (n === undefined) return NOT_INTEGER;
       if (n < 0) return STREAM_LIMIT_NEGATIVE;
       t.limit = n;
-      limitGiven = true;
       t.limitAt = i++;
     } else if (xadd && opt === 'nomkstream') {
       t.noMkStream = true;
@@ -92,18 +88,16 @@ function readTrimArgs(argv: Args, xadd: boolean): TrimArgs | ReplyError {
   t.idAt = i;
   if (t.limit !== 0 && t.by === null) return LIMIT_WITHOUT_TRIM;
   if (!xadd && t.by === null) return XTRIM_NO_STRATEGY;
-  if (limitGiven) {
-    if (!t.approx) return LIMIT_WITHOUT_APPROX;
-  } else t.limit = t.approx ? DEFAULT_APPROX_LIMIT : 0;
+  if (t.limitAt >= 0 && !t.approx) return LIMIT_WITHOUT_APPROX;
   return t;
 }
 
 /** Trims as asked; returns how many entries went. */
 function trim(s: StreamValue, t: TrimArgs): number {
-  return t.by === null ? 0 : s.store.trim(t.by, t.approx, t.limit);
+  return t.by === null ? 0 : s.store.trim(t.by, t.limit);
 }
 
-/** The argv to log for a trim: an approximate one becomes the exact trim it amounted to, without LIMIT. */
+/** The argv to log for a trim: one with ~ becomes the exact trim it amounted to, without LIMIT. */
 function exactTrimArgv(argv: Args, s: StreamValue, t: TrimArgs): string[] {
   const out = [...argv];
   if (t.approx && t.by !== null) {

@@ -1,8 +1,9 @@
 // The serialized form of a hash (DUMP payloads and snapshots), as a byte string:
 //   [u32 field count] then per field, in order:
 //   [u32 name length][name][u32 value length][value][u8 1 if it has an expiry][u32 low, u32 high: expiry ms]
-// Integers are little-endian; an expiry is absolute ms since the epoch (below 2^53), so a
-// field's TTL means the same instant after a restart.
+// Integers are little-endian; an expiry is absolute ms since the epoch, a double no greater
+// than 2^63 (past 2^53 its low bits are zeros, so the two words hold it exactly), so a field's
+// TTL means the same instant after a restart.
 
 export interface FieldRow {
   readonly name: string;
@@ -12,6 +13,8 @@ export interface FieldRow {
 }
 
 const TWO_32 = 2 ** 32;
+/** The latest expiry a field can have: int64 ms, as EXPIREAT allows for a key, as a double. */
+const MAX_EXPIRY = 2 ** 63;
 
 export function encodeFields(rows: Iterable<FieldRow>, count: number): string {
   const parts: string[] = [u32(count)];
@@ -54,7 +57,7 @@ export function decodeFields(bytes: string): FieldRow[] | null {
       const high = readU32();
       if (low < 0 || high < 0) return null;
       exp = high * TWO_32 + low;
-      if (exp === 0 || !Number.isSafeInteger(exp)) return null;
+      if (exp === 0 || exp > MAX_EXPIRY) return null;
     } else if (bytes.charCodeAt(at - 1) !== 0) return null;
     rows.push({ name, value, exp });
   }

@@ -14,6 +14,8 @@
 //   none of whose names or values is longer than 64 bytes). Once false it stays false, as
 //   Redis never converts back. OBJECT ENCODING and HSCAN's paging follow it.
 
+import { LISTPACK_OVERHEAD, stringSize } from '../listpack-size.js';
+import { DICT_ENTRY, dictSize, jemallocSize, ROBJ, sdsSize, spreadSampled } from '../redis-memory.js';
 import { registerKind, type Container, type ContainerKind } from '../value.js';
 import { ExpiryHeap } from './expiry-heap.js';
 import { decodeFields, encodeFields, type FieldRow } from './hash-codec.js';
@@ -185,8 +187,20 @@ export const HASH_KIND: ContainerKind = registerKind({
     return rows === null || rows.length === 0 ? null : HashValue.of(rows);
   },
   encoding: (v) => (v as HashValue).encoding,
+  memoryUsage: (v, samples) => hashMemory(v as HashValue, samples),
   expireMembers(v, key, now) {
     const h = v as HashValue;
     return { log: ['hdel', key, ...h.expireDue(now)], left: h.size };
   },
 });
+
+/** Redis 7.0's size of a hash: one listpack of fields and values, or a dict of sds pairs. */
+function hashMemory(h: HashValue, samples: number): number {
+  if (h.compact) {
+    let bytes = LISTPACK_OVERHEAD;
+    for (const f of h.fields()) bytes += stringSize(f.name) + stringSize(f.value);
+    return ROBJ + jemallocSize(bytes);
+  }
+  const pair = (f: Field) => sdsSize(f.name.length) + sdsSize(f.value.length) + DICT_ENTRY;
+  return ROBJ + dictSize(h.size) + spreadSampled([...h.fields()], samples, pair);
+}

@@ -4,6 +4,7 @@
 // Not safe for concurrent use, and needs none.
 
 import { utf8Bytes, utf8Text } from '../../bytes.js';
+import { ROBJ, sdsSize } from '../redis-memory.js';
 import { registerKind, type Container, type ContainerKind } from '../value.js';
 import { formatJson } from './json-format.js';
 import { parseJson } from './json-parse.js';
@@ -27,4 +28,6 @@ export const JSON_KIND: ContainerKind = registerKind({
     return parsed.ok ? new JsonDoc(parsed.value) : null;
   },
   encoding: () => 'raw',
+  // Redis 7.0 has no JSON type: the document counts as a string of its JSON text would.
+  memoryUsage: (v) => ROBJ + sdsSize(utf8Bytes(formatJson((v as JsonDoc).root)).length),
 });

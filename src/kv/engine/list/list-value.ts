@@ -2,6 +2,8 @@
 //   [u32 count] then per element [u32 length][bytes]      (little endian)
 // An empty list is never stored (its key is deleted), so a count of 0 is not a valid encoding.
 
+import { LISTPACK_OVERHEAD, stringSize } from '../listpack-size.js';
+import { jemallocSize, ROBJ, sampled } from '../redis-memory.js';
 import { registerKind, type Container, type ContainerKind } from '../value.js';
 import { Deque } from './deque.js';
 
@@ -19,7 +21,36 @@ export const LIST: ContainerKind = registerKind({
   decode: decodeList,
   // Redis 7.0 keeps every list in a quicklist, whatever its size.
   encoding: () => 'quicklist',
+  memoryUsage: (v, samples) => listMemory(v as ListValue, samples),
 });
+
+/** sizeof(quicklist) and sizeof(quicklistNode). */
+const QUICKLIST = 40;
+const QUICKLIST_NODE = 40;
+/** list-max-listpack-size -2: a node's listpack stays within 8 KiB. */
+const NODE_MAX_BYTES = 8192;
+/** What Redis adds to an element's length when it checks whether a node can take it (SIZE_ESTIMATE_OVERHEAD). */
+const SIZE_ESTIMATE_OVERHEAD = 8;
+
+/**
+ * Redis 7.0's size of a list: a quicklist whose nodes each hold a listpack of up to 8 KiB.
+ * Nodes are filled in order, as RPUSH fills them; a list built otherwise splits a little
+ * differently in Redis.
+ */
+function listMemory(list: ListValue, samples: number): number {
+  const nodes: number[] = [];
+  let bytes = 0;
+  for (let i = 0; i < list.length; i++) {
+    const item = list.at(i);
+    if (bytes === 0 || bytes + item.length + SIZE_ESTIMATE_OVERHEAD > NODE_MAX_BYTES) {
+      if (bytes > 0) nodes.push(bytes);
+      bytes = LISTPACK_OVERHEAD;
+    }
+    bytes += stringSize(item);
+  }
+  nodes.push(bytes);
+  return ROBJ + QUICKLIST + sampled(nodes, nodes.length, samples, (b) => QUICKLIST_NODE + jemallocSize(b));
+}
 
 function encodeList(list: ListValue): string {
   let size = 4;

@@ -18,6 +18,7 @@
 //   arbitrary in Redis and insertion order here.
 
 import { parseInt64 } from '../../commands/args.js';
+import { DICT_ENTRY, dictSize, jemallocSize, ROBJ, sdsSize, spreadSampled } from '../redis-memory.js';
 import { registerKind, type Container, type ContainerKind } from '../value.js';
 
 /** Redis's set-max-intset-entries default. */
@@ -240,4 +241,24 @@ export const SET_KIND: ContainerKind = registerKind({
   encode,
   decode,
   encoding: (v) => ((v as SetValue).intset ? 'intset' : 'hashtable'),
+  memoryUsage: (v, samples) => setMemory(v as SetValue, samples),
 });
+
+/** Redis 7.0's size of a set: an intset (a header, then every member at the widest width needed), or a dict of sds members. */
+function setMemory(s: SetValue, samples: number): number {
+  const members = s.members();
+  if (s.intset) {
+    let width = 2;
+    for (const m of members) width = Math.max(width, intsetWidth(BigInt(m)));
+    return ROBJ + jemallocSize(INTSET_HEADER + width * members.length);
+  }
+  return ROBJ + dictSize(s.size) + spreadSampled(members, samples, (m) => DICT_ENTRY + sdsSize(m.length));
+}
+
+/** An intset's encoding (u32) and length (u32). */
+const INTSET_HEADER = 8;
+
+function intsetWidth(n: bigint): number {
+  if (n >= -32768n && n <= 32767n) return 2;
+  return n >= -2147483648n && n <= 2147483647n ? 4 : 8;
+}

@@ -2,12 +2,12 @@
 // tree of listpacks), each holding up to NODE_MAX_ENTRIES entries in id order and starting a
 // new node when its listpack would pass NODE_MAX_BYTES (listpack-size.ts). A deleted entry
 // stays in its node as a tombstone, as in a listpack, until the node's last live entry goes and
-// the node with it. Keeping Redis's node boundaries makes approximate trimming (MAXLEN ~,
-// MINID ~), which removes whole nodes only, remove exactly what Redis removes.
+// the node with it. Redis's node boundaries are kept so XINFO STREAM and MEMORY USAGE see
+// Redis's layout; trimming is always exact (Upstash trims `~` exactly too).
 // Seeking an id is a binary search over the nodes, then within one node: O(log n).
 // Not safe for concurrent use, and needs none.
 
-import { int64Of, intSize, LISTPACK_OVERHEAD, NODE_MAX_BYTES, stringSize } from './listpack-size.js';
+import { int64Of, intSize, LISTPACK_OVERHEAD, NODE_MAX_BYTES, stringSize } from '../listpack-size.js';
 import { U64_MAX, type StreamId } from './stream-id.js';
 
 /** Redis's stream-node-max-entries default. */
@@ -69,6 +69,11 @@ export class EntryStore {
   /** How many nodes (Redis's radix-tree-keys). */
   get nodeCount(): number {
     return this.nodes.length;
+  }
+
+  /** Each node's master id (its first entry's, tombstones included) and listpack size, in order. */
+  *nodeLayout(): Generator<{ readonly masterId: StreamId; readonly bytes: number }> {
+    for (const node of this.nodes) yield { masterId: node.entries[0].id, bytes: node.bytes };
   }
 
   /** Appends an entry whose id is above every id in the store. */
@@ -168,28 +173,27 @@ export class EntryStore {
   }
 
   /**
-   * Redis's streamTrim: removes entries from the head while the stream is longer than `maxlen`
-   * (or, with `minid`, while ids are below it). Approximate trimming removes whole nodes only;
-   * `limit` (0: none) caps the entries removed, counted in whole nodes. Returns how many went.
+   * Removes entries from the head while the stream is longer than `maxlen` (or, with `minid`,
+   * while ids are below it), at most `limit` of them (0: no cap). Always exact, as Upstash trims
+   * `~` too. A node that goes whole is dropped at once; the rest leave tombstones, as in Redis's
+   * streamTrim. Returns how many went.
    */
-  trim(by: { maxlen: number } | { minid: StreamId }, approx: boolean, limit: number): number {
+  trim(by: { maxlen: number } | { minid: StreamId }, limit: number): number {
     let deleted = 0;
     while (this.nodes.length > 0) {
-      if ('maxlen' in by && this.length <= by.maxlen) break;
       const node = this.nodes[0];
-      if (limit > 0 && deleted + node.live > limit) break;
+      const room = limit > 0 ? limit - deleted : Infinity;
       const removeNode =
         'maxlen' in by ? this.length - node.live >= by.maxlen : node.entries[node.entries.length - 1].id < by.minid;
-      if (removeNode) {
+      if (removeNode && node.live <= room) {
         this.nodes.shift();
         this.length -= node.live;
         deleted += node.live;
         continue;
       }
-      if (approx) break;
       let removed = 0;
       for (const e of node.entries) {
-        if ('maxlen' in by ? this.length <= by.maxlen : e.id >= by.minid) break;
+        if (removed === room || ('maxlen' in by ? this.length <= by.maxlen : e.id >= by.minid)) break;
         if (!e.deleted) {
           e.deleted = true;
           removed++;

@@ -38,6 +38,11 @@ export class IdIndex<V> {
     return true;
   }
 
+  /** Every id, ascending. */
+  keys(): readonly StreamId[] {
+    return this.ids;
+  }
+
   first(): StreamId | undefined {
     return this.ids[0];
   }

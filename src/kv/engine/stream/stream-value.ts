@@ -6,6 +6,7 @@ import { registerKind, type Container, type ContainerKind } from '../value.js';
 import { ConsumerGroup, INVALID_ENTRIES_READ } from './consumer-group.js';
 import { EntryStore, type StreamEntry } from './entry-store.js';
 import { decodeStream, encodeStream } from './stream-codec.js';
+import { streamMemory } from './stream-memory.js';
 import { MAX_ID, MIN_ID, type StreamId } from './stream-id.js';
 
 export class StreamValue implements Container {
@@ -90,4 +91,5 @@ export const STREAM_KIND: ContainerKind = registerKind({
   encode: (v) => encodeStream(v as StreamValue),
   decode: (bytes) => decodeStream(bytes, () => new StreamValue()),
   encoding: () => 'stream',
+  memoryUsage: (v, samples) => streamMemory(v as StreamValue, samples),
 });

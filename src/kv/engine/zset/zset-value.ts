@@ -21,6 +21,9 @@
 // only when members carry different scores, where Redis documents the result as unspecified); a listpack also stores
 // a score of -0 as 0.
 
+import { LISTPACK_OVERHEAD, stringSize } from '../listpack-size.js';
+import { DICT_ENTRY, dictSize, jemallocSize, ROBJ, sampled, sdsSize } from '../redis-memory.js';
+import { formatG } from '../scripting/format-g.js';
 import { registerKind, type Container, type ContainerKind } from '../value.js';
 import { emptyLexRange, emptyScoreRange, lexGteMin, lexLteMax, scoreGteMin, scoreLteMax, type LexRange, type ScoreRange } from './range.js';
 import { OrderTree, type ZCursor } from './order-tree.js';
@@ -292,4 +295,31 @@ export const ZSET_KIND: ContainerKind = registerKind({
     return z.size === entries.length ? z : null; // a repeated member is not a valid encoding
   },
   encoding: (v) => ((v as ZSet).listpack ? 'listpack' : 'skiplist'),
+  memoryUsage: (v, samples) => zsetMemory(v as ZSet, samples),
 });
+
+/** sizeof(zset) + sizeof(zskiplist), and the skiplist's header node of 32 levels (536 bytes, allocated as 640). */
+const SKIPLIST_FIXED = 16 + 32 + 640;
+/**
+ * A skiplist node is 24 bytes and 16 per level, its level random (a quarter go up each
+ * level): this is the expected jemalloc size, as Larder keeps no levels to measure.
+ */
+const SKIPLIST_NODE = 53;
+
+/**
+ * Redis 7.0's size of a sorted set: one listpack of members and scores (each score as the
+ * text d2string makes, stored as an integer when it reads as one), or a skiplist plus a dict.
+ */
+function zsetMemory(z: ZSet, samples: number): number {
+  // Score order, the order Redis samples a skiplist in.
+  const pairs = function* () {
+    for (let x = z.first(); x !== null; x = x.next()) yield x;
+  };
+  if (z.listpack) {
+    let bytes = LISTPACK_OVERHEAD;
+    for (const x of pairs()) bytes += stringSize(x.member) + stringSize(formatG(listpackScore(x.score), 17));
+    return ROBJ + jemallocSize(bytes);
+  }
+  const node = (x: ZCursor) => sdsSize(x.member.length) + DICT_ENTRY + SKIPLIST_NODE;
+  return ROBJ + SKIPLIST_FIXED + dictSize(z.size) + sampled(pairs(), z.size, samples, node);
+}

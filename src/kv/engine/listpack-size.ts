@@ -1,9 +1,10 @@
-// How many bytes Redis's listpack encoding takes for a stream node (listpack.c,
-// streamAppendItem in t_stream.c). Redis starts a new node once the current one would pass
-// stream-node-max-bytes, so node boundaries, and with them what an approximate trim removes,
-// depend on these sizes. Only sizes are computed; nothing is encoded.
+// How many bytes Redis's listpack encoding (listpack.c) takes for its elements. Streams use it
+// for node boundaries: Redis starts a new node once the current one would pass
+// stream-node-max-bytes (streamAppendItem in t_stream.c). MEMORY USAGE uses it for every
+// listpack Redis 7.0 would allocate (small hashes and sorted sets, list nodes). Only sizes are
+// computed; nothing is encoded.
 
-import { parseInt64 } from '../../commands/args.js';
+import { parseInt64 } from '../commands/args.js';
 
 /** Redis's stream-node-max-bytes default. */
 export const NODE_MAX_BYTES = 4096;
