@@ -18,6 +18,7 @@ export interface QueueContext {
   readonly maxBodyBytes: number;
   readonly maxMessageBytes: number;
   readonly defaultRetries: number;
+  readonly maxRetries: number;
   readonly now: () => number;
   readonly destinations: DestinationPolicy;
   /** Workflow runs (issue 10). */
