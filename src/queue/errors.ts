@@ -42,5 +42,7 @@ export const unknownQueue = (name: string) => new QueueError(404, `queue '${name
 export const unknownFlowControlKey = (key: string) => new QueueError(404, `flow control key '${key}' not found`);
 export const invalidFlowControl = (value: string) =>
   new QueueError(400, `invalid Upstash-Flow-Control-Value: '${value}' (comma-separated parallelism=N, rate=N, period=<duration>, N a positive integer)`);
+/** 412, as QStash answers a setting above the plan's limit: the workflow library makes it a non-retryable failure. */
+export const retriesAboveLimit = (retries: number, max: number) => new QueueError(412, `invalid retries: ${retries}, the maximum is ${max}`);
 export const workflowRunNotActive = (id: string) => new QueueError(400, `workflow run ${id} is not active`);
 export const unknownWorkflowRun = (id: string) => new QueueError(404, `workflow run ${id} not found`);

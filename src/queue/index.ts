@@ -91,7 +91,7 @@ export function mountQueue(config: Config, secrets: SecretStore, log: Logger, ht
   const service: Service = {
     name: 'queue',
     prefix: 'qstash',
-    handle: queueRoutes({ engine, urlGroups, schedules, maxBodyBytes: config.maxBodyBytes, maxNestingDepth: config.maxNestingDepth, maxMessageBytes: c.maxMessageBytes, credentials, defaultRetries: c.defaultRetries, now, destinations, workflows }, { token, readOnlyToken }),
+    handle: queueRoutes({ engine, urlGroups, schedules, maxBodyBytes: config.maxBodyBytes, maxNestingDepth: config.maxNestingDepth, maxMessageBytes: c.maxMessageBytes, credentials, defaultRetries: c.defaultRetries, maxRetries: c.maxRetries, now, destinations, workflows }, { token, readOnlyToken }),
     async close() {
       schedules.close();
       waits.close();

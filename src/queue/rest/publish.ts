@@ -78,6 +78,7 @@ export function draftsOf(call: Call, destination: string, h: HeaderSource, body:
         callerIp: callerIp(call.req),
         defaultRetries: ctx.defaultRetries,
         maxMessageBytes: ctx.maxMessageBytes,
+        maxRetries: ctx.maxRetries,
         ...(queueName !== undefined && { queueName }),
       }),
     );

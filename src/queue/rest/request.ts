@@ -23,6 +23,7 @@ export interface QueueContext {
   /** Headers shown as "[redacted]" (store/redaction.ts). */
   readonly credentials: CredentialHeaders;
   readonly defaultRetries: number;
+  readonly maxRetries: number;
   readonly now: () => number;
   readonly destinations: DestinationPolicy;
   /** Workflow runs (issue 10). */

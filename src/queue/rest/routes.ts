@@ -23,6 +23,7 @@ import { batchCommand, enqueueCommand, publishCommand } from './publish.js';
 import { changeFlowControlCommand, getFlowControlCommand, globalParallelismCommand, listFlowControlCommand } from './flow-control.js';
 import { deleteQueueCommand, getQueueCommand, listQueuesCommand, pauseQueueCommand, upsertQueueCommand } from './queues.js';
 import type { Call, QueueContext } from './request.js';
+import { triggerCommand } from './trigger.js';
 import { createScheduleCommand, deleteScheduleCommand, getScheduleCommand, listSchedulesCommand, pauseResumeCommand } from './schedules.js';
 import { addEndpointsCommand, deleteTopicsCommand, getUrlGroupCommand, listUrlGroupsCommand } from './url-groups.js';
 import { workflowDlqActionCommand } from '../workflow/dlq-api.js';
@@ -43,6 +44,7 @@ const ROUTES = new Map<string, ReadonlyMap<string, Route>>([
   ['publish', new Map<string, Route>([['POST', { sub: publishCommand }]])],
   ['enqueue', new Map<string, Route>([['POST', { sub: enqueueCommand }]])],
   ['batch', new Map<string, Route>([['POST', { bare: batchCommand }]])],
+  ['trigger', new Map<string, Route>([['POST', { sub: triggerCommand }]])],
   [
     'keys',
     new Map<string, Route>([

@@ -44,17 +44,15 @@ export class Workflows {
   }
 
   /**
-   * An invoked run ended: its invoker's invoke step gets the result ({body} of the finished run,
-   * or isFailed / isCanceled) and goes on.
+   * An invoked run ended: its invoker's invoke step gets the result, the library's
+   * InvokeStepResponse: {body} of a finished run, and isFailed / isCanceled always present.
    */
   private giveResult(run: RunRecord): void {
     const inv = run.invoker;
     const invoker = inv === undefined ? undefined : this.store.runs.active(inv.workflowRunId);
     if (inv === undefined || invoker === undefined) return;
-    const result: Record<string, unknown> = {};
+    const result: Record<string, unknown> = { isFailed: run.state === 'RUN_FAILED', isCanceled: run.state === 'RUN_CANCELED' };
     if (run.state === 'RUN_SUCCESS' && run.response !== undefined) result.body = run.response;
-    if (run.state === 'RUN_FAILED') result.isFailed = true;
-    if (run.state === 'RUN_CANCELED') result.isCanceled = true;
     publishServerStep(this.engine, this.s, invoker, { ...inv.step, out: JSON.stringify(result) });
   }
 
