@@ -1,9 +1,10 @@
 // The Lua VM scripts and functions run in: one fengari state per database, sandboxed as Redis
 // sandboxes its own (eval.c, function_lua.c, script_lua.c).
 //
-// - Globals: scripts see a proxy of the globals table. Reading a missing global raises
-//   "Script attempted to access nonexistent global variable", creating one raises "Attempt to
-//   modify a readonly table", as in Redis 7.0.
+// - Globals: scripts see a read-only view of the globals table, and of every library table in
+//   it (sandbox.ts). Reading a missing global raises "Script attempted to access nonexistent
+//   global variable", changing anything "Attempt to modify a readonly table", as in Redis 7.0.
+//   KEYS and ARGV are set for a script's run only, so a function never sees an earlier script's.
 // - Libraries: base (without dofile, loadfile and print), table, string, math, coroutine, and
 //   cjson, cmsgpack and bit written in TypeScript. `unpack`, `loadstring`, math.pow and
 //   table.getn are Lua 5.1's, kept for scripts. Redis's `struct` library is not provided.
@@ -27,8 +28,20 @@ import { openCmsgpack } from './cmsgpack.js';
 import { pushBytes, toBytes } from './lua-bytes.js';
 import { missingGlobal, openRedisApi, type Registrar, type ScriptHost } from './redis-api.js';
 import { stringField, toReply } from './reply-conversion.js';
+import { pushView, sealLibraries } from './sandbox.js';
 
 const { lua, lauxlib, lualib } = fengari;
+
+/** The libraries scripts get besides the base functions, each sealed (see sandbox.ts). */
+const LIBRARIES = [
+  ['table', lualib.luaopen_table],
+  ['string', lualib.luaopen_string],
+  ['math', lualib.luaopen_math],
+  ['coroutine', lualib.luaopen_coroutine],
+  ['cjson', openCjson],
+  ['cmsgpack', openCmsgpack],
+  ['bit', openBit],
+] as const;
 
 /** Instructions between two looks at the clock. */
 const HOOK_EVERY = 10_000;
@@ -58,13 +71,7 @@ export class LuaVm {
     this.L = L;
     for (const [name, open] of [
       ['_G', lualib.luaopen_base],
-      ['table', lualib.luaopen_table],
-      ['string', lualib.luaopen_string],
-      ['math', lualib.luaopen_math],
-      ['coroutine', lualib.luaopen_coroutine],
-      ['cjson', openCjson],
-      ['cmsgpack', openCmsgpack],
-      ['bit', openBit],
+      ...LIBRARIES,
     ] as const) {
       lauxlib.luaL_requiref(L, name, open, 1);
       lua.lua_pop(L, 1);
@@ -74,7 +81,9 @@ export class LuaVm {
     openRedisApi(L, host, () => this.registrar);
     lua.lua_setfield(L, g, 'redis');
     openRedisApi(L, host, () => this.registrar, 'load');
+    pushView(L, -1);
     this.loadApiRef = lauxlib.luaL_ref(L, lua.LUA_REGISTRYINDEX);
+    lua.lua_pop(L, 1);
     for (const name of ['dofile', 'loadfile', 'print']) {
       lua.lua_pushnil(L);
       lua.lua_setfield(L, g, name);
@@ -84,15 +93,12 @@ export class LuaVm {
     lua.lua_pushstring(L, 'load');
     lua.lua_rawget(L, g);
     lua.lua_setfield(L, g, 'loadstring');
+    sealLibraries(L, g, [...LIBRARIES.map(([name]) => name), 'redis']);
 
-    // The proxy scripts see as their globals.
-    lua.lua_createtable(L, 0, 0);
-    lua.lua_createtable(L, 0, 2);
+    // The view scripts see as their globals.
     lua.lua_pushjsfunction(L, this.readGlobal);
-    lua.lua_setfield(L, -2, '__index');
-    lua.lua_pushjsfunction(L, readonlyTable);
-    lua.lua_setfield(L, -2, '__newindex');
-    lua.lua_setmetatable(L, -2);
+    pushView(L, -1);
+    lua.lua_remove(L, -2);
     lua.lua_pushvalue(L, -1);
     lua.lua_setfield(L, g, '_G');
     lua.lua_rawseti(L, lua.LUA_REGISTRYINDEX, lua.LUA_RIDX_GLOBALS);
@@ -135,7 +141,16 @@ export class LuaVm {
     pushArray(L, args);
     lua.lua_setfield(L, -2, 'ARGV');
     lua.lua_pop(L, 1);
-    return this.call(ref, [], timeLimitMs);
+    try {
+      return this.call(ref, [], timeLimitMs);
+    } finally {
+      lua.lua_rawgeti(L, lua.LUA_REGISTRYINDEX, this.globalsRef);
+      lua.lua_pushnil(L);
+      lua.lua_setfield(L, -2, 'KEYS');
+      lua.lua_pushnil(L);
+      lua.lua_setfield(L, -2, 'ARGV');
+      lua.lua_pop(L, 1);
+    }
   }
 
   /** Runs a registered function: callback(keys, args). */
@@ -198,10 +213,6 @@ export class LuaVm {
   };
 }
 
-function readonlyTable(L: LuaState): number {
-  return lauxlib.luaL_error(L, 'Attempt to modify a readonly table');
-}
-
 function alias(L: LuaState, g: number, lib: string, field: string, as: string): void {
   lua.lua_pushstring(L, lib);
   lua.lua_rawget(L, g);
@@ -241,7 +252,8 @@ function pushArray(L: LuaState, items: readonly string[]): void {
 /**
  * Redis's error handler: a table error is kept, anything else becomes {err='ERR '..tostring(e)};
  * either gets the source and line of the Lua code that raised it (skipping a C function such
- * as error() or redis.call).
+ * as error() or redis.call, and a read-only view's __newindex that such a function, as
+ * table.insert, ran).
  */
 function errorHandler(L: LuaState): number {
   if (lua.lua_type(L, 1) !== lua.LUA_TTABLE) {
@@ -252,7 +264,7 @@ function errorHandler(L: LuaState): number {
     lua.lua_setfield(L, 1, 'err');
   }
   const ar = new lua.lua_Debug();
-  for (let level = 1; level <= 2 && lua.lua_getstack(L, level, ar) !== 0; level++) {
+  for (let level = 1; level <= 3 && lua.lua_getstack(L, level, ar) !== 0; level++) {
     lua.lua_getinfo(L, 'Sl', ar);
     if (ar.what !== null && Buffer.from(ar.what).toString('latin1') === 'J') continue; // fengari's "C": a JS function
     lua.lua_pushstring(L, ar.source ?? '?');
