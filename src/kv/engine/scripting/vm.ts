@@ -10,8 +10,10 @@
 //   table.getn are Lua 5.1's, kept for scripts. Redis's `struct` library is not provided.
 // - Errors: every call runs under a message handler that turns the error into Redis's error
 //   table {err=..., source=..., line=...}, from which the reply text is built.
-// - Time: a count hook checks the clock; past the deadline it raises an error, and then raises
-//   again on every line, so a script catching it with pcall cannot keep running.
+// - Time and memory: a count hook checks the clock, and now and then the memory (script-memory.ts,
+//   which also refuses a huge string before it is made). Past either limit the run raises an
+//   error, and then raises again on every line, so a script catching it with pcall cannot keep
+//   running.
 //
 // Lua 5.3 is not Redis's 5.1: integral floats print with ".0" (tostring(10/2) is "5.0", "5"
 // in Redis); fengari's integers are 32-bit, so integer-only arithmetic past 2^31 wraps
@@ -29,6 +31,7 @@ import { pushBytes, toBytes } from './lua-bytes.js';
 import { missingGlobal, openRedisApi, type Registrar, type ScriptHost } from './redis-api.js';
 import { stringField, toReply } from './reply-conversion.js';
 import { pushView, sealLibraries } from './sandbox.js';
+import { ScriptMemory } from './script-memory.js';
 
 const { lua, lauxlib, lualib } = fengari;
 
@@ -45,6 +48,8 @@ const LIBRARIES = [
 
 /** Instructions between two looks at the clock. */
 const HOOK_EVERY = 10_000;
+/** Looks at the clock between two samples of the heap (a sample costs tens of microseconds). */
+const SAMPLE_EVERY = 10;
 
 /** What a failed call left: Redis's error table, read out. */
 export interface LuaFailure {
@@ -61,14 +66,21 @@ export class LuaVm {
   private readonly handlerRef: number;
   private deadline = Infinity;
   private timeLimitMs = 0;
-  private expired = false;
+  private hooks = 0;
+  /** Why the run in progress is being stopped: past its time or memory limit. */
+  private stopping: string | null = null;
+  /** The run's failure when the memory bound refused an allocation (see `refuseAllocation`). */
+  private refused: LuaFailure | null = null;
+  private readonly memory: ScriptMemory;
   /** Set while a library's code runs for FUNCTION LOAD: `redis` is then the load-time API. */
   private registrar: Registrar | null = null;
   private readonly loadApiRef: number;
 
-  constructor(host: ScriptHost) {
+  constructor(host: ScriptHost, memoryLimitBytes: number) {
     const L = lauxlib.luaL_newstate();
     this.L = L;
+    this.memory = new ScriptMemory(memoryLimitBytes, () => this.refuseAllocation());
+    const outside: ScriptHost = { call: (argv) => this.memory.outside(() => host.call(argv)) };
     for (const [name, open] of [
       ['_G', lualib.luaopen_base],
       ...LIBRARIES,
@@ -78,9 +90,9 @@ export class LuaVm {
     }
     lua.lua_rawgeti(L, lua.LUA_REGISTRYINDEX, lua.LUA_RIDX_GLOBALS);
     const g = lua.lua_gettop(L);
-    openRedisApi(L, host, () => this.registrar);
+    openRedisApi(L, outside, () => this.registrar);
     lua.lua_setfield(L, g, 'redis');
-    openRedisApi(L, host, () => this.registrar, 'load');
+    openRedisApi(L, outside, () => this.registrar, 'load');
     pushView(L, -1);
     this.loadApiRef = lauxlib.luaL_ref(L, lua.LUA_REGISTRYINDEX);
     lua.lua_pop(L, 1);
@@ -177,28 +189,51 @@ export class LuaVm {
     this.timeLimitMs = timeLimitMs;
     this.deadline = performance.now() + timeLimitMs;
     try {
-      const status = lua.lua_pcall(L, arrays.length, 1, base + 1);
+      const status = this.memory.meter(() => lua.lua_pcall(L, arrays.length, 1, base + 1));
       if (status === lua.LUA_OK) return { ok: true, reply: toReply(L, -1) };
-      return { ok: false, failure: readFailure(L, lua.lua_gettop(L)) };
+      return { ok: false, failure: this.refused ?? readFailure(L, lua.lua_gettop(L)) };
     } finally {
       lua.lua_settop(L, base);
       this.deadline = Infinity;
-      if (this.expired) {
-        this.expired = false;
+      this.refused = null;
+      if (this.stopping !== null) {
+        this.stopping = null;
         lua.lua_sethook(L, this.hook, lua.LUA_MASKCOUNT, HOOK_EVERY);
       }
     }
   }
 
   private readonly hook = (L: LuaState): void => {
-    if (!this.expired) {
-      if (performance.now() <= this.deadline) return;
-      this.expired = true;
-      lua.lua_sethook(L, this.hook, lua.LUA_MASKCOUNT | lua.LUA_MASKLINE, 1);
+    if (this.stopping === null) {
+      if (performance.now() > this.deadline) {
+        this.stop(L, `Script killed: it ran longer than the time limit of ${this.timeLimitMs} ms (scriptTimeoutMs)`);
+      } else if (++this.hooks % SAMPLE_EVERY === 0 && !this.memory.withinLimit()) {
+        this.stop(L, this.memory.exceededText());
+      } else {
+        return;
+      }
     }
-    lua.lua_pushstring(L, `Script killed: it ran longer than the time limit of ${this.timeLimitMs} ms (scriptTimeoutMs)`);
+    lua.lua_pushstring(L, this.stopping!);
     lua.lua_error(L);
   };
+
+  /**
+   * Called as the memory bound refuses an allocation, which it then throws as a JS exception.
+   * Thrown from the middle of a VM instruction (s .. s), that exception reaches no message
+   * handler (fengari has no stack room left to call one), so the failure is recorded here,
+   * where the script is, and the run is stopped.
+   */
+  private refuseAllocation(): void {
+    const text = this.memory.exceededText();
+    this.refused ??= { err: `ERR ${text}`, ...luaPosition(this.L, 0) };
+    this.stop(this.L, text);
+  }
+
+  /** Stops the run: from now on every line and instruction raises `reason`, so pcall cannot keep it going. */
+  private stop(L: LuaState, reason: string): void {
+    this.stopping = reason;
+    lua.lua_sethook(L, this.hook, lua.LUA_MASKCOUNT | lua.LUA_MASKLINE, 1);
+  }
 
   /** __index of the globals proxy: (proxy, name). */
   private readonly readGlobal = (L: LuaState): number => {
@@ -263,18 +298,26 @@ function errorHandler(L: LuaState): number {
     pushBytes(L, `ERR ${text}`);
     lua.lua_setfield(L, 1, 'err');
   }
-  const ar = new lua.lua_Debug();
-  for (let level = 1; level <= 3 && lua.lua_getstack(L, level, ar) !== 0; level++) {
-    lua.lua_getinfo(L, 'Sl', ar);
-    if (ar.what !== null && Buffer.from(ar.what).toString('latin1') === 'J') continue; // fengari's "C": a JS function
-    lua.lua_pushstring(L, ar.source ?? '?');
+  const { source, line } = luaPosition(L, 1);
+  if (source !== null && line !== null) {
+    pushBytes(L, source);
     lua.lua_setfield(L, 1, 'source');
-    lua.lua_pushinteger(L, ar.currentline);
+    lua.lua_pushinteger(L, line);
     lua.lua_setfield(L, 1, 'line');
-    break;
   }
   lua.lua_settop(L, 1);
   return 1;
+}
+
+/** Where the Lua code running at stack level `from` is, or the one that called the JS functions running there. */
+function luaPosition(L: LuaState, from: number): Pick<LuaFailure, 'source' | 'line'> {
+  const ar = new lua.lua_Debug();
+  for (let level = from; level <= from + 2 && lua.lua_getstack(L, level, ar) !== 0; level++) {
+    lua.lua_getinfo(L, 'Sl', ar);
+    if (ar.what !== null && Buffer.from(ar.what).toString('latin1') === 'J') continue; // fengari's "C": a JS function
+    return { source: ar.source === null ? '?' : Buffer.from(ar.source).toString('latin1'), line: ar.currentline };
+  }
+  return { source: null, line: null };
 }
 
 function readFailure(L: LuaState, idx: number): LuaFailure {
