@@ -60,6 +60,7 @@ declare module 'fengari' {
     lua_rawset(L: LuaState, idx: number): void;
     lua_rawseti(L: LuaState, idx: number, n: number): void;
     lua_remove(L: LuaState, idx: number): void;
+    lua_replace(L: LuaState, idx: number): void;
     lua_setfield(L: LuaState, idx: number, k: string): void;
     lua_setmetatable(L: LuaState, idx: number): void;
     lua_sethook(L: LuaState, f: Hook | null, mask: number, count: number): void;

@@ -10,7 +10,7 @@
 // globals, every library, `redis`, and the string metatable (its __index is the `string` view,
 // so ("x"):upper() still works) are all seen through views.
 //
-// Texts are Redis 7.0's: an assignment in Lua code names its position ("user_script:1: Attempt
+// load and loadstring take text only, as in Redis 7.0. Texts are Redis 7.0's: an assignment in Lua code names its position ("user_script:1: Attempt
 // to modify a readonly table"), one refused inside rawset, setmetatable or table.insert does not.
 
 import fengari, { type LuaState } from 'fengari';
@@ -77,6 +77,28 @@ export function sealLibraries(L: LuaState, g: number, libraries: readonly string
     lua.lua_pushjsclosure(L, refuseViews, 1);
     lua.lua_setfield(L, g, name);
   }
+  lua.lua_pushstring(L, 'load');
+  lua.lua_rawget(L, g);
+  lua.lua_pushjsclosure(L, loadText, 1);
+  lua.lua_pushvalue(L, -1);
+  lua.lua_setfield(L, g, 'load');
+  lua.lua_setfield(L, g, 'loadstring');
+}
+
+/**
+ * load and loadstring (upvalue 1: Lua's load) with the mode forced to text: a binary chunk
+ * gives nil and a message, as Redis 7.0 refuses them too. Crafted bytecode is not checked by
+ * the VM, so it could read what the sandbox hides.
+ */
+function loadText(L: LuaState): number {
+  const n = Math.max(lua.lua_gettop(L), 3); // an env argument stays as given: present or not
+  lua.lua_settop(L, n);
+  lua.lua_pushstring(L, 't');
+  lua.lua_replace(L, 3);
+  lua.lua_pushvalue(L, lua.lua_upvalueindex(1));
+  lua.lua_insert(L, 1);
+  lua.lua_call(L, n, lua.LUA_MULTRET);
+  return lua.lua_gettop(L);
 }
 
 /** __newindex of a view. */

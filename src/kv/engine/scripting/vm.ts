@@ -102,9 +102,6 @@ export class LuaVm {
     }
     alias(L, g, 'table', 'unpack', 'unpack');
     addLua51(L, g);
-    lua.lua_pushstring(L, 'load');
-    lua.lua_rawget(L, g);
-    lua.lua_setfield(L, g, 'loadstring');
     sealLibraries(L, g, [...LIBRARIES.map(([name]) => name), 'redis']);
 
     // The view scripts see as their globals.
