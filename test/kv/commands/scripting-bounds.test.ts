@@ -53,6 +53,15 @@ describe('scripting bounds', () => {
 
   embeddedOnly(WHY)('stops a script that catches the error and goes on', async () => {
     await killed("pcall(function() local s = 'x' for i = 1, 40 do s = s .. s end end)\nlocal s = 'x' while true do s = s .. 'y' end", 1);
+    // A coroutine runs on its own hook: it may go on a little, but not allocate.
+    const inCoroutine = [
+      'return coroutine.wrap(function()',
+      "  pcall(function() local s = 'x' for i = 1, 40 do s = s .. s end end)",
+      "  local s = 'x' for i = 1, 40 do s = s .. s end",
+      '  return #s',
+      'end)()',
+    ].join('\n');
+    await killed(inCoroutine, 1);
   });
 
   embeddedOnly(WHY)('counts each run from zero, functions too', async () => {

@@ -19,6 +19,9 @@
 
 const PlainUint8Array = Uint8Array;
 
+/** The largest string a run past its limit may still make: its error's text. */
+const ERROR_BYTES = 1024;
+
 /** The meter of the run in progress; null between runs and while a script's command runs. */
 let active: ScriptMemory | null = null;
 
@@ -48,8 +51,9 @@ export class ScriptMemory {
   private strings = 0;
   private heapAtStart = 0;
   private heapGrowth = 0;
+  private over = false;
 
-  /** `exceeded` runs when an allocation is refused, before the refusal is thrown. */
+  /** `exceeded` runs as the first allocation is refused, before the refusal is thrown. */
   constructor(
     readonly limitBytes: number,
     private readonly exceeded: () => void,
@@ -59,6 +63,7 @@ export class ScriptMemory {
   meter<T>(run: () => T): T {
     this.strings = 0;
     this.heapGrowth = 0;
+    this.over = false;
     this.heapAtStart = process.memoryUsage().heapUsed;
     return this.inside(run);
   }
@@ -76,16 +81,18 @@ export class ScriptMemory {
 
   /**
    * Counts `bytes` about to be allocated, or throws when they would take the run past its
-   * limit. After that the run is being stopped and allocates only its error: nothing is
-   * counted any more.
+   * limit. Once past it, the run is being stopped: it may still make the small strings of its
+   * error, nothing larger (a coroutine may run on until its next hook).
    */
   charge(bytes: number): void {
-    if (this.strings + this.heapGrowth + bytes <= this.limitBytes) {
+    if (this.strings + this.heapGrowth + bytes <= this.limitBytes || (this.over && bytes <= ERROR_BYTES)) {
       this.strings += bytes;
       return;
     }
-    this.swap(null);
-    this.exceeded();
+    if (!this.over) {
+      this.over = true;
+      this.exceeded();
+    }
     throw new ScriptMemoryExceeded(this.exceededText());
   }
 
