@@ -47,6 +47,12 @@ describe('scripting bounds', () => {
     await killed(`${MEGABYTE}return #string.format(string.rep('%s', 100), ${Array(100).fill('mb').join(', ')})`, 2);
   });
 
+  embeddedOnly(WHY)('repeats an empty string at once, however many times', async () => {
+    // fengari would loop 2^31 times first, minutes past any time limit.
+    await reply(['EVAL', "return {#string.rep('', 2147483647), #string.rep('', 2147483647, ''), string.rep('ab', 2, '-')}", '0'], [0, 0, 'ab-ab']);
+    await reply(['EVAL', 'return string.rep(5, 2)', '0'], '55');
+  });
+
   embeddedOnly(WHY)('stops a script whose tables grow past the limit', async () => {
     await killed('local t = {} for i = 1, 100000000 do t[i] = {i} end return #t');
   });

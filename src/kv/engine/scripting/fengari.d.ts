@@ -40,6 +40,7 @@ declare module 'fengari' {
     lua_getstack(L: LuaState, level: number, ar: LuaDebug): number;
     lua_gettop(L: LuaState): number;
     lua_insert(L: LuaState, idx: number): void;
+    lua_isnoneornil(L: LuaState, idx: number): boolean;
     lua_isinteger(L: LuaState, idx: number): boolean;
     lua_next(L: LuaState, idx: number): number;
     lua_pcall(L: LuaState, nargs: number, nresults: number, msgh: number): number;

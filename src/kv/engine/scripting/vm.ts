@@ -102,6 +102,7 @@ export class LuaVm {
     }
     alias(L, g, 'table', 'unpack', 'unpack');
     addLua51(L, g);
+    boundStringRep(L, g);
     sealLibraries(L, g, [...LIBRARIES.map(([name]) => name), 'redis']);
 
     // The view scripts see as their globals.
@@ -251,6 +252,31 @@ function alias(L: LuaState, g: number, lib: string, field: string, as: string): 
   lua.lua_pushstring(L, field);
   lua.lua_rawget(L, -2);
   lua.lua_setfield(L, g, as);
+  lua.lua_pop(L, 1);
+}
+
+/**
+ * string.rep answers '' at once when both the string and the separator are empty: fengari
+ * would first loop n times (2^31 of them take minutes, with no hook to stop them). Any other
+ * result's size is checked by the memory bound before it is made, which bounds its time too.
+ */
+function boundStringRep(L: LuaState, g: number): void {
+  lua.lua_pushstring(L, 'string');
+  lua.lua_rawget(L, g);
+  lua.lua_pushstring(L, 'rep');
+  lua.lua_rawget(L, -2);
+  lua.lua_pushjsclosure(L, (L) => {
+    const empty = (i: number) => lua.lua_type(L, i) === lua.LUA_TSTRING && lua.lua_rawlen(L, i) === 0;
+    if (empty(1) && (lua.lua_isnoneornil(L, 3) || empty(3))) {
+      lua.lua_pushstring(L, '');
+      return 1;
+    }
+    lua.lua_pushvalue(L, lua.lua_upvalueindex(1));
+    lua.lua_insert(L, 1);
+    lua.lua_call(L, lua.lua_gettop(L) - 1, 1);
+    return 1;
+  }, 1);
+  lua.lua_setfield(L, -2, 'rep');
   lua.lua_pop(L, 1);
 }
 
