@@ -5,7 +5,7 @@
 //   it (sandbox.ts). Reading a missing global raises "Script attempted to access nonexistent
 //   global variable", changing anything "Attempt to modify a readonly table", as in Redis 7.0.
 //   KEYS and ARGV are set for a script's run only, so a function never sees an earlier script's.
-// - Libraries: base (without dofile, loadfile and print), table, string, math, coroutine, and
+// - Libraries: base (without dofile, loadfile and print), table (without move), string, math, coroutine, and
 //   cjson, cmsgpack and bit written in TypeScript. `unpack`, `loadstring`, math.pow and
 //   table.getn are Lua 5.1's, kept for scripts. Redis's `struct` library is not provided.
 // - Errors: every call runs under a message handler that turns the error into Redis's error
@@ -103,6 +103,13 @@ export class LuaVm {
     alias(L, g, 'table', 'unpack', 'unpack');
     addLua51(L, g);
     boundStringRep(L, g);
+    // table.move (Lua 5.3's, not in Redis) walks any range of indices in one JS loop, which no
+    // hook can stop: table.move({}, 1, 2^31 - 1, 1) would take minutes.
+    lua.lua_pushstring(L, 'table');
+    lua.lua_rawget(L, g);
+    lua.lua_pushnil(L);
+    lua.lua_setfield(L, -2, 'move');
+    lua.lua_pop(L, 1);
     sealLibraries(L, g, [...LIBRARIES.map(([name]) => name), 'redis']);
 
     // The view scripts see as their globals.
