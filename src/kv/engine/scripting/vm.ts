@@ -5,9 +5,10 @@
 //   it (sandbox.ts). Reading a missing global raises "Script attempted to access nonexistent
 //   global variable", changing anything "Attempt to modify a readonly table", as in Redis 7.0.
 //   KEYS and ARGV are set for a script's run only, so a function never sees an earlier script's.
-// - Libraries: base (without dofile, loadfile and print), table (without move), string, math, coroutine, and
-//   cjson, cmsgpack and bit written in TypeScript. `unpack`, `loadstring`, math.pow and
-//   table.getn are Lua 5.1's, kept for scripts. Redis's `struct` library is not provided.
+// - Libraries: base (without dofile, loadfile and print), table (without move), string, math,
+//   coroutine, and cjson, cmsgpack and bit written in TypeScript. `unpack`, `loadstring`,
+//   math.pow and table.getn are Lua 5.1's, kept for scripts. Redis's `struct` library is not
+//   provided.
 // - Errors: every call runs under a message handler that turns the error into Redis's error
 //   table {err=..., source=..., line=...}, from which the reply text is built.
 // - Time and memory: a count hook checks the clock, and now and then the memory (script-memory.ts,
