@@ -10,8 +10,11 @@
 // globals, every library, `redis`, and the string metatable (its __index is the `string` view,
 // so ("x"):upper() still works) are all seen through views.
 //
-// load and loadstring take text only, as in Redis 7.0. Texts are Redis 7.0's: an assignment in Lua code names its position ("user_script:1: Attempt
-// to modify a readonly table"), one refused inside rawset, setmetatable or table.insert does not.
+// load and loadstring take text only, as in Redis 7.0. Texts are Redis 7.0's: an assignment in
+// Lua code names its position ("user_script:1: Attempt to modify a readonly table"), one
+// refused inside rawset, setmetatable or table.insert does not.
+//
+// Not safe for concurrent use: like the VM, touched by the database's JS thread only.
 
 import fengari, { type LuaState } from 'fengari';
 

@@ -64,7 +64,12 @@ export class ScriptMemory {
     this.heapGrowth = 0;
     this.over = false;
     this.heapAtStart = process.memoryUsage().heapUsed;
-    return this.inside(run);
+    this.swap(this);
+    try {
+      return run();
+    } finally {
+      this.swap(null);
+    }
   }
 
   /** Runs `f` (a command a script runs) outside the bound: its memory is the command's. */
@@ -103,15 +108,6 @@ export class ScriptMemory {
 
   exceededText(): string {
     return `Script killed: it used more than the memory limit of ${this.limitBytes} bytes (scriptMemoryBytes)`;
-  }
-
-  private inside<T>(run: () => T): T {
-    this.swap(this);
-    try {
-      return run();
-    } finally {
-      this.swap(null);
-    }
   }
 
   private swap(meter: ScriptMemory | null): void {
