@@ -63,6 +63,11 @@ const kvDatabase = z
     dailyRequestLimit: z.number().int().positive().optional(),
     /** How long one script or function (EVAL, FCALL) may run before it is stopped with an error. */
     scriptTimeoutMs: z.number().int().positive().default(5000),
+    /**
+     * How many bytes one script or function run may allocate (its strings as they are made, and
+     * the heap's growth) before it is stopped with an error. 256 MiB.
+     */
+    scriptMemoryBytes: z.number().int().positive().default(256 * 1024 * 1024),
     /** ACL users created at start (and kept in step with this list). */
     users: z.array(aclUser).default([]),
   })
