@@ -17,14 +17,23 @@ import {
   unsupported,
   wrongArity,
 } from '../errors.js';
-import { keysOf, NOSCRIPT, NOT_FOR_READ_ONLY, UNSUPPORTED, WRITE, type Args, type Caller, type Command } from './spec.js';
+import { keysOf, NOSCRIPT, NOT_FOR_READ_ONLY, STREAM, UNSUPPORTED, WRITE, type Args, type Caller, type Command } from './spec.js';
 
-/** The command to run (a container's resolved subcommand), or why the caller may not run it. */
-export function admit(cmd: Command | undefined, argv: Args, caller: Caller): Command | ReplyError {
+/** How a command is asked for: as a command (alone, in a batch, from a script) or as an event stream (/subscribe, /monitor). */
+export type AskedAs = 'command' | 'stream';
+
+/**
+ * The command to run (a container's resolved subcommand), or why the caller may not run it.
+ * A stream-only command asked for as a command is unsupported, so it discards a multi-exec
+ * as a whole on every backend.
+ */
+export function admit(cmd: Command | undefined, argv: Args, caller: Caller, askedAs: AskedAs): Command | ReplyError {
   const resolved = resolve(cmd, argv);
   if (resolved instanceof ReplyError) return resolved;
   if (caller.readOnly && resolved.bits & NOT_FOR_READ_ONLY) return noPermCommand(resolved.name);
-  return (caller.acl === null ? null : caller.acl.check(resolved, argv, keysOf(resolved, argv))) ?? resolved;
+  const denied = caller.acl === null ? null : caller.acl.check(resolved, argv, keysOf(resolved, argv));
+  if (denied !== null) return denied;
+  return resolved.bits & STREAM && askedAs !== 'stream' ? unsupported(resolved.name) : resolved;
 }
 
 /**
@@ -54,7 +63,7 @@ export function admitFromScript(cmd: Command | undefined, argv: Args, caller: Ca
   if (resolved instanceof ReplyError) return resolved;
   if (resolved.bits & NOSCRIPT) return SCRIPT_NOT_ALLOWED;
   if (resolved.bits & WRITE && (readOnly || caller.readOnly)) return SCRIPT_WRITE_IN_READONLY;
-  const admitted = admit(cmd, argv, caller);
+  const admitted = admit(cmd, argv, caller, 'command');
   if (!(admitted instanceof ReplyError) || !admitted.text.startsWith('NOPERM')) return admitted;
   return admitted === NOPERM_KEY ? SCRIPT_ACL_KEY : SCRIPT_ACL_COMMAND;
 }

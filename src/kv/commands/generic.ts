@@ -75,7 +75,7 @@ export default family('generic', 'keyspace', [
     run: copyCommand,
   },
   { name: 'keys', arity: 2, flags: ['readonly', 'wideRead', 'dangerous'], keys: NO_KEYS, run: keysCommand },
-  { name: 'scan', arity: -2, flags: ['readonly', 'wideRead'], keys: NO_KEYS, run: scanCommand },
+  { name: 'scan', arity: -2, flags: ['readonly', 'wideRead', 'spansNodes'], keys: NO_KEYS, run: scanCommand },
   { name: 'randomkey', arity: 1, flags: ['readonly', 'wideRead'], keys: NO_KEYS, run: randomkeyCommand },
   { name: 'dump', arity: 2, flags: ['readonly'], keys: ONE_KEY, run: dumpCommand },
   { name: 'restore', arity: -4, flags: ['write', 'dangerous'], keys: ONE_KEY, run: restoreCommand },

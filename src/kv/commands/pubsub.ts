@@ -1,15 +1,15 @@
 // Pub/sub commands (Redis pubsub.c). Over REST there is no connection to push messages on:
 // PUBLISH and PUBSUB answer as Redis does, while SUBSCRIBE, PSUBSCRIBE and SSUBSCRIBE run only
 // for a streaming client (the /subscribe, /psubscribe and /ssubscribe event streams, which set
-// ctx.client) and are refused as plain commands, as Upstash refuses them. A streaming client
+// ctx.client) and are refused as plain commands (admission reads their 'stream' flag), as Upstash refuses them. A streaming client
 // unsubscribes by closing its connection, so the UNSUBSCRIBE family is refused by name.
 //
 // PUBLISH changes no data: it is neither logged nor replayed, and bumps no sync token.
 
-import { subcommandSyntax, unsupported } from '../errors.js';
+import { subcommandSyntax } from '../errors.js';
 import type { SubscriptionKind } from '../engine/pubsub/hub.js';
 import { Status, type Reply } from '../reply.js';
-import { container, family, NO_KEYS, refused, type Args, type CommandSpec, type Ctx, type Handler } from './spec.js';
+import { container, family, NO_KEYS, refused, streamClient, type Args, type CommandSpec, type Ctx, type Handler } from './spec.js';
 
 // SPUBLISH and SSUBSCRIBE name their shard channel in a key spec flagged not_key in Redis, which
 // ACL key patterns skip. Larder's key specs have no such flag, so it declares no keys: COMMAND
@@ -66,8 +66,7 @@ function numpatCommand(ctx: Ctx): Reply {
 // Each subscription is confirmed to the client as Redis confirms it; the reply itself is unused.
 function subscribing(kind: SubscriptionKind): Handler {
   return (ctx, argv) => {
-    const client = ctx.client;
-    if (client === null) return unsupported(argv[0].toLowerCase());
+    const client = streamClient(ctx);
     for (let i = 1; i < argv.length; i++) ctx.pubsub.subscribe(kind, argv[i], client);
     return null;
   };

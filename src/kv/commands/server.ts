@@ -2,13 +2,13 @@
 // REST database; administration that acts on a Redis process (saving, replication,
 // shutdown, debugging) is declared so it is refused by name.
 
-import { SYNTAX, unsupported } from '../errors.js';
+import { SYNTAX } from '../errors.js';
 import { globMatch } from '../glob.js';
 import { OK, type Reply } from '../reply.js';
 import { commandCommand } from './introspection/command.js';
 import { infoText } from './introspection/info.js';
 import { memoryUsageCommand } from './introspection/memory.js';
-import { container, family, NO_KEYS, refused, type Args, type CommandSpec, type Ctx } from './spec.js';
+import { container, family, NO_KEYS, refused, streamClient, type Args, type CommandSpec, type Ctx } from './spec.js';
 
 const REFUSED = ['save', 'bgsave', 'bgrewriteaof', 'shutdown', 'debug', 'replicaof', 'slaveof', 'sync', 'psync', 'swapdb', 'failover'];
 
@@ -33,9 +33,9 @@ export default family('server', null, [
 // MONITOR: only a streaming client (the /monitor event stream) can monitor; Upstash refuses it
 // over HTTP. Every command run after it goes to the client as a line (Database.run).
 function monitorCommand(ctx: Ctx): Reply {
-  if (ctx.client === null) return unsupported('monitor');
-  ctx.pubsub.monitor(ctx.client);
-  ctx.client.send(['OK']);
+  const client = streamClient(ctx);
+  ctx.pubsub.monitor(client);
+  client.send(['OK']);
   return null;
 }
 

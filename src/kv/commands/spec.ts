@@ -22,7 +22,9 @@ export type Flag =
   | 'noscript' //      refused inside scripts (EVAL, MULTI, ...), as Redis's CMD_NOSCRIPT
   | 'unsupported' //   known name, refused; discards a multi-exec as a whole
   | 'gateway' //       acts on Larder's own state (ACL users, REST tokens): a remote backend runs it in Larder
-  | 'stream'; //       runs only as an event stream (/subscribe, /monitor): refused as a plain command
+  | 'stream' //        runs only as an event stream (/subscribe, /monitor): refused as a plain command,
+  //                   and so discards a multi-exec as a whole, as 'unsupported' does
+  | 'spansNodes'; //   a cursor walk over the whole keyspace (SCAN): in a Cluster it visits each master in turn
 
 /** Where the keys sit in argv (argv[0] is the name). Read by ACL key patterns and cluster routing. */
 export type KeySpec =
@@ -135,6 +137,9 @@ export const STREAM = 256;
 export const CHANGES_SERVER = 512;
 /** Set when the table is built on every command a read-only token may not run: write, wideRead, admin or changesServer. */
 export const NOT_FOR_READ_ONLY = 1024;
+/** Set when the table is built on every @blocking command (XREAD, BLPOP): it may wait for a write, on a connection of its own on a remote backend. */
+export const BLOCKING = 2048;
+export const SPANS_NODES = 4096;
 
 export interface Command extends Omit<CommandSpec, 'subcommands'> {
   readonly bits: number;
@@ -191,6 +196,12 @@ export function keysOf(cmd: Command, argv: Args): string[] {
     }
   }
   return keys;
+}
+
+/** The streaming client a 'stream' command runs for: admission runs such a command for nothing else. */
+export function streamClient(ctx: Ctx): PubSubClient {
+  if (ctx.client === null) throw new Error('a stream command ran without a streaming client (admit refuses that)');
+  return ctx.client;
 }
 
 /** A handler for a command that is declared only so it can be refused by name. */

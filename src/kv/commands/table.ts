@@ -21,7 +21,9 @@ import stream from './stream.js';
 import zset from './zset.js';
 import {
   ADMIN,
+  BLOCKING,
   CHANGES_SERVER,
+  SPANS_NODES,
   NOT_FOR_READ_ONLY,
   GATEWAY,
   STREAM,
@@ -53,6 +55,7 @@ const BITS: Partial<Record<Flag, number>> = {
   gateway: GATEWAY,
   stream: STREAM,
   changesServer: CHANGES_SERVER,
+  spansNodes: SPANS_NODES,
 };
 
 /** Redis's ACL categories, in ACL CAT's order ('all' is implied, not listed). */
@@ -69,6 +72,8 @@ function compile(fam: Family, spec: CommandSpec, name = spec.name): Command {
   const categories = new Set<string>(['all', ...(spec.acl ?? [])]);
   if (fam.category !== null) categories.add(fam.category);
   if (bits & WRITE) categories.add('write');
+  // Blocking is declared as Redis declares it, an ACL category; the bit saves a lookup per command.
+  if (categories.has('blocking')) bits |= BLOCKING;
   // Redis gives @read to read-only commands except scripting's (EVAL_RO, FCALL_RO).
   if (bits & READONLY && fam.category !== 'scripting') categories.add('read');
   categories.add(bits & FAST ? 'fast' : 'slow');

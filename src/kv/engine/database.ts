@@ -5,7 +5,7 @@
 import type { AclRegistry } from '../acl/registry.js';
 import type { KvBackend } from '../backend.js';
 import { admit, admitFromScript, resolve } from '../commands/admit.js';
-import { ADMIN, keysOf, WRITE, type Args, type BlockRequest, type Caller, type Command, type Ctx, type ServerStats } from '../commands/spec.js';
+import { ADMIN, BLOCKING, keysOf, WRITE, type Args, type BlockRequest, type Caller, type Command, type Ctx, type ServerStats } from '../commands/spec.js';
 import { lookupCommand, TABLE } from '../commands/table.js';
 import { isError, ReplyError } from '../errors.js';
 import type { Reply } from '../reply.js';
@@ -88,9 +88,9 @@ export class Database implements Ctx, KvBackend, ServerStats {
    */
   private runBlockable(argv: Args, caller: Caller): Reply {
     try {
-      const admitted = admit(lookupCommand(argv[0]), argv, caller);
+      const admitted = admit(lookupCommand(argv[0]), argv, caller, 'command');
       if (admitted instanceof ReplyError) return admitted;
-      if (admitted.categories.has('blocking')) this.block = this.requestBlock;
+      if (admitted.bits & BLOCKING) this.block = this.requestBlock;
       return this.run(admitted, argv, caller);
     } finally {
       this.block = undefined;
@@ -130,7 +130,7 @@ export class Database implements Ctx, KvBackend, ServerStats {
   transaction(commands: readonly Args[], caller: Caller): Reply[] | ReplyError {
     const cmds: Command[] = [];
     for (const argv of commands) {
-      const admitted = admit(lookupCommand(argv[0]), argv, caller);
+      const admitted = admit(lookupCommand(argv[0]), argv, caller, 'command');
       if (admitted instanceof ReplyError) return admitted;
       cmds.push(admitted);
     }
@@ -145,7 +145,7 @@ export class Database implements Ctx, KvBackend, ServerStats {
    * command, its confirmations go to the client. Returns what ends the client's subscriptions.
    */
   stream(argv: Args, caller: Caller, client: PubSubClient): (() => void) | ReplyError {
-    const admitted = admit(lookupCommand(argv[0]), argv, caller);
+    const admitted = admit(lookupCommand(argv[0]), argv, caller, 'stream');
     if (admitted instanceof ReplyError) return admitted;
     this.client = client;
     try {
@@ -187,7 +187,7 @@ export class Database implements Ctx, KvBackend, ServerStats {
   }
 
   private runOne(argv: Args, caller: Caller): Reply {
-    const admitted = admit(lookupCommand(argv[0]), argv, caller);
+    const admitted = admit(lookupCommand(argv[0]), argv, caller, 'command');
     return admitted instanceof ReplyError ? admitted : this.run(admitted, argv, caller);
   }
 

@@ -17,9 +17,9 @@ import { Cluster, Command as RedisCommand, Redis, ReplyError as RedisReplyError,
 import type { AclRegistry } from '../acl/registry.js';
 import type { KvBackend, PubSubClient } from '../backend.js';
 import { admit } from '../commands/admit.js';
-import { ADMIN, GATEWAY, keysOf, STREAM, WRITE, type Args, type Caller, type Command } from '../commands/spec.js';
+import { ADMIN, BLOCKING, GATEWAY, keysOf, SPANS_NODES, WRITE, type Args, type Caller, type Command } from '../commands/spec.js';
 import { lookupCommand } from '../commands/table.js';
-import { backendUnavailable, CROSSSLOT, EXECABORT, REMOTE_MONITOR, ReplyError, unsupported } from '../errors.js';
+import { backendUnavailable, CROSSSLOT, EXECABORT, REMOTE_MONITOR, ReplyError } from '../errors.js';
 import type { Reply } from '../reply.js';
 import { GatewayCtx } from './gateway-ctx.js';
 import { mergeReplies, policyOf, readShardPolicies, type ShardPolicies, type ShardPolicy } from './shard-policy.js';
@@ -237,7 +237,7 @@ export class RedisBackend implements KvBackend {
 
   /** How a keyless command spans the Cluster's nodes (SCAN, or a command tipped to run on each), if it does. */
   private async spreadFor(a: Admitted): Promise<(() => Promise<Reply>) | undefined> {
-    if (a.cmd.name === 'scan') {
+    if (a.cmd.bits & SPANS_NODES) {
       const step = scanStep(this.remote.main as Cluster, a.wire[1].toString('latin1'));
       if (step === null) return async () => ['0', []];
       return step === undefined ? undefined : () => this.scanNode(a, step);
@@ -273,11 +273,10 @@ export class RedisBackend implements KvBackend {
     return mergeReplies(policy.merge, replies);
   }
 
-  /** As the embedded engine: a subscription or MONITOR runs only as a stream (it would turn a shared connection into a subscriber's). */
+  /** Admitted as by the embedded engine: a subscription or MONITOR runs only as a stream (it would turn a shared connection into a subscriber's). */
   private admit(argv: Args, caller: Caller, at: number, runAs: RunAs): Admitted | ReplyError {
-    const cmd = admit(lookupCommand(argv[0]), argv, caller);
+    const cmd = admit(lookupCommand(argv[0]), argv, caller, runAs === 'stream' ? 'stream' : 'command');
     if (cmd instanceof ReplyError) return cmd;
-    if (cmd.bits & STREAM && runAs !== 'stream') return unsupported(cmd.name);
     let slot: number | undefined;
     let key: Buffer | undefined;
     if (this.cluster) {
@@ -287,7 +286,7 @@ export class RedisBackend implements KvBackend {
       if (keys.length > 0) key = Buffer.from(keys[0], 'latin1');
     }
     let sent = remoteForm(cmd, argv, caller);
-    const block = cmd.categories.has('blocking') ? blockTimeoutAt(sent) : -1;
+    const block = cmd.bits & BLOCKING ? blockTimeoutAt(sent) : -1;
     if (block !== -1) sent = runAs === 'single' ? boundedBlock(sent, block, this.maxBlockMs) : withoutBlock(sent, block);
     const wire: Wire = [sent[0]];
     for (let i = 1; i < sent.length; i++) wire.push(Buffer.from(sent[i], 'latin1'));

@@ -10,7 +10,8 @@
 import type { HttpRequest, HttpResponse } from '../../server/http.js';
 import { pathSegments, queryParam } from '../../server/url.js';
 import type { KvBackend } from '../backend.js';
-import type { Args, Caller } from '../commands/spec.js';
+import { STREAM, type Args, type Caller } from '../commands/spec.js';
+import { lookupCommand } from '../commands/table.js';
 import {
   bodyTooLarge,
   methodNotAllowed,
@@ -53,8 +54,6 @@ function fail(status: number, e: ReplyError): HttpResponse {
   return { status, headers: { 'content-type': JSON_TYPE }, body: errorEnvelope(e) };
 }
 
-/** The streaming endpoints (server-sent events), by the command they run. */
-const STREAMS: ReadonlySet<string> = new Set(['subscribe', 'psubscribe', 'ssubscribe', 'monitor']);
 const STREAM_HEADERS: Readonly<Record<string, string>> = {
   'content-type': 'text/event-stream',
   'cache-control': 'no-cache',
@@ -116,8 +115,10 @@ async function withBody(
   return argv instanceof ReplyError ? fail(400, argv) : single(db, argv, caller, opts);
 }
 
+/** The streaming endpoints (server-sent events) are those of the table's stream-only commands. */
 function isStream(name: string): boolean {
-  return STREAMS.has(name) || (name.length >= 7 && name.length <= 10 && STREAMS.has(name.toLowerCase()));
+  const cmd = lookupCommand(name);
+  return cmd !== undefined && (cmd.bits & STREAM) !== 0;
 }
 
 /** /subscribe/<channel>..., /psubscribe/<pattern>..., /ssubscribe/<channel>..., /monitor: 200 and events until the client leaves. */

@@ -85,6 +85,17 @@ describe('kv rest: pipeline and multi-exec', () => {
       ['a syntax error in the request', '[["set","tx","1"],["get",null]]', 'ERR command arguments must be strings or numbers, got null'],
       ['malformed JSON', '[["set","tx","1"],', 'ERR failed to parse the request body as JSON at byte 18'],
       ['an empty body', '[]', 'ERR a pipeline or transaction body must be a non-empty JSON array of commands'],
+      // Stream-only commands run only as /subscribe, /monitor, ...: the `unsupported` rule, on both backends.
+      [
+        'a stream-only command (SUBSCRIBE)',
+        [['set', 'tx', '1'], ['subscribe', 'ch']],
+        "ERR Command is not available: 'subscribe'. See https://upstash.com/docs/redis/overall/rediscompatibility for details",
+      ],
+      [
+        'a stream-only command (MONITOR)',
+        [['set', 'tx', '1'], ['MONITOR']],
+        "ERR Command is not available: 'monitor'. See https://upstash.com/docs/redis/overall/rediscompatibility for details",
+      ],
     ];
     for (const [why, body, error] of discards) {
       it(`is discarded as a whole, with one failure object, for ${why}`, async () => {
