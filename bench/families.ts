@@ -20,7 +20,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AclRegistry } from '../src/kv/acl/registry.js';
-import { Database, SYSTEM_CALLER } from '../src/kv/engine/database.js';
+import { COMMANDS } from '../src/kv/commands/table.js';
+import { Database, SYSTEM_CALLER } from '../src/kv/database.js';
 import { ReplyError } from '../src/kv/errors.js';
 import { cpuMicros } from './cpu-time.js';
 import { Summary } from './summary.js';
@@ -90,7 +91,7 @@ export async function benchFamilies(root: string, opts: FamiliesOptions): Promis
 }
 
 function benchEngine(sizes: readonly number[], opts: FamiliesOptions): Results {
-  const db = new Database('bench', new AclRegistry('bench-token', 'bench-read-only-token'), 'node');
+  const db = new Database('bench', new AclRegistry('bench-token', 'bench-read-only-token', COMMANDS), 'node');
   const run = (command: Command) => {
     const reply = db.execute(command, SYSTEM_CALLER);
     if (reply instanceof ReplyError) throw new Error(`${command.slice(0, 4).join(' ')}: ${reply.text}`);

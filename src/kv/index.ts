@@ -8,7 +8,8 @@ import type { Logger } from '../server/log.js';
 import type { Service } from '../server/service.js';
 import { AclRegistry } from './acl/registry.js';
 import { AclStore } from './acl/store.js';
-import { Database } from './engine/database.js';
+import { COMMANDS } from './commands/table.js';
+import { Database } from './database.js';
 import { Persistence } from './engine/persistence.js';
 import { RedisBackend } from './redis/backend.js';
 import { openRemote } from './redis/connection.js';
@@ -50,7 +51,7 @@ export function mountKv(config: Config, secrets: SecretStore, log: Logger, runti
   for (const [name, dbConfig] of Object.entries(config.kv.databases)) {
     const { token, readOnlyToken } = tokensOf(name, dbConfig, secrets);
     const dir = join(config.dataDir, 'kv', name);
-    const acl = new AclRegistry(token, readOnlyToken, new AclStore(join(dir, 'acl.json')));
+    const acl = new AclRegistry(token, readOnlyToken, COMMANDS, new AclStore(join(dir, 'acl.json')));
     acl.load(dbConfig.users);
     credentials.push({ db: name, token, readOnlyToken });
     if (dbConfig.engine === 'redis') {

@@ -7,7 +7,7 @@
 // the change at once, as Redis connections do. Only commands change this state, one at a time.
 
 import { newToken } from '../../config/secrets.js';
-import type { Args, Caller } from '../commands/spec.js';
+import type { Args, Caller, CommandList } from '../commands/spec.js';
 import { ACL_BAD_USERNAME, ACL_DELETE_DEFAULT, WRONG_PASS, type ReplyError } from '../errors.js';
 import { applyRules, splitRules } from './rules.js';
 import { hasSpaces } from './selector.js';
@@ -38,11 +38,12 @@ export class AclRegistry {
   constructor(
     standardToken: string,
     readOnlyToken: string,
+    private readonly commands: CommandList,
     private readonly store: AclStore | null = null,
   ) {
     this.fixed.set(standardToken, { user: DEFAULT_USER, readOnly: false, acl: null });
     this.fixed.set(readOnlyToken, { user: DEFAULT_USER, readOnly: true, acl: null });
-    this.users.set(DEFAULT_USER, build(DEFAULT_USER, DEFAULT_RULES, 'default user'));
+    this.users.set(DEFAULT_USER, this.build(DEFAULT_USER, DEFAULT_RULES, 'default user'));
   }
 
   /**
@@ -53,7 +54,7 @@ export class AclRegistry {
   load(configured: readonly ConfiguredUser[]): void {
     const saved = this.store?.load() ?? null;
     for (const u of saved?.users ?? []) {
-      this.users.set(u.name, build(u.name, u.rules, `${this.store!.path}: user '${u.name}'`));
+      this.users.set(u.name, this.build(u.name, u.rules, `${this.store!.path}: user '${u.name}'`));
       if (u.config) this.fromConfig.add(u.name);
     }
     for (const t of saved?.tokens ?? []) this.grants.set(t.token, { user: t.user, hash: t.hash });
@@ -61,7 +62,7 @@ export class AclRegistry {
       if (!configured.some((c) => c.name === name)) this.remove(name);
     }
     for (const c of configured) {
-      this.users.set(c.name, build(c.name, splitRules(c.rules), `config user '${c.name}'`));
+      this.users.set(c.name, this.build(c.name, splitRules(c.rules), `config user '${c.name}'`));
       this.fromConfig.add(c.name);
     }
     this.prune();
@@ -89,7 +90,7 @@ export class AclRegistry {
   setUser(name: string, rules: Args): ReplyError | null {
     if (hasSpaces(name)) return ACL_BAD_USERNAME;
     const user = this.users.get(name);
-    const draft = user?.clone() ?? new AclUser(name);
+    const draft = user?.clone() ?? new AclUser(name, this.commands);
     const error = applyRules(draft, rules);
     if (error !== null) return error;
     if (user === undefined) this.users.set(name, draft);
@@ -131,7 +132,7 @@ export class AclRegistry {
     if (user === undefined) return false;
     // Requests already running as this user are refused from now on.
     user.apply('reset');
-    if (name === DEFAULT_USER) this.users.set(name, build(name, DEFAULT_RULES, 'default user'));
+    if (name === DEFAULT_USER) this.users.set(name, this.build(name, DEFAULT_RULES, 'default user'));
     else this.users.delete(name);
     this.fromConfig.delete(name);
     this.prune();
@@ -157,13 +158,13 @@ export class AclRegistry {
     };
     this.store.save(state);
   }
-}
 
-/** A user built from rules at start; invalid rules stop the start. */
-function build(name: string, rules: readonly string[], where: string): AclUser {
-  if (hasSpaces(name)) throw new Error(`${where}: ${ACL_BAD_USERNAME.text}`);
-  const user = new AclUser(name);
-  const error = applyRules(user, rules);
-  if (error !== null) throw new Error(`${where}: ${error.text}`);
-  return user;
+  /** A user built from rules at start; invalid rules stop the start. */
+  private build(name: string, rules: readonly string[], where: string): AclUser {
+    if (hasSpaces(name)) throw new Error(`${where}: ${ACL_BAD_USERNAME.text}`);
+    const user = new AclUser(name, this.commands);
+    const error = applyRules(user, rules);
+    if (error !== null) throw new Error(`${where}: ${error.text}`);
+    return user;
+  }
 }

@@ -3,8 +3,7 @@
 // Rules apply in order, as ACL SETUSER sends them. A selector is only ever changed on a draft
 // copy of its user (see registry.ts), so a failed SETUSER leaves nothing half applied.
 
-import { READONLY, WRITE, type Args, type Command } from '../commands/spec.js';
-import { CATEGORIES, lookupCommand, TABLE } from '../commands/table.js';
+import { CATEGORIES, READONLY, WRITE, type Args, type Command, type CommandList } from '../commands/spec.js';
 import { AclRule, type AclRuleReason } from '../errors.js';
 import { globMatch } from '../glob.js';
 
@@ -46,8 +45,11 @@ export class Selector {
   /** Command rules in order, minus those a later rule on the same name overrode (Redis 7.2). */
   private rules: string[] = [];
 
+  /** `commands`: the table the rules name commands and categories from. */
+  constructor(private readonly commands: CommandList) {}
+
   clone(): Selector {
-    const s = new Selector();
+    const s = new Selector(this.commands);
     s.keys = this.keys.map((k) => ({ ...k }));
     s.allKeys = this.allKeys;
     s.channels = [...this.channels];
@@ -187,7 +189,7 @@ export class Selector {
   }
 
   private setAll(allow: boolean): void {
-    this.allowed = allow ? new Set(everyCommand().map((c) => c.name)) : new Set();
+    this.allowed = allow ? new Set(this.commands.every.map((c) => c.name)) : new Set();
     this.fromAll = allow;
     this.firstArgs.clear();
     this.rules = [];
@@ -196,7 +198,7 @@ export class Selector {
   // +@category / -@category: every command in it, and each container's subcommands in it.
   private applyCategory(category: string, allow: boolean): AclRuleReason | null {
     if (!CATEGORIES.has(category)) return AclRule.UNKNOWN;
-    for (const cmd of everyCommand()) {
+    for (const cmd of this.commands.every) {
       if (cmd.categories.has(category)) this.permit(cmd, allow);
     }
     this.record(`@${category}`, allow);
@@ -207,13 +209,13 @@ export class Selector {
   private applyCommand(name: string, allow: boolean): AclRuleReason | null {
     const bar = name.lastIndexOf('|');
     if (!allow || bar === -1) {
-      const cmd = findCommand(name);
+      const cmd = this.findCommand(name);
       if (cmd === undefined) return AclRule.UNKNOWN;
       this.permit(cmd, allow);
       this.record(cmd.name, allow);
       return null;
     }
-    const cmd = findCommand(name.slice(0, bar));
+    const cmd = this.findCommand(name.slice(0, bar));
     const arg = name.slice(bar + 1);
     if (cmd === undefined) return AclRule.UNKNOWN;
     if (cmd.name.includes('|')) return AclRule.SUBCOMMAND_FIRST_ARG;
@@ -244,22 +246,12 @@ export class Selector {
     this.rules = this.rules.filter((r) => r.slice(1) !== name && !r.startsWith(`${name}|`, 1));
     this.rules.push((allow ? '+' : '-') + name);
   }
-}
 
-/** A command or 'container|sub' by its lower-case full name. */
-function findCommand(name: string): Command | undefined {
-  const [base, sub, extra] = name.split('|');
-  if (extra !== undefined) return undefined;
-  const cmd = lookupCommand(base);
-  return sub === undefined ? cmd : cmd?.subcommands?.get(sub);
-}
-
-let every: readonly Command[] | undefined;
-
-/**
- * Every command and subcommand, in table order. Built on first use: the table imports the ACL
- * command family, which imports this module, so the table is not ready while this one loads.
- */
-export function everyCommand(): readonly Command[] {
-  return (every ??= [...TABLE.values()].flatMap((c) => [c, ...(c.subcommands?.values() ?? [])]));
+  /** A command or 'container|sub' by its lower-case full name. */
+  private findCommand(name: string): Command | undefined {
+    const [base, sub, extra] = name.split('|');
+    if (extra !== undefined) return undefined;
+    const cmd = this.commands.lookup(base);
+    return sub === undefined ? cmd : cmd?.subcommands?.get(sub);
+  }
 }

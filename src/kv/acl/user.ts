@@ -2,7 +2,7 @@
 // any extra '(...)' ones. A command runs when one selector allows it.
 
 import { createHash } from 'node:crypto';
-import type { Args, Caller, Command } from '../commands/spec.js';
+import type { Args, Caller, Command, CommandList, CommandRules } from '../commands/spec.js';
 import { AclRule, noPermCommand, NOPERM_KEY, WRONG_PASS, type AclRuleReason, type ReplyError } from '../errors.js';
 import type { Reply } from '../reply.js';
 import { DENIED_COMMAND, Selector, type Denial } from './selector.js';
@@ -14,25 +14,29 @@ export function hashPassword(password: string): string {
 
 const HASH = /^[0-9a-f]{64}$/;
 
-export class AclUser {
+export class AclUser implements CommandRules {
   enabled = false;
   nopass = false;
   /** RESTORE payload checking; Redis keeps the flag, Larder only reports it. */
   sanitize: 'sanitize-payload' | 'skip-sanitize-payload' | null = null;
   passwords: string[] = [];
-  root = new Selector();
+  root: Selector;
   selectors: Selector[] = [];
   /** The caller every token of this user runs as. */
   readonly caller: Caller;
 
   /** A new user is off, with no passwords, keys, channels or commands. */
-  constructor(readonly name: string) {
+  constructor(
+    readonly name: string,
+    private readonly commands: CommandList,
+  ) {
+    this.root = new Selector(commands);
     this.caller = { user: name, readOnly: false, acl: this };
   }
 
   /** A copy to stage changes on: a failing rule must leave the user as it was. */
   clone(): AclUser {
-    const u = new AclUser(this.name);
+    const u = new AclUser(this.name, this.commands);
     u.enabled = this.enabled;
     u.nopass = this.nopass;
     u.sanitize = this.sanitize;
@@ -170,7 +174,7 @@ export class AclUser {
   }
 
   private addSelector(rules: string): AclRuleReason | null {
-    const s = new Selector();
+    const s = new Selector(this.commands);
     for (const rule of rules.split(/[ \t\n\r]+/)) {
       const reason = rule === '' ? null : s.apply(rule);
       if (reason !== null) return reason;

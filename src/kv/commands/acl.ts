@@ -4,7 +4,7 @@
 // tokens live in the database's AclRegistry (acl/registry.ts), which also persists them.
 
 import { randomBytes } from 'node:crypto';
-import { DENIED_COMMAND, everyCommand, type Denial } from '../acl/selector.js';
+import { DENIED_COMMAND, type Denial } from '../acl/selector.js';
 import {
   ACL_GENPASS_BITS,
   aclNoSuchCommand,
@@ -17,8 +17,7 @@ import {
 import { OK, Status, type Reply } from '../reply.js';
 import { resolve } from './admit.js';
 import { parseInteger } from './args.js';
-import { container, family, keysOf, NO_KEYS, refused, type Args, type Ctx } from './spec.js';
-import { CATEGORIES, lookupCommand } from './table.js';
+import { CATEGORIES, container, family, keysOf, NO_KEYS, refused, type Args, type Ctx } from './spec.js';
 
 // Flags as Redis declares them: administration is @admin @dangerous; WHOAMI, CAT, GENPASS and
 // HELP are not. RESTTOKEN is like AUTH: it needs the user's password, so it is not admin either.
@@ -45,12 +44,12 @@ export default family('acl', null, [
 ]);
 
 // ACL CAT [category]
-function catCommand(_ctx: Ctx, argv: Args): Reply {
+function catCommand(ctx: Ctx, argv: Args): Reply {
   if (argv.length > 3) return subcommandSyntax(argv[1], 'acl');
   if (argv.length === 2) return [...CATEGORIES];
   const category = argv[2].toLowerCase();
   if (!CATEGORIES.has(category)) return aclUnknownCategory(argv[2]);
-  return everyCommand()
+  return ctx.commands.every
     .filter((c) => c.categories.has(category))
     .map((c) => c.name);
 }
@@ -65,7 +64,7 @@ function dryrunCommand(ctx: Ctx, argv: Args): Reply {
   const user = ctx.acl.user(argv[2]);
   if (user === undefined) return aclNoSuchUser(argv[2]);
   const args = argv.slice(3);
-  const found = lookupCommand(args[0]);
+  const found = ctx.commands.lookup(args[0]);
   if (found === undefined) return aclNoSuchCommand(args[0]);
   const cmd = resolve(found, args);
   if (isError(cmd)) return cmd;

@@ -2,17 +2,10 @@
 // parser of kv/, and a reader that keeps the first error so a handler checks once.
 
 import { NOT_FLOAT, NOT_INTEGER, OVERFLOW, SYNTAX, type ReplyError } from '../errors.js';
+import { INT64_MAX, INT64_MIN, isIntegerText, parseInt64 } from '../engine/int64.js';
 import type { Args } from './spec.js';
 
-export const INT64_MAX = 9223372036854775807n;
-export const INT64_MIN = -9223372036854775808n;
-
-/** Redis's string2ll as a bigint: optional '-', digits, no '+', spaces or leading zeros. */
-export function parseInt64(s: string): bigint | undefined {
-  if (!isIntegerText(s)) return undefined;
-  const n = BigInt(s);
-  return n > INT64_MAX || n < INT64_MIN ? undefined : n;
-}
+export { INT64_MAX, INT64_MIN, parseInt64 };
 
 /**
  * Redis's string2ll as a number. Integers past 2^53 come back rounded, which keeps their
@@ -48,19 +41,6 @@ export function incrementText(text: string | undefined, by: number | bigint, not
   const current = text === undefined ? 0 : parseExactInteger(text);
   if (current === undefined) return notInteger;
   return addInt64(current, by) ?? OVERFLOW;
-}
-
-function isIntegerText(s: string): boolean {
-  const len = s.length;
-  if (len === 0 || len > 20) return false;
-  let i = s.charCodeAt(0) === 45 /* - */ ? 1 : 0;
-  if (i === len) return false;
-  if (s.charCodeAt(i) === 48 /* 0 */) return len === i + 1 && i === 0;
-  for (; i < len; i++) {
-    const c = s.charCodeAt(i);
-    if (c < 48 || c > 57) return false;
-  }
-  return true;
 }
 
 /** What C's strtod read from a string. */

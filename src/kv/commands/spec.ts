@@ -2,14 +2,15 @@
 // assembles them once. Everything that asks "what kind of command is this" (read-only tokens,
 // ACL categories, transactions, the log, cluster routing) reads the compiled Command.
 
-import type { AclUser } from '../acl/user.js';
 import type { AclRegistry } from '../acl/registry.js';
 import type { Keyspace } from '../engine/keyspace.js';
 import type { PubSubClient, PubSubHub } from '../engine/pubsub/hub.js';
 import type { Scripting } from '../engine/scripting/scripting.js';
+import type { Args } from '../argv.js';
+import type { ReplyError } from '../errors.js';
 import type { Reply } from '../reply.js';
 
-export type Args = readonly string[];
+export type { Args };
 
 export type Flag =
   | 'write' //         changes data: logged, refused to read-only tokens, bumps the sync token
@@ -47,8 +48,36 @@ export interface Caller {
   readonly user: string;
   readonly readOnly: boolean;
   /** null: the standard token, no ACL restrictions. */
-  readonly acl: AclUser | null;
+  readonly acl: CommandRules | null;
 }
+
+/** What admission asks of a caller's ACL rules (acl/user.ts's AclUser). */
+export interface CommandRules {
+  /** null when the rules let the caller run `cmd` on `keys`; the NOPERM error otherwise. */
+  check(cmd: Command, argv: Args, keys: readonly string[]): ReplyError | null;
+  /** Whether the caller may read every key (SORT's BY and GET patterns need it). */
+  readsAnyKey(): boolean;
+}
+
+/**
+ * The assembled table, handed to what reads it whole: COMMAND, ACL CAT and DRYRUN (through
+ * Ctx) and the ACL rules (+@category, -cmd). table.ts builds it; the families it imports, and
+ * acl/, are handed it rather than importing table.ts.
+ */
+export interface CommandList {
+  /** The top-level commands by lower-case name, in table order. */
+  readonly byName: ReadonlyMap<string, Command>;
+  /** Every command and container subcommand ('acl|setuser'), in table order. */
+  readonly every: readonly Command[];
+  /** A command by the name as sent, in any case. */
+  lookup(name: string): Command | undefined;
+}
+
+/** Redis's ACL categories, in ACL CAT's and COMMAND INFO's order ('all' is implied, not listed). */
+export const CATEGORIES: ReadonlySet<string> = new Set([
+  'keyspace', 'read', 'write', 'set', 'sortedset', 'list', 'hash', 'string', 'bitmap', 'hyperloglog', 'geo',
+  'stream', 'pubsub', 'admin', 'fast', 'slow', 'blocking', 'dangerous', 'connection', 'transaction', 'scripting',
+]);
 
 /** What a handler may touch beyond its arguments. */
 export interface Ctx {
@@ -56,8 +85,8 @@ export interface Ctx {
   readonly caller: Caller;
   readonly acl: AclRegistry;
   readonly server: ServerStats;
-  /** The command table, for COMMAND: table.ts imports the families, so they cannot import it. */
-  readonly commands: ReadonlyMap<string, Command>;
+  /** The command table, for COMMAND and ACL: table.ts imports the families, so they cannot import it. */
+  readonly commands: CommandList;
   readonly pubsub: PubSubHub;
   /** The streaming client (an SSE connection) running SUBSCRIBE or MONITOR; null over request/response. */
   readonly client: PubSubClient | null;

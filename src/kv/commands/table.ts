@@ -22,6 +22,7 @@ import zset from './zset.js';
 import {
   ADMIN,
   BLOCKING,
+  CATEGORIES,
   CHANGES_SERVER,
   SPANS_NODES,
   NOT_FOR_READ_ONLY,
@@ -34,6 +35,7 @@ import {
   WIDE_READ,
   WRITE,
   type Command,
+  type CommandList,
   type CommandSpec,
   type Family,
   type Flag,
@@ -58,11 +60,6 @@ const BITS: Partial<Record<Flag, number>> = {
   spansNodes: SPANS_NODES,
 };
 
-/** Redis's ACL categories, in ACL CAT's order ('all' is implied, not listed). */
-export const CATEGORIES: ReadonlySet<string> = new Set([
-  'keyspace', 'read', 'write', 'set', 'sortedset', 'list', 'hash', 'string', 'bitmap', 'hyperloglog', 'geo',
-  'stream', 'pubsub', 'admin', 'fast', 'slow', 'blocking', 'dangerous', 'connection', 'transaction', 'scripting',
-]);
 
 function compile(fam: Family, spec: CommandSpec, name = spec.name): Command {
   let bits = 0;
@@ -103,3 +100,10 @@ export const TABLE: ReadonlyMap<string, Command> = build(FAMILIES);
 export function lookupCommand(name: string): Command | undefined {
   return TABLE.get(name) ?? TABLE.get(name.toLowerCase());
 }
+
+/** The table as handed to COMMAND, ACL and the ACL rules (see CommandList). */
+export const COMMANDS: CommandList = {
+  byName: TABLE,
+  every: [...TABLE.values()].flatMap((c) => [c, ...(c.subcommands?.values() ?? [])]),
+  lookup: lookupCommand,
+};

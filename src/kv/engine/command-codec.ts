@@ -2,7 +2,7 @@
 //   [u32 command count] then per command [u32 argc] then per argument [u32 length][bytes]
 // Arguments are byte strings (see kv/bytes.ts), so latin1 is their exact byte form.
 
-import type { Args } from '../commands/spec.js';
+import type { Args } from '../argv.js';
 
 export function encodeCommands(commands: readonly Args[]): Buffer {
   let size = 4;

@@ -4,7 +4,7 @@
 // listpack Redis 7.0 would allocate (small hashes and sorted sets, list nodes). Only sizes are
 // computed; nothing is encoded.
 
-import { parseInt64 } from '../commands/args.js';
+import { parseInt64 } from './int64.js';
 
 /** Redis's stream-node-max-bytes default. */
 export const NODE_MAX_BYTES = 4096;

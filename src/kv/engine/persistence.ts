@@ -10,9 +10,9 @@
 
 import type { Logger } from '../../server/log.js';
 import { Generations, type GenerationSettings, type Snapshot } from '../../storage/generations.js';
-import type { Args } from '../commands/spec.js';
+import type { Args } from '../argv.js';
 import { decodeCommands, encodeCommands } from './command-codec.js';
-import type { Database, Journal } from './database.js';
+import type { Database, Journal } from '../database.js';
 import type { Entry } from './keyspace.js';
 import { decodeValue, encodeValue } from './value-codec.js';
 

@@ -6,7 +6,7 @@
 // count). Each container kind computes its own part (ContainerKind.memoryUsage) from the
 // helpers here; strings are computed here.
 
-import { parseInt64 } from '../commands/args.js';
+import { parseInt64 } from './int64.js';
 import type { Value } from './value.js';
 
 /** sizeof(robj). */

@@ -5,8 +5,8 @@
 
 import type { AclRegistry } from '../acl/registry.js';
 import type { Args, Caller, Command, Ctx, ServerStats } from '../commands/spec.js';
-import { TABLE } from '../commands/table.js';
-import { SYSTEM_CALLER } from '../engine/database.js';
+import { COMMANDS } from '../commands/table.js';
+import { SYSTEM_CALLER } from '../database.js';
 import { Keyspace } from '../engine/keyspace.js';
 import { PubSubHub } from '../engine/pubsub/hub.js';
 import { Scripting } from '../engine/scripting/scripting.js';
@@ -17,7 +17,7 @@ export class GatewayCtx implements Ctx, ServerStats {
   readonly pubsub = new PubSubHub();
   readonly client = null;
   readonly scripting = new Scripting(() => null, { timeMs: 0, memoryBytes: 0 }); // scripts run on the remote server
-  readonly commands = TABLE;
+  readonly commands = COMMANDS;
   readonly startedAt = Date.now();
   commandsProcessed = 0;
   caller: Caller = SYSTEM_CALLER;

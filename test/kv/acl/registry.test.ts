@@ -11,7 +11,7 @@ import { AclStore } from '../../../src/kv/acl/store.js';
 import { hashPassword } from '../../../src/kv/acl/user.js';
 import { resolve } from '../../../src/kv/commands/admit.js';
 import type { Caller, Command } from '../../../src/kv/commands/spec.js';
-import { lookupCommand } from '../../../src/kv/commands/table.js';
+import { COMMANDS, lookupCommand } from '../../../src/kv/commands/table.js';
 import { isError } from '../../../src/kv/errors.js';
 
 const STANDARD = 'standard-token';
@@ -28,7 +28,7 @@ function storeIn(dir?: string): AclStore {
 }
 
 function registry(store: AclStore | null = null, users: { name: string; rules: string }[] = []): AclRegistry {
-  const r = new AclRegistry(STANDARD, READ_ONLY, store);
+  const r = new AclRegistry(STANDARD, READ_ONLY, COMMANDS, store);
   r.load(users);
   return r;
 }

@@ -6,19 +6,20 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { applyRules, splitRules } from '../../../src/kv/acl/rules.js';
 import { AclUser, hashPassword } from '../../../src/kv/acl/user.js';
+import { COMMANDS } from '../../../src/kv/commands/table.js';
 
 const HASH_A = 'ca978112ca1bbdcafac231b39a23dc4da786eff8147c4e72b9807785afee48bb';
 const HASH_B = '3e23e8160039594a33894f6564e1b1348bbd7a0088d42c4acb73eeaed59c009d';
 
 function describeAfter(...rules: string[]): string {
-  const user = new AclUser('x');
+  const user = new AclUser('x', COMMANDS);
   const error = applyRules(user, rules);
   assert.equal(error, null, `${rules.join(' ')}: ${error?.text}`);
   return user.describe().join(' ');
 }
 
 function errorOf(...rules: string[]): string | undefined {
-  return applyRules(new AclUser('x'), rules)?.text;
+  return applyRules(new AclUser('x', COMMANDS), rules)?.text;
 }
 
 describe('ACL rules', () => {

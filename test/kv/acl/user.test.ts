@@ -7,14 +7,14 @@ import { applyRules } from '../../../src/kv/acl/rules.js';
 import { AclUser } from '../../../src/kv/acl/user.js';
 import { resolve } from '../../../src/kv/commands/admit.js';
 import { keysOf, type Command } from '../../../src/kv/commands/spec.js';
-import { lookupCommand } from '../../../src/kv/commands/table.js';
+import { COMMANDS, lookupCommand } from '../../../src/kv/commands/table.js';
 import { isError } from '../../../src/kv/errors.js';
 
 const NOPERM_KEY = 'NOPERM this user has no permissions to access one of the keys used as arguments';
 const noPerm = (name: string) => `NOPERM this user has no permissions to run the '${name}' command or its subcommand`;
 
 function userWith(...rules: string[]): AclUser {
-  const user = new AclUser('u');
+  const user = new AclUser('u', COMMANDS);
   assert.equal(applyRules(user, ['on', ...rules]), null);
   return user;
 }

@@ -9,8 +9,9 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { pino } from 'pino';
 import { AclRegistry } from '../../../src/kv/acl/registry.js';
+import { COMMANDS } from '../../../src/kv/commands/table.js';
 import { encodeCommands } from '../../../src/kv/engine/command-codec.js';
-import { Database, SYSTEM_CALLER } from '../../../src/kv/engine/database.js';
+import { Database, SYSTEM_CALLER } from '../../../src/kv/database.js';
 import { Persistence } from '../../../src/kv/engine/persistence.js';
 import { CorruptDataError } from '../../../src/storage/errors.js';
 import { frame } from '../../../src/storage/frames.js';
@@ -29,7 +30,7 @@ class Opened {
   readonly db: Database;
   readonly persistence: Persistence;
   constructor(dir: string, clock: () => number = Date.now, compactAfterBytes = 1 << 30) {
-    this.db = new Database('default', new AclRegistry('standard-token', 'read-only-token'), 'node', clock);
+    this.db = new Database('default', new AclRegistry('standard-token', 'read-only-token', COMMANDS), 'node', clock);
     this.persistence = new Persistence(this.db, { dir, fsync: 'always', compactAfterBytes }, logger);
     this.persistence.open();
   }

@@ -4,17 +4,14 @@
 import { SYNTAX, unknownSubcommand, wrongArity } from '../../errors.js';
 import { globMatch } from '../../glob.js';
 import { Status, type Reply } from '../../reply.js';
-import { FAST, NOSCRIPT, READONLY, WRITE, type Args, type Command, type Ctx } from '../spec.js';
+import { CATEGORIES, FAST, NOSCRIPT, READONLY, WRITE, type Args, type Command, type Ctx } from '../spec.js';
 
 /** Redis's ACL category order (acl.c ACLCommandCategories), in which COMMAND INFO lists them. */
-const CATEGORY_ORDER = [
-  'keyspace', 'read', 'write', 'set', 'sortedset', 'list', 'hash', 'string', 'bitmap', 'hyperloglog', 'geo',
-  'stream', 'pubsub', 'admin', 'fast', 'slow', 'blocking', 'dangerous', 'connection', 'transaction', 'scripting',
-];
+const CATEGORY_ORDER = [...CATEGORIES];
 
 // COMMAND | COMMAND COUNT | COMMAND INFO [name ...] | COMMAND LIST [FILTERBY MODULE m | ACLCAT c | PATTERN p]
 export function commandCommand(ctx: Ctx, argv: Args): Reply {
-  const all = ctx.commands;
+  const all = ctx.commands.byName;
   if (argv.length === 1) return [...all.values()].map(commandInfo);
   switch (argv[1].toLowerCase()) {
     case 'count':

@@ -3,7 +3,7 @@
 // hands each event to its receivers before it returns, and a receiver never blocks it (each
 // client queues, and disconnects itself when it falls too far behind; see rest/event-stream.ts).
 
-import type { Args } from '../../commands/spec.js';
+import type { Args } from '../../argv.js';
 import { globMatch } from '../../glob.js';
 
 /** A streaming client (an SSE connection): events are Redis's push replies, e.g. ['message', channel, payload]. */

@@ -17,7 +17,7 @@
 //   does too (that order is deterministic in Redis and clients see it); a hashtable's order is
 //   arbitrary in Redis and insertion order here.
 
-import { parseInt64 } from '../../commands/args.js';
+import { parseInt64 } from '../int64.js';
 import { DICT_ENTRY, dictSize, jemallocSize, ROBJ, sdsSize, spreadSampled } from '../redis-memory.js';
 import { registerKind, type Container, type ContainerKind } from '../value.js';
 

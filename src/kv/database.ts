@@ -2,17 +2,17 @@
 // Every command runs synchronously to completion on the JS thread, so a transaction is atomic
 // by construction.
 
-import type { AclRegistry } from '../acl/registry.js';
-import type { KvBackend } from '../backend.js';
-import { admit, admitFromScript, resolve } from '../commands/admit.js';
-import { ADMIN, BLOCKING, keysOf, WRITE, type Args, type BlockRequest, type Caller, type Command, type Ctx, type ServerStats } from '../commands/spec.js';
-import { lookupCommand, TABLE } from '../commands/table.js';
-import { isError, ReplyError } from '../errors.js';
-import type { Reply } from '../reply.js';
-import { KeyWaiters } from './key-waiters.js';
-import { Keyspace, type Clock } from './keyspace.js';
-import { monitorLine, PubSubHub, type PubSubClient } from './pubsub/hub.js';
-import { Scripting, type ScriptLimits } from './scripting/scripting.js';
+import type { AclRegistry } from './acl/registry.js';
+import type { KvBackend } from './backend.js';
+import { admit, admitFromScript, resolve } from './commands/admit.js';
+import { ADMIN, BLOCKING, keysOf, WRITE, type Args, type BlockRequest, type Caller, type Command, type Ctx, type ServerStats } from './commands/spec.js';
+import { COMMANDS, lookupCommand } from './commands/table.js';
+import { isError, ReplyError } from './errors.js';
+import type { Reply } from './reply.js';
+import { KeyWaiters } from './engine/key-waiters.js';
+import { Keyspace, type Clock } from './engine/keyspace.js';
+import { monitorLine, PubSubHub, type PubSubClient } from './engine/pubsub/hub.js';
+import { Scripting, type ScriptLimits } from './engine/scripting/scripting.js';
 
 /** Where writes go to be durable. */
 export interface Journal {
@@ -36,7 +36,7 @@ export class Database implements Ctx, KvBackend, ServerStats {
   readonly scripting: Scripting;
   caller: Caller = SYSTEM_CALLER;
   journal: Journal = NO_JOURNAL;
-  readonly commands = TABLE;
+  readonly commands = COMMANDS;
   readonly pubsub = new PubSubHub();
   client: PubSubClient | null = null;
   readonly startedAt: number;
