@@ -4,7 +4,7 @@
 
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
@@ -34,6 +34,49 @@ function violations(filter: (path: string) => boolean, forbidden: (spec: string,
   );
 }
 
+/** An import between two source files; `typeOnly` when TypeScript erases it (`import type`, or only `type` names). */
+interface Edge {
+  readonly to: string;
+  readonly typeOnly: boolean;
+}
+
+function relativeImports(path: string, text: string): Edge[] {
+  const edges: Edge[] = [];
+  for (const m of text.matchAll(/(?:^|\n)\s*(?:import|export)\s+(type\s+)?([^'";]*?)\s*from\s+'(\.[^']+)'/g)) {
+    const names = /^\{([^}]*)\}$/.exec(m[2].trim());
+    const allTypes = names !== null && names[1].split(',').every((n) => n.trim() === '' || n.trim().startsWith('type '));
+    edges.push({ to: join(dirname(path), m[3].replace(/\.js$/, '.ts')), typeOnly: m[1] !== undefined || allTypes });
+  }
+  return edges;
+}
+
+/** The strongly connected groups of more than one file (Tarjan): each holds an import cycle. */
+function cycles(graph: ReadonlyMap<string, readonly string[]>): string[][] {
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const found: string[][] = [];
+  const visit = (v: string): void => {
+    index.set(v, index.size);
+    low.set(v, index.get(v)!);
+    stack.push(v);
+    for (const w of graph.get(v) ?? []) {
+      if (!graph.has(w)) continue;
+      if (!index.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v)!, low.get(w)!));
+      } else if (stack.includes(w)) {
+        low.set(v, Math.min(low.get(v)!, index.get(w)!));
+      }
+    }
+    if (low.get(v) !== index.get(v)) return;
+    const group = stack.splice(stack.indexOf(v));
+    if (group.length > 1) found.push(group.sort());
+  };
+  for (const v of graph.keys()) if (!index.has(v)) visit(v);
+  return found;
+}
+
 describe('architecture', () => {
   it('finds the sources it checks', () => {
     assert.ok(FILES.length > 10);
@@ -58,6 +101,30 @@ describe('architecture', () => {
   it('reads the environment only in config/', () => {
     const readers = FILES.filter((f) => !f.path.startsWith('config') && /process\.env\b/.test(f.text)).map((f) => f.path);
     assert.deepEqual(readers, []);
+  });
+
+  it('has no import cycle in kv/ but type-only imports between files of one folder', () => {
+    // A runtime cycle works only by the order modules happen to load in (the table and the ACL
+    // selector once needed lazy initialisation); a type cycle across folders hides a layer
+    // that imports the one above it.
+    const kv = FILES.filter((f) => /^kv[/\\]/.test(f.path));
+    const graph = new Map(
+      kv.map((f) => [
+        f.path,
+        relativeImports(f.path, f.text)
+          .filter((e) => !(e.typeOnly && dirname(e.to) === dirname(f.path)))
+          .map((e) => e.to),
+      ]),
+    );
+    assert.ok([...graph.values()].some((to) => to.includes(join('kv', 'commands', 'spec.ts'))), 'reads the imports');
+    assert.deepEqual(cycles(graph), []);
+  });
+
+  it('keeps the kv engine free of the command table', () => {
+    assert.deepEqual(
+      violations((p) => /^kv[/\\]engine[/\\]/.test(p), (spec) => /(^|\/)commands\//.test(spec)),
+      [],
+    );
   });
 
   it('keeps command names out of code outside the table', () => {

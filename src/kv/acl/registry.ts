@@ -7,7 +7,7 @@
 // the change at once, as Redis connections do. Only commands change this state, one at a time.
 
 import { newToken } from '../../config/secrets.js';
-import type { Args, Caller, CommandList } from '../commands/spec.js';
+import type { AclUsers, Args, Caller, CommandList } from '../commands/spec.js';
 import { ACL_BAD_USERNAME, ACL_DELETE_DEFAULT, WRONG_PASS, type ReplyError } from '../errors.js';
 import { applyRules, splitRules } from './rules.js';
 import { hasSpaces } from './selector.js';
@@ -29,7 +29,7 @@ interface Grant {
   readonly hash: string;
 }
 
-export class AclRegistry {
+export class AclRegistry implements AclUsers {
   private readonly fixed = new Map<string, Caller>();
   private readonly users = new Map<string, AclUser>();
   private readonly grants = new Map<string, Grant>();

@@ -2,7 +2,7 @@
 // any extra '(...)' ones. A command runs when one selector allows it.
 
 import { createHash } from 'node:crypto';
-import type { Args, Caller, Command, CommandList, CommandRules } from '../commands/spec.js';
+import type { AclUserView, Args, Caller, Command, CommandList, CommandRules } from '../commands/spec.js';
 import { AclRule, noPermCommand, NOPERM_KEY, WRONG_PASS, type AclRuleReason, type ReplyError } from '../errors.js';
 import type { Reply } from '../reply.js';
 import { DENIED_COMMAND, Selector, type Denial } from './selector.js';
@@ -14,7 +14,7 @@ export function hashPassword(password: string): string {
 
 const HASH = /^[0-9a-f]{64}$/;
 
-export class AclUser implements CommandRules {
+export class AclUser implements CommandRules, AclUserView {
   enabled = false;
   nopass = false;
   /** RESTORE payload checking; Redis keeps the flag, Larder only reports it. */

@@ -73,7 +73,7 @@ function dryrunCommand(ctx: Ctx, argv: Args): Reply {
 }
 
 /** DRYRUN answers a refusal as a bulk string in Redis's verbose wording, not as an error. */
-function dryrunText(d: Denial): string {
+function dryrunText(d: Pick<Denial, 'rank' | 'object'>): string {
   return d.rank === DENIED_COMMAND
     ? `This user has no permissions to run the '${d.object}' command`
     : `This user has no permissions to access the '${d.object}' key`;

@@ -2,7 +2,6 @@
 // assembles them once. Everything that asks "what kind of command is this" (read-only tokens,
 // ACL categories, transactions, the log, cluster routing) reads the compiled Command.
 
-import type { AclRegistry } from '../acl/registry.js';
 import type { Keyspace } from '../engine/keyspace.js';
 import type { PubSubClient, PubSubHub } from '../engine/pubsub/hub.js';
 import type { Scripting } from '../engine/scripting/scripting.js';
@@ -59,6 +58,26 @@ export interface CommandRules {
   readsAnyKey(): boolean;
 }
 
+/** The ACL users and tokens the ACL commands manage (acl/registry.ts's AclRegistry). */
+export interface AclUsers {
+  user(name: string): AclUserView | undefined;
+  list(): readonly AclUserView[];
+  setUser(name: string, rules: Args): ReplyError | null;
+  deleteUsers(names: Args): number | ReplyError;
+  restToken(name: string, password: string): string | ReplyError;
+}
+
+/** One ACL user as ACL GETUSER, LIST and DRYRUN read it (acl/user.ts's AclUser). */
+export interface AclUserView {
+  readonly name: string;
+  /** The rules that rebuild the user, as ACL LIST shows them. */
+  describe(): string[];
+  /** ACL GETUSER's reply. */
+  fields(): Reply;
+  /** Why the user may not run `cmd` on `keys` (the refused command or key, and its rank), or null. */
+  deny(cmd: Command, argv: Args, keys: readonly string[]): { readonly rank: number; readonly object: string } | null;
+}
+
 /**
  * The assembled table, handed to what reads it whole: COMMAND, ACL CAT and DRYRUN (through
  * Ctx) and the ACL rules (+@category, -cmd). table.ts builds it; the families it imports, and
@@ -83,7 +102,7 @@ export const CATEGORIES: ReadonlySet<string> = new Set([
 export interface Ctx {
   readonly ks: Keyspace;
   readonly caller: Caller;
-  readonly acl: AclRegistry;
+  readonly acl: AclUsers;
   readonly server: ServerStats;
   /** The command table, for COMMAND and ACL: table.ts imports the families, so they cannot import it. */
   readonly commands: CommandList;
