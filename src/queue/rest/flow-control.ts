@@ -6,7 +6,7 @@ import type { HttpResponse } from '../../server/http.js';
 import { badRequest, isError, type QueueError } from '../errors.js';
 import type { PinSettings } from '../delivery/gates.js';
 import { fail, ok } from './envelope.js';
-import { duration } from './publish-options.js';
+import { duration } from '../options/duration.js';
 import { pathNames, query, type Call } from './request.js';
 
 // GET /v2/flowControl

@@ -12,7 +12,7 @@ import type { Draft } from '../store/message.js';
 import { isUrlGroupName } from '../url-groups.js';
 import { runDraft } from '../workflow/run-publish.js';
 import { fail, ok } from './envelope.js';
-import { isHttpUrl, readPublish, type HeaderSource } from './publish-options.js';
+import { isHttpUrl, readPublish, type HeaderSource } from '../options/publish-options.js';
 import { bodyBytes, callerIp, isSettingParam, jsonBody, objectHeaders, requestHeaders, withQuerySettings, type Call } from './request.js';
 
 // POST /v2/publish/{destination}

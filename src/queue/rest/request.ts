@@ -11,7 +11,7 @@ import type { UrlGroups } from '../url-groups.js';
 import type { Workflows } from '../workflow/workflows.js';
 import { BODY_TOO_LARGE, NOT_JSON, type QueueError } from '../errors.js';
 import type { CredentialHeaders } from '../store/redaction.js';
-import type { HeaderSource } from './publish-options.js';
+import type { HeaderSource } from '../options/publish-options.js';
 
 export interface QueueContext {
   readonly engine: QueueEngine;

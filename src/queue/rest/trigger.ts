@@ -9,7 +9,7 @@ import { isError } from '../errors.js';
 import { newRunId } from '../workflow/run.js';
 import { fail, ok } from './envelope.js';
 import { destinationOf, draftsOf, refusal } from './publish.js';
-import type { HeaderSource } from './publish-options.js';
+import type { HeaderSource } from '../options/publish-options.js';
 import { bodyBytes, requestHeaders, withQuerySettings, type Call } from './request.js';
 
 // POST /v2/trigger/{workflowUrl}  ->  {workflowRunId, workflowCreatedAt}

@@ -7,7 +7,7 @@ import { percentDecode } from '../../server/url.js';
 import { invalidDestination, invalidEndpoints, isError, notFound } from '../errors.js';
 import type { Endpoint, UrlGroup } from '../store/url-group.js';
 import { done, fail, ok } from './envelope.js';
-import { isHttpUrl } from './publish-options.js';
+import { isHttpUrl } from '../options/publish-options.js';
 import { jsonBody, type Call } from './request.js';
 
 /** `{name}` or `{name}/endpoints`, the name decoded; null for any other path. */
