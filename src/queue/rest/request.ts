@@ -90,6 +90,9 @@ export function callerIp(req: HttpRequest): string {
   return req.header('x-forwarded-for')?.split(',')[0].trim() ?? req.header('x-real-ip') ?? req.remoteAddress().replace(/^::ffff:(\d+\.\d+\.\d+\.\d+)$/i, '$1');
 }
 
+/** The first path segment after /v2/<group>/ (a message or dead letter id), decoded; '' when none. */
+export const firstPathName = (call: Call) => Buffer.from(percentDecode(call.rest.split('/')[0] ?? ''), 'latin1').toString('utf8');
+
 /** The path segments after /v2/<group>/, each decoded as UTF-8. */
 export function pathNames(call: Call): string[] {
   return pathSegments(call.rest).map((s) => Buffer.from(percentDecode(s), 'latin1').toString('utf8'));

@@ -13,7 +13,7 @@ import type { HeaderSource } from '../options/publish-options.js';
 import { bodyBytes, requestHeaders, withQuerySettings, type Call } from './request.js';
 
 // POST /v2/trigger/{workflowUrl}  ->  {workflowRunId, workflowCreatedAt}
-export async function triggerCommand(call: Call): Promise<HttpResponse> {
+export async function triggerWorkflow(call: Call): Promise<HttpResponse> {
   const body = await bodyBytes(call);
   if (isError(body)) return fail(body);
   const given = withQuerySettings(requestHeaders(call.req), call.req.query);
@@ -26,6 +26,6 @@ export async function triggerCommand(call: Call): Promise<HttpResponse> {
   if (refused !== null) return fail(refused);
   const out = call.ctx.engine.publish(drafts);
   if (isError(out)) return fail(out);
-  const run = call.ctx.engine.store.runs.get(runId);
+  const run = call.ctx.workflows.run(runId);
   return ok({ workflowRunId: runId, workflowCreatedAt: run?.createdAt ?? drafts[0].message.createdAt });
 }
