@@ -11,18 +11,9 @@ import { isError, ReplyError } from './errors.js';
 import type { Reply } from './reply.js';
 import { KeyWaiters } from './engine/key-waiters.js';
 import { Keyspace, type Clock } from './engine/keyspace.js';
+import type { Journal } from './engine/persistence.js';
 import { monitorLine, PubSubHub, type PubSubClient } from './engine/pubsub/hub.js';
 import { Scripting, type ScriptLimits } from './engine/scripting/scripting.js';
-
-/** Where writes go to be durable. */
-export interface Journal {
-  /** Adds one command to the frame being built. */
-  record(argv: Args): void;
-  /** Closes the frame: its commands are replayed all or none. */
-  seal(): void;
-  /** Makes sealed frames durable as the fsync policy says; called before answering. */
-  commit(): void;
-}
 
 const NO_JOURNAL: Journal = { record() {}, seal() {}, commit() {} };
 

@@ -12,20 +12,41 @@ import type { Logger } from '../../server/log.js';
 import { Generations, type GenerationSettings, type Snapshot } from '../../storage/generations.js';
 import type { Args } from '../argv.js';
 import { decodeCommands, encodeCommands } from './command-codec.js';
-import type { Database, Journal } from '../database.js';
-import type { Entry } from './keyspace.js';
+import type { ReplyError } from '../errors.js';
+import type { Entry, Keyspace } from './keyspace.js';
+import type { Scripting } from './scripting/scripting.js';
 import { decodeValue, encodeValue } from './value-codec.js';
 
 export const SNAPSHOT_FORMAT = { version: 1, countField: 'keys' };
 
 export type PersistenceSettings = GenerationSettings;
 
+/** Where writes go to be durable. */
+export interface Journal {
+  /** Adds one command to the frame being built. */
+  record(argv: Args): void;
+  /** Closes the frame: its commands are replayed all or none. */
+  seal(): void;
+  /** Makes sealed frames durable as the fsync policy says; called before answering. */
+  commit(): void;
+}
+
+/** What is kept durable and replayed into: the embedded database (kv/database.ts). */
+export interface PersistedDatabase {
+  readonly dbName: string;
+  readonly ks: Keyspace;
+  readonly scripting: Scripting;
+  journal: Journal;
+  /** Re-runs a logged command, unchecked; the error it met, or null. */
+  replay(argv: Args): ReplyError | null;
+}
+
 export class Persistence implements Journal {
   private readonly generations: Generations;
   private frameCommands: Args[] = [];
 
   constructor(
-    private readonly db: Database,
+    private readonly db: PersistedDatabase,
     settings: PersistenceSettings,
     private readonly logger: Logger,
   ) {
