@@ -1,5 +1,12 @@
 // The key-value service: one database per configured name, mounted at /redis/<db>; embedded,
 // or kept on a remote Redis (redis/).
+//
+// Imports run one way: rest/ (HTTP forms; reads the table's facts, runs commands through
+// backend.ts) -> database.ts (embedded) and redis/ (remote) -> commands/ (table.ts, admit.ts,
+// the families) -> acl/ -> commands/spec.ts (what a command is) -> engine/ (keyspace, values,
+// persistence) -> argv.ts, errors.ts, reply.ts. acl/ and COMMAND are handed the table
+// (CommandList) rather than importing it; the engine never sees it.
+// test/architecture.test.ts finds import cycles here and engine imports of the layers above.
 
 import { join } from 'node:path';
 import type { Config, KvDatabaseConfig } from '../config/schema.js';
