@@ -1,7 +1,8 @@
 // The web console at /console: a static page (bundled by build.ts) plus read-only admin
 // endpoints, all behind the admin tokens. The page does every write through the services' own
 // REST APIs with the tokens /console/api/info hands it, so a read-only console holds only
-// read-only tokens and the services themselves refuse its writes.
+// read-only tokens and the services themselves refuse its writes. It imports a service only
+// through its index.ts, and reads engines only through the admin views those export.
 
 import type { PendingMessage } from '../queue/index.js';
 import { jsonResponse, type HttpRequest, type HttpResponse } from '../server/http.js';
