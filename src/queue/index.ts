@@ -3,6 +3,11 @@
 // (delivery/, signing/), and the REST surface the official @upstash/qstash client speaks (rest/).
 // Tokens are base64 of {"UserID","Password"}, the shape the SDKs decode; they and the signing
 // keys are generated once and kept in the data dir when the config names none.
+//
+// Imports go one way: rest/ (every REST handler; parses requests, shapes answers) -> engine.ts,
+// workflow/, schedules/, url-groups.ts (decide) -> delivery/, signing/, store/ -> storage/.
+// options/ reads publish settings for rest/ and workflow/ alike. rest/ never touches the store
+// or the event log, and nothing below rest/ imports it (test/architecture.test.ts checks both).
 
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';

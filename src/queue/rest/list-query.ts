@@ -35,6 +35,8 @@ export const LOG_QUERY: QuerySpec = { ids: 'messageIds', filters: new Set([...UN
 
 /** How many a list (the logs, the DLQ) answers when the caller names no count. */
 export const LIST_COUNT = 100;
+/** A bulk action given no count acts on every match, as the service's cancel does (the SDK always sends one). */
+export const EVERY_MATCH = Infinity;
 const MAX_COUNT = 1000;
 
 export function readListQuery(call: Call, spec: QuerySpec): ListQuery | QueueError {
@@ -81,3 +83,6 @@ export function pageOf<T>(items: readonly T[], position: (t: T) => string, count
 
 /** A position that sorts by time, then id: the time padded so strings compare as numbers. */
 export const timePosition = (time: number, id: string) => `${String(time).padStart(15, '0')}-${id}`;
+
+/** A bulk or list answer, with the cursor to continue from while more match. */
+export const withCursor = <T extends object>(answer: T, cursor: string | undefined) => (cursor === undefined ? answer : { ...answer, cursor });

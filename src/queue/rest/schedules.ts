@@ -19,26 +19,26 @@ const TOGGLE = /^([^/:%]+)\/(pause|resume)$/;
 const idOf = (raw: string) => Buffer.from(percentDecode(raw), 'latin1').toString('utf8');
 
 // GET /v2/schedules
-export function listSchedulesCommand(call: Call): HttpResponse {
+export function listSchedules(call: Call): HttpResponse {
   return ok(call.ctx.schedules.list().map((s) => scheduleJson(s, call.ctx)));
 }
 
 // GET /v2/schedules/{id}
-export function getScheduleCommand(call: Call): HttpResponse {
+export function getSchedule(call: Call): HttpResponse {
   if (call.rest.includes('/')) return fail(notFound(call.req.path));
   const s = call.ctx.schedules.get(idOf(call.rest));
   return isError(s) ? fail(s) : ok(scheduleJson(s, call.ctx));
 }
 
 // DELETE /v2/schedules/{id}
-export function deleteScheduleCommand(call: Call): HttpResponse {
+export function deleteSchedule(call: Call): HttpResponse {
   if (call.rest.includes('/')) return fail(notFound(call.req.path));
   const err = call.ctx.schedules.delete(idOf(call.rest));
   return err === null ? done() : fail(err);
 }
 
 // PATCH|POST /v2/schedules/{id}/pause | /v2/schedules/{id}/resume
-export function pauseResumeCommand(call: Call): HttpResponse {
+export function pauseResumeSchedule(call: Call): HttpResponse {
   const m = TOGGLE.exec(call.rest);
   if (m === null) return fail(notFound(call.req.path));
   const err = call.ctx.schedules.setPaused(idOf(m[1]), m[2] === 'pause');
@@ -46,8 +46,8 @@ export function pauseResumeCommand(call: Call): HttpResponse {
 }
 
 // POST /v2/schedules/{destination}  Upstash-Cron: [CRON_TZ=<zone> ]<cron>  [Upstash-Schedule-Id: <id>]
-export async function createScheduleCommand(call: Call): Promise<HttpResponse> {
-  if (TOGGLE.test(call.rest)) return pauseResumeCommand(call);
+export async function createSchedule(call: Call): Promise<HttpResponse> {
+  if (TOGGLE.test(call.rest)) return pauseResumeSchedule(call);
   const h = withQuerySettings(requestHeaders(call.req), call.req.query);
   const cron = (h.get('upstash-cron') ?? h.get('service-cron'))?.trim();
   if (cron === undefined || cron === '') return fail(MISSING_CRON);

@@ -9,11 +9,11 @@ import { isError } from '../errors.js';
 import { newRunId } from '../workflow/run.js';
 import { fail, ok } from './envelope.js';
 import { destinationOf, draftsOf, refusal } from './publish.js';
-import type { HeaderSource } from './publish-options.js';
+import type { HeaderSource } from '../options/publish-options.js';
 import { bodyBytes, requestHeaders, withQuerySettings, type Call } from './request.js';
 
 // POST /v2/trigger/{workflowUrl}  ->  {workflowRunId, workflowCreatedAt}
-export async function triggerCommand(call: Call): Promise<HttpResponse> {
+export async function triggerWorkflow(call: Call): Promise<HttpResponse> {
   const body = await bodyBytes(call);
   if (isError(body)) return fail(body);
   const given = withQuerySettings(requestHeaders(call.req), call.req.query);
@@ -26,6 +26,6 @@ export async function triggerCommand(call: Call): Promise<HttpResponse> {
   if (refused !== null) return fail(refused);
   const out = call.ctx.engine.publish(drafts);
   if (isError(out)) return fail(out);
-  const run = call.ctx.engine.store.runs.get(runId);
+  const run = call.ctx.workflows.run(runId);
   return ok({ workflowRunId: runId, workflowCreatedAt: run?.createdAt ?? drafts[0].message.createdAt });
 }

@@ -8,7 +8,7 @@ import { callbackMessage } from '../delivery/callbacks.js';
 import type { Scheduler } from '../delivery/scheduler.js';
 import type { QueueEngine } from '../engine.js';
 import { badRequest, isError, unknownDlqMessage, type QueueError } from '../errors.js';
-import { readPublish, type HeaderSource } from '../rest/publish-options.js';
+import { readPublish, type HeaderSource } from '../options/publish-options.js';
 import type { EventLog } from '../store/event-log.js';
 import { newMessageId, type DlqEntry, type QueueMessage } from '../store/message.js';
 import { workflowFailureCallback } from './run-delivery.js';

@@ -15,7 +15,7 @@
 
 import { badRequest, isError, workflowRunNotActive, type QueueError } from '../errors.js';
 import type { Published, QueueEngine } from '../engine.js';
-import { readPublish, type HeaderSource } from '../rest/publish-options.js';
+import { readPublish, type HeaderSource } from '../options/publish-options.js';
 import type { Draft, WorkflowTag } from '../store/message.js';
 import { stepKey, triggerKey, type RunRecord, type RunStore } from './run.js';
 

@@ -5,9 +5,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { InvokableWorkflow, StepLog } from '@upstash/workflow';
-import { eventually } from '../support/eventually.js';
-import { suiteLarder } from '../support/larder.js';
-import { startWorkflowEndpoint, type RunLog, type WorkflowEndpoint } from '../support/workflow-endpoint.js';
+import { eventually } from '../../support/eventually.js';
+import { suiteLarder } from '../../support/larder.js';
+import { startWorkflowEndpoint, type RunLog, type WorkflowEndpoint } from '../../support/workflow-endpoint.js';
 
 describe('workflow run logs', () => {
   const t = suiteLarder({ queue: { retryDelayScale: 0.001 } });

@@ -2,14 +2,16 @@
 // Service-* names: Method, Delay, Not-Before, Retries, Timeout, Forward-*, Callback and
 // Failure-Callback (with their own Upstash-Callback-* / Upstash-Failure-Callback-* settings),
 // Deduplication-Id, Content-Based-Deduplication, Label, Retry-Delay, Redact-Fields,
-// Header-Forward and Flow-Control-Key/-Value. The one parser of durations and URLs in the queue
-// service.
+// Header-Forward and Flow-Control-Key/-Value. The one parser of publish settings and URLs in the
+// queue service; rest/ (publish, batch, schedules, trigger) and workflow/ (a run's own messages)
+// both read through it.
 
 import { createHash } from 'node:crypto';
 import { isProblem, parseRetryDelay } from '../delivery/retry-delay.js';
 import { badRequest, invalidCallback, retriesAboveLimit, invalidDestination, invalidRetryDelay, isError, messageTooLarge, type QueueError } from '../errors.js';
 import { parseRedactFields } from '../store/redaction.js';
 import { newMessageId, type Draft, type FollowUp, type MessageSettings, type QueueMessage } from '../store/message.js';
+import { duration } from './duration.js';
 import { readFlowControl } from './flow-control-value.js';
 
 /** A header lookup by lower-case name, and every name present. */
@@ -29,7 +31,6 @@ export interface PublishContext {
 }
 
 const METHODS = new Set(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS']);
-const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
 
 /** Builds the message a publish to `destination` describes. */
 export function readPublish(destination: string, h: HeaderSource, body: Buffer, c: PublishContext): Draft | QueueError {
@@ -163,12 +164,6 @@ function plainHeaders(h: HeaderSource): Record<string, string> {
 }
 
 const NOT_FORWARDED = new Set(['host', 'connection', 'content-length', 'transfer-encoding', 'keep-alive', 'te', 'trailer', 'upgrade', 'expect', 'proxy-authorization', 'proxy-connection']);
-
-/** `10s`, `5m`, `2h`, `1d`, `500ms`, or a bare number of seconds; undefined when malformed. */
-export function duration(text: string): number | undefined {
-  const m = /^(\d+)(ms|s|m|h|d)?$/.exec(text.trim());
-  return m === null ? undefined : Number(m[1]) * UNIT_MS[m[2] ?? 's'];
-}
 
 export function isHttpUrl(s: string): boolean {
   if (!/^https?:\/\//i.test(s)) return false;

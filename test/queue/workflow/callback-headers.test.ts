@@ -6,9 +6,9 @@ import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import type { InvokableWorkflow } from '@upstash/workflow';
-import { eventually } from '../support/eventually.js';
-import { suiteLarder } from '../support/larder.js';
-import { startWorkflowEndpoint, type WorkflowEndpoint } from '../support/workflow-endpoint.js';
+import { eventually } from '../../support/eventually.js';
+import { suiteLarder } from '../../support/larder.js';
+import { startWorkflowEndpoint, type WorkflowEndpoint } from '../../support/workflow-endpoint.js';
 
 describe('workflow callbacks carry the forwarded headers', () => {
   const t = suiteLarder({ queue: { retryDelayScale: 0.001 } });

@@ -8,9 +8,9 @@ import { after, before, describe, it } from 'node:test';
 import { WorkflowMiddleware } from '@upstash/workflow';
 import { createWorkflow, serveMany } from '@upstash/workflow/cloudflare';
 import { serve as nextServe } from '@upstash/workflow/nextjs';
-import { eventually } from '../support/eventually.js';
-import { suiteLarder } from '../support/larder.js';
-import { startWorkflowEndpoint, type WorkflowEndpoint } from '../support/workflow-endpoint.js';
+import { eventually } from '../../support/eventually.js';
+import { suiteLarder } from '../../support/larder.js';
+import { startWorkflowEndpoint, type WorkflowEndpoint } from '../../support/workflow-endpoint.js';
 
 interface Hit {
   path: string;
