@@ -9,6 +9,8 @@ import type { Service } from '../server/service.js';
 import { GroupCoordinator } from './groups/coordinator.js';
 import { LogBackend } from './log/log-backend.js';
 import type { Cluster } from './rest/request.js';
+import { StreamError } from './errors.js';
+import { fail } from './rest/envelope.js';
 import { streamRoutes } from './rest/routes.js';
 
 export interface StreamCredentials {
@@ -52,6 +54,14 @@ export function mountStreams(config: Config, secrets: SecretStore, log: Logger):
     credentials,
     cluster: (name) => clusters.get(name),
     handle: streamRoutes(clusters, config.maxBodyBytes),
+    fail: (status, text) => fail(new StreamError(status, text)),
+    writeFailure() {
+      for (const c of clusters.values()) {
+        const failure = c.backend.writeFailure();
+        if (failure !== null) return `stream cluster '${c.name}', ${failure}`;
+      }
+      return null;
+    },
     async close() {
       for (const c of clusters.values()) {
         await c.groups.close();

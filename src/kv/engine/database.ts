@@ -20,11 +20,16 @@ export interface Journal {
   record(argv: Args): void;
   /** Closes the frame: its commands are replayed all or none. */
   seal(): void;
-  /** Makes sealed frames durable as the fsync policy says; called before answering. */
-  commit(): void;
+  /**
+   * Makes sealed frames durable as the fsync policy says; called before answering. Returns
+   * the error for the writes among them when the disk refused them (they stay pending).
+   */
+  commit(): ReplyError | null;
+  /** The error a write gets now, before it runs, because the log cannot be written; or null. */
+  writeFailure(): ReplyError | null;
 }
 
-const NO_JOURNAL: Journal = { record() {}, seal() {}, commit() {} };
+const NO_JOURNAL: Journal = { record() {}, seal() {}, commit: () => null, writeFailure: () => null };
 
 export const SYSTEM_CALLER: Caller = { user: 'default', readOnly: false, acl: null };
 
@@ -87,16 +92,18 @@ export class Database implements Ctx, KvBackend, ServerStats {
    * redis.call) can block in its place.
    */
   private runBlockable(argv: Args, caller: Caller): Reply {
+    const admitted = admit(lookupCommand(argv[0]), argv, caller);
+    if (admitted instanceof ReplyError) return admitted;
+    let reply: Reply;
     try {
-      const admitted = admit(lookupCommand(argv[0]), argv, caller);
-      if (admitted instanceof ReplyError) return admitted;
       if (admitted.categories.has('blocking')) this.block = this.requestBlock;
-      return this.run(admitted, argv, caller);
+      reply = this.run(admitted, argv, caller);
     } finally {
       this.block = undefined;
       this.journal.seal();
-      this.journal.commit();
     }
+    const failed = this.journal.commit();
+    return failed !== null && admitted.bits & WRITE ? failed : reply;
   }
 
   /**
@@ -123,8 +130,7 @@ export class Database implements Ctx, KvBackend, ServerStats {
       this.journal.seal();
       return r;
     });
-    this.journal.commit();
-    return replies;
+    return this.committed(commands, replies);
   }
 
   transaction(commands: readonly Args[], caller: Caller): Reply[] | ReplyError {
@@ -136,8 +142,17 @@ export class Database implements Ctx, KvBackend, ServerStats {
     }
     const replies = commands.map((argv, i) => this.run(cmds[i], argv, caller));
     this.journal.seal();
-    this.journal.commit();
-    return replies;
+    return this.committed(commands, replies);
+  }
+
+  /**
+   * Commits a batch's frames. When the disk refuses them, its writes answer the failure and
+   * its reads keep their replies (a lazily expired key's deletion is a write of a read).
+   */
+  private committed(commands: readonly Args[], replies: Reply[]): Reply[] {
+    const failed = this.journal.commit();
+    if (failed === null) return replies;
+    return replies.map((r, i) => ((lookupCommand(commands[i][0])?.bits ?? 0) & WRITE ? failed : r));
   }
 
   /**
@@ -203,6 +218,11 @@ export class Database implements Ctx, KvBackend, ServerStats {
   }
 
   private run(cmd: Command, argv: Args, caller: Caller): Reply {
+    // A write the log could not keep is refused before it changes anything; reads go on.
+    if (cmd.bits & WRITE) {
+      const refused = this.journal.writeFailure();
+      if (refused !== null) return refused;
+    }
     this.caller = caller;
     this.commandsProcessed++;
     const reply = cmd.run(this, argv);

@@ -5,6 +5,9 @@
 // reader saw or a producer was told can vanish in a crash. Concurrent appends share one
 // fdatasync (AppendLog.sync). Retention deletes whole old segments.
 // Recovery cuts a torn tail of the last segment; damage anywhere else is CorruptDataError.
+// While the disk refuses writes, appends are refused before any offset is assigned
+// (writeFailure); records a failed sync left pending are written, and become visible, with the
+// next good one (AppendLog's rule), so the offsets in memory and on disk never part.
 // Reads go to the files: memory holds only, per segment, the file position of every
 // POSITION_EVERY-th record, and the sparse time index, both rebuilt at open.
 // Not safe for concurrent use; one JS thread owns it.
@@ -13,7 +16,7 @@ import { closeSync, openSync, readdirSync, readFileSync, readSync, unlinkSync } 
 import { join } from 'node:path';
 import { AppendLog } from '../../storage/append-log.js';
 import { makeDirectory, syncDirectory } from '../../storage/atomic-file.js';
-import { CorruptDataError } from '../../storage/errors.js';
+import { CorruptDataError, type LogFailedError } from '../../storage/errors.js';
 import { FRAME_HEADER, readFrames } from '../../storage/frames.js';
 import { decodeRecord, encodeRecord, recordHead, type StoredRecord } from './record-codec.js';
 import { TimeIndex } from './time-index.js';
@@ -89,6 +92,11 @@ export class PartitionLog {
     });
     p.highWatermark = p.next;
     return p;
+  }
+
+  /** Writes what a failure held back, if it can now; the failure that still holds, or null. */
+  writeFailure(): LogFailedError | null {
+    return this.active.retry();
   }
 
   get range(): { start: number; end: number } {
@@ -206,6 +214,8 @@ export class PartitionLog {
 
   /** Closes the active segment (flushed and fsynced) and starts the next one. */
   private roll(): void {
+    // A flush the disk refuses throws with the segment still open, keeping its frames to retry.
+    this.active.flush();
     this.active.close();
     const path = join(this.dir, segmentName(this.next));
     this.active = AppendLog.open(path, 'everysec').log;

@@ -3,12 +3,13 @@
 //
 // Order of checks, each answered in the error envelope: index (404), token (401), endpoint
 // (404), read-only token on a writing endpoint (403), body size (413), JSON (400), then the
-// endpoint's own checks. A thrown error (a bug, a failed disk write) is logged and answered
-// 500 in the same envelope: this is the service's one error boundary.
+// endpoint's own checks. A thrown bug is logged and answered 500 in the same envelope; a disk
+// that refused a write goes on to the server's boundary, which answers it 503 (app.ts).
 
 import type { HttpRequest, HttpResponse } from '../../server/http.js';
 import type { Logger } from '../../server/log.js';
 import { pathSegments, percentDecode } from '../../server/url.js';
+import { diskFailureOf } from '../../storage/errors.js';
 import { badRequest, bodyTooLarge, INTERNAL, READ_ONLY_TOKEN, UNAUTHORIZED, unknownEndpoint, unknownIndex, VectorError } from '../errors.js';
 import type { Embedder } from '../embedding/embedder.js';
 import type { VectorIndex } from '../index/vector-index.js';
@@ -54,6 +55,8 @@ export function vectorRoutes(indexes: ReadonlyMap<string, MountedIndex>, admin: 
       try {
         out = await endpoint.run(ctx);
       } catch (err) {
+        // A disk that refused the write is answered by the server's boundary (app.ts): 503.
+        if (diskFailureOf(err) !== null) throw err;
         log.error({ err, index: segments[0], endpoint: name }, 'vector request failed');
         return fail(INTERNAL);
       }
