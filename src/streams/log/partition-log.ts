@@ -6,8 +6,9 @@
 // fdatasync (AppendLog.sync). Retention deletes whole old segments.
 // Recovery cuts a torn tail of the last segment; damage anywhere else is CorruptDataError.
 // While the disk refuses writes, appends are refused before any offset is assigned
-// (writeFailure); records a failed sync left pending are written, and become visible, with the
-// next good one (AppendLog's rule), so the offsets in memory and on disk never part.
+// (writeFailure); records a failed sync left pending keep their offsets and are written once
+// the disk has room (AppendLog's rule), then made visible by the next check or append, so the
+// offsets in memory and on disk never part.
 // Reads go to the files: memory holds only, per segment, the file position of every
 // POSITION_EVERY-th record, and the sparse time index, both rebuilt at open.
 // Not safe for concurrent use; one JS thread owns it.
@@ -54,6 +55,8 @@ export class PartitionLog {
   private active!: AppendLog;
   private readonly index = new TimeIndex();
   private readonly waiters = new Set<() => void>();
+  /** Appends whose sync has not settled yet. */
+  private unsettled = 0;
 
   private constructor(
     private readonly dir: string,
@@ -96,7 +99,10 @@ export class PartitionLog {
 
   /** Writes what a failure held back, if it can now; the failure that still holds, or null. */
   writeFailure(): LogFailedError | null {
-    return this.active.retry();
+    const failure = this.active.retry();
+    // Records a failed sync held back, and no append waits for: visible once a sync covers them.
+    if (failure === null && this.unsettled === 0 && this.highWatermark < this.next) this.publish(this.next).catch(() => undefined);
+    return failure;
   }
 
   get range(): { start: number; end: number } {
@@ -115,14 +121,19 @@ export class PartitionLog {
       this.active.append(payload);
       this.add(this.tail(), this.next, m.timestamp, payload.length + FRAME_HEADER);
     }
-    const end = this.next;
-    const durable = this.active.sync().then(() => {
+    this.unsettled++;
+    const durable = this.publish(this.next).finally(() => this.unsettled--);
+    return { first, durable };
+  }
+
+  /** Resolves once offsets below `end` are durable, having made them visible to readers. */
+  private publish(end: number): Promise<void> {
+    return this.active.sync().then(() => {
       if (end <= this.highWatermark) return;
       this.highWatermark = end;
       for (const wake of this.waiters) wake();
       this.waiters.clear();
     });
-    return { first, durable };
   }
 
   /** Records from `offset` (or the first kept) below the high watermark, at most `max`. */
