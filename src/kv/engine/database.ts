@@ -94,6 +94,7 @@ export class Database implements Ctx, KvBackend, ServerStats {
   private runBlockable(argv: Args, caller: Caller): Reply {
     const admitted = admit(lookupCommand(argv[0]), argv, caller);
     if (admitted instanceof ReplyError) return admitted;
+    const writesBefore = this.writes;
     let reply: Reply;
     try {
       if (admitted.categories.has('blocking')) this.block = this.requestBlock;
@@ -103,7 +104,7 @@ export class Database implements Ctx, KvBackend, ServerStats {
       this.journal.seal();
     }
     const failed = this.journal.commit();
-    return failed !== null && admitted.bits & WRITE ? failed : reply;
+    return failed !== null && this.writes !== writesBefore ? failed : reply;
   }
 
   /**
@@ -125,12 +126,15 @@ export class Database implements Ctx, KvBackend, ServerStats {
   }
 
   pipeline(commands: readonly Args[], caller: Caller): Reply[] {
+    const wrote: boolean[] = [];
     const replies = commands.map((argv) => {
+      const writesBefore = this.writes;
       const r = this.runOne(argv, caller);
+      wrote.push(this.writes !== writesBefore);
       this.journal.seal();
       return r;
     });
-    return this.committed(commands, replies);
+    return this.committed(replies, wrote);
   }
 
   transaction(commands: readonly Args[], caller: Caller): Reply[] | ReplyError {
@@ -140,19 +144,27 @@ export class Database implements Ctx, KvBackend, ServerStats {
       if (admitted instanceof ReplyError) return admitted;
       cmds.push(admitted);
     }
-    const replies = commands.map((argv, i) => this.run(cmds[i], argv, caller));
+    const wrote: boolean[] = [];
+    const replies = commands.map((argv, i) => {
+      const writesBefore = this.writes;
+      const r = this.run(cmds[i], argv, caller);
+      wrote.push(this.writes !== writesBefore);
+      return r;
+    });
     this.journal.seal();
-    return this.committed(commands, replies);
+    return this.committed(replies, wrote);
   }
 
   /**
-   * Commits a batch's frames. When the disk refuses them, its writes answer the failure and
-   * its reads keep their replies (a lazily expired key's deletion is a write of a read).
+   * Commits what was sealed. When the disk refuses it, the commands that wrote (`wrote`: a
+   * script counts by the writes it made) answer the failure, since what they wrote is not
+   * durable; the others keep their replies, even when a lazily expired key's deletion they
+   * logged waits with the rest. runBlockable does the same for one command.
    */
-  private committed(commands: readonly Args[], replies: Reply[]): Reply[] {
+  private committed(replies: Reply[], wrote: readonly boolean[]): Reply[] {
     const failed = this.journal.commit();
     if (failed === null) return replies;
-    return replies.map((r, i) => ((lookupCommand(commands[i][0])?.bits ?? 0) & WRITE ? failed : r));
+    return replies.map((r, i) => (wrote[i] ? failed : r));
   }
 
   /**
