@@ -105,17 +105,18 @@ onSmallDisk('a full disk: streams', (disk) => {
     const c = t.cluster();
     const kafka = new Kafka(c);
     const values = async (k: Kafka) => (await k.consumer().fetch({ topic: 'events', partition: 0, offset: 0, timeout: 0 })).map((m) => m.value);
+    // Raw where a write fails: the SDK retries any failure five times over 15 s before it throws.
+    const post = async (path: string, body: unknown) => {
+      const res = await fetch(`${c.url}${path}`, { method: 'POST', headers: { authorization: 'Basic ' + Buffer.from(`${c.username}:${c.password}`).toString('base64') }, body: JSON.stringify(body) });
+      return { status: res.status, body: await res.json() };
+    };
     await kafka.producer().produce('events', 'before');
+    const group = { consumerGroupId: 'g', instanceId: 'i' };
+    assert.equal((await kafka.consumer().consume({ ...group, topics: ['events'], autoCommit: false, autoOffsetReset: 'earliest', timeout: 0 })).length, 1);
     disk().fill();
     try {
-      // Raw: the SDK retries any failure five times over 15 s before it throws.
-      const res = await fetch(`${c.url}/produce/events`, {
-        method: 'POST',
-        headers: { authorization: 'Basic ' + Buffer.from(`${c.username}:${c.password}`).toString('base64') },
-        body: JSON.stringify({ value: BIG }),
-      });
-      assert.equal(res.status, 503);
-      assert.deepEqual(await res.json(), { error: REFUSED, status: 503 });
+      assert.deepEqual(await post('/produce/events', { value: BIG }), { status: 503, body: { error: REFUSED, status: 503 } });
+      assert.deepEqual(await post('/commit/g/i', { topic: 'events', partition: 0, offset: 1 }), { status: 503, body: { error: REFUSED, status: 503 } });
       assert.deepEqual(await values(kafka), ['before']);
       await assertReadOnly(t, "stream cluster 'default', topic 'events'");
     } finally {
@@ -127,6 +128,8 @@ onSmallDisk('a full disk: streams', (disk) => {
     await eventually(async () => (await values(kafka)).length === 2, 'the held-back record is readable');
     assert.deepEqual(await values(kafka), ['before', BIG]);
     await kafka.producer().produce('events', 'after');
+    await kafka.consumer().commit({ ...group, offset: { topic: 'events', partition: 0, offset: 1 } });
+    assert.deepEqual(await kafka.consumer().committed({ ...group, topicPartitions: [{ topic: 'events', partition: 0 }] }), [{ topic: 'events', partition: 0, offset: 1 }]);
     const seen = await values(kafka);
     assert.deepEqual(seen, ['before', BIG, 'after']);
     await t.close(true);
