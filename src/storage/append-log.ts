@@ -9,7 +9,8 @@
 //   frame written whole (after an fdatasync error, to the end of what the last good fdatasync
 //   covered, since the kernel may have dropped the pages it could not write, and the frames
 //   since are written again). It keeps what it could not write, in order, ahead of later
-//   appends, and is failing (`failure`) until a flush writes it all. Every flush, retry() and
+//   appends, and is failing (`failure`) until a flush writes it all (or, with nothing left
+//   to write, until a probe file in its directory can be written). Every flush, retry() and
 //   the everysec timer try again, starting with the cut, so no frame ever follows a torn one
 //   and writes resume by themselves once the disk has room.
 // - Owners ask retry() before they change anything, and refuse the write while it fails. An
@@ -28,6 +29,7 @@ import { closeSync, existsSync, fdatasync, fdatasyncSync, ftruncateSync, openSyn
 import { dirname } from 'node:path';
 import { syncDirectory } from './atomic-file.js';
 import { LogFailedError } from './errors.js';
+import { assertWritable } from './write-probe.js';
 import { frame, readFrames, type StopReason } from './frames.js';
 
 export type FsyncPolicy = 'always' | 'everysec';
@@ -126,6 +128,9 @@ export class AppendLog {
     try {
       // A failed write may have left part of a frame: cut it before writing after it.
       if (this.failed !== null) ftruncateSync(this.fd, this.written);
+      // With nothing left to write (its owner discarded it), a probe says whether the disk
+      // takes writes again, lest a cut alone pass for a recovery.
+      if (data.length === 0) assertWritable(dirname(this.path));
       for (let off = 0; off < data.length; ) off += writeSync(this.fd, data, off);
       if (this.policy === 'always') fdatasyncSync(this.fd);
     } catch (e) {
