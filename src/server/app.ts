@@ -48,7 +48,9 @@ export function createApp(services: readonly Service[], log: Logger, metrics: Re
   /** A thrown bug answers 500; a disk that refused a write, 503 (it heals by itself). */
   function crash(req: HttpRequest, at: Mounted, err: unknown): HttpResponse {
     const disk = diskFailureOf(err);
-    log.error({ err, method: req.method, path: req.path }, disk === null ? 'request failed' : 'write refused: the data directory cannot be written');
+    // A full disk refuses every write until it has room: one line each, without a stack.
+    if (disk === null) log.error({ err, method: req.method, path: req.path }, 'request failed');
+    else log.warn({ method: req.method, path: req.path, reason: disk, error: (err as Error).message }, 'write refused: the data directory cannot be written');
     const status = disk === null ? 500 : 503;
     const text = disk === null ? 'internal server error' : `the data directory cannot be written (${disk}); writes resume once it can`;
     return at.service?.fail?.(status, text) ?? jsonResponse(status, JSON.stringify({ error: `ERR ${text}` }));
