@@ -20,11 +20,16 @@ export interface Journal {
   record(argv: Args): void;
   /** Closes the frame: its commands are replayed all or none. */
   seal(): void;
-  /** Makes sealed frames durable as the fsync policy says; called before answering. */
-  commit(): void;
+  /**
+   * Makes sealed frames durable as the fsync policy says; called before answering. Returns
+   * the error for the writes among them when the disk refused them (they stay pending).
+   */
+  commit(): ReplyError | null;
+  /** The error a write gets now, before it runs, because the log cannot be written; or null. */
+  writeFailure(): ReplyError | null;
 }
 
-const NO_JOURNAL: Journal = { record() {}, seal() {}, commit() {} };
+const NO_JOURNAL: Journal = { record() {}, seal() {}, commit: () => null, writeFailure: () => null };
 
 export const SYSTEM_CALLER: Caller = { user: 'default', readOnly: false, acl: null };
 
@@ -87,16 +92,19 @@ export class Database implements Ctx, KvBackend, ServerStats {
    * redis.call) can block in its place.
    */
   private runBlockable(argv: Args, caller: Caller): Reply {
+    const admitted = admit(lookupCommand(argv[0]), argv, caller);
+    if (admitted instanceof ReplyError) return admitted;
+    const writesBefore = this.writes;
+    let reply: Reply;
     try {
-      const admitted = admit(lookupCommand(argv[0]), argv, caller);
-      if (admitted instanceof ReplyError) return admitted;
       if (admitted.categories.has('blocking')) this.block = this.requestBlock;
-      return this.run(admitted, argv, caller);
+      reply = this.run(admitted, argv, caller);
     } finally {
       this.block = undefined;
       this.journal.seal();
-      this.journal.commit();
     }
+    const failed = this.journal.commit();
+    return failed !== null && this.writes !== writesBefore ? failed : reply;
   }
 
   /**
@@ -118,13 +126,15 @@ export class Database implements Ctx, KvBackend, ServerStats {
   }
 
   pipeline(commands: readonly Args[], caller: Caller): Reply[] {
+    const wrote: boolean[] = [];
     const replies = commands.map((argv) => {
+      const writesBefore = this.writes;
       const r = this.runOne(argv, caller);
+      wrote.push(this.writes !== writesBefore);
       this.journal.seal();
       return r;
     });
-    this.journal.commit();
-    return replies;
+    return this.committed(replies, wrote);
   }
 
   transaction(commands: readonly Args[], caller: Caller): Reply[] | ReplyError {
@@ -134,10 +144,27 @@ export class Database implements Ctx, KvBackend, ServerStats {
       if (admitted instanceof ReplyError) return admitted;
       cmds.push(admitted);
     }
-    const replies = commands.map((argv, i) => this.run(cmds[i], argv, caller));
+    const wrote: boolean[] = [];
+    const replies = commands.map((argv, i) => {
+      const writesBefore = this.writes;
+      const r = this.run(cmds[i], argv, caller);
+      wrote.push(this.writes !== writesBefore);
+      return r;
+    });
     this.journal.seal();
-    this.journal.commit();
-    return replies;
+    return this.committed(replies, wrote);
+  }
+
+  /**
+   * Commits what was sealed. When the disk refuses it, the commands that wrote (`wrote`: a
+   * script counts by the writes it made) answer the failure, since what they wrote is not
+   * durable; the others keep their replies, even when a lazily expired key's deletion they
+   * logged waits with the rest. runBlockable does the same for one command.
+   */
+  private committed(replies: Reply[], wrote: readonly boolean[]): Reply[] {
+    const failed = this.journal.commit();
+    if (failed === null) return replies;
+    return replies.map((r, i) => (wrote[i] ? failed : r));
   }
 
   /**
@@ -203,6 +230,11 @@ export class Database implements Ctx, KvBackend, ServerStats {
   }
 
   private run(cmd: Command, argv: Args, caller: Caller): Reply {
+    // A write the log could not keep is refused before it changes anything; reads go on.
+    if (cmd.bits & WRITE) {
+      const refused = this.journal.writeFailure();
+      if (refused !== null) return refused;
+    }
     this.caller = caller;
     this.commandsProcessed++;
     const reply = cmd.run(this, argv);

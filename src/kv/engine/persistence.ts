@@ -9,8 +9,10 @@
 // Not safe for concurrent use; the database's JS thread owns it.
 
 import type { Logger } from '../../server/log.js';
+import { LogFailedError } from '../../storage/errors.js';
 import { Generations, type GenerationSettings, type Snapshot } from '../../storage/generations.js';
 import type { Args } from '../commands/spec.js';
+import { diskWriteFailed, type ReplyError } from '../errors.js';
 import { decodeCommands, encodeCommands } from './command-codec.js';
 import type { Database, Journal } from './database.js';
 import type { Entry } from './keyspace.js';
@@ -23,13 +25,16 @@ export type PersistenceSettings = GenerationSettings;
 export class Persistence implements Journal {
   private readonly generations: Generations;
   private frameCommands: Args[] = [];
+  /** What errors and /healthz call it: "kv database 'default'". */
+  readonly owner: string;
 
   constructor(
     private readonly db: Database,
     settings: PersistenceSettings,
     private readonly logger: Logger,
   ) {
-    this.generations = new Generations(settings, SNAPSHOT_FORMAT, `kv database '${db.dbName}'`, logger);
+    this.owner = `kv database '${db.dbName}'`;
+    this.generations = new Generations(settings, SNAPSHOT_FORMAT, this.owner, logger);
   }
 
   /** Restores the database from disk and starts logging its writes. */
@@ -58,9 +63,25 @@ export class Persistence implements Journal {
     this.frameCommands = [];
   }
 
-  commit(): void {
-    this.generations.log.flush();
+  commit(): ReplyError | null {
+    try {
+      this.generations.log.flush();
+    } catch (e) {
+      if (e instanceof LogFailedError) return diskWriteFailed(e.reason);
+      throw e;
+    }
     if (this.generations.wantsCompaction()) this.compact();
+    return null;
+  }
+
+  writeFailure(): ReplyError | null {
+    const failure = this.retryWrites();
+    return failure === null ? null : diskWriteFailed(failure.reason);
+  }
+
+  /** Writes what a full disk held back, if it can now; the failure that still holds, or null. */
+  retryWrites(): LogFailedError | null {
+    return this.generations.log.retry();
   }
 
   /** Writes a snapshot of the whole keyspace and starts a new, empty log. */
