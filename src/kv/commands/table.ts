@@ -16,6 +16,7 @@ import set from './set.js';
 import string from './string.js';
 import transaction from './transaction.js';
 import scripting from './scripting.js';
+import search from './search.js';
 import sort from './sort.js';
 import stream from './stream.js';
 import zset from './zset.js';
@@ -23,6 +24,7 @@ import {
   ADMIN,
   GATEWAY,
   STREAM,
+  EMBEDDED,
   FAST,
   NOSCRIPT,
   READONLY,
@@ -37,7 +39,7 @@ import {
 
 const FAMILIES: readonly Family[] = [
   generic, string, hash, list, set, zset, geo, sort, bitmap, hyperloglog, json, stream, server, connection, transaction,
-  acl, pubsub, scripting,
+  acl, pubsub, scripting, search,
 ];
 
 const BITS: Partial<Record<Flag, number>> = {
@@ -50,6 +52,7 @@ const BITS: Partial<Record<Flag, number>> = {
   noscript: NOSCRIPT,
   gateway: GATEWAY,
   stream: STREAM,
+  embedded: EMBEDDED,
 };
 
 /** Redis's ACL categories, in ACL CAT's order ('all' is implied, not listed). */
