@@ -33,10 +33,16 @@ export function readDocument(def: IndexDef, value: Value): DocFields | null {
 /**
  * A query result's content: [field, value] for each of `fields` the document holds, the value
  * as stored (a JSON string's text, other JSON values as compact JSON, a hash field's bytes).
+ * Without `fields` (no SELECT), the whole document: every field of a hash, or ["$", JSON text]
+ * for a JSON or STRING document, which the SDK unwraps (its deserializeQueryResponse reads "$").
  */
-export function documentContent(def: IndexDef, value: Value, fields: readonly FieldDef[]): [string, string][] {
+export function documentContent(def: IndexDef, value: Value, fields: readonly FieldDef[] | null): [string, string][] {
   const root = documentRoot(def, value);
   if (root === null) return [];
+  if (fields === null) {
+    if (root instanceof HashValue) return [...root.fields()].map((f): [string, string] => [f.name, f.value]);
+    return [['$', utf8Bytes(formatJson(root))]];
+  }
   const out: [string, string][] = [];
   for (const f of fields) {
     if (root instanceof HashValue) {

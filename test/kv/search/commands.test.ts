@@ -98,7 +98,7 @@ describe('SEARCH.* over HTTP', () => {
     const [first] = (await t.ok(['search.query', 'notes', '{"body":"apple"}', 'LIMIT', '1'])) as [string, string, [string, string][]][];
     assert.equal(first[0], 'note:b');
     assert.ok(Number(first[1]) > 0);
-    assert.deepEqual(first[2], [['body', 'apple apple apple'], ['n', '2']]);
+    assert.deepEqual(first[2], [['body', 'apple apple apple'], ['n', '2']]); // a hash: all its fields
     assert.deepEqual(await t.ok(['search.query', 'notes', '{"n":{"$gte":1}}', 'ORDERBY', 'n', 'DESC', 'OFFSET', '1', 'SELECT', '1', 'n']),
       [['note:b', '1', [['n', '2']]], ['note:a', '1', [['n', '1']]]]);
     await fails(['search.query', 'notes', '{}', 'LIMIT', '0'], 'ERR limit should be a positive number less than 1000');

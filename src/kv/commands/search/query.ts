@@ -38,7 +38,7 @@ export function queryCommand(ctx: Ctx, argv: Args): Reply {
   return ranked.map(([key, score]) => {
     if (opts.noContent) return [key, formatFloat(score)];
     const value = ctx.ks.peek(key)!.value;
-    return [key, formatFloat(score), documentContent(index.def, value, opts.select ?? index.def.fields)];
+    return [key, formatFloat(score), documentContent(index.def, value, opts.select)];
   });
 }
 
