@@ -1,9 +1,11 @@
 // Upstash Redis Search (SEARCH.*): the family's declarations. Handlers live in search/; the
 // indexes themselves in ../search/. Every command is 'embedded': the remote backend refuses
 // them, as plain Redis has no SEARCH.* (the index names are not keys, so none declares keys).
-// Read-only tokens may describe, list, query and count; creating and dropping are writes.
+// Read-only tokens may describe, list, wait, query and count; creating, dropping and aliasing
+// are writes. Every command but DROP takes an alias where it takes an index name.
 
-import { createCommand, describeCommand, dropCommand, listindexesCommand } from './search/index-admin.js';
+import { aliasaddCommand, aliasdelCommand, listaliasesCommand } from './search/aliases.js';
+import { createCommand, describeCommand, dropCommand, listindexesCommand, waitindexingCommand } from './search/index-admin.js';
 import { countCommand, queryCommand } from './search/query.js';
 import { family, NO_KEYS } from './spec.js';
 
@@ -12,6 +14,10 @@ export default family('search', null, [
   { name: 'search.drop', arity: 2, flags: ['write', 'embedded'], keys: NO_KEYS, run: dropCommand },
   { name: 'search.describe', arity: 2, flags: ['readonly', 'embedded'], keys: NO_KEYS, run: describeCommand },
   { name: 'search.listindexes', arity: -1, flags: ['readonly', 'embedded'], keys: NO_KEYS, run: listindexesCommand },
+  { name: 'search.waitindexing', arity: 2, flags: ['readonly', 'embedded'], keys: NO_KEYS, run: waitindexingCommand },
+  { name: 'search.aliasadd', arity: 3, flags: ['write', 'embedded'], keys: NO_KEYS, run: aliasaddCommand },
+  { name: 'search.aliasdel', arity: 2, flags: ['write', 'embedded'], keys: NO_KEYS, run: aliasdelCommand },
+  { name: 'search.listaliases', arity: 1, flags: ['readonly', 'embedded'], keys: NO_KEYS, run: listaliasesCommand },
   { name: 'search.query', arity: -3, flags: ['readonly', 'embedded'], keys: NO_KEYS, run: queryCommand },
   { name: 'search.count', arity: 3, flags: ['readonly', 'embedded'], keys: NO_KEYS, run: countCommand },
 ]);

@@ -3,8 +3,8 @@
 //
 // Snapshot frames: the header holds {"version":1,"keys":N}, plus "scripts" (SCRIPT LOAD's
 // bodies) and "libraries" (FUNCTION LOAD's codes) as arrays of byte strings when there are
-// any, and "search" (the SEARCH.CREATE of each search index) as an array of argvs when there
-// are any; search indexes themselves are not stored but rebuilt from the keys at start. Each
+// any, and "search" (the SEARCH.CREATE of each search index and SEARCH.ALIASADD of each alias)
+// as an array of argvs when there are any; search indexes themselves are not stored but rebuilt from the keys at start. Each
 // entry holds
 //   [u32 key length][key][f64 expiry ms, 0 = none][value encoding (value-codec.ts)].
 // Log frames hold the commands of one write (command-codec.ts).
@@ -71,7 +71,7 @@ export class Persistence implements Journal {
     this.seal();
     const entries = [...this.db.ks.live()];
     const { scripts, libraries } = this.db.scripting.snapshot();
-    const search = this.db.search.definitions();
+    const search = this.db.search.declared ? this.db.search.definitions() : [];
     const header = {
       keys: entries.length,
       ...(scripts.length > 0 && { scripts }),

@@ -12,12 +12,19 @@ import { createArgv, sameDefinition, type CreateRequest } from './schema.js';
 
 export class SearchRegistry {
   private readonly indexes = new Map<string, InvertedIndex>();
+  /** Alias to index name; the index need not exist (the reference allows dangling aliases). */
+  private readonly aliases = new Map<string, string>();
 
   constructor(private readonly ks: Keyspace) {}
 
   /** Whether any index exists: writes skip the sync work when none does. */
   get active(): boolean {
     return this.indexes.size > 0;
+  }
+
+  /** Whether there is anything to keep across a restart: indexes or aliases. */
+  get declared(): boolean {
+    return this.indexes.size > 0 || this.aliases.size > 0;
   }
 
   /** 1 when created, 0 when an identical index exists and EXISTSOK allows it. */
@@ -39,8 +46,28 @@ export class SearchRegistry {
     return this.indexes.delete(name);
   }
 
+  /** The index `name` names, or the one the alias `name` points to. */
   get(name: string): InvertedIndex | undefined {
-    return this.indexes.get(name);
+    const index = this.indexes.get(name);
+    if (index !== undefined) return index;
+    const target = this.aliases.get(name);
+    return target === undefined ? undefined : this.indexes.get(target);
+  }
+
+  /** 1 when the alias is new, 2 when it existed (even pointing at `index` already). */
+  addAlias(alias: string, index: string): 1 | 2 {
+    const existed = this.aliases.has(alias);
+    this.aliases.set(alias, index);
+    return existed ? 2 : 1;
+  }
+
+  deleteAlias(alias: string): boolean {
+    return this.aliases.delete(alias);
+  }
+
+  /** [alias, index name] pairs, by alias. */
+  listAliases(): [string, string][] {
+    return [...this.aliases].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
   }
 
   /** Every index, by name. */
@@ -69,9 +96,10 @@ export class SearchRegistry {
     }
   }
 
-  /** The commands that declare every index again, for snapshots. */
+  /** The commands that declare every index and alias again, for snapshots. */
   definitions(): string[][] {
-    return this.list().map((index) => createArgv(index.def));
+    const aliases = this.listAliases().map(([alias, index]) => ['SEARCH.ALIASADD', alias, index]);
+    return [...this.list().map((index) => createArgv(index.def)), ...aliases];
   }
 
   private scan(index: InvertedIndex): void {

@@ -150,10 +150,12 @@ describe('SEARCH.* over HTTP', () => {
   embeddedOnly('SEARCH.* needs the embedded engine')('a read-only token may describe, list, query and count, not create or drop', async () => {
     await t.ok(['search.create', 'ro', 'ON', 'JSON', 'PREFIX', '1', 'ro:', 'SCHEMA', 'a', 'TEXT']);
     const asReader = async (argv: string[]) => t.command(argv, { token: t.readOnlyToken });
-    for (const argv of [['search.describe', 'ro'], ['search.listindexes'], ['search.query', 'ro', '{}'], ['search.count', 'ro', '{}']]) {
+    const reads = [['search.describe', 'ro'], ['search.listindexes'], ['search.query', 'ro', '{}'], ['search.count', 'ro', '{}'], ['search.waitindexing', 'ro'], ['search.listaliases']];
+    for (const argv of reads) {
       assert.equal((await asReader(argv)).status, 200, argv[0]);
     }
-    for (const argv of [['search.create', 'ro2', 'ON', 'JSON', 'PREFIX', '1', 'x', 'SCHEMA', 'a', 'TEXT'], ['search.drop', 'ro']]) {
+    const writes = [['search.create', 'ro2', 'ON', 'JSON', 'PREFIX', '1', 'x', 'SCHEMA', 'a', 'TEXT'], ['search.drop', 'ro'], ['search.aliasadd', 'r', 'ro'], ['search.aliasdel', 'r']];
+    for (const argv of writes) {
       const { status, body } = await asReader(argv);
       assert.equal(status, 400, argv[0]);
       assert.match(body.error, /NOPERM|READONLY|read.?only/i);

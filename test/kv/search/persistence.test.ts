@@ -18,6 +18,10 @@ const WRITES = [
   ['search.drop', 'gone'],
   ['json.set', 'book:3', '$', '{"title":"Bright","year":2001}'],
   ['del', 'book:3'],
+  ['search.aliasadd', 'library', 'books'],
+  ['search.aliasadd', 'dangling', 'nothing'],
+  ['search.aliasadd', 'old', 'films'],
+  ['search.aliasdel', 'old'],
 ];
 
 async function state(t: TestLarder): Promise<unknown> {
@@ -27,6 +31,8 @@ async function state(t: TestLarder): Promise<unknown> {
     films: await t.ok(['search.describe', 'films']),
     dark: await t.ok(['search.query', 'books', '{"title":"dark"}', 'ORDERBY', 'year', 'DESC', 'NOCONTENT']),
     all: await t.ok(['search.count', 'books', '{}']),
+    aliases: await t.ok(['search.listaliases']),
+    viaAlias: await t.ok(['search.count', 'library', '{}']),
   };
 }
 
@@ -42,6 +48,7 @@ describe('search indexes across restarts', () => {
       assert.deepEqual(seen.list, [['name', 'books', 'type', 'JSON'], ['name', 'films', 'type', 'HASH']]);
       assert.deepEqual(seen.dark.map((r) => r[0]), ['book:2', 'book:1']);
       assert.equal(seen.all, 2);
+      assert.deepEqual(before, { ...seen, aliases: [['dangling', 'nothing'], ['library', 'books']], viaAlias: 2 });
       // Writes after the restart still reach the index.
       await server.ok(['hset', 'film:3', 'title', 'Dark Water']);
       assert.equal(await server.ok(['search.count', 'films', '{"title":"dark"}']), 3);

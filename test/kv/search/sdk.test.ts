@@ -26,7 +26,7 @@ for (const mode of PIPELINE_MODES) {
       await redis.json.set('item:2', '$', { name: 'Red shoes', sku: 'SKU-2', price: 45.5, stock: 0, active: false, brand: 'Fleet', maker: { country: 'PT' } });
       const items = await redis.search.createIndex({ name: 'items', dataType: 'json', prefix: 'item:', schema });
       await redis.json.set('item:3', '$', { name: 'Blue socks', sku: 'SKU-3', price: 5, stock: 100, active: true, brand: 'Knit', maker: { country: 'IT' } });
-      await items.waitIndexing().catch(() => undefined); // SEARCH.WAITINDEXING comes with a later slice: writes are visible at once
+      assert.equal(await items.waitIndexing(), 1);
 
       assert.deepEqual(await items.describe(), {
         name: 'items',
@@ -60,7 +60,22 @@ for (const mode of PIPELINE_MODES) {
       const page = await items.query({ filter: {}, orderBy: { price: 'DESC' }, limit: 1, offset: 1 });
       assert.deepEqual(page.map((r) => r.key), ['item:2']);
 
+      // Aliases: queries through the alias reach the index; DROP takes only real names.
+      assert.equal(await items.addAlias({ alias: 'shop' }), 1);
+      assert.equal(await redis.search.alias.add({ indexName: 'items', alias: 'shop' }), 2);
+      assert.equal(await redis.search.alias.add({ indexName: 'later', alias: 'soon' }), 1);
+      assert.deepEqual(await redis.search.alias.list(), { shop: 'items', soon: 'later' });
+      const viaAlias = redis.search.index({ name: 'shop', schema });
+      assert.deepEqual(await viaAlias.count({ filter: { brand: 'Fleet' } }), { count: 2 });
+      assert.equal((await viaAlias.describe())?.name, 'items');
+      assert.equal(await viaAlias.drop(), 0);
+      assert.equal(await redis.search.alias.delete({ alias: 'soon' }), 1);
+      assert.equal(await redis.search.alias.delete({ alias: 'soon' }), 0);
+      assert.deepEqual(await redis.search.alias.list(), { shop: 'items' });
+      assert.equal(await redis.search.alias.delete({ alias: 'shop' }), 1);
+
       assert.equal(await items.drop(), 1);
+      assert.equal(await items.waitIndexing(), 0);
       assert.equal(await items.describe(), null);
       assert.equal(await items.query({ filter: {} }), null);
     });

@@ -1,4 +1,4 @@
-// SEARCH.CREATE, SEARCH.DROP, SEARCH.DESCRIBE, SEARCH.LISTINDEXES: index definitions.
+// SEARCH.CREATE, SEARCH.DROP, SEARCH.DESCRIBE, SEARCH.WAITINDEXING, SEARCH.LISTINDEXES: index definitions.
 
 import { globMatch } from '../../glob.js';
 import { isError, SYNTAX } from '../../errors.js';
@@ -26,6 +26,12 @@ export function dropCommand(ctx: Ctx, argv: Args): Reply {
 export function describeCommand(ctx: Ctx, argv: Args): Reply {
   const index = ctx.search.get(argv[1]);
   return index === undefined ? null : describeReply(index.def);
+}
+
+// SEARCH.WAITINDEXING name
+// Writes reach the indexes before they are answered, so there is never anything to wait for.
+export function waitindexingCommand(ctx: Ctx, argv: Args): Reply {
+  return ctx.search.get(argv[1]) === undefined ? 0 : 1;
 }
 
 // SEARCH.LISTINDEXES [MATCH pattern] [LIMIT count] [OFFSET offset]
