@@ -57,7 +57,8 @@ export function documentContent(def: IndexDef, value: Value, fields: readonly Fi
 }
 
 function documentRoot(def: IndexDef, value: Value): JsonValue | HashValue | null {
-  if (def.dataType === 'HASH') return value instanceof HashValue ? value : null;
+  // A hash whose last field just expired is told before the key goes: it is no document.
+  if (def.dataType === 'HASH') return value instanceof HashValue && value.size > 0 ? value : null;
   if (def.dataType === 'JSON') return value instanceof JsonDoc ? value.root : null;
   if (typeof value !== 'string') return null;
   const parsed = parseJson(utf8Text(value));

@@ -38,7 +38,8 @@ export class SearchRegistry {
     if (this.ks.peek(def.name) !== undefined) return E.NAME_IS_KEY(def.name);
     const index = new InvertedIndex(def);
     this.indexes.set(def.name, index);
-    if (!req.skipInitialScan) this.scan(index);
+    // While the database loads, the rebuild after the load fills every index once.
+    if (!req.skipInitialScan && !this.ks.loading) this.scan(index);
     return 1;
   }
 
