@@ -1,6 +1,7 @@
 // The house rules of ARCHITECTURE.md that a reader could break without noticing: imports
-// flow adapter -> server -> service rest/ -> engine -> storage, only adapters know a runtime,
-// and only config/ reads the environment.
+// flow adapter -> server -> service rest/ -> engine -> storage (the queue's rest/ calls engine
+// methods and never the store or event log; its engine and workflow/ import nothing from rest/),
+// only adapters know a runtime, and only config/ reads the environment.
 
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -46,6 +47,27 @@ describe('architecture', () => {
       violations(engineSide, (spec) => /(^|\/)(server|rest)\//.test(spec) && !spec.endsWith('server/log.js')),
       [],
     );
+  });
+
+  it('keeps the queue one way: rest/ over the engine, the engine and workflow/ under rest/', () => {
+    const queueRest = (p: string) => /^queue[/\\]rest[/\\]/.test(p);
+    // rest/ may read the records' shapes (store/message.ts, ...), but not the store or the event log.
+    assert.deepEqual(
+      violations(queueRest, (spec) => /(^|\/)store\/(queue-store|event-log|event-file)\.js$/.test(spec) || /(^|\/)storage\//.test(spec)),
+      [],
+    );
+    const reachesIn = FILES.filter((f) => queueRest(f.path) && /\.(store|events)\b/.test(f.text)).map((f) => f.path);
+    assert.deepEqual(reachesIn, []);
+    const underRest = (p: string) => /^queue[/\\]/.test(p) && !queueRest(p) && p !== join('queue', 'index.ts');
+    assert.deepEqual(violations(underRest, (spec) => /(^|\/)rest\//.test(spec)), []);
+  });
+
+  it('keeps the queue engine free of HTTP and REST', () => {
+    const queueEngine = (p: string) => /^queue[/\\](store|delivery|schedules|signing|workflow|options)[/\\]/.test(p) || /^queue[/\\](engine|url-groups)\.ts$/.test(p);
+    // Deliveries go out through server/http-client.ts, the outbound client, not the server's HTTP.
+    const http = (spec: string) => /(^|\/)(server|rest)\//.test(spec) && !/server\/(log|http-client)\.js$/.test(spec);
+    assert.ok(FILES.some((f) => queueEngine(f.path) && f.path.endsWith('scheduler.ts')));
+    assert.deepEqual(violations(queueEngine, http), []);
   });
 
   it('lets only the adapters know a runtime', () => {

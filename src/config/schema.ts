@@ -2,9 +2,9 @@
 // env, flags) is in load.ts; nothing else reads the environment.
 
 import { z } from 'zod';
-import { parseRemoteUrl } from '../kv/redis/remote-url.js';
-import { parseDestinationRule } from '../queue/delivery/destination-policy.js';
 import { badName, type NameKind } from '../storage/names.js';
+import { parseDestinationRule } from './destination-rule.js';
+import { parseRemoteUrl } from './remote-url.js';
 
 const MiB = 1024 * 1024;
 
@@ -63,6 +63,11 @@ const kvDatabase = z
     dailyRequestLimit: z.number().int().positive().optional(),
     /** How long one script or function (EVAL, FCALL) may run before it is stopped with an error. */
     scriptTimeoutMs: z.number().int().positive().default(5000),
+    /**
+     * How many bytes one script or function run may allocate (its strings as they are made, and
+     * the heap's growth) before it is stopped with an error. 256 MiB.
+     */
+    scriptMemoryBytes: z.number().int().positive().default(256 * 1024 * 1024),
     /** ACL users created at start (and kept in step with this list). */
     users: z.array(aclUser).default([]),
   })
@@ -154,10 +159,15 @@ const queueSettings = z
     fsync: z.enum(['always', 'everysec']).default('everysec'),
     /** The message log is compacted into a snapshot once it is this large (and larger than the last snapshot). */
     compactAfterBytes: z.number().int().positive().default(64 * MiB),
-    /** Largest message body in bytes; a callback's copy of a response body is cut to this size. */
-    maxMessageBytes: z.number().int().positive().default(MiB),
+    /**
+     * Largest message body in bytes (10 MiB: the hosted pay-as-you-go plan's limit); a callback's
+     * copy of a response body is cut to this size. A larger publish is refused with 413.
+     */
+    maxMessageBytes: z.number().int().positive().default(10 * MiB),
     /** Retries when a publish names none (Upstash-Retries). */
     defaultRetries: z.number().int().min(0).default(3),
+    /** Most retries a publish may ask for (5: the hosted pay-as-you-go plan's); more is refused with 412. */
+    maxRetries: z.number().int().min(0).default(5),
     /** How long one delivery may take when a publish names no Upstash-Timeout. */
     deliveryTimeoutMs: z.number().int().positive().default(5 * 60_000),
     /** Deliveries in flight at once, over every destination; the rest wait their turn on disk and in the schedule. */

@@ -59,7 +59,7 @@ export function mountKv(config: Config, secrets: SecretStore, log: Logger, runti
       databases.set(name, { backend, limits: new Limits(dbConfig) });
       continue;
     }
-    const db = new Database(name, acl, runtime, Date.now, dbConfig.scriptTimeoutMs);
+    const db = new Database(name, acl, runtime, Date.now, { timeMs: dbConfig.scriptTimeoutMs, memoryBytes: dbConfig.scriptMemoryBytes });
     db.maxBlockMs = config.kv.maxBlockMs;
     const persistence = new Persistence(
       db,

@@ -6,9 +6,10 @@ import type { Gates } from './delivery/gates.js';
 import type { Scheduler } from './delivery/scheduler.js';
 import { TOO_MANY_PENDING, unknownDlqMessage, unknownMessage, type QueueError } from './errors.js';
 import type { KeyRing, SigningKeys } from './signing/keys.js';
-import type { EventLog } from './store/event-log.js';
+import type { EventLog, QueueEvent } from './store/event-log.js';
 import { newMessageId, type DlqEntry, type Draft, type QueueMessage } from './store/message.js';
 import type { QueueStore } from './store/queue-store.js';
+import type { RecordFilter } from './store/record-filter.js';
 
 export interface Published {
   messageId: string;
@@ -51,6 +52,11 @@ export class QueueEngine {
     return this.store.get(id) ?? unknownMessage(id);
   }
 
+  /** Every message not yet delivered. */
+  pending(): Iterable<QueueMessage> {
+    return this.store.pending();
+  }
+
   /** Cancels a waiting message; an attempt in flight finishes, but its outcome is dropped. */
   cancel(id: string): QueueError | null {
     const m = this.store.get(id);
@@ -68,6 +74,11 @@ export class QueueEngine {
 
   globalParallelism(): { parallelismMax: number; parallelismCount: number } {
     return this.scheduler.parallelism();
+  }
+
+  /** Every dead letter, in the order they failed. */
+  dlq(): Iterable<DlqEntry> {
+    return this.store.dlq();
   }
 
   dlqEntry(dlqId: string): DlqEntry | QueueError {
@@ -90,6 +101,11 @@ export class QueueEngine {
     this.events.add('CREATED', message);
     this.scheduler.schedule(message);
     return { messageId: message.id, url: message.url };
+  }
+
+  /** The logs: up to `count` events matching `filter`, newest first, from `cursor` (an offset from the newest). */
+  logs(filter: RecordFilter, count: number, cursor: number): { events: QueueEvent[]; cursor?: string } {
+    return this.events.list(filter, count, cursor);
   }
 
   keys(): SigningKeys {

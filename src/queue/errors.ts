@@ -9,6 +9,7 @@ export { isServiceError as isError } from '../errors/service-error.js';
 
 export const UNAUTHORIZED = new QueueError(401, 'Unauthorized: wrong or missing token (Authorization: Bearer <QSTASH_TOKEN> or ?qstash_token=)');
 export const READ_ONLY = new QueueError(403, 'the read-only token cannot publish or change anything');
+export const READ_ONLY_KEYS = new QueueError(403, 'the read-only token cannot read or rotate the signing keys');
 export const BODY_TOO_LARGE = new QueueError(413, 'request body too large');
 export const NOT_JSON = new QueueError(400, 'request body is not valid JSON');
 export const KEYS_FIXED = new QueueError(400, 'the signing keys are fixed in dev mode (--qstash-dev): QSTASH_DEV=true receivers know only the dev keys');
@@ -41,5 +42,7 @@ export const unknownQueue = (name: string) => new QueueError(404, `queue '${name
 export const unknownFlowControlKey = (key: string) => new QueueError(404, `flow control key '${key}' not found`);
 export const invalidFlowControl = (value: string) =>
   new QueueError(400, `invalid Upstash-Flow-Control-Value: '${value}' (comma-separated parallelism=N, rate=N, period=<duration>, N a positive integer)`);
+/** 412, as QStash answers a setting above the plan's limit: the workflow library makes it a non-retryable failure. */
+export const retriesAboveLimit = (retries: number, max: number) => new QueueError(412, `invalid retries: ${retries}, the maximum is ${max}`);
 export const workflowRunNotActive = (id: string) => new QueueError(400, `workflow run ${id} is not active`);
 export const unknownWorkflowRun = (id: string) => new QueueError(404, `workflow run ${id} not found`);

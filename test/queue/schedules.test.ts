@@ -39,7 +39,7 @@ describe('queue schedules', () => {
     assert.equal(s.destination, `${rx.url}/tick`);
     assert.equal(s.method, 'POST');
     assert.equal(s.body, 'tick body');
-    assert.deepEqual(s.header?.['x-custom'], ['yes']);
+    assert.deepEqual(s.header?.['X-Custom'], ['yes']);
     assert.equal(s.retries, 2);
     assert.equal(s.isPaused, false);
     // The next whole second after the server read it: it may have fired once since its creation.

@@ -26,12 +26,18 @@ export interface WorkflowEndpoint {
   readonly qstash: QstashClient;
   /** Serves `route` at `path`; answers its URL. */
   route<T>(path: string, route: RouteFunction<T>, options?: ServeOptions): string;
+  /** Serves a fetch handler (a framework adapter's, serveMany's) at each of `paths`; answers their URLs. */
+  handle(paths: string[], handler: (r: Request) => Promise<Response>): string[];
+  /** The options every `serve()` here gets: this Larder's client and the Receiver of its keys. */
+  readonly serveOptions: { qstashClient: QstashClient; receiver: Receiver };
   /**
    * The next request to `path` runs, then is answered 500, as an endpoint that fails after it
    * acted; resolves once the request after it (the queue's retry) has been answered, and
    * rejects if none comes within 20 s.
    */
   failOnce(path: string): Promise<void>;
+  /** The headers of every request that reached `path`, oldest first. */
+  requestsTo(path: string): Headers[];
   /** Waits until the run's logged state is `state`; answers the run's log. */
   runIs(runId: string, state: string): Promise<RunLog>;
   close(): Promise<void>;
@@ -45,9 +51,11 @@ export async function startWorkflowEndpoint(q: QueueAccess): Promise<WorkflowEnd
   const client = new WorkflowClient({ baseUrl: q.url, token: q.token });
   const routes = new Map<string, (r: Request) => Promise<Response>>();
   const failing = new Map<string, { failed: boolean; retried: () => void }>();
+  const requests = new Map<string, Headers[]>();
   let base = '';
   const dispatch = async (r: Request) => {
     const path = new URL(r.url).pathname;
+    requests.set(path, [...(requests.get(path) ?? []), new Headers(r.headers)]);
     const res = (await routes.get(path)?.(r)) ?? new Response('no route', { status: 404 });
     const f = failing.get(path);
     if (f === undefined) return res;
@@ -72,6 +80,11 @@ export async function startWorkflowEndpoint(q: QueueAccess): Promise<WorkflowEnd
       routes.set(path, serve(route, { receiver, ...options, qstashClient: qstash, env: {} } as WorkflowServeOptions<never>).handler);
       return `${base}${path}`;
     },
+    handle(paths, handler) {
+      for (const p of paths) routes.set(p, handler);
+      return paths.map((p) => `${base}${p}`);
+    },
+    serveOptions: { qstashClient: qstash, receiver },
     failOnce(path) {
       return new Promise((retried, reject) => {
         // Bounded, so a retry that never comes fails the test instead of hanging the suite.
@@ -83,6 +96,7 @@ export async function startWorkflowEndpoint(q: QueueAccess): Promise<WorkflowEnd
         failing.set(path, { failed: false, retried: done });
       });
     },
+    requestsTo: (path) => requests.get(path) ?? [],
     async runIs(runId, state) {
       // Polls for up to 20 s: runs with sleeps take seconds.
       let run: RunLog | undefined;

@@ -36,7 +36,7 @@ export default family('acl', null, [
     // Users are saved on every change; there is no ACL file to load or save.
     { name: 'load', arity: 2, flags: ['admin', 'unsupported', 'gateway'], keys: NO_KEYS, run: refused },
     { name: 'log', arity: -2, flags: ['admin', 'gateway'], keys: NO_KEYS, run: logCommand },
-    { name: 'resttoken', arity: 4, flags: ['gateway'], keys: NO_KEYS, run: resttokenCommand },
+    { name: 'resttoken', arity: 4, flags: ['gateway', 'changesServer'], keys: NO_KEYS, run: resttokenCommand },
     { name: 'save', arity: 2, flags: ['admin', 'unsupported', 'gateway'], keys: NO_KEYS, run: refused },
     { name: 'setuser', arity: -3, flags: ['admin', 'gateway'], keys: NO_KEYS, run: setuserCommand },
     { name: 'users', arity: 2, flags: ['admin', 'gateway'], keys: NO_KEYS, run: usersCommand },

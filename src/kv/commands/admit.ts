@@ -17,14 +17,13 @@ import {
   unsupported,
   wrongArity,
 } from '../errors.js';
-import { ADMIN, keysOf, NOSCRIPT, UNSUPPORTED, WIDE_READ, WRITE, type Args, type Caller, type Command } from './spec.js';
+import { keysOf, NOSCRIPT, NOT_FOR_READ_ONLY, UNSUPPORTED, WRITE, type Args, type Caller, type Command } from './spec.js';
 
 /** The command to run (a container's resolved subcommand), or why the caller may not run it. */
 export function admit(cmd: Command | undefined, argv: Args, caller: Caller): Command | ReplyError {
   const resolved = resolve(cmd, argv);
   if (resolved instanceof ReplyError) return resolved;
-  // Read-only tokens read data: no writes, no keyspace walks, no administration (ACL SETUSER).
-  if (caller.readOnly && resolved.bits & (WRITE | WIDE_READ | ADMIN)) return noPermCommand(resolved.name);
+  if (caller.readOnly && resolved.bits & NOT_FOR_READ_ONLY) return noPermCommand(resolved.name);
   return (caller.acl === null ? null : caller.acl.check(resolved, argv, keysOf(resolved, argv))) ?? resolved;
 }
 

@@ -40,10 +40,11 @@ export default family('scripting', 'scripting', [
     deviates: 'FCALL_RO runs a function without the no-writes flag, whose writes then fail (Upstash), where Redis refuses to call it',
   }),
   container('script', [
-    { name: 'load', arity: 3, flags: ['noscript'], keys: NO_KEYS, scriptBodyAt: 2, run: scriptLoadCommand },
+    // SCRIPT LOAD keeps the script across restarts: a change a read-only token may not make.
+    { name: 'load', arity: 3, flags: ['noscript', 'changesServer'], keys: NO_KEYS, scriptBodyAt: 2, run: scriptLoadCommand },
     { name: 'exists', arity: -3, flags: ['noscript'], keys: NO_KEYS, run: scriptExistsCommand },
-    { name: 'flush', arity: -2, flags: ['noscript'], keys: NO_KEYS, run: scriptFlushCommand },
-    { name: 'kill', arity: 2, flags: ['noscript'], keys: NO_KEYS, run: scriptKillCommand },
+    { name: 'flush', arity: -2, flags: ['noscript', 'changesServer'], keys: NO_KEYS, run: scriptFlushCommand },
+    { name: 'kill', arity: 2, flags: ['noscript', 'changesServer'], keys: NO_KEYS, run: scriptKillCommand },
   ]),
   container('function', [
     { name: 'load', arity: -3, flags: ['write', 'noscript'], keys: NO_KEYS, run: functionLoadCommand },
@@ -53,6 +54,6 @@ export default family('scripting', 'scripting', [
     { name: 'stats', arity: 2, flags: ['noscript'], keys: NO_KEYS, run: functionStatsCommand },
     { name: 'dump', arity: 2, flags: ['noscript'], keys: NO_KEYS, run: functionDumpCommand },
     { name: 'restore', arity: -3, flags: ['write', 'noscript'], keys: NO_KEYS, run: functionRestoreCommand },
-    { name: 'kill', arity: 2, flags: ['noscript'], keys: NO_KEYS, run: scriptKillCommand },
+    { name: 'kill', arity: 2, flags: ['noscript', 'changesServer'], keys: NO_KEYS, run: scriptKillCommand },
   ]),
 ]);

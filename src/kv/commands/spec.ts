@@ -19,6 +19,7 @@ export type Flag =
   | 'admin' //         server administration: @admin and @dangerous
   | 'dangerous' //     @dangerous without being admin (KEYS, FLUSHALL, ...)
   | 'wideRead' //      walks the keyspace (KEYS, SCAN, RANDOMKEY): refused to read-only tokens
+  | 'changesServer' // changes server state without touching keys (SCRIPT FLUSH, ACL RESTTOKEN): refused to read-only tokens
   | 'noscript' //      refused inside scripts (EVAL, MULTI, ...), as Redis's CMD_NOSCRIPT
   | 'unsupported' //   known name, refused; discards a multi-exec as a whole
   | 'gateway' //       acts on Larder's own state (ACL users, REST tokens): a remote backend runs it in Larder
@@ -135,7 +136,10 @@ export const ADMIN = 32;
 export const NOSCRIPT = 64;
 export const GATEWAY = 128;
 export const STREAM = 256;
-export const EMBEDDED = 512;
+export const CHANGES_SERVER = 512;
+/** Set when the table is built on every command a read-only token may not run: write, wideRead, admin or changesServer. */
+export const NOT_FOR_READ_ONLY = 1024;
+export const EMBEDDED = 2048;
 
 export interface Command extends Omit<CommandSpec, 'subcommands'> {
   readonly bits: number;

@@ -22,6 +22,8 @@ import stream from './stream.js';
 import zset from './zset.js';
 import {
   ADMIN,
+  CHANGES_SERVER,
+  NOT_FOR_READ_ONLY,
   GATEWAY,
   STREAM,
   EMBEDDED,
@@ -52,6 +54,7 @@ const BITS: Partial<Record<Flag, number>> = {
   noscript: NOSCRIPT,
   gateway: GATEWAY,
   stream: STREAM,
+  changesServer: CHANGES_SERVER,
   embedded: EMBEDDED,
 };
 
@@ -64,6 +67,8 @@ export const CATEGORIES: ReadonlySet<string> = new Set([
 function compile(fam: Family, spec: CommandSpec, name = spec.name): Command {
   let bits = 0;
   for (const f of spec.flags) bits |= BITS[f] ?? 0;
+  // Read-only tokens read data: no writes, no keyspace walks, no administration, no other change.
+  if (bits & (WRITE | WIDE_READ | ADMIN | CHANGES_SERVER)) bits |= NOT_FOR_READ_ONLY;
   const categories = new Set<string>(['all', ...(spec.acl ?? [])]);
   if (fam.category !== null) categories.add(fam.category);
   if (bits & WRITE) categories.add('write');

@@ -12,7 +12,7 @@ import type { Reply } from '../reply.js';
 import { KeyWaiters } from './key-waiters.js';
 import { Keyspace, type Clock } from './keyspace.js';
 import { monitorLine, PubSubHub, type PubSubClient } from './pubsub/hub.js';
-import { Scripting } from './scripting/scripting.js';
+import { Scripting, type ScriptLimits } from './scripting/scripting.js';
 import { SearchRegistry } from '../search/registry.js';
 
 /** Where writes go to be durable. */
@@ -29,8 +29,8 @@ const NO_JOURNAL: Journal = { record() {}, seal() {}, commit() {} };
 
 export const SYSTEM_CALLER: Caller = { user: 'default', readOnly: false, acl: null };
 
-/** A script's time limit when none is configured (the config schema's default too). */
-export const DEFAULT_SCRIPT_TIMEOUT_MS = 5000;
+/** A script's limits when none are configured (the config schema's defaults too). */
+export const DEFAULT_SCRIPT_LIMITS: ScriptLimits = { timeMs: 5000, memoryBytes: 256 * 1024 * 1024 };
 
 export class Database implements Ctx, KvBackend, ServerStats {
   readonly ks: Keyspace;
@@ -60,7 +60,7 @@ export class Database implements Ctx, KvBackend, ServerStats {
     readonly acl: AclRegistry,
     readonly runtime: string,
     clock: Clock = Date.now,
-    scriptTimeoutMs = DEFAULT_SCRIPT_TIMEOUT_MS,
+    scriptLimits = DEFAULT_SCRIPT_LIMITS,
   ) {
     this.ks = new Keyspace(clock, (argv) => {
       this.journal.record(argv);
@@ -68,7 +68,7 @@ export class Database implements Ctx, KvBackend, ServerStats {
     });
     this.search = new SearchRegistry(this.ks);
     this.startedAt = clock();
-    this.scripting = new Scripting((argv, readOnly) => this.runFromScript(argv, readOnly), scriptTimeoutMs);
+    this.scripting = new Scripting((argv, readOnly) => this.runFromScript(argv, readOnly), scriptLimits);
   }
 
   get server(): ServerStats {

@@ -153,7 +153,7 @@ export class Scheduler {
     const settings = { signingKey: this.s.signingKey(), defaultTimeoutMs: this.s.defaultTimeoutMs, maxBodyBytes: this.s.maxBodyBytes, now: this.s.now, stop: this.stop.signal, destinations: this.s.destinations, http: this.s.http };
     attempt(this.s.workflows.view(m), settings)
       .then((out) => {
-        if (!this.closed) this.settle(m.id, out);
+        if (!this.closed) this.settle(m.id, this.s.workflows.judge(m, out));
       })
       .catch((err: unknown) => this.s.onError(err, m))
       .finally(() => {

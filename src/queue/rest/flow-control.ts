@@ -6,22 +6,22 @@ import type { HttpResponse } from '../../server/http.js';
 import { badRequest, isError, type QueueError } from '../errors.js';
 import type { PinSettings } from '../delivery/gates.js';
 import { fail, ok } from './envelope.js';
-import { duration } from './publish-options.js';
+import { duration } from '../options/duration.js';
 import { pathNames, query, type Call } from './request.js';
 
 // GET /v2/flowControl
-export function listFlowControlCommand(call: Call): HttpResponse {
+export function listFlowControl(call: Call): HttpResponse {
   return ok(call.ctx.engine.gates.flowList());
 }
 
 // GET /v2/flowControl/{key}
-export function getFlowControlCommand(call: Call): HttpResponse {
+export function getFlowControl(call: Call): HttpResponse {
   const f = call.ctx.engine.gates.flow(pathNames(call).join('/'));
   return isError(f) ? fail(f) : ok(f);
 }
 
 // POST /v2/flowControl/{key}/pause | resume | resetRate | pin?parallelism=&rate=&period= | unpin?parallelism=&rate=
-export function changeFlowControlCommand(call: Call): HttpResponse {
+export function changeFlowControl(call: Call): HttpResponse {
   const names = pathNames(call);
   const action = names.pop();
   const key = names.join('/');
@@ -59,7 +59,7 @@ export function changeFlowControlCommand(call: Call): HttpResponse {
 }
 
 // GET /v2/globalParallelism
-export function globalParallelismCommand(call: Call): HttpResponse {
+export function getGlobalParallelism(call: Call): HttpResponse {
   return ok(call.ctx.engine.globalParallelism());
 }
 

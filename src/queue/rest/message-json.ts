@@ -25,6 +25,9 @@ export function messageJson(m: QueueMessage, credentials: CredentialHeaders): Re
   if (m.topicName !== undefined) out.topicName = m.topicName;
   if (m.endpointName !== undefined) out.endpointName = m.endpointName;
   if (m.scheduleId !== undefined) out.scheduleId = m.scheduleId;
+  if (m.retryDelay !== undefined) out.retryDelayExpression = m.retryDelay;
+  // Seconds, as the SDK's publish `timeout` takes a number.
+  if (m.timeoutMs !== null) out.timeout = m.timeoutMs / 1000;
   if (m.flowControl !== undefined) {
     const fc = m.flowControl;
     out.flowControlKey = fc.key;

@@ -10,18 +10,17 @@ import { percentDecode, queryPairs } from '../../server/url.js';
 import { badRequest, isError, refusedDestination, type QueueError } from '../errors.js';
 import type { Draft } from '../store/message.js';
 import { isUrlGroupName } from '../url-groups.js';
-import { runDraft } from '../workflow/run-publish.js';
 import { fail, ok } from './envelope.js';
-import { isHttpUrl, readPublish, type HeaderSource } from './publish-options.js';
+import { isHttpUrl, readPublish, type HeaderSource } from '../options/publish-options.js';
 import { bodyBytes, callerIp, isSettingParam, jsonBody, objectHeaders, requestHeaders, withQuerySettings, type Call } from './request.js';
 
 // POST /v2/publish/{destination}
-export async function publishCommand(call: Call): Promise<HttpResponse> {
+export async function publishMessage(call: Call): Promise<HttpResponse> {
   return publishTo(call, destinationOf(call, call.rest));
 }
 
 // POST /v2/enqueue/{queue}/{destination}
-export async function enqueueCommand(call: Call): Promise<HttpResponse> {
+export async function enqueueMessage(call: Call): Promise<HttpResponse> {
   const slash = call.rest.indexOf('/');
   if (slash <= 0) return fail(badRequest('enqueue needs /v2/enqueue/{queue}/{destination}'));
   const queueName = Buffer.from(percentDecode(call.rest.slice(0, slash)), 'latin1').toString('utf8');
@@ -40,7 +39,7 @@ async function publishTo(call: Call, destination: string, queueName?: string): P
 }
 
 // POST /v2/batch with [{destination, headers?, body?, queue?}]
-export async function batchCommand(call: Call): Promise<HttpResponse> {
+export async function publishBatch(call: Call): Promise<HttpResponse> {
   const items = await jsonBody(call);
   if (isError(items)) return fail(items);
   if (!Array.isArray(items) || items.length === 0) return fail(badRequest('batch needs a non-empty JSON array of {destination, headers, body}'));
@@ -72,12 +71,13 @@ export function draftsOf(call: Call, destination: string, h: HeaderSource, body:
   // they are bounded as request bodies are; other bodies are passed on unread.
   if (h.get('upstash-workflow-runid') !== undefined && nestsDeeperThan(body.toString('utf8'), ctx.maxNestingDepth)) return tooDeep(ctx.maxNestingDepth);
   const make = (url: string) =>
-    runDraft(ctx.engine.store.runs, h, (h) =>
+    ctx.workflows.draft(h, (h) =>
       readPublish(url, h, body, {
         now: ctx.now(),
         callerIp: callerIp(call.req),
         defaultRetries: ctx.defaultRetries,
         maxMessageBytes: ctx.maxMessageBytes,
+        maxRetries: ctx.maxRetries,
         ...(queueName !== undefined && { queueName }),
       }),
     );

@@ -11,12 +11,12 @@ import { jsonBody, pathNames, type Call } from './request.js';
 const MAX_PARALLELISM = 1_000_000;
 
 // GET /v2/queues
-export function listQueuesCommand(call: Call): HttpResponse {
+export function listQueues(call: Call): HttpResponse {
   return ok(call.ctx.engine.gates.queueList());
 }
 
 // GET /v2/queues/{name}
-export function getQueueCommand(call: Call): HttpResponse {
+export function getQueue(call: Call): HttpResponse {
   const names = pathNames(call);
   if (names.length !== 1) return fail(badRequest('expected /v2/queues/{queueName}'));
   const q = call.ctx.engine.gates.queue(names[0]);
@@ -24,7 +24,7 @@ export function getQueueCommand(call: Call): HttpResponse {
 }
 
 // POST /v2/queues {queueName, parallelism?, paused?}
-export async function upsertQueueCommand(call: Call): Promise<HttpResponse> {
+export async function upsertQueue(call: Call): Promise<HttpResponse> {
   const body = await jsonBody(call);
   if (isError(body)) return fail(body);
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return fail(badRequest('expected a JSON object {queueName, parallelism, paused}'));
@@ -40,7 +40,7 @@ export async function upsertQueueCommand(call: Call): Promise<HttpResponse> {
 }
 
 // POST /v2/queues/{name}/pause | /v2/queues/{name}/resume
-export function pauseQueueCommand(call: Call): HttpResponse {
+export function pauseQueue(call: Call): HttpResponse {
   const names = pathNames(call);
   if (names.length !== 2 || (names[1] !== 'pause' && names[1] !== 'resume')) return fail(badRequest('expected /v2/queues/{queueName}/pause or /resume'));
   const gates = call.ctx.engine.gates;
@@ -49,7 +49,7 @@ export function pauseQueueCommand(call: Call): HttpResponse {
 }
 
 // DELETE /v2/queues/{name}: its waiting messages are cancelled with it.
-export function deleteQueueCommand(call: Call): HttpResponse {
+export function deleteQueue(call: Call): HttpResponse {
   const names = pathNames(call);
   if (names.length !== 1) return fail(badRequest('expected /v2/queues/{queueName}'));
   const { engine } = call.ctx;

@@ -11,7 +11,7 @@ import type { UrlGroups } from '../url-groups.js';
 import type { Workflows } from '../workflow/workflows.js';
 import { BODY_TOO_LARGE, NOT_JSON, type QueueError } from '../errors.js';
 import type { CredentialHeaders } from '../store/redaction.js';
-import type { HeaderSource } from './publish-options.js';
+import type { HeaderSource } from '../options/publish-options.js';
 
 export interface QueueContext {
   readonly engine: QueueEngine;
@@ -23,6 +23,7 @@ export interface QueueContext {
   /** Headers shown as "[redacted]" (store/redaction.ts). */
   readonly credentials: CredentialHeaders;
   readonly defaultRetries: number;
+  readonly maxRetries: number;
   readonly now: () => number;
   readonly destinations: DestinationPolicy;
   /** Workflow runs (issue 10). */
@@ -88,6 +89,9 @@ export function withQuerySettings(h: HeaderSource, query: string): HeaderSource 
 export function callerIp(req: HttpRequest): string {
   return req.header('x-forwarded-for')?.split(',')[0].trim() ?? req.header('x-real-ip') ?? req.remoteAddress().replace(/^::ffff:(\d+\.\d+\.\d+\.\d+)$/i, '$1');
 }
+
+/** The first path segment after /v2/<group>/ (a message or dead letter id), decoded; '' when none. */
+export const firstPathName = (call: Call) => Buffer.from(percentDecode(call.rest.split('/')[0] ?? ''), 'latin1').toString('utf8');
 
 /** The path segments after /v2/<group>/, each decoded as UTF-8. */
 export function pathNames(call: Call): string[] {

@@ -1,32 +1,27 @@
 // The queue's REST surface under /qstash/v2/<group>/...: checks the token (Authorization:
-// Bearer, or ?qstash_token=), refuses the read-only token anything but GET, then dispatches on
-// the method and the group. Routes are data: method, group, whether a sub-path is wanted.
+// Bearer, or ?qstash_token=), refuses the read-only token anything but GET and the signing
+// keys, then dispatches on the method and the group. Routes are data: method, group, whether
+// a sub-path is wanted, whether the route reveals or changes the keys.
 
 import { timingSafeEqual } from 'node:crypto';
 import type { HttpRequest, HttpResponse } from '../../server/http.js';
 import { queryParam } from '../../server/url.js';
-import { methodNotAllowed, notFound, READ_ONLY, UNAUTHORIZED } from '../errors.js';
+import { methodNotAllowed, notFound, READ_ONLY, READ_ONLY_KEYS, UNAUTHORIZED } from '../errors.js';
 import { fail } from './envelope.js';
-import {
-  cancelCommand,
-  deleteDlqCommand,
-  eventsCommand,
-  getDlqCommand,
-  getMessageCommand,
-  keysCommand,
-  listDlqCommand,
-  retryDlqCommand,
-  rotateKeysCommand,
-} from './manage.js';
-import { batchCommand, enqueueCommand, publishCommand } from './publish.js';
-import { changeFlowControlCommand, getFlowControlCommand, globalParallelismCommand, listFlowControlCommand } from './flow-control.js';
-import { deleteQueueCommand, getQueueCommand, listQueuesCommand, pauseQueueCommand, upsertQueueCommand } from './queues.js';
+import { deleteDlq, getDlq, listDlq, retryDlq } from './dlq.js';
+import { changeFlowControl, getFlowControl, getGlobalParallelism, listFlowControl } from './flow-control.js';
+import { getKeys, rotateKeys } from './keys.js';
+import { listLogs } from './logs.js';
+import { cancelMessages, getMessage } from './messages.js';
+import { enqueueMessage, publishBatch, publishMessage } from './publish.js';
+import { deleteQueue, getQueue, listQueues, pauseQueue, upsertQueue } from './queues.js';
 import type { Call, QueueContext } from './request.js';
-import { createScheduleCommand, deleteScheduleCommand, getScheduleCommand, listSchedulesCommand, pauseResumeCommand } from './schedules.js';
-import { addEndpointsCommand, deleteTopicsCommand, getUrlGroupCommand, listUrlGroupsCommand } from './url-groups.js';
-import { workflowDlqActionCommand } from '../workflow/dlq-api.js';
-import { notifyCommand, waitCommand, waitersCommand, webhookCommand } from '../workflow/events-api.js';
-import { workflowsDeleteCommand, workflowsGetCommand } from '../workflow/runs-api.js';
+import { createSchedule, deleteSchedule, getSchedule, listSchedules, pauseResumeSchedule } from './schedules.js';
+import { triggerWorkflow } from './trigger.js';
+import { addEndpoints, deleteUrlGroupOrEndpoints, getUrlGroup, listUrlGroups } from './url-groups.js';
+import { actOnWorkflowDlq } from './workflow-dlq.js';
+import { callWebhook, listWaiters, notify, waitForEvent } from './workflow-events.js';
+import { deleteWorkflows, getWorkflows } from './workflow-runs.js';
 
 type Run = (call: Call) => HttpResponse | Promise<HttpResponse>;
 
@@ -34,55 +29,64 @@ type Run = (call: Call) => HttpResponse | Promise<HttpResponse>;
 interface Route {
   bare?: Run;
   sub?: Run;
+  /** Reveals or changes the signing keys, with which a request passes for a delivery: full token only. */
+  signingKeys?: true;
 }
 
 const ROUTES = new Map<string, ReadonlyMap<string, Route>>([
-  ['publish', new Map<string, Route>([['POST', { sub: publishCommand }]])],
-  ['enqueue', new Map<string, Route>([['POST', { sub: enqueueCommand }]])],
-  ['batch', new Map<string, Route>([['POST', { bare: batchCommand }]])],
-  ['keys', new Map<string, Route>([['GET', { bare: keysCommand }], ['POST', { sub: (c: Call) => (c.rest === 'rotate' ? rotateKeysCommand(c) : fail(notFound(c.req.path))) }]])],
-  ['messages', new Map<string, Route>([['GET', { sub: getMessageCommand }], ['DELETE', { bare: cancelCommand, sub: cancelCommand }]])],
+  ['publish', new Map<string, Route>([['POST', { sub: publishMessage }]])],
+  ['enqueue', new Map<string, Route>([['POST', { sub: enqueueMessage }]])],
+  ['batch', new Map<string, Route>([['POST', { bare: publishBatch }]])],
+  ['trigger', new Map<string, Route>([['POST', { sub: triggerWorkflow }]])],
+  [
+    'keys',
+    new Map<string, Route>([
+      ['GET', { bare: getKeys, signingKeys: true }],
+      ['POST', { sub: (c: Call) => (c.rest === 'rotate' ? rotateKeys(c) : fail(notFound(c.req.path))), signingKeys: true }],
+    ]),
+  ],
+  ['messages', new Map<string, Route>([['GET', { sub: getMessage }], ['DELETE', { bare: cancelMessages, sub: cancelMessages }]])],
   [
     'dlq',
     new Map<string, Route>([
-      ['GET', { bare: listDlqCommand, sub: getDlqCommand }],
-      ['DELETE', { bare: deleteDlqCommand, sub: deleteDlqCommand }],
-      ['POST', { sub: (c: Call) => (c.rest.startsWith('retry') ? retryDlqCommand(c) : fail(notFound(c.req.path))) }],
+      ['GET', { bare: listDlq, sub: getDlq }],
+      ['DELETE', { bare: deleteDlq, sub: deleteDlq }],
+      ['POST', { sub: (c: Call) => (c.rest.startsWith('retry') ? retryDlq(c) : fail(notFound(c.req.path))) }],
     ]),
   ],
-  ['events', new Map<string, Route>([['GET', { bare: eventsCommand }]])],
-  ['logs', new Map<string, Route>([['GET', { bare: eventsCommand }]])],
-  ['workflows', new Map<string, Route>([['GET', { sub: workflowsGetCommand }], ['DELETE', { sub: workflowsDeleteCommand }], ['POST', { sub: workflowDlqActionCommand }]])],
-  ['wait', new Map<string, Route>([['POST', { sub: waitCommand }]])],
-  ['notify', new Map<string, Route>([['POST', { sub: notifyCommand }]])],
-  ['waiters', new Map<string, Route>([['GET', { sub: waitersCommand }]])],
+  ['events', new Map<string, Route>([['GET', { bare: listLogs }]])],
+  ['logs', new Map<string, Route>([['GET', { bare: listLogs }]])],
+  ['workflows', new Map<string, Route>([['GET', { sub: getWorkflows }], ['DELETE', { sub: deleteWorkflows }], ['POST', { sub: actOnWorkflowDlq }]])],
+  ['wait', new Map<string, Route>([['POST', { sub: waitForEvent }]])],
+  ['notify', new Map<string, Route>([['POST', { sub: notify }]])],
+  ['waiters', new Map<string, Route>([['GET', { sub: listWaiters }]])],
   [
     'topics',
     new Map<string, Route>([
-      ['GET', { bare: listUrlGroupsCommand, sub: getUrlGroupCommand }],
-      ['POST', { sub: addEndpointsCommand }],
-      ['DELETE', { sub: deleteTopicsCommand }],
+      ['GET', { bare: listUrlGroups, sub: getUrlGroup }],
+      ['POST', { sub: addEndpoints }],
+      ['DELETE', { sub: deleteUrlGroupOrEndpoints }],
     ]),
   ],
   [
     'schedules',
     new Map<string, Route>([
-      ['GET', { bare: listSchedulesCommand, sub: getScheduleCommand }],
-      ['POST', { sub: createScheduleCommand }],
-      ['PATCH', { sub: pauseResumeCommand }],
-      ['DELETE', { sub: deleteScheduleCommand }],
+      ['GET', { bare: listSchedules, sub: getSchedule }],
+      ['POST', { sub: createSchedule }],
+      ['PATCH', { sub: pauseResumeSchedule }],
+      ['DELETE', { sub: deleteSchedule }],
     ]),
   ],
   [
     'queues',
     new Map<string, Route>([
-      ['GET', { bare: listQueuesCommand, sub: getQueueCommand }],
-      ['POST', { bare: upsertQueueCommand, sub: pauseQueueCommand }],
-      ['DELETE', { sub: deleteQueueCommand }],
+      ['GET', { bare: listQueues, sub: getQueue }],
+      ['POST', { bare: upsertQueue, sub: pauseQueue }],
+      ['DELETE', { sub: deleteQueue }],
     ]),
   ],
-  ['flowControl', new Map<string, Route>([['GET', { bare: listFlowControlCommand, sub: getFlowControlCommand }], ['POST', { sub: changeFlowControlCommand }]])],
-  ['globalParallelism', new Map<string, Route>([['GET', { bare: globalParallelismCommand }]])],
+  ['flowControl', new Map<string, Route>([['GET', { bare: listFlowControl, sub: getFlowControl }], ['POST', { sub: changeFlowControl }]])],
+  ['globalParallelism', new Map<string, Route>([['GET', { bare: getGlobalParallelism }]])],
 ]);
 
 export interface Tokens {
@@ -102,13 +106,14 @@ export function queueRoutes(ctx: QueueContext, tokens: Tokens) {
     const byMethod = ROUTES.get(group);
     if (byMethod === undefined) return fail(notFound(path));
     // Workflow webhooks are called by third parties: the user id in the path stands for the token.
-    if (group === 'workflows' && rest.startsWith('hooks/')) return webhookCommand({ req, ctx, rest }, tokens.token);
+    if (group === 'workflows' && rest.startsWith('hooks/')) return callWebhook({ req, ctx, rest }, tokens.token);
     const who = caller(req, tokens);
     if (who === null) return fail(UNAUTHORIZED);
     const method = req.method === 'HEAD' ? 'GET' : req.method;
     const route = byMethod.get(method);
     const run = route === undefined ? undefined : rest === '' ? route.bare : route.sub;
     if (run === undefined) return fail(route === undefined ? methodNotAllowed(req.method, path) : notFound(path));
+    if (who === 'readOnly' && route?.signingKeys === true) return fail(READ_ONLY_KEYS);
     if (who === 'readOnly' && method !== 'GET') return fail(READ_ONLY);
     return run({ req, ctx, rest });
   };

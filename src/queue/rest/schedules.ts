@@ -8,6 +8,7 @@ import { percentDecode } from '../../server/url.js';
 import { isError, MISSING_CRON, notFound } from '../errors.js';
 import type { Schedule } from '../store/schedule.js';
 import { done, fail, ok } from './envelope.js';
+import { canonicalHeaders } from './header-case.js';
 import { messageJson } from './message-json.js';
 import { destinationOf, draftsOf, refusal } from './publish.js';
 import { bodyBytes, requestHeaders, withQuerySettings, type Call, type QueueContext } from './request.js';
@@ -18,26 +19,26 @@ const TOGGLE = /^([^/:%]+)\/(pause|resume)$/;
 const idOf = (raw: string) => Buffer.from(percentDecode(raw), 'latin1').toString('utf8');
 
 // GET /v2/schedules
-export function listSchedulesCommand(call: Call): HttpResponse {
+export function listSchedules(call: Call): HttpResponse {
   return ok(call.ctx.schedules.list().map((s) => scheduleJson(s, call.ctx)));
 }
 
 // GET /v2/schedules/{id}
-export function getScheduleCommand(call: Call): HttpResponse {
+export function getSchedule(call: Call): HttpResponse {
   if (call.rest.includes('/')) return fail(notFound(call.req.path));
   const s = call.ctx.schedules.get(idOf(call.rest));
   return isError(s) ? fail(s) : ok(scheduleJson(s, call.ctx));
 }
 
 // DELETE /v2/schedules/{id}
-export function deleteScheduleCommand(call: Call): HttpResponse {
+export function deleteSchedule(call: Call): HttpResponse {
   if (call.rest.includes('/')) return fail(notFound(call.req.path));
   const err = call.ctx.schedules.delete(idOf(call.rest));
   return err === null ? done() : fail(err);
 }
 
 // PATCH|POST /v2/schedules/{id}/pause | /v2/schedules/{id}/resume
-export function pauseResumeCommand(call: Call): HttpResponse {
+export function pauseResumeSchedule(call: Call): HttpResponse {
   const m = TOGGLE.exec(call.rest);
   if (m === null) return fail(notFound(call.req.path));
   const err = call.ctx.schedules.setPaused(idOf(m[1]), m[2] === 'pause');
@@ -45,8 +46,8 @@ export function pauseResumeCommand(call: Call): HttpResponse {
 }
 
 // POST /v2/schedules/{destination}  Upstash-Cron: [CRON_TZ=<zone> ]<cron>  [Upstash-Schedule-Id: <id>]
-export async function createScheduleCommand(call: Call): Promise<HttpResponse> {
-  if (TOGGLE.test(call.rest)) return pauseResumeCommand(call);
+export async function createSchedule(call: Call): Promise<HttpResponse> {
+  if (TOGGLE.test(call.rest)) return pauseResumeSchedule(call);
   const h = withQuerySettings(requestHeaders(call.req), call.req.query);
   const cron = (h.get('upstash-cron') ?? h.get('service-cron'))?.trim();
   if (cron === undefined || cron === '') return fail(MISSING_CRON);
@@ -73,7 +74,10 @@ export async function createScheduleCommand(call: Call): Promise<HttpResponse> {
   return isError(s) ? fail(s) : ok({ scheduleId: s.id });
 }
 
-/** A schedule as the SDK's Schedule type reads it. */
+/** What a schedule shows of its template, under the names messageJson gives them. */
+const TEMPLATE_FIELDS = ['bodyBase64', 'callback', 'failureCallback', 'queueName', 'labels', 'label', 'retryDelayExpression', 'timeout', 'flowControlKey', 'parallelism', 'rate', 'period'];
+
+/** A schedule as the SDK's Schedule type reads it: canonical header names, no body when it has none. */
 function scheduleJson(s: Schedule, ctx: QueueContext): Record<string, unknown> {
   const m = messageJson(s.template, ctx.credentials);
   const out: Record<string, unknown> = {
@@ -82,13 +86,14 @@ function scheduleJson(s: Schedule, ctx: QueueContext): Record<string, unknown> {
     createdAt: s.createdAt,
     destination: s.destination,
     method: s.template.method,
-    header: m.header,
+    header: canonicalHeaders(m.header as Record<string, string[]>),
     retries: s.template.retries,
     isPaused: s.paused,
     callerIp: s.template.callerIp,
     callerIP: s.template.callerIp,
   };
-  for (const k of ['body', 'bodyBase64', 'callback', 'failureCallback', 'queueName', 'labels', 'label']) if (m[k] !== undefined) out[k] = m[k];
+  if (m.body !== undefined && m.body !== '') out.body = m.body;
+  for (const k of TEMPLATE_FIELDS) if (m[k] !== undefined) out[k] = m[k];
   if (s.delayMs > 0) out.delay = Math.round(s.delayMs / 1000);
   if (s.lastScheduleTime !== undefined) out.lastScheduleTime = s.lastScheduleTime;
   const next = ctx.schedules.nextTime(s);

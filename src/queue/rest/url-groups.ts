@@ -7,7 +7,7 @@ import { percentDecode } from '../../server/url.js';
 import { invalidDestination, invalidEndpoints, isError, notFound } from '../errors.js';
 import type { Endpoint, UrlGroup } from '../store/url-group.js';
 import { done, fail, ok } from './envelope.js';
-import { isHttpUrl } from './publish-options.js';
+import { isHttpUrl } from '../options/publish-options.js';
 import { jsonBody, type Call } from './request.js';
 
 /** `{name}` or `{name}/endpoints`, the name decoded; null for any other path. */
@@ -18,12 +18,12 @@ function target(call: Call): { name: string; endpoints: boolean } | null {
 }
 
 // GET /v2/topics
-export function listUrlGroupsCommand(call: Call): HttpResponse {
+export function listUrlGroups(call: Call): HttpResponse {
   return ok(call.ctx.urlGroups.list().map(urlGroupJson));
 }
 
 // GET /v2/topics/{name}
-export function getUrlGroupCommand(call: Call): HttpResponse {
+export function getUrlGroup(call: Call): HttpResponse {
   const t = target(call);
   if (t === null || t.endpoints) return fail(notFound(call.req.path));
   const g = call.ctx.urlGroups.get(t.name);
@@ -31,7 +31,7 @@ export function getUrlGroupCommand(call: Call): HttpResponse {
 }
 
 // POST /v2/topics/{name}/endpoints {endpoints: [{url, name?}]}
-export async function addEndpointsCommand(call: Call): Promise<HttpResponse> {
+export async function addEndpoints(call: Call): Promise<HttpResponse> {
   const t = target(call);
   if (t === null || !t.endpoints) return fail(notFound(call.req.path));
   const list = await endpointsOf(call);
@@ -45,7 +45,7 @@ export async function addEndpointsCommand(call: Call): Promise<HttpResponse> {
 }
 
 // DELETE /v2/topics/{name}/endpoints {endpoints: [{url?, name?}]} | DELETE /v2/topics/{name}
-export async function deleteTopicsCommand(call: Call): Promise<HttpResponse> {
+export async function deleteUrlGroupOrEndpoints(call: Call): Promise<HttpResponse> {
   const t = target(call);
   if (t === null) return fail(notFound(call.req.path));
   if (!t.endpoints) {

@@ -8,6 +8,7 @@
 
 import type { EventFile } from './event-file.js';
 import type { QueueMessage } from './message.js';
+import { matches, type RecordFilter } from './record-filter.js';
 import { shownBody, shownHeaders, type CredentialHeaders } from './redaction.js';
 
 export type State = 'CREATED' | 'ACTIVE' | 'IN_PROGRESS' | 'DELIVERED' | 'ERROR' | 'RETRY' | 'FAILED' | 'CANCELED';
@@ -33,15 +34,6 @@ export interface QueueEvent {
   body?: string;
 }
 
-/** The filters @upstash/qstash's `client.logs({filter})` sends that take several values: an event
- *  matches when it has one of a field's values (OR); separate fields must all match (AND). */
-export const LIST_FILTERS = ['state', 'messageId', 'url', 'topicName', 'scheduleId', 'queueName', 'callerIp', 'flowControlKey', 'label', 'host', 'path'] as const;
-type ListFilter = (typeof LIST_FILTERS)[number];
-
-export type EventFilter = Partial<Record<ListFilter, string[]>> & { fromDate?: number; toDate?: number };
-
-/** The filter state=IN_PROGRESS matches every state of a message still on its way. */
-const IN_PROGRESS = new Set<State>(['ACTIVE', 'RETRY', 'ERROR']);
 /** Bodies up to this size (base64 characters) are kept in the log. */
 const LOG_BODY_BYTES = 2048;
 
@@ -94,7 +86,7 @@ export class EventLog {
   }
 
   /** Newest first: up to `count` matching events from `cursor` (an offset from the newest), and the next cursor. */
-  list(filter: EventFilter, count: number, cursor: number): { events: QueueEvent[]; cursor?: string } {
+  list(filter: RecordFilter, count: number, cursor: number): { events: QueueEvent[]; cursor?: string } {
     const out: QueueEvent[] = [];
     const oldest = Math.max(0, this.events.length - this.max);
     let i = this.events.length - 1 - cursor;
@@ -103,36 +95,5 @@ export class EventLog {
       if (matches(e, filter)) out.push(e);
     }
     return i >= oldest ? { events: out, cursor: String(this.events.length - 1 - i) } : { events: out };
-  }
-}
-
-function matches(e: QueueEvent, f: EventFilter): boolean {
-  for (const field of LIST_FILTERS) {
-    const wanted = f[field];
-    if (wanted !== undefined && !valuesOf(e, field).some((v) => v !== undefined && wanted.includes(v))) return false;
-  }
-  return (f.fromDate === undefined || e.time >= f.fromDate) && (f.toDate === undefined || e.time <= f.toDate);
-}
-
-/** What an event offers to one filter field. */
-function valuesOf(e: QueueEvent, field: ListFilter): readonly (string | undefined)[] {
-  switch (field) {
-    case 'state':
-      return IN_PROGRESS.has(e.state) ? [e.state, 'IN_PROGRESS'] : [e.state];
-    case 'label':
-      return e.labels ?? [];
-    case 'host':
-    case 'path': {
-      let u: URL;
-      try {
-        u = new URL(e.url);
-      } catch {
-        return [];
-      }
-      // host with or without its port, as the filter may name either.
-      return field === 'host' ? [u.host, u.hostname] : [u.pathname];
-    }
-    default:
-      return [e[field]];
   }
 }

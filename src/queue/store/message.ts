@@ -69,6 +69,13 @@ export interface WorkflowTag {
   settings?: Record<string, string>;
   /** On the trigger of a run started by context.invoke: the run to give its result to. */
   invoker?: Invoker;
+  /**
+   * On a trigger sent without the workflow protocol (POST /v2/trigger, another SDK): its delivery
+   * says Upstash-Workflow-Unknown-Sdk, and the endpoint triggers the run again in its own way.
+   */
+  unknownSdk?: true;
+  /** On that second trigger (upstash-workflow-trigger-by-sdk): it becomes the run's trigger. */
+  retrigger?: true;
 }
 
 /** The run that invoked another, and its invoke step (the result step is built from it). */

@@ -6,12 +6,17 @@
 // id, its creation time and the protocol version, which tell the library this is a continuation,
 // not a new run. The failure callback of a failed run is the queue's ordinary failure callback,
 // completed with the workflow headers the trigger asked for and the run's id, creation time,
-// URL and initial payload.
+// URL and initial payload. Callbacks into a run (a context.call's answer, the failure callback)
+// carry the headers the trigger forwarded, as every step does, under their own.
+// A trigger answered 2xx without the protocol's Upstash-Workflow-Sdk-Version reached something
+// that is not a workflow endpoint: the run fails at once, with the text the library's trigger
+// detection (WF_DetectTrigger) reads.
 
 import type { EventLog } from '../store/event-log.js';
+import type { Outcome } from '../delivery/attempt.js';
 import type { QueueMessage } from '../store/message.js';
 import type { QueueStore } from '../store/queue-store.js';
-import type { RunRecord } from './run.js';
+import { forwardedHeaders, type RunRecord } from './run.js';
 
 export interface RawStep {
   messageId: string;
@@ -22,6 +27,7 @@ export interface RawStep {
 const PROTOCOL_VERSION = '1';
 const FAILURE_WORKFLOW = 'upstash-failure-callback-workflow-';
 const CALLBACK_WORKFLOW = 'upstash-callback-workflow-';
+export const NON_WORKFLOW_DESTINATION = 'detected a non-workflow destination for trigger/invoke. make sure you are sending the request to the correct endpoint';
 
 /** The run's step array up to and including the entry of message `upTo` (all of it when absent). */
 export function rawSteps(run: RunRecord, upTo?: string): RawStep[] {
@@ -62,6 +68,7 @@ export class RunDelivery {
       'upstash-workflow-url': run.url,
     };
     if (run.labels !== undefined) headers['upstash-label'] = run.labels.join(',');
+    if (tag?.kind === 'trigger' && tag.unknownSdk === true) headers['upstash-workflow-unknown-sdk'] = 'true';
     const body = Buffer.from(JSON.stringify(rawSteps(run, m.id))).toString('base64');
     return { ...m, headers, body };
   }
@@ -74,13 +81,19 @@ export class RunDelivery {
   callback(m: QueueMessage, generic: QueueMessage): QueueMessage {
     const tag = m.workflow;
     if (tag?.kind !== 'call') return generic;
-    const headers: Record<string, string> = { ...generic.headers };
+    const headers: Record<string, string> = { ...forwardedHeaders(this.store.runs.get(tag.runId)), ...generic.headers };
     for (const [name, value] of Object.entries(tag.settings ?? {})) {
       if (name.startsWith(CALLBACK_WORKFLOW)) headers[`upstash-workflow-${name.slice(CALLBACK_WORKFLOW.length)}`] = value;
       else if (name === 'upstash-callback-feature-set') headers['upstash-feature-set'] = value;
     }
     headers['upstash-workflow-runid'] ??= tag.runId;
     return { ...generic, headers, workflow: { runId: tag.runId, kind: 'callback' } };
+  }
+
+  /** The outcome of delivering `m`, a trigger answered by a non-workflow endpoint made a final failure. */
+  judge(m: QueueMessage, out: Outcome): Outcome {
+    if (!out.ok || m.workflow?.kind !== 'trigger' || out.headers['upstash-workflow-sdk-version'] !== undefined) return out;
+    return { ...out, ok: false, final: true, error: NON_WORKFLOW_DESTINATION };
   }
 
   /**
@@ -97,7 +110,7 @@ export class RunDelivery {
 
 /** The queue's `generic` failure callback of a run message, made the library's. */
 export function workflowFailureCallback(run: RunRecord, generic: QueueMessage): QueueMessage {
-  const headers: Record<string, string> = { ...generic.headers };
+  const headers: Record<string, string> = { ...forwardedHeaders(run), ...generic.headers };
   // Upstash-Failure-Callback-Workflow-RunId and the like are settings of the callback, sent as
   // Upstash-Workflow-RunId; the library needs the run id from them.
   for (const [name, value] of Object.entries(run.settings)) {

@@ -4,17 +4,16 @@
 // again; restart makes a new run from the initial payload and the trigger's settings. Both
 // consume the entry. The failure callback of a failed run can be sent again. Not safe for concurrent use; the service's JS thread owns it.
 
-import { randomBytes } from 'node:crypto';
 import { callbackMessage } from '../delivery/callbacks.js';
 import type { Scheduler } from '../delivery/scheduler.js';
 import type { QueueEngine } from '../engine.js';
 import { badRequest, isError, unknownDlqMessage, type QueueError } from '../errors.js';
-import { readPublish, type HeaderSource } from '../rest/publish-options.js';
+import { readPublish, type HeaderSource } from '../options/publish-options.js';
 import type { EventLog } from '../store/event-log.js';
 import { newMessageId, type DlqEntry, type QueueMessage } from '../store/message.js';
 import { workflowFailureCallback } from './run-delivery.js';
 import { runDraft, type ServerStepSettings } from './run-publish.js';
-import type { RunRecord } from './run.js';
+import { newRunId, type RunRecord } from './run.js';
 
 export interface NewRun {
   workflowRunId: string;
@@ -24,7 +23,6 @@ export interface NewRun {
 /** Settings a resume or restart may change: Upstash-Retries, Upstash-Flow-Control-Key/-Value. */
 export type Overrides = Record<string, string>;
 
-const newRunId = () => `wfr_${randomBytes(15).toString('base64url')}`;
 
 export class RunDlq {
   constructor(
@@ -73,7 +71,7 @@ export class RunDlq {
     const { run } = found;
     const id = newRunId();
     const now = this.s.now();
-    const raw: Record<string, string> = { ...run.settings, ...o, 'upstash-workflow-runid': id, 'upstash-workflow-init': 'true', 'content-type': 'application/json' };
+    const raw: Record<string, string> = { ...run.settings, ...o, 'upstash-workflow-runid': id, 'upstash-workflow-init': 'true', 'upstash-workflow-sdk-version': '1', 'content-type': 'application/json' };
     const h: HeaderSource = { get: (n) => raw[n], names: () => Object.keys(raw) };
     const draft = runDraft(this.engine.store.runs, h, (h) =>
       readPublish(run.url, h, Buffer.from(run.initialBody, 'base64'), { now, callerIp: '', defaultRetries: this.s.defaultRetries, maxMessageBytes: this.s.maxMessageBytes }),

@@ -1,12 +1,14 @@
 // Workflow runs as /v2/workflows/events shows them (the library's WorkflowRunLog): the run's
 // state and result, its steps in run order grouped as "sequential" (one step) or "parallel"
-// (the results of one Promise.all; plan steps are not shown), then a "next" group with the
-// messages still on their way (or the one that failed), and the failure function's progress.
+// (one Promise.all: a place per branch, made by its plan step, holding the branch's result once
+// it came, else the branch without a result, in progress, retrying or failed), then a "next"
+// group with the messages still on their way (or the one that failed), and the failure
+// function's progress. An invoke step names the run it started.
 // Built from the run store and the pending messages, so they survive restarts.
 
 import { multi } from '../delivery/callbacks.js';
 import type { QueueStore } from '../store/queue-store.js';
-import type { RunRecord, RunStep } from './run.js';
+import { forwardedHeaders, type RunRecord, type RunStep } from './run.js';
 
 export interface RunFilter {
   workflowRunId?: string;
@@ -74,14 +76,26 @@ function runLog(store: QueueStore, r: RunRecord): Record<string, unknown> {
 function groups(store: QueueStore, r: RunRecord): Group[] {
   const init = { stepId: 0, stepName: 'init', stepType: 'Initial', callType: 'step', messageId: r.triggerMessageId, out: text(r.initialBody), concurrent: 1, state: 'STEP_SUCCESS', createdAt: r.createdAt, retries: 0, headers: {} };
   const out: Group[] = [{ type: 'sequential', steps: [init] }];
+  /** Where each branch of the open parallel groups sits, by its step id (the plan step's targetStep). */
+  const branches = new Map<number, { group: Group; at: number }>();
   for (const s of r.steps) {
-    const step = stepLog(s);
+    const step = parseStep(s);
     if (step === null) continue;
     const last = out[out.length - 1];
-    const n = step.concurrent as number;
-    if (n <= 1) out.push({ type: 'sequential', steps: [step] });
-    else if (last.type === 'parallel' && last.steps.length < n) last.steps.push(step);
-    else out.push({ type: 'parallel', steps: [step] });
+    const n = typeof step.concurrent === 'number' ? step.concurrent : 1;
+    if (typeof step.targetStep === 'number' && step.stepId === 0) {
+      const group: Group = last.type === 'parallel' && last.steps.length < n ? last : { type: 'parallel', steps: [] };
+      if (group !== last) out.push(group);
+      branches.set(step.targetStep, { group, at: group.steps.length });
+      group.steps.push(branchLog(store, r, s, step));
+      continue;
+    }
+    const logged = stepLog(store, r, s, step);
+    const branch = typeof step.stepId === 'number' ? branches.get(step.stepId) : undefined;
+    if (branch !== undefined) branch.group.steps[branch.at] = logged;
+    else if (n <= 1) out.push({ type: 'sequential', steps: [logged] });
+    else if (last.type === 'parallel' && last.steps.length < n) last.steps.push(logged);
+    else out.push({ type: 'parallel', steps: [logged] });
   }
   const next: Record<string, unknown>[] = [];
   if (r.state === 'RUN_STARTED') {
@@ -107,15 +121,34 @@ function groups(store: QueueStore, r: RunRecord): Group[] {
   return out;
 }
 
-/** A step result as logged; null for a plan step of a parallel group (no result yet). */
-function stepLog(s: RunStep): Record<string, unknown> | null {
-  let step: Record<string, unknown>;
+function parseStep(s: RunStep): Record<string, unknown> | null {
   try {
-    step = JSON.parse(text(s.body)) as Record<string, unknown>;
+    return JSON.parse(text(s.body)) as Record<string, unknown>;
   } catch {
     return null;
   }
-  if (step.targetStep !== undefined && step.stepId === 0) return null;
+}
+
+/** A branch of a Promise.all that has no result yet, from its plan step: on its way, or the step the run failed at. */
+function branchLog(store: QueueStore, r: RunRecord, s: RunStep, plan: Record<string, unknown>): Record<string, unknown> {
+  const pending = store.get(s.messageId);
+  const state = r.failure?.messageId === s.messageId ? 'STEP_FAILED' : pending !== undefined && pending.retried > 0 ? 'STEP_RETRY' : 'STEP_PROGRESS';
+  return {
+    stepId: plan.targetStep,
+    stepName: plan.stepName,
+    stepType: plan.stepType,
+    callType: 'step',
+    messageId: s.messageId,
+    concurrent: plan.concurrent,
+    state,
+    createdAt: s.createdAt,
+    retries: pending?.retried ?? 0,
+    headers: {},
+  };
+}
+
+/** A step result as logged. */
+function stepLog(store: QueueStore, r: RunRecord, s: RunStep, step: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {
     stepId: step.stepId,
     stepName: step.stepName,
@@ -139,7 +172,23 @@ function stepLog(s: RunStep): Record<string, unknown> | null {
       // Not the library's call result: shown as it is.
     }
   }
+  if (step.stepType === 'Invoke') Object.assign(out, invoked(store, r, step.stepId));
   return out;
+}
+
+/** The run an invoke step started, as the library's InvokedWorkflowGroup; found by a scan, as logs are read rarely. */
+function invoked(store: QueueStore, r: RunRecord, stepId: unknown): Record<string, unknown> {
+  for (const child of store.runs.all()) {
+    if (child.invoker?.workflowRunId !== r.id || child.invoker.step.stepId !== stepId) continue;
+    return {
+      invokedWorkflowRunId: child.id,
+      invokedWorkflowUrl: child.url,
+      invokedWorkflowCreatedAt: child.createdAt,
+      invokedWorkflowRunBody: text(child.initialBody),
+      invokedWorkflowRunHeaders: multi(forwardedHeaders(child)),
+    };
+  }
+  return {};
 }
 
 const text = (b64: string) => Buffer.from(b64, 'base64').toString('utf8');

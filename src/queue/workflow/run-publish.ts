@@ -1,6 +1,10 @@
 // Publishes that belong to a workflow run (issue 10), told apart by Upstash-Workflow-RunId:
 // - `Upstash-Workflow-Init: true` starts a run (a trigger). A second trigger of the same run id
 //   answers the first trigger's message id with `deduplicated: true` (through `triggerKey`).
+//   A trigger without the protocol version (POST /v2/trigger, another SDK) is marked unknownSdk;
+//   the endpoint answers its delivery by triggering the run again with
+//   `upstash-workflow-trigger-by-sdk: true`, which is no duplicate while the run has no step: it
+//   becomes the run's trigger (else the run would wait forever for a trigger it deduplicated).
 // - anything else is a step result of a run, accepted only while the run is active (else 400,
 //   which the library takes as "the run ended" and stops quietly). The library sends a step
 //   without the run's retries, retry delay, flow control, failure callback or forwarded headers
@@ -11,8 +15,8 @@
 
 import { badRequest, isError, workflowRunNotActive, type QueueError } from '../errors.js';
 import type { Published, QueueEngine } from '../engine.js';
-import { readPublish, type HeaderSource } from '../rest/publish-options.js';
-import type { Draft } from '../store/message.js';
+import { readPublish, type HeaderSource } from '../options/publish-options.js';
+import type { Draft, WorkflowTag } from '../store/message.js';
 import { stepKey, triggerKey, type RunRecord, type RunStore } from './run.js';
 
 export interface ServerStepSettings {
@@ -57,12 +61,15 @@ export function runDraft(runs: RunStore, h: HeaderSource, read: (h: HeaderSource
   if (h.get('upstash-workflow-init')?.toLowerCase() === 'true') {
     const draft = read(h);
     if (isError(draft)) return draft;
-    draft.message.workflow = { runId, kind: 'trigger', settings: runSettings(h) };
+    const tag: WorkflowTag = (draft.message.workflow = { runId, kind: 'trigger', settings: runSettings(h) });
     if (h.get('upstash-workflow-invoke')?.toLowerCase() === 'true') {
       const err = unwrapInvoke(draft);
       if (err !== null) return err;
     }
-    draft.dedupKey = triggerKey(runId);
+    if (h.get('upstash-workflow-sdk-version') === undefined) tag.unknownSdk = true;
+    const first = runs.active(runId);
+    if (h.get('upstash-workflow-trigger-by-sdk')?.toLowerCase() === 'true' && first !== undefined && first.steps.length === 0) tag.retrigger = true;
+    else draft.dedupKey = triggerKey(runId);
     return draft;
   }
   const run = runs.active(runId);

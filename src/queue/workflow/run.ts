@@ -7,6 +7,7 @@
 // publish into one still answers 400 and its logs stay readable.
 // Not safe for concurrent use; the service's JS thread owns it.
 
+import { randomBytes } from 'node:crypto';
 import type { DeliveryResponse, DlqEntry, Invoker, QueueMessage } from '../store/message.js';
 
 export type RunState = 'RUN_STARTED' | 'RUN_SUCCESS' | 'RUN_FAILED' | 'RUN_CANCELED';
@@ -83,6 +84,24 @@ const MAX_ENDED_RUNS = 10_000;
 const DEDUP_PREFIX = 'workflow-run:';
 const STEP_PREFIX = 'workflow-step:';
 
+const FORWARD = 'upstash-forward-';
+const PROTOCOL = 'upstash-workflow-';
+
+/**
+ * The user's headers the run's trigger forwarded (Upstash-Forward-*), by their own names. Not the
+ * protocol's Upstash-Workflow-* ones the library forwards to itself: on a context.call callback,
+ * Upstash-Workflow-Sdk-Version would make the library read the callback as a step array.
+ */
+export function forwardedHeaders(run: RunRecord | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(run?.settings ?? {})) {
+    if (name.startsWith(FORWARD) && !name.startsWith(PROTOCOL, FORWARD.length)) out[name.slice(FORWARD.length)] = value;
+  }
+  return out;
+}
+
+export const newRunId = () => `wfr_${randomBytes(15).toString('base64url')}`;
+
 /** The deduplication key of a trigger: a second trigger of the same run answers the first one. */
 export const triggerKey = (runId: string) => `${DEDUP_PREFIX}${runId}`;
 
@@ -152,6 +171,10 @@ export class RunStore {
       this.runs.set(run.id, run);
     }
     if (run === undefined) return;
+    // The endpoint's own trigger of a run started without the protocol replaces that first trigger.
+    if (tag.kind === 'trigger' && tag.retrigger === true && run.state === 'RUN_STARTED' && run.steps.length === 0) {
+      Object.assign(run, { triggerMessageId: m.id, initialBody: m.body, settings: tag.settings ?? {} });
+    }
     if (tag.kind === 'step' && run.state === 'RUN_STARTED' && !run.steps.some((s) => s.messageId === m.id)) {
       run.steps.push({ messageId: m.id, body: m.body, createdAt: m.createdAt });
       this.remember(run.id, m.id, m.body);

@@ -8,7 +8,7 @@
 
 import type { Published, QueueEngine } from '../engine.js';
 import { badRequest, isError, workflowRunNotActive, type QueueError } from '../errors.js';
-import { duration } from '../rest/publish-options.js';
+import { duration } from '../options/duration.js';
 import { publishServerStep, type ServerStepSettings } from './run-publish.js';
 import type { RunRecord, Waiter } from './run.js';
 

@@ -1,17 +1,19 @@
 // The workflow side of the queue engine (issue 10): ending and cancelling runs, the result of an
-// invoked run, and the waits. Runs start and
-// grow through ordinary publishes (run-publish.ts); this is what the /v2/workflows endpoints
-// decide. Not safe for concurrent use; the service's JS thread owns it.
+// invoked run, the runs' logs, and the waits. Runs start and grow through ordinary publishes
+// (run-publish.ts, through draft()); this is what the /v2/workflows endpoints decide. Not safe
+// for concurrent use; the service's JS thread owns it.
 
 import type { Scheduler } from '../delivery/scheduler.js';
 import type { QueueEngine } from '../engine.js';
 import { unknownWorkflowRun, type QueueError } from '../errors.js';
 import type { EventLog } from '../store/event-log.js';
-import type { QueueMessage } from '../store/message.js';
+import type { HeaderSource } from '../options/publish-options.js';
+import type { Draft, QueueMessage } from '../store/message.js';
 import type { QueueStore } from '../store/queue-store.js';
-import type { RunEnd, RunRecord, RunStore } from './run.js';
+import type { RunEnd, RunRecord } from './run.js';
 import { RunDlq } from './run-dlq.js';
-import { publishServerStep, type ServerStepSettings } from './run-publish.js';
+import { runLogs, type RunFilter } from './run-logs.js';
+import { publishServerStep, runDraft, type ServerStepSettings } from './run-publish.js';
 import type { Waits } from './waits.js';
 
 export class Workflows {
@@ -44,22 +46,36 @@ export class Workflows {
   }
 
   /**
-   * An invoked run ended: its invoker's invoke step gets the result ({body} of the finished run,
-   * or isFailed / isCanceled) and goes on.
+   * An invoked run ended: its invoker's invoke step gets the result, the library's
+   * InvokeStepResponse: {body} of a finished run, and isFailed / isCanceled always present.
    */
   private giveResult(run: RunRecord): void {
     const inv = run.invoker;
     const invoker = inv === undefined ? undefined : this.store.runs.active(inv.workflowRunId);
     if (inv === undefined || invoker === undefined) return;
-    const result: Record<string, unknown> = {};
+    const result: Record<string, unknown> = { isFailed: run.state === 'RUN_FAILED', isCanceled: run.state === 'RUN_CANCELED' };
     if (run.state === 'RUN_SUCCESS' && run.response !== undefined) result.body = run.response;
-    if (run.state === 'RUN_FAILED') result.isFailed = true;
-    if (run.state === 'RUN_CANCELED') result.isCanceled = true;
     publishServerStep(this.engine, this.s, invoker, { ...inv.step, out: JSON.stringify(result) });
   }
 
-  get runs(): RunStore {
-    return this.store.runs;
+  /** A run, ended or not. */
+  run(runId: string): RunRecord | undefined {
+    return this.store.runs.get(runId);
+  }
+
+  /** A run that has not ended. */
+  activeRun(runId: string): RunRecord | undefined {
+    return this.store.runs.active(runId);
+  }
+
+  /** The message a publish makes, tagged with its run when the headers name one (run-publish.ts). */
+  draft(h: HeaderSource, read: (h: HeaderSource) => Draft | QueueError): Draft | QueueError {
+    return runDraft(this.store.runs, h, read);
+  }
+
+  /** The runs' logs: up to `count` runs matching `filter`, newest first, from `cursor` on. */
+  logs(filter: RunFilter, count: number, cursor: number): { runs: Record<string, unknown>[]; cursor?: string } {
+    return runLogs(this.store, filter, count, cursor);
   }
 
   /**

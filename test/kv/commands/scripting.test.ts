@@ -131,6 +131,74 @@ describe('scripting commands over HTTP', () => {
       await evalFails(body, `ERR user_script:1: Script attempted to access nonexistent global variable '${name}'${at(body)}`);
     }
     await evals('return {math.pow(2, 10), table.getn({1, 2, 3})}', [1024, 3]);
+    // Nor table.move, which one call could keep busy for minutes.
+    await evals('return type(table.move)', 'nil');
+  });
+
+  it('keeps globals, libraries and the string metatable read-only: no script changes what a later one runs', async () => {
+    const token = t.readOnlyToken;
+    // Each attempt of issue 18, by the read-only token: through Lua code (the position leads the
+    // text) or through rawset, setmetatable and table.insert (no position), as Redis 7.0 answers.
+    const inCode = [
+      "redis.call = function() return 'poisoned' end",
+      "local call = redis.call\nredis.call = function(...) return call(...) end",
+      "tonumber = function() return 0 end",
+      "_G.tonumber = function() return 0 end",
+      "getmetatable('').__index = {}",
+      "getmetatable('').__index.upper = function() return 'poisoned' end",
+      "string.rep = nil",
+      "cjson.encode = nil",
+      "local mt = getmetatable(_G) mt.__index = nil",
+    ];
+    for (const body of inCode) {
+      const line = body.split('\n').length;
+      assert.deepEqual(await t.command(['EVAL', body, '0'], { token }), {
+        status: 400,
+        body: { error: `ERR user_script:${line}: Attempt to modify a readonly table${at(body, line)}` },
+      }, body);
+    }
+    const aroundMetamethods = [
+      "rawset(_G, 'redis', {call = function() return 'poisoned' end})",
+      "rawset(_G, 'tonumber', function() return 0 end)",
+      "rawset(redis, 'call', function() return 'poisoned' end)",
+      "rawset(string, 'rep', nil)",
+      "rawset(getmetatable(''), '__index', {})",
+      'setmetatable(_G, nil)',
+      'setmetatable(redis, {})',
+      "setmetatable(getmetatable(''), {})",
+      'table.insert(_G, 1)',
+    ];
+    for (const body of aroundMetamethods) {
+      assert.deepEqual(await t.command(['EVAL', body, '0'], { token }), {
+        status: 400,
+        body: { error: `ERR Attempt to modify a readonly table${at(body)}` },
+      }, body);
+    }
+    // A library may not change them either, loading or running.
+    await reply(['FUNCTION', 'FLUSH'], 'OK');
+    await fails(['FUNCTION', 'LOAD', "#!lua name=poison\nredis.call = nil\nredis.register_function('p', function() return 1 end)"],
+      'ERR Error registering functions: ERR user_function:2: Attempt to modify a readonly table');
+    await reply(['FUNCTION', 'LOAD', "#!lua name=poison\nredis.register_function('p', function() rawset(_G, 'tonumber', nil) return 1 end)"], 'poison');
+    await fails(['FCALL', 'p', '0'], 'ERR Attempt to modify a readonly table script: p, on @user_function:2.');
+    await reply(['FUNCTION', 'FLUSH'], 'OK');
+    // Later scripts, of another token and after SCRIPT FLUSH, find every built-in as it was.
+    await reply(['SCRIPT', 'FLUSH'], 'OK');
+    const check = "return {redis.call('ping'), tonumber('12'), ('abc'):upper(), string.rep('a', 2), cjson.encode({1}), getmetatable('').__index == string and 1 or 0}";
+    await evals(check, ['PONG', 12, 'ABC', 'aa', '[1]', 1]);
+    // Bytecode, which could read what the views hide, does not load; text does, under the same rules.
+    await evals('return loadstring(string.dump(function() return 1 end)) == nil and 1 or 0', 1);
+    await evals("return loadstring('return tonumber(ARGV[1])')()", 5, '0', '5');
+    const loaded = "loadstring('string.rep = nil')()";
+    await evalFails(loaded, `ERR [string "string.rep = nil"]:1: Attempt to modify a readonly table script: ${sha1(loaded)}, on string.rep = nil:1.`);
+    // Reading them keeps working: the libraries can still be walked.
+    await evals("local n = 0 for k in pairs(string) do if k == 'upper' then n = n + 1 end end return n", 1);
+  });
+
+  it('shows a function no KEYS or ARGV of an earlier script', async () => {
+    await evals('return 1', 1, '1', 'secret-key', 'secret-arg');
+    await reply(['FUNCTION', 'LOAD', "#!lua name=peek\nredis.register_function('peek', function() return KEYS end)"], 'peek');
+    await fails(['FCALL', 'peek', '0'], "ERR user_function:2: Script attempted to access nonexistent global variable 'KEYS' script: peek, on @user_function:2.");
+    await reply(['FUNCTION', 'DELETE', 'peek'], 'OK');
   });
 
   it('has the redis helpers, cjson, cmsgpack and bit', async () => {

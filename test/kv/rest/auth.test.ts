@@ -89,5 +89,36 @@ describe('kv rest: tokens', () => {
       assert.match(res.body.error, NOPERM_SET);
       assert.deepEqual(await get('/get/shared'), { status: 200, body: { result: 'v' } });
     });
+
+    it('refuses what changes the server without touching keys: scripts, functions, ACL users and tokens', async () => {
+      const lib = "#!lua name=rolib\nredis.register_function('rof', function() return 'kept' end)";
+      assert.deepEqual((await t.command(['FUNCTION', 'LOAD', 'REPLACE', lib])).body, { result: 'rolib' });
+      const sha = (await t.command(['SCRIPT', 'LOAD', 'return 1'])).body.result;
+      const refused: [string[], string][] = [
+        [['SCRIPT', 'FLUSH'], 'script|flush'],
+        [['SCRIPT', 'KILL'], 'script|kill'],
+        [['SCRIPT', 'LOAD', 'return 2'], 'script|load'],
+        [['FUNCTION', 'LOAD', 'REPLACE', lib], 'function|load'],
+        [['FUNCTION', 'DELETE', 'rolib'], 'function|delete'],
+        [['FUNCTION', 'FLUSH'], 'function|flush'],
+        [['FUNCTION', 'RESTORE', 'payload'], 'function|restore'],
+        [['FUNCTION', 'KILL'], 'function|kill'],
+        [['ACL', 'SETUSER', 'intruder', 'on', '>pw', '+@all', '~*'], 'acl|setuser'],
+        [['ACL', 'DELUSER', 'default'], 'acl|deluser'],
+        [['ACL', 'RESTTOKEN', 'default', 'pw'], 'acl|resttoken'],
+      ];
+      for (const [argv, name] of refused) {
+        assert.deepEqual(await t.command(argv, { token: t.readOnlyToken }), {
+          status: 400,
+          body: { error: `NOPERM this user has no permissions to run the '${name}' command or its subcommand` },
+        }, argv.join(' '));
+      }
+      // Larder has no CONFIG SET for anyone.
+      assert.equal((await t.command(['CONFIG', 'SET', 'maxmemory', '1'], { token: t.readOnlyToken })).status, 400);
+      assert.deepEqual((await t.command(['SCRIPT', 'EXISTS', sha])).body, { result: [1] });
+      assert.deepEqual((await t.command(['FCALL', 'rof', '0'])).body, { result: 'kept' });
+      assert.deepEqual((await t.command(['ACL', 'USERS'])).body, { result: ['default'] });
+      await t.command(['FUNCTION', 'DELETE', 'rolib']);
+    });
   });
 });

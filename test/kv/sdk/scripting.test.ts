@@ -46,6 +46,20 @@ for (const mode of PIPELINE_MODES) {
       assert.equal(await redis.get('ro'), 'value');
     });
 
+    it('the read-only token can neither poison what later scripts run nor change scripts and functions', async () => {
+      const ro = sdkClient(t, { autoPipeline: mode.autoPipeline, readOnly: true });
+      await assert.rejects(ro.eval("rawset(redis, 'call', function() return 'poisoned' end)", [], []), /ERR Attempt to modify a readonly table script: /);
+      await assert.rejects(ro.eval("tonumber = function() return 0 end", [], []), /ERR user_script:1: Attempt to modify a readonly table script: /);
+      await assert.rejects(ro.eval("getmetatable('').__index = {}", [], []), /ERR user_script:1: Attempt to modify a readonly table script: /);
+      assert.deepEqual(await redis.eval("return {redis.call('ping'), tonumber('7'), ('a'):upper()}", [], []), ['PONG', 7, 'A']);
+      const a = await redis.scriptLoad('return 1');
+      await assert.rejects(ro.scriptFlush(), /NOPERM .*'script\|flush'/);
+      await assert.rejects(ro.scriptLoad('return 3'), /NOPERM .*'script\|load'/);
+      await assert.rejects(ro.functions.load({ code: LIB }), /NOPERM .*'function\|load'/);
+      await assert.rejects(ro.functions.flush(), /NOPERM .*'function\|flush'/);
+      assert.deepEqual(await redis.scriptExists(a), [1]);
+    });
+
     it('scriptExists and scriptFlush', async () => {
       const a = await redis.scriptLoad('return 1');
       const b = sha1('return 2');

@@ -1,6 +1,6 @@
 // SEARCH.CREATE, SEARCH.DROP, SEARCH.DESCRIBE, SEARCH.WAITINDEXING, SEARCH.LISTINDEXES: index definitions.
 
-import { globMatch } from '../../glob.js';
+import { globMatch } from '../../../text/glob.js';
 import { isError, SYNTAX } from '../../errors.js';
 import type { Reply } from '../../reply.js';
 import { LIMIT_RANGE, OFFSET_RANGE } from '../../search/errors.js';

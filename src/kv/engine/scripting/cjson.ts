@@ -7,6 +7,7 @@
 import fengari, { type LuaState } from 'fengari';
 import { formatG } from './format-g.js';
 import { pushBytes, pushNumber, toBytes } from './lua-bytes.js';
+import { chargeScriptMemory } from './script-memory.js';
 
 const { lua, lauxlib } = fengari;
 
@@ -19,7 +20,10 @@ function fail(L: LuaState, text: string): never {
   return lauxlib.luaL_error(L, '%s', text);
 }
 
+// Strings are what can make the output huge (one string many times over), so each is charged
+// to the script's memory bound before the output is joined.
 function encodeString(s: string): string {
+  chargeScriptMemory(s.length + 2);
   return `"${s.replace(/["\\/\x00-\x1f]/g, (c) => ESCAPES[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)}"`;
 }
 

@@ -5,6 +5,7 @@
 
 import fengari, { type LuaState } from 'fengari';
 import { pushBytes, pushNumber, toBytes } from './lua-bytes.js';
+import { chargeScriptMemory } from './script-memory.js';
 
 const { lua, lauxlib } = fengari;
 
@@ -21,11 +22,14 @@ class Writer {
     const big = BigInt.asUintN(size * 8, BigInt(n));
     for (let i = size - 1; i >= 0; i--) this.byte(Number((big >> BigInt(i * 8)) & 0xffn));
   }
+  // What the output grows by is charged to the script's memory bound before it is added.
   raw(s: string): void {
     this.flush();
+    chargeScriptMemory(s.length);
     this.out += s;
   }
   private flush(): void {
+    chargeScriptMemory(this.parts.length);
     this.out += String.fromCharCode(...this.parts);
     this.parts = [];
   }

@@ -32,18 +32,22 @@ declare module 'fengari' {
     lua_atnativeerror(L: LuaState, f: JsFunction): void;
     lua_absindex(L: LuaState, idx: number): number;
     lua_checkstack(L: LuaState, n: number): boolean;
+    lua_call(L: LuaState, nargs: number, nresults: number): void;
     lua_createtable(L: LuaState, narr: number, nrec: number): void;
     lua_error(L: LuaState): never;
+    lua_getmetatable(L: LuaState, idx: number): boolean;
     lua_getinfo(L: LuaState, what: string, ar: LuaDebug): number;
     lua_getstack(L: LuaState, level: number, ar: LuaDebug): number;
     lua_gettop(L: LuaState): number;
     lua_insert(L: LuaState, idx: number): void;
+    lua_isnoneornil(L: LuaState, idx: number): boolean;
     lua_isinteger(L: LuaState, idx: number): boolean;
     lua_next(L: LuaState, idx: number): number;
     lua_pcall(L: LuaState, nargs: number, nresults: number, msgh: number): number;
     lua_pop(L: LuaState, n: number): void;
     lua_pushboolean(L: LuaState, b: boolean): void;
     lua_pushinteger(L: LuaState, n: number): void;
+    lua_pushjsclosure(L: LuaState, f: JsFunction, n: number): void;
     lua_pushjsfunction(L: LuaState, f: JsFunction): void;
     lua_pushlightuserdata(L: LuaState, p: object): void;
     lua_pushnil(L: LuaState): void;
@@ -56,6 +60,8 @@ declare module 'fengari' {
     lua_rawlen(L: LuaState, idx: number): number;
     lua_rawset(L: LuaState, idx: number): void;
     lua_rawseti(L: LuaState, idx: number, n: number): void;
+    lua_remove(L: LuaState, idx: number): void;
+    lua_replace(L: LuaState, idx: number): void;
     lua_setfield(L: LuaState, idx: number, k: string): void;
     lua_setmetatable(L: LuaState, idx: number): void;
     lua_sethook(L: LuaState, f: Hook | null, mask: number, count: number): void;
@@ -63,8 +69,11 @@ declare module 'fengari' {
     lua_toboolean(L: LuaState, idx: number): boolean;
     lua_tolstring(L: LuaState, idx: number): LuaString | null;
     lua_tonumber(L: LuaState, idx: number): number;
+    /** The table (or function, ...) object itself: fengari's identity for the value. */
+    lua_topointer(L: LuaState, idx: number): object | null;
     lua_touserdata(L: LuaState, idx: number): unknown;
     lua_type(L: LuaState, idx: number): number;
+    lua_upvalueindex(n: number): number;
   }
 
   export interface Lauxlib {

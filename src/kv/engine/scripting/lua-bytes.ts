@@ -7,7 +7,10 @@ import fengari, { type LuaState } from 'fengari';
 const { lua } = fengari;
 
 export function pushBytes(L: LuaState, bytes: string): void {
-  lua.lua_pushstring(L, Buffer.from(bytes, 'latin1'));
+  // Made as a Uint8Array rather than a Buffer, so a script's memory bound counts it (script-memory.ts).
+  const s = new Uint8Array(bytes.length);
+  Buffer.from(s.buffer, s.byteOffset, s.length).write(bytes, 'latin1');
+  lua.lua_pushstring(L, s);
 }
 
 /** The string (or number, converted as Lua does) at idx as bytes; null for other types. */

@@ -17,6 +17,12 @@ import { LuaVm, type LuaFailure } from './vm.js';
 /** Runs one command for a script: (argv, whether the script may not write). */
 export type Dispatch = (argv: string[], readOnly: boolean) => Reply;
 
+/** How long and how much memory one script or function run may take (config scriptTimeoutMs, scriptMemoryBytes). */
+export interface ScriptLimits {
+  readonly timeMs: number;
+  readonly memoryBytes: number;
+}
+
 /** What a snapshot keeps: SCRIPT LOAD's scripts and every library's code. */
 export interface ScriptingSnapshot {
   readonly scripts: readonly string[];
@@ -30,12 +36,12 @@ export class Scripting {
   /** Whether the script running now is read-only. */
   private readOnly = false;
 
-  constructor(
-    dispatch: Dispatch,
-    readonly timeLimitMs: number,
-  ) {
-    this.vm = new LuaVm({ call: (argv) => dispatch(argv, this.readOnly) });
-    this.functions = new FunctionRegistry(this.vm, timeLimitMs);
+  readonly timeLimitMs: number;
+
+  constructor(dispatch: Dispatch, limits: ScriptLimits) {
+    this.timeLimitMs = limits.timeMs;
+    this.vm = new LuaVm({ call: (argv) => dispatch(argv, this.readOnly) }, limits.memoryBytes);
+    this.functions = new FunctionRegistry(this.vm, limits.timeMs);
   }
 
   /** Compiles and caches a script body (EVAL, SCRIPT LOAD): the cached script, or why it cannot be. */

@@ -1,16 +1,20 @@
 // The Lua VM scripts and functions run in: one fengari state per database, sandboxed as Redis
 // sandboxes its own (eval.c, function_lua.c, script_lua.c).
 //
-// - Globals: scripts see a proxy of the globals table. Reading a missing global raises
-//   "Script attempted to access nonexistent global variable", creating one raises "Attempt to
-//   modify a readonly table", as in Redis 7.0.
-// - Libraries: base (without dofile, loadfile and print), table, string, math, coroutine, and
-//   cjson, cmsgpack and bit written in TypeScript. `unpack`, `loadstring`, math.pow and
-//   table.getn are Lua 5.1's, kept for scripts. Redis's `struct` library is not provided.
+// - Globals: scripts see a read-only view of the globals table, and of every library table in
+//   it (sandbox.ts). Reading a missing global raises "Script attempted to access nonexistent
+//   global variable", changing anything "Attempt to modify a readonly table", as in Redis 7.0.
+//   KEYS and ARGV are set for a script's run only, so a function never sees an earlier script's.
+// - Libraries: base (without dofile, loadfile and print), table (without move), string, math,
+//   coroutine, and cjson, cmsgpack and bit written in TypeScript. `unpack`, `loadstring`,
+//   math.pow and table.getn are Lua 5.1's, kept for scripts. Redis's `struct` library is not
+//   provided.
 // - Errors: every call runs under a message handler that turns the error into Redis's error
 //   table {err=..., source=..., line=...}, from which the reply text is built.
-// - Time: a count hook checks the clock; past the deadline it raises an error, and then raises
-//   again on every line, so a script catching it with pcall cannot keep running.
+// - Time and memory: a count hook checks the clock, and now and then the memory (script-memory.ts,
+//   which also refuses a huge string before it is made). Past either limit the run raises an
+//   error, and then raises again on every line, so a script catching it with pcall cannot keep
+//   running.
 //
 // Lua 5.3 is not Redis's 5.1: integral floats print with ".0" (tostring(10/2) is "5.0", "5"
 // in Redis); fengari's integers are 32-bit, so integer-only arithmetic past 2^31 wraps
@@ -27,11 +31,26 @@ import { openCmsgpack } from './cmsgpack.js';
 import { pushBytes, toBytes } from './lua-bytes.js';
 import { missingGlobal, openRedisApi, type Registrar, type ScriptHost } from './redis-api.js';
 import { stringField, toReply } from './reply-conversion.js';
+import { pushView, sealLibraries } from './sandbox.js';
+import { ScriptMemory } from './script-memory.js';
 
 const { lua, lauxlib, lualib } = fengari;
 
+/** The libraries scripts get besides the base functions, each sealed (see sandbox.ts). */
+const LIBRARIES = [
+  ['table', lualib.luaopen_table],
+  ['string', lualib.luaopen_string],
+  ['math', lualib.luaopen_math],
+  ['coroutine', lualib.luaopen_coroutine],
+  ['cjson', openCjson],
+  ['cmsgpack', openCmsgpack],
+  ['bit', openBit],
+] as const;
+
 /** Instructions between two looks at the clock. */
 const HOOK_EVERY = 10_000;
+/** Looks at the clock between two samples of the heap (a sample costs tens of microseconds). */
+const SAMPLE_EVERY = 10;
 
 /** What a failed call left: Redis's error table, read out. */
 export interface LuaFailure {
@@ -48,51 +67,56 @@ export class LuaVm {
   private readonly handlerRef: number;
   private deadline = Infinity;
   private timeLimitMs = 0;
-  private expired = false;
+  private hooks = 0;
+  /** Why the run in progress is being stopped: past its time or memory limit. */
+  private stopping: string | null = null;
+  /** The run's failure when the memory bound refused an allocation (see `refuseAllocation`). */
+  private refused: LuaFailure | null = null;
+  private readonly memory: ScriptMemory;
   /** Set while a library's code runs for FUNCTION LOAD: `redis` is then the load-time API. */
   private registrar: Registrar | null = null;
   private readonly loadApiRef: number;
 
-  constructor(host: ScriptHost) {
+  constructor(host: ScriptHost, memoryLimitBytes: number) {
     const L = lauxlib.luaL_newstate();
     this.L = L;
+    this.memory = new ScriptMemory(memoryLimitBytes, () => this.refuseAllocation());
+    const outside: ScriptHost = { call: (argv) => this.memory.outside(() => host.call(argv)) };
     for (const [name, open] of [
       ['_G', lualib.luaopen_base],
-      ['table', lualib.luaopen_table],
-      ['string', lualib.luaopen_string],
-      ['math', lualib.luaopen_math],
-      ['coroutine', lualib.luaopen_coroutine],
-      ['cjson', openCjson],
-      ['cmsgpack', openCmsgpack],
-      ['bit', openBit],
+      ...LIBRARIES,
     ] as const) {
       lauxlib.luaL_requiref(L, name, open, 1);
       lua.lua_pop(L, 1);
     }
     lua.lua_rawgeti(L, lua.LUA_REGISTRYINDEX, lua.LUA_RIDX_GLOBALS);
     const g = lua.lua_gettop(L);
-    openRedisApi(L, host, () => this.registrar);
+    openRedisApi(L, outside, () => this.registrar);
     lua.lua_setfield(L, g, 'redis');
-    openRedisApi(L, host, () => this.registrar, 'load');
+    openRedisApi(L, outside, () => this.registrar, 'load');
+    pushView(L, -1);
     this.loadApiRef = lauxlib.luaL_ref(L, lua.LUA_REGISTRYINDEX);
+    lua.lua_pop(L, 1);
     for (const name of ['dofile', 'loadfile', 'print']) {
       lua.lua_pushnil(L);
       lua.lua_setfield(L, g, name);
     }
     alias(L, g, 'table', 'unpack', 'unpack');
     addLua51(L, g);
-    lua.lua_pushstring(L, 'load');
+    boundStringRep(L, g);
+    // table.move (Lua 5.3's, not in Redis) walks any range of indices in one JS loop, which no
+    // hook can stop: table.move({}, 1, 2^31 - 1, 1) would take minutes.
+    lua.lua_pushstring(L, 'table');
     lua.lua_rawget(L, g);
-    lua.lua_setfield(L, g, 'loadstring');
+    lua.lua_pushnil(L);
+    lua.lua_setfield(L, -2, 'move');
+    lua.lua_pop(L, 1);
+    sealLibraries(L, g, [...LIBRARIES.map(([name]) => name), 'redis']);
 
-    // The proxy scripts see as their globals.
-    lua.lua_createtable(L, 0, 0);
-    lua.lua_createtable(L, 0, 2);
+    // The view scripts see as their globals.
     lua.lua_pushjsfunction(L, this.readGlobal);
-    lua.lua_setfield(L, -2, '__index');
-    lua.lua_pushjsfunction(L, readonlyTable);
-    lua.lua_setfield(L, -2, '__newindex');
-    lua.lua_setmetatable(L, -2);
+    pushView(L, -1);
+    lua.lua_remove(L, -2);
     lua.lua_pushvalue(L, -1);
     lua.lua_setfield(L, g, '_G');
     lua.lua_rawseti(L, lua.LUA_REGISTRYINDEX, lua.LUA_RIDX_GLOBALS);
@@ -135,7 +159,16 @@ export class LuaVm {
     pushArray(L, args);
     lua.lua_setfield(L, -2, 'ARGV');
     lua.lua_pop(L, 1);
-    return this.call(ref, [], timeLimitMs);
+    try {
+      return this.call(ref, [], timeLimitMs);
+    } finally {
+      lua.lua_rawgeti(L, lua.LUA_REGISTRYINDEX, this.globalsRef);
+      lua.lua_pushnil(L);
+      lua.lua_setfield(L, -2, 'KEYS');
+      lua.lua_pushnil(L);
+      lua.lua_setfield(L, -2, 'ARGV');
+      lua.lua_pop(L, 1);
+    }
   }
 
   /** Runs a registered function: callback(keys, args). */
@@ -162,28 +195,51 @@ export class LuaVm {
     this.timeLimitMs = timeLimitMs;
     this.deadline = performance.now() + timeLimitMs;
     try {
-      const status = lua.lua_pcall(L, arrays.length, 1, base + 1);
+      const status = this.memory.meter(() => lua.lua_pcall(L, arrays.length, 1, base + 1));
       if (status === lua.LUA_OK) return { ok: true, reply: toReply(L, -1) };
-      return { ok: false, failure: readFailure(L, lua.lua_gettop(L)) };
+      return { ok: false, failure: this.refused ?? readFailure(L, lua.lua_gettop(L)) };
     } finally {
       lua.lua_settop(L, base);
       this.deadline = Infinity;
-      if (this.expired) {
-        this.expired = false;
+      this.refused = null;
+      if (this.stopping !== null) {
+        this.stopping = null;
         lua.lua_sethook(L, this.hook, lua.LUA_MASKCOUNT, HOOK_EVERY);
       }
     }
   }
 
   private readonly hook = (L: LuaState): void => {
-    if (!this.expired) {
-      if (performance.now() <= this.deadline) return;
-      this.expired = true;
-      lua.lua_sethook(L, this.hook, lua.LUA_MASKCOUNT | lua.LUA_MASKLINE, 1);
+    if (this.stopping === null) {
+      if (performance.now() > this.deadline) {
+        this.stop(L, `Script killed: it ran longer than the time limit of ${this.timeLimitMs} ms (scriptTimeoutMs)`);
+      } else if (++this.hooks % SAMPLE_EVERY === 0 && !this.memory.withinLimit()) {
+        this.stop(L, this.memory.exceededText());
+      } else {
+        return;
+      }
     }
-    lua.lua_pushstring(L, `Script killed: it ran longer than the time limit of ${this.timeLimitMs} ms (scriptTimeoutMs)`);
+    lua.lua_pushstring(L, this.stopping!);
     lua.lua_error(L);
   };
+
+  /**
+   * Called as the memory bound refuses an allocation, which it then throws as a JS exception.
+   * Thrown from the middle of a VM instruction (s .. s), that exception reaches no message
+   * handler (fengari has no stack room left to call one), so the failure is recorded here,
+   * where the script is, and the run is stopped.
+   */
+  private refuseAllocation(): void {
+    const text = this.memory.exceededText();
+    this.refused ??= { err: `ERR ${text}`, ...luaPosition(this.L, 0) };
+    this.stop(this.L, text);
+  }
+
+  /** Stops the run: from now on every line and instruction raises `reason`, so pcall cannot keep it going. */
+  private stop(L: LuaState, reason: string): void {
+    this.stopping = reason;
+    lua.lua_sethook(L, this.hook, lua.LUA_MASKCOUNT | lua.LUA_MASKLINE, 1);
+  }
 
   /** __index of the globals proxy: (proxy, name). */
   private readonly readGlobal = (L: LuaState): number => {
@@ -198,16 +254,37 @@ export class LuaVm {
   };
 }
 
-function readonlyTable(L: LuaState): number {
-  return lauxlib.luaL_error(L, 'Attempt to modify a readonly table');
-}
-
 function alias(L: LuaState, g: number, lib: string, field: string, as: string): void {
   lua.lua_pushstring(L, lib);
   lua.lua_rawget(L, g);
   lua.lua_pushstring(L, field);
   lua.lua_rawget(L, -2);
   lua.lua_setfield(L, g, as);
+  lua.lua_pop(L, 1);
+}
+
+/**
+ * string.rep answers '' at once when both the string and the separator are empty: fengari
+ * would first loop n times (2^31 of them take minutes, with no hook to stop them). Any other
+ * result's size is checked by the memory bound before it is made, which bounds its time too.
+ */
+function boundStringRep(L: LuaState, g: number): void {
+  lua.lua_pushstring(L, 'string');
+  lua.lua_rawget(L, g);
+  lua.lua_pushstring(L, 'rep');
+  lua.lua_rawget(L, -2);
+  lua.lua_pushjsclosure(L, (L) => {
+    const empty = (i: number) => lua.lua_type(L, i) === lua.LUA_TSTRING && lua.lua_rawlen(L, i) === 0;
+    if (empty(1) && (lua.lua_isnoneornil(L, 3) || empty(3))) {
+      lua.lua_pushstring(L, '');
+      return 1;
+    }
+    lua.lua_pushvalue(L, lua.lua_upvalueindex(1));
+    lua.lua_insert(L, 1);
+    lua.lua_call(L, lua.lua_gettop(L) - 1, 1);
+    return 1;
+  }, 1);
+  lua.lua_setfield(L, -2, 'rep');
   lua.lua_pop(L, 1);
 }
 
@@ -241,7 +318,8 @@ function pushArray(L: LuaState, items: readonly string[]): void {
 /**
  * Redis's error handler: a table error is kept, anything else becomes {err='ERR '..tostring(e)};
  * either gets the source and line of the Lua code that raised it (skipping a C function such
- * as error() or redis.call).
+ * as error() or redis.call, and a read-only view's __newindex that such a function, as
+ * table.insert, ran).
  */
 function errorHandler(L: LuaState): number {
   if (lua.lua_type(L, 1) !== lua.LUA_TTABLE) {
@@ -251,18 +329,26 @@ function errorHandler(L: LuaState): number {
     pushBytes(L, `ERR ${text}`);
     lua.lua_setfield(L, 1, 'err');
   }
-  const ar = new lua.lua_Debug();
-  for (let level = 1; level <= 2 && lua.lua_getstack(L, level, ar) !== 0; level++) {
-    lua.lua_getinfo(L, 'Sl', ar);
-    if (ar.what !== null && Buffer.from(ar.what).toString('latin1') === 'J') continue; // fengari's "C": a JS function
-    lua.lua_pushstring(L, ar.source ?? '?');
+  const { source, line } = luaPosition(L, 1);
+  if (source !== null && line !== null) {
+    pushBytes(L, source);
     lua.lua_setfield(L, 1, 'source');
-    lua.lua_pushinteger(L, ar.currentline);
+    lua.lua_pushinteger(L, line);
     lua.lua_setfield(L, 1, 'line');
-    break;
   }
   lua.lua_settop(L, 1);
   return 1;
+}
+
+/** Where the Lua code running at stack level `from` is, or the one that called the JS functions running there. */
+function luaPosition(L: LuaState, from: number): Pick<LuaFailure, 'source' | 'line'> {
+  const ar = new lua.lua_Debug();
+  for (let level = from; level <= from + 2 && lua.lua_getstack(L, level, ar) !== 0; level++) {
+    lua.lua_getinfo(L, 'Sl', ar);
+    if (ar.what !== null && Buffer.from(ar.what).toString('latin1') === 'J') continue; // fengari's "C": a JS function
+    return { source: ar.source === null ? '?' : Buffer.from(ar.source).toString('latin1'), line: ar.currentline };
+  }
+  return { source: null, line: null };
 }
 
 function readFailure(L: LuaState, idx: number): LuaFailure {

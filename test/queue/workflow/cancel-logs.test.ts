@@ -3,9 +3,9 @@
 
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { eventually } from '../support/eventually.js';
-import { suiteLarder } from '../support/larder.js';
-import { startWorkflowEndpoint, type WorkflowEndpoint } from '../support/workflow-endpoint.js';
+import { eventually } from '../../support/eventually.js';
+import { suiteLarder } from '../../support/larder.js';
+import { startWorkflowEndpoint, type WorkflowEndpoint } from '../../support/workflow-endpoint.js';
 
 describe('workflow cancel and logs', () => {
   const t = suiteLarder({ queue: { retryDelayScale: 0.001 } });

@@ -6,12 +6,12 @@
 import type { HttpResponse } from '../../server/http.js';
 import { percentDecode } from '../../server/url.js';
 import { badRequest, isError, notFound } from '../errors.js';
-import { fail, ok } from '../rest/envelope.js';
-import { dlqJson } from '../rest/message-json.js';
-import { query, queryAll, type Call } from '../rest/request.js';
 import type { DlqEntry } from '../store/message.js';
-import type { NewRun, Overrides } from './run-dlq.js';
-import type { RunRecord } from './run.js';
+import type { NewRun, Overrides } from '../workflow/run-dlq.js';
+import type { RunRecord } from '../workflow/run.js';
+import { fail, ok } from './envelope.js';
+import { dlqJson } from './message-json.js';
+import { query, queryAll, type Call } from './request.js';
 
 const DEFAULT_COUNT = 100;
 
@@ -21,7 +21,7 @@ interface Found {
 }
 
 // GET /v2/dlq?source=workflow&cursor=&count=&dlqIds=&workflowRunId=&workflowUrl=&label=&fromDate=&toDate=
-export function workflowDlqListCommand(call: Call): HttpResponse {
+export function listWorkflowDlq(call: Call): HttpResponse {
   const count = Number(query(call, 'count') ?? DEFAULT_COUNT);
   if (!Number.isInteger(count) || count <= 0) return fail(badRequest('count must be a positive integer'));
   const cursor = Number(query(call, 'cursor') ?? 0) || 0;
@@ -41,7 +41,7 @@ export function workflowDlqListCommand(call: Call): HttpResponse {
 
 // POST /v2/workflows/dlq/callback/{dlqId}
 // POST /v2/workflows/dlq/resume|restart?dlqIds=..|filters (Upstash-Retries, Upstash-Flow-Control-Key/-Value apply to the new runs)
-export function workflowDlqActionCommand(call: Call): HttpResponse {
+export function actOnWorkflowDlq(call: Call): HttpResponse {
   const [group, action, more] = call.rest.split('/');
   if (group === 'dlq' && action === 'callback' && more !== undefined && more !== '') {
     const out = call.ctx.workflows.dlq.callback(Buffer.from(percentDecode(more), 'latin1').toString('utf8'));
@@ -65,7 +65,7 @@ export function workflowDlqActionCommand(call: Call): HttpResponse {
 }
 
 // DELETE /v2/workflows/dlq?dlqIds=..|filters
-export function workflowDlqDeleteCommand(call: Call): HttpResponse {
+export function deleteWorkflowDlq(call: Call): HttpResponse {
   let deleted = 0;
   for (const { entry } of targets(call)) if (call.ctx.engine.deleteDlq(entry.dlqId) === null) deleted++;
   return ok({ deleted });

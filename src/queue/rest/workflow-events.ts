@@ -5,13 +5,13 @@
 import type { HttpResponse } from '../../server/http.js';
 import { percentDecode } from '../../server/url.js';
 import { badRequest, isError, notFound } from '../errors.js';
-import { fail, ok } from '../rest/envelope.js';
-import { bodyBytes, jsonBody, type Call } from '../rest/request.js';
+import { fail, ok } from './envelope.js';
+import { bodyBytes, jsonBody, type Call } from './request.js';
 
 const segments = (call: Call) => call.rest.split('/').map((s) => Buffer.from(percentDecode(s), 'latin1').toString('utf8'));
 
 // POST /v2/wait/{eventId} with {url, timeout, timeoutUrl, timeoutHeaders, step}; Upstash-Workflow-RunId names the run
-export async function waitCommand(call: Call): Promise<HttpResponse> {
+export async function waitForEvent(call: Call): Promise<HttpResponse> {
   const [eventId] = segments(call);
   const runId = call.req.header('upstash-workflow-runid');
   if (runId === undefined) return fail(badRequest('wait needs an Upstash-Workflow-RunId header'));
@@ -23,7 +23,7 @@ export async function waitCommand(call: Call): Promise<HttpResponse> {
 }
 
 // POST /v2/notify/{eventId} | POST /v2/notify/{workflowRunId}/{eventId} (body: the event data)
-export async function notifyCommand(call: Call): Promise<HttpResponse> {
+export async function notify(call: Call): Promise<HttpResponse> {
   const parts = segments(call);
   if (parts.length > 2 || parts.some((p) => p === '')) return fail(notFound(call.req.path));
   const data = await bodyBytes(call);
@@ -35,7 +35,7 @@ export async function notifyCommand(call: Call): Promise<HttpResponse> {
 }
 
 // ANY /v2/workflows/hooks/{userId}/{runId}/{eventId} (context.createWebhook's URL, called without a token)
-export async function webhookCommand(call: Call, token: string): Promise<HttpResponse> {
+export async function callWebhook(call: Call, token: string): Promise<HttpResponse> {
   const [, userId, runId, eventId, more] = segments(call);
   if (eventId === undefined || eventId === '' || more !== undefined || userId !== userIdOf(token)) return fail(notFound(call.req.path));
   const body = await bodyBytes(call);
@@ -65,6 +65,6 @@ function userIdOf(token: string): string | undefined {
 }
 
 // GET /v2/waiters/{eventId}
-export function waitersCommand(call: Call): HttpResponse {
+export function listWaiters(call: Call): HttpResponse {
   return ok(call.ctx.workflows.waits.waiters(segments(call)[0]));
 }

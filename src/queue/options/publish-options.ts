@@ -2,14 +2,16 @@
 // Service-* names: Method, Delay, Not-Before, Retries, Timeout, Forward-*, Callback and
 // Failure-Callback (with their own Upstash-Callback-* / Upstash-Failure-Callback-* settings),
 // Deduplication-Id, Content-Based-Deduplication, Label, Retry-Delay, Redact-Fields,
-// Header-Forward and Flow-Control-Key/-Value. The one parser of durations and URLs in the queue
-// service.
+// Header-Forward and Flow-Control-Key/-Value. The one parser of publish settings and URLs in the
+// queue service; rest/ (publish, batch, schedules, trigger) and workflow/ (a run's own messages)
+// both read through it.
 
 import { createHash } from 'node:crypto';
 import { isProblem, parseRetryDelay } from '../delivery/retry-delay.js';
-import { badRequest, invalidCallback, invalidDestination, invalidRetryDelay, isError, messageTooLarge, type QueueError } from '../errors.js';
+import { badRequest, invalidCallback, retriesAboveLimit, invalidDestination, invalidRetryDelay, isError, messageTooLarge, type QueueError } from '../errors.js';
 import { parseRedactFields } from '../store/redaction.js';
 import { newMessageId, type Draft, type FollowUp, type MessageSettings, type QueueMessage } from '../store/message.js';
+import { duration } from './duration.js';
 import { readFlowControl } from './flow-control-value.js';
 
 /** A header lookup by lower-case name, and every name present. */
@@ -23,11 +25,12 @@ export interface PublishContext {
   callerIp: string;
   defaultRetries: number;
   maxMessageBytes: number;
+  /** The plan limit on Upstash-Retries; absent for the messages Larder makes from a run's settings (checked at its trigger). */
+  maxRetries?: number;
   queueName?: string;
 }
 
 const METHODS = new Set(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS']);
-const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
 
 /** Builds the message a publish to `destination` describes. */
 export function readPublish(destination: string, h: HeaderSource, body: Buffer, c: PublishContext): Draft | QueueError {
@@ -35,15 +38,15 @@ export function readPublish(destination: string, h: HeaderSource, body: Buffer, 
   if (body.length > c.maxMessageBytes) return messageTooLarge(body.length, c.maxMessageBytes);
   const setting = (name: string) => h.get(`upstash-${name}`) ?? h.get(`service-${name}`);
   const passed = forwarded(h, ['upstash-forward-', 'service-forward-']);
-  const own = readSettings(setting, setting('header-forward')?.trim().toLowerCase() === 'true' ? { ...plainHeaders(h), ...passed } : passed, 'Upstash');
+  const own = readSettings(setting, setting('header-forward')?.trim().toLowerCase() === 'true' ? { ...plainHeaders(h), ...passed } : passed, 'Upstash', c.maxRetries);
   if (isError(own)) return own;
   const redact = parseRedactFields(setting('redact-fields') ?? '');
   if (isError(redact)) return redact;
   const contentType = h.get('content-type');
   if (contentType !== undefined) own.headers['content-type'] ??= contentType;
-  const callback = followUp(h, 'callback');
+  const callback = followUp(h, 'callback', c.maxRetries);
   if (isError(callback)) return callback;
-  const failureCallback = followUp(h, 'failure-callback');
+  const failureCallback = followUp(h, 'failure-callback', c.maxRetries);
   if (isError(failureCallback)) return failureCallback;
   let notBefore = c.now + (own.delayMs ?? 0);
   const nb = setting('not-before');
@@ -86,7 +89,7 @@ export function readPublish(destination: string, h: HeaderSource, body: Buffer, 
  * Method, Retries, Timeout, Delay and Retry-Delay under `setting`'s names, and the forwarded
  * headers; `prefix` names the headers in errors (Upstash, Upstash-Callback, Upstash-Failure-Callback).
  */
-function readSettings(setting: (name: string) => string | undefined, headers: Record<string, string>, prefix: string): MessageSettings | QueueError {
+function readSettings(setting: (name: string) => string | undefined, headers: Record<string, string>, prefix: string, maxRetries = Infinity): MessageSettings | QueueError {
   const out: MessageSettings = { headers };
   const method = setting('method');
   if (method !== undefined) {
@@ -97,6 +100,7 @@ function readSettings(setting: (name: string) => string | undefined, headers: Re
   if (retries !== undefined) {
     if (!/^\d+$/.test(retries.trim())) return badRequest(`invalid retries: '${retries}' (a non-negative integer)`);
     out.retries = Number(retries.trim());
+    if (out.retries > maxRetries) return retriesAboveLimit(out.retries, maxRetries);
   }
   const timeout = setting('timeout');
   if (timeout !== undefined) {
@@ -120,7 +124,7 @@ function readSettings(setting: (name: string) => string | undefined, headers: Re
 }
 
 /** A callback URL and its settings from Upstash-<kind>-* headers. */
-function followUp(h: HeaderSource, kind: 'callback' | 'failure-callback'): FollowUp | undefined | QueueError {
+function followUp(h: HeaderSource, kind: 'callback' | 'failure-callback', maxRetries?: number): FollowUp | undefined | QueueError {
   const url = h.get(`upstash-${kind}`) ?? h.get(`service-${kind}`);
   if (url === undefined) return undefined;
   const name = kind === 'callback' ? 'Upstash-Callback' : 'Upstash-Failure-Callback';
@@ -129,6 +133,7 @@ function followUp(h: HeaderSource, kind: 'callback' | 'failure-callback'): Follo
     (n) => h.get(`upstash-${kind}-${n}`) ?? h.get(`service-${kind}-${n}`),
     forwarded(h, [`upstash-${kind}-forward-`, `service-${kind}-forward-`]),
     name,
+    maxRetries,
   );
   return isError(settings) ? settings : { url, settings };
 }
@@ -159,12 +164,6 @@ function plainHeaders(h: HeaderSource): Record<string, string> {
 }
 
 const NOT_FORWARDED = new Set(['host', 'connection', 'content-length', 'transfer-encoding', 'keep-alive', 'te', 'trailer', 'upgrade', 'expect', 'proxy-authorization', 'proxy-connection']);
-
-/** `10s`, `5m`, `2h`, `1d`, `500ms`, or a bare number of seconds; undefined when malformed. */
-export function duration(text: string): number | undefined {
-  const m = /^(\d+)(ms|s|m|h|d)?$/.exec(text.trim());
-  return m === null ? undefined : Number(m[1]) * UNIT_MS[m[2] ?? 's'];
-}
 
 export function isHttpUrl(s: string): boolean {
   if (!/^https?:\/\//i.test(s)) return false;

@@ -6,14 +6,14 @@
 
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { freePort } from '../support/free-port.js';
+import { freePort } from '../../support/free-port.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { eventually } from '../support/eventually.js';
-import { TEST_RUNTIME } from '../support/larder.js';
-import { spawnLarder } from '../support/larder-process.js';
-import { startWorkflowEndpoint } from '../support/workflow-endpoint.js';
+import { eventually } from '../../support/eventually.js';
+import { TEST_RUNTIME } from '../../support/larder.js';
+import { spawnLarder } from '../../support/larder-process.js';
+import { startWorkflowEndpoint } from '../../support/workflow-endpoint.js';
 
 const STEPS = 20;
 

@@ -6,10 +6,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { WorkflowNonRetryableError } from '@upstash/workflow';
-import { eventually } from '../support/eventually.js';
-import { suiteLarder } from '../support/larder.js';
-import { queueClient } from '../support/queue-receiver.js';
-import { startWorkflowEndpoint, type WorkflowEndpoint } from '../support/workflow-endpoint.js';
+import { eventually } from '../../support/eventually.js';
+import { suiteLarder } from '../../support/larder.js';
+import { queueClient } from '../../support/queue-receiver.js';
+import { startWorkflowEndpoint, type WorkflowEndpoint } from '../../support/workflow-endpoint.js';
 
 interface FailureSeen {
   runId: string;

@@ -4,8 +4,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { InvokableWorkflow, RouteFunction } from '@upstash/workflow';
-import { suiteLarder } from '../support/larder.js';
-import { startWorkflowEndpoint, type WorkflowEndpoint } from '../support/workflow-endpoint.js';
+import { suiteLarder } from '../../support/larder.js';
+import { startWorkflowEndpoint, type WorkflowEndpoint } from '../../support/workflow-endpoint.js';
 
 describe('workflow invoke', () => {
   const t = suiteLarder({ queue: { retryDelayScale: 0.001 } });
@@ -34,7 +34,7 @@ describe('workflow invoke', () => {
     });
     const { workflowRunId } = await ep.client.trigger({ url, body: {} });
     const run = await ep.runIs(workflowRunId, 'RUN_SUCCESS');
-    assert.deepEqual(JSON.parse(run.workflowRunResponse!), { body: { double: 4 } });
+    assert.deepEqual(JSON.parse(run.workflowRunResponse!), { body: { double: 4 }, isFailed: false, isCanceled: false });
     assert.deepEqual(seen[seen.length - 1].payload, { n: 2 });
     assert.equal(seen[seen.length - 1].header, 'v');
     const childRun = await ep.runIs(seen[0].runId, 'RUN_SUCCESS');
@@ -55,10 +55,12 @@ describe('workflow invoke', () => {
     const url = ep.route('/parent2', async (ctx) => {
       const f = await ctx.invoke('f', { workflow: failing, body: {}, retries: 0 });
       const c = await ctx.invoke('c', { workflow: cancelling, body: {} });
-      return { failed: f.isFailed === true, canceled: c.isCanceled === true };
+      return { f, c };
     });
     const { workflowRunId } = await ep.client.trigger({ url, body: {} });
     const run = await ep.runIs(workflowRunId, 'RUN_SUCCESS');
-    assert.deepEqual(JSON.parse(run.workflowRunResponse!), { failed: true, canceled: true });
+    const { f, c } = JSON.parse(run.workflowRunResponse!) as Record<string, Record<string, unknown>>;
+    assert.deepEqual([f.isFailed, f.isCanceled], [true, false]);
+    assert.deepEqual([c.isFailed, c.isCanceled], [false, true]);
   });
 });

@@ -4,8 +4,8 @@
 
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { suiteLarder } from '../support/larder.js';
-import { startWorkflowEndpoint, type RunLog, type WorkflowEndpoint } from '../support/workflow-endpoint.js';
+import { suiteLarder } from '../../support/larder.js';
+import { startWorkflowEndpoint, type RunLog, type WorkflowEndpoint } from '../../support/workflow-endpoint.js';
 
 type Step = { stepName?: string; stepType?: string; createdAt: number; out?: unknown; sleepFor?: number; sleepUntil?: number };
 const stepsOf = (run: RunLog) => run.steps.flatMap((g) => g.steps as unknown[]) as Step[];

@@ -4,12 +4,12 @@
 import type { HttpResponse } from '../../server/http.js';
 import { percentDecode } from '../../server/url.js';
 import { badRequest, isError, notFound, unknownWorkflowRun } from '../errors.js';
-import { fail, ok } from '../rest/envelope.js';
-import { bodyBytes, query, queryAll, type Call } from '../rest/request.js';
-import { workflowDlqDeleteCommand } from './dlq-api.js';
-import { rawSteps } from './run-delivery.js';
-import { runLogs, type RunFilter } from './run-logs.js';
-import type { RunRecord } from './run.js';
+import { rawSteps } from '../workflow/run-delivery.js';
+import type { RunFilter } from '../workflow/run-logs.js';
+import type { RunRecord } from '../workflow/run.js';
+import { fail, ok } from './envelope.js';
+import { bodyBytes, query, queryAll, type Call } from './request.js';
+import { deleteWorkflowDlq } from './workflow-dlq.js';
 
 const DEFAULT_LOG_COUNT = 10;
 const MAX_COUNT = 1000;
@@ -21,20 +21,20 @@ function parts(call: Call): [string, string] {
 }
 
 // GET /v2/workflows/runs/{runId} | GET /v2/workflows/events | GET /v2/workflows/logs
-export function workflowsGetCommand(call: Call): HttpResponse {
+export function getWorkflows(call: Call): HttpResponse {
   const [what, id] = parts(call);
-  if (what === 'events' || what === 'logs') return workflowLogsCommand(call);
+  if (what === 'events' || what === 'logs') return listWorkflowLogs(call);
   if (what !== 'runs' || id === '') return fail(notFound(call.req.path));
-  const run = call.ctx.workflows.runs.active(id);
+  const run = call.ctx.workflows.activeRun(id);
   return run === undefined ? fail(unknownWorkflowRun(id)) : ok(rawSteps(run));
 }
 
-// DELETE /v2/workflows/dlq?dlqIds=..|filters (dlq-api.ts)
+// DELETE /v2/workflows/dlq?dlqIds=..|filters (workflow-dlq.ts)
 // DELETE /v2/workflows/runs/{runId}?cancel=true|false (body: the run's result)
 // DELETE /v2/workflows/runs?workflowRunIds=..|workflowUrl=&workflowUrlExactMatch=&label=&fromDate=&toDate=
-export async function workflowsDeleteCommand(call: Call): Promise<HttpResponse> {
+export async function deleteWorkflows(call: Call): Promise<HttpResponse> {
   const [what, id] = parts(call);
-  if (what === 'dlq' && id === '') return workflowDlqDeleteCommand(call);
+  if (what === 'dlq' && id === '') return deleteWorkflowDlq(call);
   if (what !== 'runs') return fail(notFound(call.req.path));
   const workflows = call.ctx.workflows;
   if (id === '') return ok({ cancelled: workflows.cancelWhere((r) => matchesBulk(r, call)) });
@@ -58,7 +58,7 @@ function matchesBulk(r: RunRecord, call: Call): boolean {
 }
 
 // GET /v2/workflows/events?groupBy=workflowRunId&workflowRunId=&workflowUrl=&workflowCreatedAt=&state=&label=&fromDate=&toDate=&messageId=&count=&cursor=
-function workflowLogsCommand(call: Call): HttpResponse {
+function listWorkflowLogs(call: Call): HttpResponse {
   const filter: RunFilter = {};
   for (const k of ['workflowRunId', 'workflowUrl', 'state', 'label', 'messageId'] as const) {
     const v = query(call, k);
@@ -74,5 +74,5 @@ function workflowLogsCommand(call: Call): HttpResponse {
   if (c !== undefined && (!/^\d+$/.test(c) || Number(c) === 0)) return fail(badRequest('count must be a positive integer'));
   const count = c === undefined ? DEFAULT_LOG_COUNT : Math.min(MAX_COUNT, Number(c));
   const cursor = Number(query(call, 'cursor') ?? 0) || 0;
-  return ok(runLogs(call.ctx.engine.store, filter, count, cursor));
+  return ok(call.ctx.workflows.logs(filter, count, cursor));
 }

@@ -5,8 +5,8 @@
 import assert from 'node:assert/strict';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { after, before, describe, it } from 'node:test';
-import { suiteLarder } from '../support/larder.js';
-import { startWorkflowEndpoint, type WorkflowEndpoint } from '../support/workflow-endpoint.js';
+import { suiteLarder } from '../../support/larder.js';
+import { startWorkflowEndpoint, type WorkflowEndpoint } from '../../support/workflow-endpoint.js';
 
 interface Hit {
   method: string;

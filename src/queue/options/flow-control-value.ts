@@ -4,7 +4,7 @@
 
 import { badRequest, invalidFlowControl, type QueueError } from '../errors.js';
 import { DEFAULT_RATE_PERIOD_MS, type FlowControlSetting } from '../store/gate-records.js';
-import { duration } from './publish-options.js';
+import { duration } from './duration.js';
 
 export function readFlowControl(key: string | undefined, value: string | undefined): FlowControlSetting | undefined | QueueError {
   if (key === undefined && value === undefined) return undefined;

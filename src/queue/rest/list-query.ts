@@ -1,0 +1,88 @@
+// The query of the logs, the DLQ and bulk cancel: filters (each repeatable), ids, count and
+// cursor; and the page of a bulk action or DLQ list they select. Each endpoint takes the filters
+// @upstash/qstash declares for it. Any other parameter is refused naming it: ignoring a typo
+// would turn "delete where labeel=x" into "delete everything".
+
+import { queryPairs } from '../../server/url.js';
+import { badRequest, type QueueError } from '../errors.js';
+import type { FilterField, RecordFilter } from '../store/record-filter.js';
+import type { Call } from './request.js';
+
+export interface QuerySpec {
+  /** The parameter naming records one by one (`messageIds`, `dlqIds`). */
+  readonly ids: string;
+  readonly filters: ReadonlySet<FilterField | 'fromDate' | 'toDate'>;
+}
+
+export interface ListQuery {
+  filter: RecordFilter;
+  ids: string[];
+  /** As given (at most MAX_COUNT); undefined when not. */
+  count: number | undefined;
+  cursor: string | undefined;
+}
+
+// The SDK's UniversalFilterFields and QStashIdentityFields (its urlGroup is sent as topicName).
+const UNIVERSAL = ['fromDate', 'toDate', 'callerIp', 'label', 'flowControlKey'] as const;
+const IDENTITY = ['url', 'topicName', 'scheduleId', 'queueName'] as const;
+
+/** DELETE /v2/messages (MessageCancelFilterFields). */
+export const CANCEL_QUERY: QuerySpec = { ids: 'messageIds', filters: new Set([...UNIVERSAL, ...IDENTITY, 'host', 'path']) };
+/** /v2/dlq list, delete and retry (DLQFilterFields: no host or path, which the service refuses there). */
+export const DLQ_QUERY: QuerySpec = { ids: 'dlqIds', filters: new Set([...UNIVERSAL, ...IDENTITY, 'messageId', 'responseStatus']) };
+/** /v2/logs and /v2/events (LogsListFilters). */
+export const LOG_QUERY: QuerySpec = { ids: 'messageIds', filters: new Set([...UNIVERSAL, ...IDENTITY, 'host', 'path', 'state', 'messageId']) };
+
+/** How many a list (the logs, the DLQ) answers when the caller names no count. */
+export const LIST_COUNT = 100;
+/** A bulk action given no count acts on every match, as the service's cancel does (the SDK always sends one). */
+export const EVERY_MATCH = Infinity;
+const MAX_COUNT = 1000;
+
+export function readListQuery(call: Call, spec: QuerySpec): ListQuery | QueueError {
+  const out: ListQuery = { filter: {}, ids: [], count: undefined, cursor: undefined };
+  for (const [k, v] of queryPairs(call.req.query)) {
+    const err = readParam(out, spec, Buffer.from(k, 'latin1').toString('utf8'), Buffer.from(v ?? '', 'latin1').toString('utf8'));
+    if (err !== null) return err;
+  }
+  return out;
+}
+
+function readParam(out: ListQuery, spec: QuerySpec, name: string, value: string): QueueError | null {
+  if (name === spec.ids) out.ids.push(value);
+  else if (name === 'count') {
+    if (!/^\d+$/.test(value) || Number(value) === 0) return badRequest('count must be a positive integer');
+    out.count = Math.min(MAX_COUNT, Number(value));
+  } else if (name === 'cursor') out.cursor = value === '' ? undefined : value;
+  else if (name === 'qstash_token') return null; // the token, when the caller puts it in the query
+  else if (!spec.filters.has(name as FilterField)) return unknownFilter(name, spec);
+  else if (name === 'fromDate' || name === 'toDate') {
+    if (!/^\d+$/.test(value)) return badRequest(`${name} must be a unix time in ms`);
+    out.filter[name] = Number(value);
+  } else if (name === 'responseStatus') {
+    if (!/^\d+$/.test(value)) return badRequest('responseStatus must be an HTTP status code');
+    (out.filter.responseStatus ??= []).push(String(Number(value)));
+  } else (out.filter[name as FilterField] ??= []).push(value);
+  return null;
+}
+
+const unknownFilter = (name: string, spec: QuerySpec) =>
+  badRequest(`unknown filter '${name}': this endpoint takes ${[...spec.filters].join(', ')}, ${spec.ids}, count and cursor`);
+
+/**
+ * Up to `count` of `items` after `cursor`, in the order of `position` (a string that sorts as
+ * the records do), and the cursor to continue from while more remain. A position, not an
+ * offset: a bulk action removes what it acted on, and the next call must not skip past the rest.
+ */
+export function pageOf<T>(items: readonly T[], position: (t: T) => string, count: number, cursor: string | undefined): { page: T[]; cursor?: string } {
+  const after = items.map((item) => ({ item, at: position(item) })).filter((x) => cursor === undefined || x.at > cursor);
+  after.sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0));
+  const page = after.slice(0, count);
+  return after.length > count ? { page: page.map((x) => x.item), cursor: page[page.length - 1].at } : { page: page.map((x) => x.item) };
+}
+
+/** A position that sorts by time, then id: the time padded so strings compare as numbers. */
+export const timePosition = (time: number, id: string) => `${String(time).padStart(15, '0')}-${id}`;
+
+/** A bulk or list answer, with the cursor to continue from while more match. */
+export const withCursor = <T extends object>(answer: T, cursor: string | undefined) => (cursor === undefined ? answer : { ...answer, cursor });

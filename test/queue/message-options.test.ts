@@ -1,0 +1,60 @@
+// Every publish option shows on the message (client.messages.get) and its dead letter
+// (client.dlq.listMessages) under the SDK's Message names: retryDelayExpression, the flow-control
+// settings (rate also as ratePerSecond, period in seconds), labels, callbacks and the timeout.
+
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { Message } from '@upstash/qstash';
+import { eventually } from '../support/eventually.js';
+import { queueSuite } from '../support/queue-receiver.js';
+
+describe('queue message options', () => {
+  const { rx, client } = queueSuite();
+
+  const options = {
+    retryDelay: '1000 * (1 + retried)',
+    flowControl: { key: 'opt11-key', parallelism: 3, rate: 7, period: '10s' as const },
+    label: ['opt11-a', 'opt11-b'],
+    timeout: '7s' as const,
+  };
+
+  const assertOptions = (m: Message) => {
+    assert.equal(m.retryDelayExpression, '1000 * (1 + retried)');
+    assert.equal(m.flowControlKey, 'opt11-key');
+    assert.equal(m.parallelism, 3);
+    assert.equal(m.rate, 7);
+    assert.equal(m.ratePerSecond, 7);
+    assert.equal(m.period, 10);
+    assert.deepEqual(m.labels, ['opt11-a', 'opt11-b']);
+    assert.equal(m.label, 'opt11-a');
+    assert.equal((m as { timeout?: number }).timeout, 7);
+  };
+
+  it('shows every publish option on a waiting message', async () => {
+    const { messageId } = await client.publish({
+      ...options,
+      url: `${rx.url}/opt11/later`,
+      body: 'x',
+      delay: 3600,
+      callback: `${rx.url}/opt11/cb`,
+      failureCallback: `${rx.url}/opt11/fcb`,
+    });
+    const m = await client.messages.get(messageId);
+    assertOptions(m);
+    assert.equal(m.callback, `${rx.url}/opt11/cb`);
+    assert.equal(m.failureCallback, `${rx.url}/opt11/fcb`);
+    await client.messages.cancel(messageId);
+  });
+
+  it('shows every publish option on a dead letter', async () => {
+    rx.answer('/opt11/dead', () => ({ status: 500 }));
+    const { messageId } = await client.publish({ ...options, url: `${rx.url}/opt11/dead`, body: 'x', retries: 0, failureCallback: `${rx.url}/opt11/fcb2` });
+    let entry: Message | undefined;
+    await eventually(async () => {
+      entry = (await client.dlq.listMessages({ filter: { messageId } })).messages[0];
+      return entry !== undefined;
+    }, 'the dead letter');
+    assertOptions(entry!);
+    assert.equal(entry!.failureCallback, `${rx.url}/opt11/fcb2`);
+  });
+});
