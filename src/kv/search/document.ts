@@ -74,10 +74,10 @@ function sourceValues(root: JsonValue | HashValue, f: FieldDef): JsonValue[] {
   return at === undefined ? [] : Array.isArray(at) ? at : [at];
 }
 
-/** The JSON value at a field's dotted path. */
+/** The JSON value at a field's dotted path (schema names are bytes, JSON keys text). */
 function valueAt(root: JsonValue, f: FieldDef): JsonValue | undefined {
   let at: JsonValue | undefined = root;
-  for (const step of (f.from ?? f.name).split('.')) {
+  for (const step of utf8Text(f.from ?? f.name).split('.')) {
     if (at === undefined || at === null || !isObject(at)) return undefined;
     at = at.get(step);
   }

@@ -8,6 +8,7 @@
 //   $mustNot := filter | [filter...]     no clause holds
 // Nested objects name nested fields: { author: { name: "x" } } is { "author.name": "x" }.
 
+import { utf8Bytes } from '../bytes.js';
 import { ReplyError } from '../errors.js';
 import { analyze } from './analysis.js';
 import type { FieldValue } from './document.js';
@@ -84,10 +85,12 @@ class FilterParser {
     return out;
   }
 
+  /** `name` is text (from the parsed filter); schema names are its UTF-8 bytes. */
   private field(name: string, value: Json): Filter | ReplyError {
-    const field = this.def.fields.find((f) => f.name === name);
+    const bytes = utf8Bytes(name);
+    const field = this.def.fields.find((f) => f.name === bytes);
     if (field === undefined) {
-      const nested = isPlainObject(value) && this.def.fields.some((f) => f.name.startsWith(name + '.'));
+      const nested = isPlainObject(value) && this.def.fields.some((f) => f.name.startsWith(bytes + '.'));
       return nested ? this.object(value as { [k: string]: Json }, name + '.') : E.unknownField(name);
     }
     if (!isPlainObject(value)) return this.equals(field, [value], '$eq');

@@ -147,6 +147,19 @@ describe('SEARCH.* over HTTP', () => {
     assert.deepEqual(await names('edsger'), ['p:7']);
   });
 
+  embeddedOnly('SEARCH.* needs the embedded engine')('field names and values in any script, in JSON and hash documents', async () => {
+    await t.ok(['search.create', 'intl-j', 'ON', 'JSON', 'PREFIX', '1', 'ij:', 'SCHEMA', 'größe', 'KEYWORD', 'über.titel', 'TEXT']);
+    await t.ok(['search.create', 'intl-h', 'ON', 'HASH', 'PREFIX', '1', 'ih:', 'SCHEMA', 'größe', 'KEYWORD', 'titel', 'TEXT']);
+    await t.ok(['json.set', 'ij:1', '$', JSON.stringify({ größe: 'groß', über: { titel: 'Schöne Grüße aus Köln' } })]);
+    await t.ok(['hset', 'ih:1', 'größe', 'groß', 'titel', 'Schöne Grüße']);
+    for (const [index, key, path] of [['intl-j', 'ij:1', 'über.titel'], ['intl-h', 'ih:1', 'titel']]) {
+      assert.deepEqual(await keysOf(['search.query', index, JSON.stringify({ größe: 'groß', [path]: 'GRÜSSE' }), 'NOCONTENT']), [], index);
+      assert.deepEqual(await keysOf(['search.query', index, JSON.stringify({ größe: 'groß', [path]: 'GRÜẞE schöne' }), 'NOCONTENT']), [key], index);
+    }
+    assert.deepEqual(await t.ok(['search.query', 'intl-j', '{"über":{"titel":"köln"}}', 'SELECT', '1', 'über.titel']),
+      [['ij:1', (await t.ok(['search.query', 'intl-j', '{"über":{"titel":"köln"}}', 'NOCONTENT']))[0][1], [['über.titel', 'Schöne Grüße aus Köln']]]]);
+  });
+
   embeddedOnly('SEARCH.* needs the embedded engine')('a read-only token may describe, list, query and count, not create or drop', async () => {
     await t.ok(['search.create', 'ro', 'ON', 'JSON', 'PREFIX', '1', 'ro:', 'SCHEMA', 'a', 'TEXT']);
     const asReader = async (argv: string[]) => t.command(argv, { token: t.readOnlyToken });
