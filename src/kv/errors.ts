@@ -114,6 +114,9 @@ export const noPermCommand = (name: string) =>
 export const unsupported = (name: string) =>
   new ReplyError(`ERR Command is not available: '${name}'. See https://upstash.com/docs/redis/overall/rediscompatibility for details`);
 export const unsupportedOption = (option: string) => new ReplyError(`ERR Unsupported option ${option}`);
+/** A command only the embedded engine has (SEARCH.*), sent to a database on a remote Redis. */
+export const needsEmbeddedEngine = (name: string) =>
+  new ReplyError(`ERR ${name.toUpperCase()} needs Larder's embedded engine; this database uses engine: redis`);
 export const unknownSubcommand = (sub: string, name: string) =>
   new ReplyError(`ERR unknown subcommand '${sub}'. Try ${name.toUpperCase()} HELP.`);
 export const maxRequestSize = (limit: number, actual: number) =>

@@ -13,6 +13,7 @@ import { KeyWaiters } from './key-waiters.js';
 import { Keyspace, type Clock } from './keyspace.js';
 import { monitorLine, PubSubHub, type PubSubClient } from './pubsub/hub.js';
 import { Scripting, type ScriptLimits } from './scripting/scripting.js';
+import { SearchRegistry } from '../search/registry.js';
 
 /** Where writes go to be durable. */
 export interface Journal {
@@ -39,6 +40,7 @@ export const DEFAULT_SCRIPT_LIMITS: ScriptLimits = { timeMs: 5000, memoryBytes: 
 export class Database implements Ctx, KvBackend, ServerStats {
   readonly ks: Keyspace;
   readonly scripting: Scripting;
+  readonly search: SearchRegistry;
   caller: Caller = SYSTEM_CALLER;
   journal: Journal = NO_JOURNAL;
   readonly commands = TABLE;
@@ -65,7 +67,11 @@ export class Database implements Ctx, KvBackend, ServerStats {
     clock: Clock = Date.now,
     scriptLimits = DEFAULT_SCRIPT_LIMITS,
   ) {
-    this.ks = new Keyspace(clock, (argv) => this.journal.record(argv));
+    this.ks = new Keyspace(clock, (argv) => {
+      this.journal.record(argv);
+      if (this.search.active) this.search.keyChanged(argv[1]); // argv: DEL key, or HDEL key field...
+    });
+    this.search = new SearchRegistry(this.ks);
     this.startedAt = clock();
     this.scripting = new Scripting((argv, readOnly) => this.runFromScript(argv, readOnly), scriptLimits);
   }
@@ -229,6 +235,18 @@ export class Database implements Ctx, KvBackend, ServerStats {
     return admitted instanceof ReplyError ? admitted : this.run(admitted, argv, caller);
   }
 
+  /**
+   * The one place search indexes learn of writes: every key a write declares is re-read
+   * (values change in place, so the keyspace alone cannot tell), and a write that left the
+   * keyspace empty (FLUSHDB, FLUSHALL) empties them. Scripts and transactions run each of
+   * their commands through `run`, so they are covered; expiry goes through the Keyspace's
+   * onExpired above.
+   */
+  private syncSearch(cmd: Command, argv: Args): void {
+    if (this.ks.size === 0) this.search.cleared();
+    else for (const key of keysOf(cmd, argv)) this.search.keyChanged(key);
+  }
+
   private run(cmd: Command, argv: Args, caller: Caller): Reply {
     // A write the log could not keep is refused before it changes anything; reads go on.
     if (cmd.bits & WRITE) {
@@ -250,6 +268,7 @@ export class Database implements Ctx, KvBackend, ServerStats {
       if (!this.waiters.idle && (logged === null || logged.length > 0)) {
         for (const key of keysOf(cmd, argv)) this.waiters.notify(key);
       }
+      if (this.search.active) this.syncSearch(cmd, argv);
     } else if (!(cmd.bits & WRITE) && logged !== null) {
       // A read that changed bytes after all (PFCOUNT caching its estimate) asked to be logged.
       for (const a of logged) this.journal.record(a);

@@ -3,7 +3,9 @@
 //
 // Snapshot frames: the header holds {"version":1,"keys":N}, plus "scripts" (SCRIPT LOAD's
 // bodies) and "libraries" (FUNCTION LOAD's codes) as arrays of byte strings when there are
-// any; each entry holds
+// any, and "search" (the SEARCH.CREATE of each search index and SEARCH.ALIASADD of each alias)
+// as an array of argvs when there are any; search indexes themselves are not stored but rebuilt from the keys at start. Each
+// entry holds
 //   [u32 key length][key][f64 expiry ms, 0 = none][value encoding (value-codec.ts)].
 // Log frames hold the commands of one write (command-codec.ts).
 // Not safe for concurrent use; the database's JS thread owns it.
@@ -48,6 +50,7 @@ export class Persistence implements Journal {
     } finally {
       ks.loading = false;
     }
+    this.rebuildSearch();
     this.generations.removeOlder();
     this.db.journal = this;
     ks.expireCycle(1000, 1_000_000);
@@ -89,13 +92,28 @@ export class Persistence implements Journal {
     this.seal();
     const entries = [...this.db.ks.live()];
     const { scripts, libraries } = this.db.scripting.snapshot();
-    const header = { keys: entries.length, ...(scripts.length > 0 && { scripts }), ...(libraries.length > 0 && { libraries }) };
+    const search = this.db.search.declared ? this.db.search.definitions() : [];
+    const header = {
+      keys: entries.length,
+      ...(scripts.length > 0 && { scripts }),
+      ...(libraries.length > 0 && { libraries }),
+      ...(search.length > 0 && { search }),
+    };
     this.generations.compact(header, encodeEntries(entries));
   }
 
   close(): void {
     this.seal();
     this.generations.log.close();
+  }
+
+  /** Fills the search indexes from the loaded keys, and says how long that took. */
+  private rebuildSearch(): void {
+    if (!this.db.search.active) return;
+    const started = performance.now();
+    this.db.search.rebuild();
+    const ms = Math.round(performance.now() - started);
+    this.logger.info({ db: this.db.dbName, indexes: this.db.search.list().length, ms }, 'kv search indexes rebuilt');
   }
 
   private replayLog(): void {
@@ -121,6 +139,9 @@ export class Persistence implements Journal {
     const scripts = texts(header.scripts);
     const libraries = texts(header.libraries);
     if (scripts === null || libraries === null) throw corrupt('has unreadable scripts or libraries');
+    for (const argv of searchDefinitions(header.search)) {
+      if (argv === null || this.db.replay(argv) !== null) throw corrupt('has an unreadable search index definition');
+    }
     const failed = this.db.scripting.restore({ scripts, libraries });
     if (failed > 0) this.logger.error({ db: this.db.dbName, file: path, failed }, 'kv snapshot scripts or libraries failed to load');
     const ks = this.db.ks;
@@ -133,6 +154,13 @@ export class Persistence implements Journal {
       ks.insert(key, value, f.readDoubleLE(4 + keyLen));
     });
   }
+}
+
+/** The header's search index definitions: argvs, each null when it is not one. */
+function searchDefinitions(v: unknown): (string[] | null)[] {
+  if (v === undefined) return [];
+  if (!Array.isArray(v)) return [null];
+  return v.map((argv) => (Array.isArray(argv) && argv.every((s) => typeof s === 'string') ? argv : null));
 }
 
 /** Snapshot entries, [u32 key length][key][f64 expiry][value], encoded one at a time as written. */
