@@ -44,7 +44,7 @@ parentPort!.on('message', (req: WorkerRequest) => {
   let sum = 0;
   while (performance.now() < end) {
     const q = done % queries.length;
-    sum += recall(index.search(points[q], K), req.truth[q]);
+    sum += recall(index.search(points[q], K).slice(0, K), req.truth[q]);
     done++;
   }
   parentPort!.postMessage({ seconds: (performance.now() - start) / 1000, done, recall: sum / done } satisfies QueryAnswer);

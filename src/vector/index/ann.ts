@@ -19,7 +19,8 @@ export interface AnnIndex {
   /** Inserts a point, or moves it when the label is present. */
   add(label: number, vector: Float32Array): void;
   remove(label: number): void;
-  /** Up to `k` labels, nearest first, among those `accept` lets through. */
+  /** Candidates for the `k` nearest among those `accept` lets through: `k` or more where there
+   *  are, roughly nearest first. The caller scores them exactly and keeps the best `k`. */
   search(query: Float32Array, k: number, accept?: (label: number) => boolean): number[];
   /** Points present (not removed). */
   readonly size: number;
@@ -49,6 +50,10 @@ const ONE_THREAD = 1;
  *  too few pass the filter, up to MAX_OVERFETCH times `k`: past that, namespace.ts's exact scan
  *  of the matching records costs less (it sends a filter here only when it keeps 5% or more). */
 const FIRST_OVERFETCH = 4;
+/** Candidates beyond `k` a search returns (up to `k` more): half precision cannot tell apart
+ *  points whose scores differ in the fifth digit, so the caller's exact scores pick among them.
+ *  Up to ef (100) candidates cost the search nothing more. */
+const SPARE_CANDIDATES = 50;
 const MAX_OVERFETCH = 64;
 const TRAILER_BYTES = 12;
 /** A saved graph is checksummed in pieces of this size, so any size fits in memory. */
@@ -118,12 +123,13 @@ export class HnswAnn implements AnnIndex {
   search(query: Float32Array, k: number, accept?: (label: number) => boolean): number[] {
     const size = this.size;
     const point = this.prepare(query);
-    if (accept === undefined) return this.nearest(point, Math.min(k, size));
-    // usearch's JS binding takes no filter: ask for more points until k of them pass.
+    const wanted = k + Math.min(k, SPARE_CANDIDATES);
+    if (accept === undefined) return this.nearest(point, Math.min(wanted, size));
+    // usearch's JS binding takes no filter: ask for more points until enough of them pass.
     const most = Math.min(k * MAX_OVERFETCH, size);
     for (let ask = Math.min(k * FIRST_OVERFETCH, most); ; ask = Math.min(ask * 2, most)) {
       const passed = this.nearest(point, ask).filter(accept);
-      if (passed.length >= k || ask === most) return passed.slice(0, k);
+      if (passed.length >= wanted || ask === most) return passed.slice(0, wanted);
     }
   }
 
