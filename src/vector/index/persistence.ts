@@ -4,7 +4,7 @@
 // a `namespace` op and `upsert` ops of up to SNAPSHOT_BATCH records, in insertion order.
 //
 // The log and snapshot are the one source of truth. The HNSW graphs are a cache beside them:
-//   graph-<gen>-<i>.hnsw   namespace i's graph (hnswlib's format), written by a clean close
+//   graph-<gen>-<i>.hnsw   namespace i's graph (usearch's format), written by a clean close
 //   graphs.json            {"gen","logBytes","graphs":{namespace: file}}, written (atomically) last
 // A start that finds graphs.json naming its generation and exactly its log's length (nothing
 // cut, nothing appended since) loads those graphs instead of inserting every vector again; in
