@@ -14,8 +14,9 @@ import { Keyspace, type Clock } from './engine/keyspace.js';
 import type { Journal } from './engine/persistence.js';
 import { monitorLine, PubSubHub, type PubSubClient } from './engine/pubsub/hub.js';
 import { Scripting, type ScriptLimits } from './engine/scripting/scripting.js';
+import { SearchRegistry } from './search/registry.js';
 
-const NO_JOURNAL: Journal = { record() {}, seal() {}, commit() {} };
+const NO_JOURNAL: Journal = { record() {}, seal() {}, commit: () => null, writeFailure: () => null };
 
 export const SYSTEM_CALLER: Caller = { user: 'default', readOnly: false, acl: null };
 
@@ -25,6 +26,7 @@ export const DEFAULT_SCRIPT_LIMITS: ScriptLimits = { timeMs: 5000, memoryBytes: 
 export class Database implements Ctx, KvBackend, ServerStats {
   readonly ks: Keyspace;
   readonly scripting: Scripting;
+  readonly search: SearchRegistry;
   caller: Caller = SYSTEM_CALLER;
   journal: Journal = NO_JOURNAL;
   readonly commands = COMMANDS;
@@ -51,7 +53,11 @@ export class Database implements Ctx, KvBackend, ServerStats {
     clock: Clock = Date.now,
     scriptLimits = DEFAULT_SCRIPT_LIMITS,
   ) {
-    this.ks = new Keyspace(clock, (argv) => this.journal.record(argv));
+    this.ks = new Keyspace(clock, (argv) => {
+      this.journal.record(argv);
+      if (this.search.active) this.search.keyChanged(argv[1]); // argv: DEL key, or HDEL key field...
+    });
+    this.search = new SearchRegistry(this.ks);
     this.startedAt = clock();
     this.scripting = new Scripting((argv, readOnly) => this.runFromScript(argv, readOnly), scriptLimits);
   }
@@ -78,16 +84,19 @@ export class Database implements Ctx, KvBackend, ServerStats {
    * redis.call) can block in its place.
    */
   private runBlockable(argv: Args, caller: Caller): Reply {
+    const admitted = admit(lookupCommand(argv[0]), argv, caller, 'command');
+    if (admitted instanceof ReplyError) return admitted;
+    const writesBefore = this.writes;
+    let reply: Reply;
     try {
-      const admitted = admit(lookupCommand(argv[0]), argv, caller, 'command');
-      if (admitted instanceof ReplyError) return admitted;
       if (admitted.bits & BLOCKING) this.block = this.requestBlock;
-      return this.run(admitted, argv, caller);
+      reply = this.run(admitted, argv, caller);
     } finally {
       this.block = undefined;
       this.journal.seal();
-      this.journal.commit();
     }
+    const failed = this.journal.commit();
+    return failed !== null && this.writes !== writesBefore ? failed : reply;
   }
 
   /**
@@ -109,13 +118,15 @@ export class Database implements Ctx, KvBackend, ServerStats {
   }
 
   pipeline(commands: readonly Args[], caller: Caller): Reply[] {
+    const wrote: boolean[] = [];
     const replies = commands.map((argv) => {
+      const writesBefore = this.writes;
       const r = this.runOne(argv, caller);
+      wrote.push(this.writes !== writesBefore);
       this.journal.seal();
       return r;
     });
-    this.journal.commit();
-    return replies;
+    return this.committed(replies, wrote);
   }
 
   transaction(commands: readonly Args[], caller: Caller): Reply[] | ReplyError {
@@ -125,10 +136,27 @@ export class Database implements Ctx, KvBackend, ServerStats {
       if (admitted instanceof ReplyError) return admitted;
       cmds.push(admitted);
     }
-    const replies = commands.map((argv, i) => this.run(cmds[i], argv, caller));
+    const wrote: boolean[] = [];
+    const replies = commands.map((argv, i) => {
+      const writesBefore = this.writes;
+      const r = this.run(cmds[i], argv, caller);
+      wrote.push(this.writes !== writesBefore);
+      return r;
+    });
     this.journal.seal();
-    this.journal.commit();
-    return replies;
+    return this.committed(replies, wrote);
+  }
+
+  /**
+   * Commits what was sealed. When the disk refuses it, the commands that wrote (`wrote`: a
+   * script counts by the writes it made) answer the failure, since what they wrote is not
+   * durable; the others keep their replies, even when a lazily expired key's deletion they
+   * logged waits with the rest. runBlockable does the same for one command.
+   */
+  private committed(replies: Reply[], wrote: readonly boolean[]): Reply[] {
+    const failed = this.journal.commit();
+    if (failed === null) return replies;
+    return replies.map((r, i) => (wrote[i] ? failed : r));
   }
 
   /**
@@ -193,7 +221,24 @@ export class Database implements Ctx, KvBackend, ServerStats {
     return admitted instanceof ReplyError ? admitted : this.run(admitted, argv, caller);
   }
 
+  /**
+   * The one place search indexes learn of writes: every key a write declares is re-read
+   * (values change in place, so the keyspace alone cannot tell), and a write that left the
+   * keyspace empty (FLUSHDB, FLUSHALL) empties them. Scripts and transactions run each of
+   * their commands through `run`, so they are covered; expiry goes through the Keyspace's
+   * onExpired above.
+   */
+  private syncSearch(cmd: Command, argv: Args): void {
+    if (this.ks.size === 0) this.search.cleared();
+    else for (const key of keysOf(cmd, argv)) this.search.keyChanged(key);
+  }
+
   private run(cmd: Command, argv: Args, caller: Caller): Reply {
+    // A write the log could not keep is refused before it changes anything; reads go on.
+    if (cmd.bits & WRITE) {
+      const refused = this.journal.writeFailure();
+      if (refused !== null) return refused;
+    }
     this.caller = caller;
     this.commandsProcessed++;
     const reply = cmd.run(this, argv);
@@ -209,6 +254,7 @@ export class Database implements Ctx, KvBackend, ServerStats {
       if (!this.waiters.idle && (logged === null || logged.length > 0)) {
         for (const key of keysOf(cmd, argv)) this.waiters.notify(key);
       }
+      if (this.search.active) this.syncSearch(cmd, argv);
     } else if (!(cmd.bits & WRITE) && logged !== null) {
       // A read that changed bytes after all (PFCOUNT caching its estimate) asked to be logged.
       for (const a of logged) this.journal.record(a);

@@ -5,7 +5,7 @@
 
 import { CATEGORIES, READONLY, WRITE, type Args, type Command, type CommandList } from '../commands/spec.js';
 import { AclRule, type AclRuleReason } from '../errors.js';
-import { globMatch } from '../glob.js';
+import { globMatch } from '../../text/glob.js';
 
 // Key pattern permissions (%R~, %W~; ~ is both).
 const READ = 1;

@@ -8,6 +8,7 @@ import type { Scripting } from '../engine/scripting/scripting.js';
 import type { Args } from '../argv.js';
 import type { ReplyError } from '../errors.js';
 import type { Reply } from '../reply.js';
+import type { SearchRegistry } from '../search/registry.js';
 
 export type { Args };
 
@@ -24,6 +25,7 @@ export type Flag =
   | 'gateway' //       acts on Larder's own state (ACL users, REST tokens): a remote backend runs it in Larder
   | 'stream' //        runs only as an event stream (/subscribe, /monitor): refused as a plain command,
   //                   and so discards a multi-exec as a whole, as 'unsupported' does
+  | 'embedded' //      needs the embedded engine (SEARCH.*): a remote backend refuses it
   | 'spansNodes'; //   a cursor walk over the whole keyspace (SCAN): in a Cluster it visits each master in turn
 
 /** Where the keys sit in argv (argv[0] is the name). Read by ACL key patterns and cluster routing. */
@@ -111,6 +113,8 @@ export interface Ctx {
   readonly client: PubSubClient | null;
   /** Scripts and function libraries (EVAL, FUNCTION, FCALL). */
   readonly scripting: Scripting;
+  /** The database's search indexes (SEARCH.*). */
+  readonly search: SearchRegistry;
   /**
    * Replaces what the log records for this write (Redis's command rewriting): relative times
    * become absolute, random choices become the elements chosen. An empty call logs nothing.
@@ -185,9 +189,10 @@ export const STREAM = 256;
 export const CHANGES_SERVER = 512;
 /** Set when the table is built on every command a read-only token may not run: write, wideRead, admin or changesServer. */
 export const NOT_FOR_READ_ONLY = 1024;
+export const EMBEDDED = 2048;
 /** Set when the table is built on every @blocking command (XREAD, BLPOP): it may wait for a write, on a connection of its own on a remote backend. */
-export const BLOCKING = 2048;
-export const SPANS_NODES = 4096;
+export const BLOCKING = 4096;
+export const SPANS_NODES = 8192;
 
 export interface Command extends Omit<CommandSpec, 'subcommands'> {
   readonly bits: number;

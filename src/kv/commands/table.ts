@@ -16,6 +16,7 @@ import set from './set.js';
 import string from './string.js';
 import transaction from './transaction.js';
 import scripting from './scripting.js';
+import search from './search.js';
 import sort from './sort.js';
 import stream from './stream.js';
 import zset from './zset.js';
@@ -28,6 +29,7 @@ import {
   NOT_FOR_READ_ONLY,
   GATEWAY,
   STREAM,
+  EMBEDDED,
   FAST,
   NOSCRIPT,
   READONLY,
@@ -43,7 +45,7 @@ import {
 
 const FAMILIES: readonly Family[] = [
   generic, string, hash, list, set, zset, geo, sort, bitmap, hyperloglog, json, stream, server, connection, transaction,
-  acl, pubsub, scripting,
+  acl, pubsub, scripting, search,
 ];
 
 const BITS: Partial<Record<Flag, number>> = {
@@ -57,6 +59,7 @@ const BITS: Partial<Record<Flag, number>> = {
   gateway: GATEWAY,
   stream: STREAM,
   changesServer: CHANGES_SERVER,
+  embedded: EMBEDDED,
   spansNodes: SPANS_NODES,
 };
 

@@ -17,9 +17,9 @@ import { Cluster, Command as RedisCommand, Redis, ReplyError as RedisReplyError,
 import type { AclRegistry } from '../acl/registry.js';
 import type { KvBackend, PubSubClient } from '../backend.js';
 import { admit } from '../commands/admit.js';
-import { ADMIN, BLOCKING, GATEWAY, keysOf, SPANS_NODES, WRITE, type Args, type Caller, type Command } from '../commands/spec.js';
+import { ADMIN, BLOCKING, EMBEDDED, GATEWAY, keysOf, SPANS_NODES, WRITE, type Args, type Caller, type Command } from '../commands/spec.js';
 import { lookupCommand } from '../commands/table.js';
-import { backendUnavailable, CROSSSLOT, EXECABORT, REMOTE_MONITOR, ReplyError } from '../errors.js';
+import { backendUnavailable, CROSSSLOT, EXECABORT, needsEmbeddedEngine, REMOTE_MONITOR, ReplyError } from '../errors.js';
 import type { Reply } from '../reply.js';
 import { GatewayCtx } from './gateway-ctx.js';
 import { mergeReplies, policyOf, readShardPolicies, type ShardPolicies, type ShardPolicy } from './shard-policy.js';
@@ -277,6 +277,7 @@ export class RedisBackend implements KvBackend {
   private admit(argv: Args, caller: Caller, at: number, runAs: RunAs): Admitted | ReplyError {
     const cmd = admit(lookupCommand(argv[0]), argv, caller, runAs === 'stream' ? 'stream' : 'command');
     if (cmd instanceof ReplyError) return cmd;
+    if (cmd.bits & EMBEDDED) return needsEmbeddedEngine(cmd.name);
     let slot: number | undefined;
     let key: Buffer | undefined;
     if (this.cluster) {
