@@ -1,6 +1,6 @@
 // GET /metrics: the Prometheus text format, behind the admin token (Authorization: Bearer).
 
-import { timingSafeEqual } from 'node:crypto';
+import { requestToken, sameSecret } from './credentials.js';
 import { jsonResponse, type HttpRequest } from './http.js';
 import type { RequestMetrics } from './request-metrics.js';
 import type { Service } from './service.js';
@@ -8,13 +8,7 @@ import type { Service } from './service.js';
 const UNAUTHORIZED = '{"error":"Unauthorized: send the admin token (LARDER_ADMIN_TOKEN) as a bearer token","status":401}';
 
 export function metricsService(metrics: RequestMetrics, adminToken: string): Service {
-  const expected = Buffer.from(adminToken);
-  const authorized = (req: HttpRequest) => {
-    const auth = req.header('authorization');
-    if (auth === undefined || !/^bearer /i.test(auth)) return false;
-    const sent = Buffer.from(auth.slice(7).trim());
-    return sent.length === expected.length && timingSafeEqual(sent, expected);
-  };
+  const authorized = (req: HttpRequest) => sameSecret(requestToken(req), adminToken);
   return {
     name: 'metrics',
     prefix: 'metrics',

@@ -3,9 +3,8 @@
 // keys, then dispatches on the method and the group. Routes are data: method, group, whether
 // a sub-path is wanted, whether the route reveals or changes the keys.
 
-import { timingSafeEqual } from 'node:crypto';
 import type { HttpRequest, HttpResponse } from '../../server/http.js';
-import { queryParam } from '../../server/url.js';
+import { matchToken, requestToken } from '../../server/credentials.js';
 import { methodNotAllowed, notFound, READ_ONLY, READ_ONLY_KEYS, UNAUTHORIZED } from '../errors.js';
 import { fail } from './envelope.js';
 import { deleteDlq, getDlq, listDlq, retryDlq } from './dlq.js';
@@ -120,16 +119,5 @@ export function queueRoutes(ctx: QueueContext, tokens: Tokens) {
 }
 
 function caller(req: HttpRequest, tokens: Tokens): 'full' | 'readOnly' | null {
-  const header = req.header('authorization');
-  const given = header !== undefined && /^bearer /i.test(header) ? header.slice(7).trim() : queryParam(req.query, 'qstash_token');
-  if (given === undefined) return null;
-  if (same(given, tokens.token)) return 'full';
-  if (same(given, tokens.readOnlyToken)) return 'readOnly';
-  return null;
-}
-
-function same(a: string, b: string): boolean {
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  return x.length === y.length && timingSafeEqual(x, y);
+  return matchToken(requestToken(req, 'qstash_token'), [['full', tokens.token], ['readOnly', tokens.readOnlyToken]] as const);
 }

@@ -6,6 +6,7 @@
 // endpoint's own checks. A thrown error (a bug, a failed disk write) is logged and answered
 // 500 in the same envelope: this is the service's one error boundary.
 
+import { matchToken, requestToken } from '../../server/credentials.js';
 import type { HttpRequest, HttpResponse } from '../../server/http.js';
 import { parseJsonText, type BodyLimits } from '../../server/json-body.js';
 import type { Logger } from '../../server/log.js';
@@ -13,7 +14,7 @@ import { pathSegments, percentDecode } from '../../server/url.js';
 import { bodyTooLarge, INTERNAL, NOT_JSON, READ_ONLY_TOKEN, UNAUTHORIZED, unknownEndpoint, unknownIndex, VectorError } from '../errors.js';
 import type { Embedder } from '../embedding/embedder.js';
 import type { VectorIndex } from '../index/vector-index.js';
-import { ADMIN_SEGMENT, adminRequest, type IndexAdmin } from './admin.js';
+import { ADMIN_SEGMENT, adminRequest, isAdmin, type IndexAdmin } from './admin.js';
 import type { Endpoint } from './endpoint.js';
 import { fail, ok } from './envelope.js';
 import { QUERY_ENDPOINTS, type QueryRequest } from './query.js';
@@ -37,13 +38,15 @@ const decodeSegment = (s: string) => Buffer.from(percentDecode(s), 'latin1').toS
 export function vectorRoutes(indexes: ReadonlyMap<string, MountedIndex>, admin: IndexAdmin, limits: BodyLimits, log: Logger) {
   return function handle(req: HttpRequest, restAt: number): HttpResponse | Promise<HttpResponse> {
     const segments = pathSegments(req.path, restAt);
-    if (segments[0] === ADMIN_SEGMENT) return withBody(req, limits, (body) => adminRequest(admin, req, segments[1], body));
+    if (segments[0] === ADMIN_SEGMENT) {
+      if (!isAdmin(admin, req)) return fail(UNAUTHORIZED);
+      return withBody(req, limits, (body) => adminRequest(admin, segments[1], body));
+    }
     const mounted = segments.length > 0 ? indexes.get(segments[0]) : undefined;
     if (mounted === undefined) return fail(unknownIndex(segments[0] ?? ''));
-    const auth = req.header('authorization');
-    const token = auth !== undefined && /^bearer /i.test(auth) ? auth.slice(7).trim() : undefined;
-    const readOnly = token === mounted.readOnlyToken;
-    if (token !== mounted.token && !readOnly) return fail(UNAUTHORIZED);
+    const role = matchToken(requestToken(req), [['full', mounted.token], ['readOnly', mounted.readOnlyToken]] as const);
+    if (role === null) return fail(UNAUTHORIZED);
+    const readOnly = role === 'readOnly';
     const name = segments[1] ?? '';
     const endpoint = ENDPOINTS.get(name);
     if (endpoint === undefined || segments.length > 3) return fail(unknownEndpoint(segments.slice(1).join('/')));
