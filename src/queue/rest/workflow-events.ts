@@ -4,12 +4,12 @@
 
 import { sameSecret } from '../../server/credentials.js';
 import type { HttpResponse } from '../../server/http.js';
-import { percentDecode } from '../../server/url.js';
+import { percentDecodeText } from '../../server/url.js';
 import { badRequest, isError, notFound } from '../errors.js';
 import { fail, ok } from './envelope.js';
 import { bodyBytes, jsonBody, type Call } from './request.js';
 
-const segments = (call: Call) => call.rest.split('/').map((s) => Buffer.from(percentDecode(s), 'latin1').toString('utf8'));
+const segments = (call: Call) => call.rest.split('/').map((s) => percentDecodeText(s));
 
 // POST /v2/wait/{eventId} with {url, timeout, timeoutUrl, timeoutHeaders, step}; Upstash-Workflow-RunId names the run
 export async function waitForEvent(call: Call): Promise<HttpResponse> {

@@ -5,13 +5,13 @@
 import { requestCredentials, sameSecret } from '../../server/credentials.js';
 import type { HttpRequest, HttpResponse } from '../../server/http.js';
 import type { BodyLimits } from '../../server/json-body.js';
-import { pathSegments } from '../../server/url.js';
+import { pathSegments, percentDecodeText } from '../../server/url.js';
 import { methodNotAllowed, notFound, UNAUTHORIZED } from '../errors.js';
 import { commitCommand, committedCommand, consumeCommand, deleteConsumerCommand } from './consume.js';
 import { fail } from './envelope.js';
 import { consumersCommand, createTopicCommand, fetchCommand, offsetsCommand, topicsCommand } from './metadata.js';
 import { produceCommand, producePathCommand, webhookCommand } from './produce.js';
-import { decodeText, type Call, type Cluster } from './request.js';
+import type { Call, Cluster } from './request.js';
 
 interface Endpoint {
   methods: readonly string[];
@@ -37,7 +37,7 @@ const ENDPOINTS: ReadonlyMap<string, Endpoint> = new Map([
 
 export function streamRoutes(clusters: ReadonlyMap<string, Cluster>, limits: BodyLimits) {
   return function handle(req: HttpRequest, restAt: number): HttpResponse | Promise<HttpResponse> {
-    const segments = pathSegments(req.path, restAt).map((s) => decodeText(s));
+    const segments = pathSegments(req.path, restAt).map((s) => percentDecodeText(s));
     const cluster = clusters.get(segments[0] ?? '');
     if (cluster === undefined) return fail(notFound(req.path));
     const name = segments[1] ?? '';

@@ -8,9 +8,9 @@
 
 import { matchToken, requestToken } from '../../server/credentials.js';
 import type { HttpRequest, HttpResponse } from '../../server/http.js';
-import { parseJsonText, type BodyLimits } from '../../server/json-body.js';
+import { readJsonBody, type BodyErrors, type BodyLimits } from '../../server/json-body.js';
 import type { Logger } from '../../server/log.js';
-import { pathSegments, percentDecode } from '../../server/url.js';
+import { pathSegments, percentDecodeText } from '../../server/url.js';
 import { bodyTooLarge, INTERNAL, NOT_JSON, READ_ONLY_TOKEN, UNAUTHORIZED, unknownEndpoint, unknownIndex, VectorError } from '../errors.js';
 import type { Embedder } from '../embedding/embedder.js';
 import type { VectorIndex } from '../index/vector-index.js';
@@ -32,15 +32,13 @@ export interface MountedIndex {
 
 const ENDPOINTS: ReadonlyMap<string, Endpoint> = new Map(Object.entries({ ...WRITE_ENDPOINTS, ...READ_ENDPOINTS, ...QUERY_ENDPOINTS }));
 
-/** Path segments are percent-encoded UTF-8. */
-const decodeSegment = (s: string) => Buffer.from(percentDecode(s), 'latin1').toString('utf8');
-
 export function vectorRoutes(indexes: ReadonlyMap<string, MountedIndex>, admin: IndexAdmin, limits: BodyLimits, log: Logger) {
+  const bodyErrors: BodyErrors = { tooLarge: bodyTooLarge(limits.maxBodyBytes), notJson: NOT_JSON };
   return function handle(req: HttpRequest, restAt: number): HttpResponse | Promise<HttpResponse> {
     const segments = pathSegments(req.path, restAt);
     if (segments[0] === ADMIN_SEGMENT) {
       if (!isAdmin(admin, req)) return fail(UNAUTHORIZED);
-      return withBody(req, limits, (body) => adminRequest(admin, segments[1], body));
+      return withBody(req, limits, bodyErrors, (body) => adminRequest(admin, segments[1], body));
     }
     const mounted = segments.length > 0 ? indexes.get(segments[0]) : undefined;
     if (mounted === undefined) return fail(unknownIndex(segments[0] ?? ''));
@@ -51,8 +49,8 @@ export function vectorRoutes(indexes: ReadonlyMap<string, MountedIndex>, admin: 
     const endpoint = ENDPOINTS.get(name);
     if (endpoint === undefined || segments.length > 3) return fail(unknownEndpoint(segments.slice(1).join('/')));
     if (readOnly && endpoint.write) return fail(READ_ONLY_TOKEN);
-    const ns = segments.length === 3 ? decodeSegment(segments[2]) : '';
-    return withBody(req, limits, async (body) => {
+    const ns = segments.length === 3 ? percentDecodeText(segments[2]) : '';
+    return withBody(req, limits, bodyErrors, async (body) => {
       const ctx = { index: mounted.index, ns, body, query: req.query, resumable: mounted.resumable, embedder: mounted.embedder, maxNestingDepth: limits.maxNestingDepth };
       let out: unknown;
       try {
@@ -67,10 +65,7 @@ export function vectorRoutes(indexes: ReadonlyMap<string, MountedIndex>, admin: 
 }
 
 /** Reads and parses the JSON body (undefined when empty), then answers with `then`. */
-async function withBody(req: HttpRequest, limits: BodyLimits, then: (body: unknown) => HttpResponse | Promise<HttpResponse>): Promise<HttpResponse> {
-  const bytes = await req.body(limits.maxBodyBytes);
-  if (bytes === null) return fail(bodyTooLarge(limits.maxBodyBytes));
-  if (bytes.length === 0) return then(undefined);
-  const body = parseJsonText(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8'), limits.maxNestingDepth, NOT_JSON);
+async function withBody(req: HttpRequest, limits: BodyLimits, errors: BodyErrors, then: (body: unknown) => HttpResponse | Promise<HttpResponse>): Promise<HttpResponse> {
+  const body = await readJsonBody(req, limits, errors);
   return body instanceof VectorError ? fail(body) : then(body);
 }
