@@ -80,7 +80,7 @@ export async function startLarder(config: Config, log: Logger = createLogger(con
   if (config.console.enabled ?? isLoopback(config.host)) {
     const directory = { kv: kv.credentials, streams: streams?.credentials ?? [], vector: vector?.credentials ?? [], queue: queue?.credentials ?? null };
     const [s, q] = [streams, queue];
-    const views = { cluster: (name: string) => s?.cluster(name), pending: q === null ? null : () => q.pending() };
+    const views = { cluster: (name: string) => s?.adminView(name), pending: q === null ? null : () => q.pending() };
     endpoints.push(consoleService({ tokens: { admin: adminToken, readOnly: adminReadOnlyToken }, services: directory, metrics, views }));
   }
   const handler = createApp([...services, ...endpoints], log, metrics);

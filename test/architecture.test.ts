@@ -62,6 +62,14 @@ describe('architecture', () => {
     assert.deepEqual(violations(underRest, (spec) => /(^|\/)rest\//.test(spec)), []);
   });
 
+  it('keeps the queue engine free of HTTP and REST', () => {
+    const queueEngine = (p: string) => /^queue[/\\](store|delivery|schedules|signing|workflow|options)[/\\]/.test(p) || /^queue[/\\](engine|url-groups)\.ts$/.test(p);
+    // Deliveries go out through server/http-client.ts, the outbound client, not the server's HTTP.
+    const http = (spec: string) => /(^|\/)(server|rest)\//.test(spec) && !/server\/(log|http-client)\.js$/.test(spec);
+    assert.ok(FILES.some((f) => queueEngine(f.path) && f.path.endsWith('scheduler.ts')));
+    assert.deepEqual(violations(queueEngine, http), []);
+  });
+
   it('lets only the adapters know a runtime', () => {
     const outsideAdapters = (p: string) => !/^server[/\\]adapters[/\\]/.test(p);
     assert.deepEqual(violations(outsideAdapters, (spec) => spec === 'node:http' || spec === 'bun'), []);

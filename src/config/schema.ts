@@ -2,9 +2,9 @@
 // env, flags) is in load.ts; nothing else reads the environment.
 
 import { z } from 'zod';
-import { parseRemoteUrl } from '../kv/redis/remote-url.js';
-import { parseDestinationRule } from '../queue/delivery/destination-policy.js';
 import { badName, type NameKind } from '../storage/names.js';
+import { parseDestinationRule } from './destination-rule.js';
+import { parseRemoteUrl } from './remote-url.js';
 
 const MiB = 1024 * 1024;
 

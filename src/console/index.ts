@@ -1,14 +1,15 @@
 // The web console at /console: a static page (bundled by build.ts) plus read-only admin
 // endpoints, all behind the admin tokens. The page does every write through the services' own
 // REST APIs with the tokens /console/api/info hands it, so a read-only console holds only
-// read-only tokens and the services themselves refuse its writes.
+// read-only tokens and the services themselves refuse its writes. It imports a service only
+// through its index.ts, and reads engines only through the admin views those export.
 
-import type { QueueMessage } from '../queue/store/message.js';
+import type { PendingMessage } from '../queue/index.js';
 import { jsonResponse, type HttpRequest, type HttpResponse } from '../server/http.js';
 import type { RequestMetrics } from '../server/request-metrics.js';
 import type { Service } from '../server/service.js';
 import { percentDecode, queryParam } from '../server/url.js';
-import type { Cluster } from '../streams/rest/request.js';
+import type { ClusterAdminView } from '../streams/index.js';
 import { adminRole, type AdminTokens, type Role } from './admin-auth.js';
 import { badCount, notBuilt, notFound, onlyGet, unauthorized, unknownCluster } from './errors.js';
 import { PENDING_PAGE, pendingView } from './pending-view.js';
@@ -24,18 +25,21 @@ export interface ServiceDirectory {
   readonly queue: { token: string; readOnlyToken: string } | null;
 }
 
-/** What the admin views read from the engines, where the services' REST APIs say too little. */
-export interface EngineViews {
-  readonly cluster: (name: string) => Cluster | undefined;
+/**
+ * What the admin views read where the services' REST APIs say too little: each through the
+ * admin view its service's index.ts exports, which carries no credentials.
+ */
+export interface AdminViews {
+  readonly cluster: (name: string) => ClusterAdminView | undefined;
   /** null when the queue is not served. */
-  readonly pending: (() => Iterable<{ message: QueueMessage; delivering: boolean }>) | null;
+  readonly pending: (() => Iterable<PendingMessage>) | null;
 }
 
 export interface ConsoleOptions {
   readonly tokens: AdminTokens;
   readonly services: ServiceDirectory;
   readonly metrics: RequestMetrics;
-  readonly views: EngineViews;
+  readonly views: AdminViews;
   /** Where the bundle is read from; dist/console/ when absent. */
   readonly bundle?: Bundle | null;
 }

@@ -2,10 +2,10 @@
 // offsets, and its consumer groups with each instance's assignments, positions and lag, read
 // straight from the engine (the stream REST API reports neither retention nor positions).
 
-import type { Cluster } from '../streams/rest/request.js';
+import type { ClusterAdminView } from '../streams/index.js';
 import type { ConsoleGroup, ConsoleStreams, ConsoleTopic } from './wire.js';
 
-export function streamView(cluster: Cluster): ConsoleStreams {
+export function streamView(cluster: ClusterAdminView): ConsoleStreams {
   const { backend, groups } = cluster;
   const topics: ConsoleTopic[] = [];
   for (const [topic, count] of backend.topics()) {

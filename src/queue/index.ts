@@ -42,13 +42,19 @@ export interface QueueCredentials {
   dev: boolean;
 }
 
+/** A message not yet delivered, as the console lists it: no headers or body, which may carry credentials. */
+export type PendingMessage = Pick<QueueMessage, 'id' | 'url' | 'method' | 'queueName' | 'retried' | 'retries' | 'createdAt' | 'notBefore'> & {
+  /** An attempt of it is running now. */
+  readonly delivering: boolean;
+};
+
 export interface QueueService extends Service {
   /** The tokens, and the signing keys as they were at start (GET /v2/keys has the latest). */
   readonly credentials: QueueCredentials;
   /** Dev mode only: the same API at the root of the port (/v2/...), as QSTASH_DEV=true apps call it. */
   readonly root: Service | null;
-  /** Every message not yet delivered, and whether an attempt of it is running now (read-only; the console lists them). */
-  pending(): Iterable<{ message: QueueMessage; delivering: boolean }>;
+  /** Every message not yet delivered (read-only; the console lists them). */
+  pending(): Iterable<PendingMessage>;
 }
 
 const queueToken = (user: string) => () => Buffer.from(JSON.stringify({ UserID: user, Password: randomBytes(24).toString('base64url') })).toString('base64');
@@ -110,7 +116,9 @@ export function mountQueue(config: Config, secrets: SecretStore, log: Logger, ht
     credentials: { token, readOnlyToken, currentSigningKey: keys.current, nextSigningKey: keys.next, dev: c.dev },
     root: c.dev ? rootAlias(service) : null,
     *pending() {
-      for (const message of store.pending()) yield { message, delivering: scheduler.delivering(message.id) };
+      for (const { id, url, method, queueName, retried, retries, createdAt, notBefore } of store.pending()) {
+        yield { id, url, method, queueName, retried, retries, createdAt, notBefore, delivering: scheduler.delivering(id) };
+      }
     },
   };
 }

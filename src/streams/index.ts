@@ -6,6 +6,7 @@ import type { Config } from '../config/schema.js';
 import type { SecretStore } from '../config/secrets.js';
 import type { Logger } from '../server/log.js';
 import type { Service } from '../server/service.js';
+import type { StreamBackend } from './backend.js';
 import { GroupCoordinator } from './groups/coordinator.js';
 import { LogBackend } from './log/log-backend.js';
 import type { Cluster } from './rest/request.js';
@@ -17,10 +18,16 @@ export interface StreamCredentials {
   password: string;
 }
 
+/** What the console reads of a cluster: topics, offsets and groups, never its credentials. */
+export interface ClusterAdminView {
+  readonly backend: Pick<StreamBackend, 'topics' | 'topicSettings' | 'range' | 'committed'>;
+  readonly groups: Pick<GroupCoordinator, 'list' | 'positions'>;
+}
+
 export interface StreamsService extends Service {
   readonly credentials: readonly StreamCredentials[];
-  /** A cluster's engine, read by the console's admin view (topic settings, group positions). */
-  cluster(name: string): Cluster | undefined;
+  /** A cluster as the console's admin view reads it (topic settings, group positions). */
+  adminView(cluster: string): ClusterAdminView | undefined;
 }
 
 export function mountStreams(config: Config, secrets: SecretStore, log: Logger): StreamsService {
@@ -50,7 +57,10 @@ export function mountStreams(config: Config, secrets: SecretStore, log: Logger):
     name: 'streams',
     prefix: 'kafka',
     credentials,
-    cluster: (name) => clusters.get(name),
+    adminView(name) {
+      const c = clusters.get(name);
+      return c === undefined ? undefined : { backend: c.backend, groups: c.groups };
+    },
     handle: streamRoutes(clusters, config),
     async close() {
       for (const c of clusters.values()) {

@@ -6,7 +6,7 @@
 import { READONLY, WRITE, type Args, type Command } from '../commands/spec.js';
 import { CATEGORIES, lookupCommand, TABLE } from '../commands/table.js';
 import { AclRule, type AclRuleReason } from '../errors.js';
-import { globMatch } from '../glob.js';
+import { globMatch } from '../../text/glob.js';
 
 // Key pattern permissions (%R~, %W~; ~ is both).
 const READ = 1;

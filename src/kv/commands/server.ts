@@ -3,7 +3,7 @@
 // shutdown, debugging) is declared so it is refused by name.
 
 import { SYNTAX, unsupported } from '../errors.js';
-import { globMatch } from '../glob.js';
+import { globMatch } from '../../text/glob.js';
 import { OK, type Reply } from '../reply.js';
 import { commandCommand } from './introspection/command.js';
 import { infoText } from './introspection/info.js';

@@ -1,13 +1,13 @@
-// How Larder connects to a remote database (the URL forms are in remote-url.ts): TLS, and the
+// How Larder connects to a remote database (the URL forms are in config/remote-url.ts): TLS, and the
 // ioredis options that make the gateway fail fast while the server is away and reconnect by
 // itself.
 
 import { readFileSync } from 'node:fs';
 import type { ConnectionOptions } from 'node:tls';
 import { Cluster, Redis, type ClusterOptions, type RedisOptions } from 'ioredis';
+import { parseRemoteUrl, type RemoteTarget } from '../../config/remote-url.js';
 import { backendUnavailable, type ReplyError } from '../errors.js';
 import { installReplyShapes } from './reply-conversion.js';
-import { parseRemoteUrl, type RemoteTarget } from './remote-url.js';
 
 export interface RemoteTls {
   /** PEM files; the system's CAs are trusted when `caFile` is absent. */

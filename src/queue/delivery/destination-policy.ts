@@ -10,6 +10,7 @@
 
 import { lookup } from 'node:dns/promises';
 import { BlockList, isIP } from 'node:net';
+import { parseDestinationRule, type DestinationRule } from '../../config/destination-rule.js';
 
 export interface DestinationRules {
   allow: readonly string[];
@@ -21,26 +22,6 @@ export interface DestinationRules {
 export interface Refusal {
   why: string;
   transient: boolean;
-}
-
-type Rule = { kind: 'host'; name: string; subdomains: boolean } | { kind: 'net'; address: string; prefix: number; family: 'ipv4' | 'ipv6' };
-
-const HOST = /^(\*\.)?([a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*)$/i;
-
-/** One allow/deny entry, or the reason it is malformed (the config schema reports it). */
-export function parseDestinationRule(text: string): Rule | string {
-  const slash = text.indexOf('/');
-  const address = slash === -1 ? text : text.slice(0, slash);
-  const v = isIP(address);
-  if (v !== 0) {
-    const bits = v === 4 ? 32 : 128;
-    const prefix = slash === -1 ? bits : /^\d{1,3}$/.test(text.slice(slash + 1)) ? Number(text.slice(slash + 1)) : NaN;
-    if (!(prefix >= 0 && prefix <= bits)) return `'${text}': the prefix length must be 0 to ${bits}`;
-    return { kind: 'net', address, prefix, family: v === 4 ? 'ipv4' : 'ipv6' };
-  }
-  const m = HOST.exec(text);
-  if (m === null) return `'${text}' is neither a host name (optionally *.name), an IP address nor a CIDR range`;
-  return { kind: 'host', name: m[2].toLowerCase(), subdomains: m[1] !== undefined };
 }
 
 /** Loopback, private, link-local, shared, multicast and reserved ranges: what production refuses. */
@@ -67,8 +48,8 @@ export type Resolve = (host: string) => Promise<string[]>;
 const resolveAll: Resolve = async (host) => (await lookup(host, { all: true, verbatim: true })).map((a) => a.address);
 
 export class DestinationPolicy {
-  private readonly allowHosts: Rule[];
-  private readonly denyHosts: Rule[];
+  private readonly allowHosts: DestinationRule[];
+  private readonly denyHosts: DestinationRule[];
   private readonly allowNets: BlockList | null;
   private readonly denyNets: BlockList | null;
   private readonly notPublic: BlockList | null;
@@ -137,7 +118,7 @@ export class DestinationPolicy {
   }
 }
 
-function hostMatches(r: Rule, host: string): boolean {
+function hostMatches(r: DestinationRule, host: string): boolean {
   if (r.kind !== 'host') return false;
   return r.subdomains ? host.endsWith(`.${r.name}`) : host === r.name;
 }

@@ -3,7 +3,7 @@
 // matches a missing field. A query compiles its filter once into a predicate (closures, paths
 // resolved by one loop), rather than walking the tree for each of the vectors it checks.
 
-import { globMatch } from '../../kv/glob.js';
+import { globMatch } from '../../text/glob.js';
 import type { Filter, Literal, Path } from './ast.js';
 
 export type Metadata = Record<string, unknown> | undefined;

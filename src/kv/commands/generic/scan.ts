@@ -6,7 +6,7 @@
 
 import { INVALID_CURSOR, isError } from '../../errors.js';
 import { typeName } from '../../engine/value.js';
-import { globMatch } from '../../glob.js';
+import { globMatch } from '../../../text/glob.js';
 import type { Reply } from '../../reply.js';
 import { parseCursor, readScanOptions } from '../scan-options.js';
 import type { Args, Ctx } from '../spec.js';

@@ -4,7 +4,7 @@
 
 import type { Field } from '../../engine/hash/hash-value.js';
 import { INVALID_CURSOR, isError } from '../../errors.js';
-import { globMatch } from '../../glob.js';
+import { globMatch } from '../../../text/glob.js';
 import type { Reply } from '../../reply.js';
 import { parseCursor, readScanOptions } from '../scan-options.js';
 import type { Args, Ctx } from '../spec.js';

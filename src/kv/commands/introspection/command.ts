@@ -2,7 +2,7 @@
 // friends). Read from ctx.commands, never imported: the table imports this family.
 
 import { SYNTAX, unknownSubcommand, wrongArity } from '../../errors.js';
-import { globMatch } from '../../glob.js';
+import { globMatch } from '../../../text/glob.js';
 import { Status, type Reply } from '../../reply.js';
 import { FAST, NOSCRIPT, READONLY, WRITE, type Args, type Command, type Ctx } from '../spec.js';
 

@@ -12,7 +12,7 @@ import {
   subcommandSyntax,
 } from '../../errors.js';
 import { FunctionRegistry } from '../../engine/scripting/functions.js';
-import { globMatch } from '../../glob.js';
+import { globMatch } from '../../../text/glob.js';
 import { OK, Status, type Reply } from '../../reply.js';
 import type { Args, Ctx } from '../spec.js';
 

@@ -7,7 +7,7 @@
 
 import { SET_KIND, type SetValue } from '../../engine/set/set-value.js';
 import { INVALID_CURSOR, isError } from '../../errors.js';
-import { globMatch } from '../../glob.js';
+import { globMatch } from '../../../text/glob.js';
 import type { Reply } from '../../reply.js';
 import { parseCursor, readScanOptions } from '../scan-options.js';
 import type { Args, Ctx } from '../spec.js';

@@ -5,7 +5,7 @@
 
 import { ZSET_KIND, type ZSet } from '../../engine/zset/zset-value.js';
 import { INVALID_CURSOR, isError } from '../../errors.js';
-import { globMatch } from '../../glob.js';
+import { globMatch } from '../../../text/glob.js';
 import type { Reply } from '../../reply.js';
 import { replyDouble } from '../reply-double.js';
 import { parseCursor, readScanOptions } from '../scan-options.js';

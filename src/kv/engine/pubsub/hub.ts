@@ -4,7 +4,7 @@
 // client queues, and disconnects itself when it falls too far behind; see rest/event-stream.ts).
 
 import type { Args } from '../../commands/spec.js';
-import { globMatch } from '../../glob.js';
+import { globMatch } from '../../../text/glob.js';
 
 /** A streaming client (an SSE connection): events are Redis's push replies, e.g. ['message', channel, payload]. */
 export interface PubSubClient {

@@ -2,8 +2,8 @@
 
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { ConfigError, loadConfig, validate } from '../../../src/config/load.js';
-import { parseRemoteUrl } from '../../../src/kv/redis/remote-url.js';
+import { ConfigError, loadConfig, validate } from '../../src/config/load.js';
+import { parseRemoteUrl } from '../../src/config/remote-url.js';
 
 describe('remote backend URL', () => {
   it('reads standalone, TLS and Cluster forms, with percent-decoded credentials', () => {

@@ -1,5 +1,6 @@
 // Redis glob matching, a port of util.c stringmatchlen over byte strings: * ? [abc] [^a]
-// [a-z] and backslash escapes. Used by KEYS, SCAN MATCH, CONFIG GET and ACL key patterns.
+// [a-z] and backslash escapes. Used by KEYS, SCAN MATCH, CONFIG GET and ACL key patterns, and
+// by the vector filter's GLOB; it lives outside both services so neither imports the other.
 //
 // Kept faithful where Redis is surprising, because users compare against real Redis:
 // - an empty string matches no pattern, not even "*" (KEYS special-cases a lone "*" itself);

@@ -5,7 +5,8 @@
 //   redis+cluster://[user[:password]@]host:port,host:port      Redis Cluster, from seed nodes
 //   rediss+cluster://...                                       Redis Cluster over TLS
 //
-// User and password are percent-decoded. No I/O here: the config schema validates with it.
+// User and password are percent-decoded. No I/O here: it lives in config/ because the schema
+// validates kv.databases.<name>.url with it; the remote backend (kv/redis/) connects by it.
 
 export interface RemoteTarget {
   readonly cluster: boolean;

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { globMatch } from '../../src/kv/glob.js';
+import { globMatch } from '../../src/text/glob.js';
 
 // [pattern, text, matches]: each answer is what Redis 7.0's KEYS gave for a keyspace holding
 // only `text` (patterns other than a lone "*", which KEYS special-cases).
