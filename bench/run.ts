@@ -4,7 +4,7 @@
 //   kv        GET, SET and /pipeline over HTTP against bare servers, webdis and redis-benchmark
 //   families  sorted-set and list operations at 10k, 100k and 1M items (issue 4)
 //   streams   produce in batches, fetch, produce-to-consume latency
-//   vector    upsert, query QPS and recall@10, filtered query, against hnswlib-node called directly
+//   vector    upsert, query QPS and recall@10, filtered query, against its ANN graph (usearch) called directly
 //   queue     publish (single, batch of 100), deliveries/s, publish-to-delivery latency, 10% failing once
 //   vector-scale  query QPS and recall@10 at 10k and 100k vectors (1M on request), the same pair
 //   workflow  @upstash/workflow steps/s with 8 runs at once, and the latency a step adds (issue 10)

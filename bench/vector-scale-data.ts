@@ -1,6 +1,6 @@
 // Data for the vector scale workload: the clustered unit vectors of bench/vector-data.ts, held
 // flat in one SharedArrayBuffer (a million number[] would cost several times the memory, and the
-// hnswlib-node worker reads the same buffer without a copy), and for each query its exact top 10
+// in-process worker reads the same buffer without a copy), and for each query its exact top 10
 // among the first n vectors at every measured size n, by one brute-force pass per query. The
 // queries are drawn first, so the first n vectors are the same whatever the largest size.
 
@@ -30,7 +30,7 @@ export function scaleData(sizes: readonly number[], dim: number, queryCount: num
   return { dim, vectors, queries, truth };
 }
 
-/** Vector `i` as the plain array hnswlib-node and JSON take. */
+/** Vector `i` as the plain array JSON takes. */
 export function vectorAt(data: Pick<ScaleData, 'dim' | 'vectors'>, i: number): number[] {
   return Array.from(data.vectors.subarray(i * data.dim, (i + 1) * data.dim));
 }

@@ -4,8 +4,8 @@
 // query QPS and recall@10 against the exact answers among the vectors present.
 //   Larder on Bun, over HTTP: the default COSINE index, upserts of 1000 vectors per request;
 //     also its server CPU time per query and its resident memory at each size.
-//   hnswlib-node, called directly on a worker thread of the bench (vector-scale-worker.ts) with
-//     Larder's parameters: the ceiling without HTTP, JSON and storage.
+//   Larder's ANN graph (usearch), called directly on a worker thread of the bench
+//     (vector-scale-worker.ts): the ceiling without HTTP, JSON and storage.
 // 32 dimensions, because building the graph is what limits the sizes on two cores, and that cost
 // is set by efConstruction (200, Larder's, not a bench setting) far more than by the dimension.
 
@@ -35,7 +35,7 @@ export interface VectorScaleOptions {
 export const SCALE_DIM = 32;
 const BATCH = 1000;
 const LARDER = 'Larder (bun), HTTP';
-const DIRECT = 'hnswlib-node, in-process';
+const DIRECT = 'ANN graph (usearch), in-process';
 
 const fig = (name: string, unit: string): Figure => ({ name, unit });
 const F = {
@@ -95,7 +95,7 @@ export async function benchVectorScale(root: string, opts: VectorScaleOptions): 
       const at = label(n);
       process.stderr.write(`vector-scale: ${at}: upserting over HTTP\n`);
       await upsertLarder(tables.larder, at, index, data, from, n);
-      process.stderr.write(`vector-scale: ${at}: growing hnswlib-node\n`);
+      process.stderr.write(`vector-scale: ${at}: growing the ANN graph\n`);
       const grown = await ask<GrowAnswer>({ op: 'grow', to: n });
       tables.direct.add(at, F.upsert, (n - from) / grown.seconds);
       from = n;
@@ -110,14 +110,14 @@ export async function benchVectorScale(root: string, opts: VectorScaleOptions): 
       const rss = residentMb(server.pid);
       if (rss !== null) tables.larder.add(at, F.rss, rss);
       const ratio = (tables.larder.median(at, F.query.name) ?? NaN) / (tables.direct.median(at, F.query.name) ?? NaN);
-      tables.notes.push(`At ${at}, Larder over HTTP answers ${ratio.toFixed(2)}x the queries per second of hnswlib-node called directly (medians).`);
+      tables.notes.push(`At ${at}, Larder over HTTP answers ${ratio.toFixed(2)}x the queries per second of its ANN graph called directly (medians).`);
     }
-    tables.notes.push(`The bench process (vectors, exact answers, hnswlib-node's graph) held ${Math.round(residentMb(process.pid) ?? NaN)} MB at the end.`);
+    tables.notes.push(`The bench process (vectors, exact answers, the ANN graph) held ${Math.round(residentMb(process.pid) ?? NaN)} MB at the end.`);
   } finally {
     await server?.stop();
     await worker.terminate();
   }
-  tables.notes.push(`HTTP queries come from ${CLIENTS} concurrent clients in the bench's Node process; hnswlib-node runs on one worker thread of it.`);
+  tables.notes.push(`HTTP queries come from ${CLIENTS} concurrent clients in the bench's Node process; the ANN graph runs on one worker thread of it.`);
   return tables;
 }
 

@@ -8,7 +8,7 @@ import { SecretStore } from './config/secrets.js';
 import { mountKv, type KvCredentials } from './kv/index.js';
 import { createApp } from './server/app.js';
 import type { RunningServer } from './server/http.js';
-import { healthService } from './server/health.js';
+import { healthService, StorageHealth } from './server/health.js';
 import { fetchClient } from './server/http-client.js';
 import { createLogger, type Logger } from './server/log.js';
 import { isLoopback } from './server/loopback.js';
@@ -74,7 +74,11 @@ export async function startLarder(config: Config, log: Logger = createLogger(con
   const adminReadOnlyToken = config.adminReadOnlyToken ?? secrets.get('adminReadOnlyToken');
   const metrics = new RequestMetrics();
   for (const s of services) for (const c of s.counters ?? []) metrics.addCounter(s.name, c);
-  const endpoints: Service[] = [healthService()];
+  const health = new StorageHealth(services, config.dataDir);
+  metrics.addGauge('larder_storage_writable', 'Whether every data directory and log can be written now (0 while /healthz answers 503).', () =>
+    health.problems().length === 0 ? 1 : 0,
+  );
+  const endpoints: Service[] = [healthService(health)];
   if (queue?.root) endpoints.push(queue.root);
   if (config.metrics ?? isLoopback(config.host)) endpoints.push(metricsService(metrics, adminToken));
   if (config.console.enabled ?? isLoopback(config.host)) {

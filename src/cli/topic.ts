@@ -5,6 +5,7 @@
 // the server takes them.
 
 import { ConfigError, loadConfig } from '../config/load.js';
+import type { StreamClusterConfig } from '../config/schema.js';
 import { SecretStore } from '../config/secrets.js';
 import { badName } from '../storage/names.js';
 import { parseFlags } from './flags.js';
@@ -18,6 +19,19 @@ Creates a stream topic on the running server (the first configured cluster unles
 const FLAGS = new Set(['partitions', 'retention-ms', 'retention-bytes', 'cluster', 'url', 'config', 'host', 'port', 'data-dir']);
 const CONFIG_FLAGS = ['config', 'host', 'port', 'data-dir'];
 
+/** The cluster's credentials from the config, or else those the server generated in its data dir. */
+function credentials(name: string, cluster: StreamClusterConfig, dataDir: string): { username: string; password: string } {
+  const secrets = new SecretStore(dataDir);
+  const username = cluster.username ?? secrets.find(`streams.${name}.username`);
+  const password = cluster.password ?? secrets.find(`streams.${name}.password`);
+  if (username === undefined || password === undefined) {
+    throw new ConfigError(
+      `no credentials for stream cluster '${name}' in ${secrets.path}: give the data directory Larder was started with (--data-dir DIR or --config FILE), or run this in the folder it was started in`,
+    );
+  }
+  return { username, password };
+}
+
 export async function topicCommand(args: readonly string[]): Promise<void> {
   const [sub, name, ...rest] = args;
   if (sub !== 'create' || name === undefined || name.startsWith('--')) throw new ConfigError(TOPIC_USAGE);
@@ -29,9 +43,7 @@ export async function topicCommand(args: readonly string[]): Promise<void> {
   const clusterName = flags.cluster ?? Object.keys(config.streams.clusters)[0];
   const cluster = config.streams.clusters[clusterName];
   if (cluster === undefined) throw new ConfigError(`no stream cluster '${clusterName}' in the configuration`);
-  const secrets = new SecretStore(config.dataDir);
-  const username = cluster.username ?? secrets.get(`streams.${clusterName}.username`);
-  const password = cluster.password ?? secrets.get(`streams.${clusterName}.password`);
+  const { username, password } = credentials(clusterName, cluster, config.dataDir);
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
   const base = (flags.url ?? `http://${host}:${config.port}`).replace(/\/$/, '');
   const body: Record<string, number> = {};

@@ -3,7 +3,7 @@
 
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { resolve } from 'node:path';
 import { writeFileAtomic } from '../storage/atomic-file.js';
 
 export type Secrets = Record<string, string>;
@@ -14,12 +14,18 @@ export function newToken(): string {
 
 /** Holds generated secrets by name; `get` creates and saves one on first use. */
 export class SecretStore {
-  private readonly path: string;
+  /** The file the secrets are kept in, as an absolute path. */
+  readonly path: string;
   private readonly secrets: Secrets;
 
   constructor(dataDir: string) {
-    this.path = join(dataDir, 'secrets.json');
+    this.path = resolve(dataDir, 'secrets.json');
     this.secrets = existsSync(this.path) ? (JSON.parse(readFileSync(this.path, 'utf8')) as Secrets) : {};
+  }
+
+  /** A secret already kept, or undefined; never creates one (for clients of a running server). */
+  find(name: string): string | undefined {
+    return this.secrets[name];
   }
 
   /** `make` builds a new secret when the default (a random token) does not fit the format. */

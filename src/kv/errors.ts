@@ -114,6 +114,9 @@ export const noPermCommand = (name: string) =>
 export const unsupported = (name: string) =>
   new ReplyError(`ERR Command is not available: '${name}'. See https://upstash.com/docs/redis/overall/rediscompatibility for details`);
 export const unsupportedOption = (option: string) => new ReplyError(`ERR Unsupported option ${option}`);
+/** A command only the embedded engine has (SEARCH.*), sent to a database on a remote Redis. */
+export const needsEmbeddedEngine = (name: string) =>
+  new ReplyError(`ERR ${name.toUpperCase()} needs Larder's embedded engine; this database uses engine: redis`);
 export const unknownSubcommand = (sub: string, name: string) =>
   new ReplyError(`ERR unknown subcommand '${sub}'. Try ${name.toUpperCase()} HELP.`);
 export const maxRequestSize = (limit: number, actual: number) =>
@@ -302,9 +305,16 @@ export const noKeyOrGroupRead = (key: string, group: string) =>
 export const NUMIDS_NOT_POSITIVE = new ReplyError('ERR Number of IDs must be a positive integer');
 export const NUMIDS_MISMATCH = new ReplyError('ERR The `numids` parameter must match the number of arguments');
 
-// The remote Redis backend (kv/redis/).
-/** The remote server cannot be reached: rest/ answers 503, not 400, and the gateway reconnects by itself. */
+/**
+ * The data cannot be kept now: the remote server cannot be reached, or the disk refuses the
+ * log. rest/ answers 503, not 400; either heals by itself (the gateway reconnects, the log
+ * writes again once the disk has room).
+ */
 export class UnavailableError extends ReplyError {}
+/** Writes while the log cannot be written (persistence.ts); Redis's text, strerror's cause. */
+export const diskWriteFailed = (reason: string) => new UnavailableError(`MISCONF Errors writing to the AOF file: ${reason}`);
+
+// The remote Redis backend (kv/redis/).
 export const backendUnavailable = (where: string, why: string) =>
   new UnavailableError(`ERR the Redis backend at ${where} is unavailable (${why}); retry later`);
 export const REMOTE_MONITOR = new ReplyError('ERR MONITOR is not available on a remote Redis backend');

@@ -90,6 +90,13 @@ export function mountKv(config: Config, secrets: SecretStore, log: Logger, runti
       },
     ],
     credentials,
+    writeFailure() {
+      for (const p of persisted) {
+        const failure = p.retryWrites();
+        if (failure !== null) return `${p.owner}: ${failure.reason}`;
+      }
+      return null;
+    },
     handle: kvRoutes(databases, config.maxBodyBytes, config.kv.streamBufferBytes),
     async close() {
       clearInterval(expiry);

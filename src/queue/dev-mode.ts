@@ -20,6 +20,7 @@ export function rootAlias(queue: Service): Service {
     name: queue.name,
     prefix: 'v2',
     handle: (req) => queue.handle(req, 0),
+    ...(queue.fail !== undefined && { fail: queue.fail }),
     async close() {},
   };
 }

@@ -20,6 +20,8 @@ import { DestinationPolicy } from './delivery/destination-policy.js';
 import { Scheduler } from './delivery/scheduler.js';
 import { DEV_CREDENTIALS, rootAlias } from './dev-mode.js';
 import { QueueEngine } from './engine.js';
+import { QueueError } from './errors.js';
+import { fail } from './rest/envelope.js';
 import { queueRoutes } from './rest/routes.js';
 import { Schedules } from './schedules/schedules.js';
 import { KeyRing } from './signing/keys.js';
@@ -102,6 +104,11 @@ export function mountQueue(config: Config, secrets: SecretStore, log: Logger, ht
   const service: Service = {
     name: 'queue',
     prefix: 'qstash',
+    fail: (status, text) => fail(new QueueError(status, text)),
+    writeFailure() {
+      const failure = store.writeFailure();
+      return failure === null ? null : `message queue: ${failure.reason}`;
+    },
     handle: queueRoutes({ engine, urlGroups, schedules, maxBodyBytes: config.maxBodyBytes, maxNestingDepth: config.maxNestingDepth, maxMessageBytes: c.maxMessageBytes, credentials, defaultRetries: c.defaultRetries, maxRetries: c.maxRetries, now, destinations, workflows }, { token, readOnlyToken }),
     async close() {
       schedules.close();

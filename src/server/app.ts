@@ -1,9 +1,11 @@
 // The runtime-neutral request handler: routes by the first path segment to a mounted
 // service, and owns what every service shares: HEAD as GET without a body, request logging,
 // CORS, the request figures of /metrics (request-metrics.ts), and the one error boundary
-// that turns a thrown bug into a 500.
+// that turns a thrown bug into a 500 and a disk that refused a write into a 503, each in the
+// service's own envelope.
 
-import type { Handler, HttpRequest, HttpResponse } from './http.js';
+import { diskFailureOf } from '../storage/errors.js';
+import { jsonResponse, type Handler, type HttpRequest, type HttpResponse } from './http.js';
 import type { Logger } from './log.js';
 import type { RequestMetrics, ServiceRecorder } from './request-metrics.js';
 import type { Service } from './service.js';
@@ -43,9 +45,15 @@ export function createApp(services: readonly Service[], log: Logger, metrics: Re
     return res;
   }
 
-  function crash(req: HttpRequest, err: unknown): HttpResponse {
-    log.error({ err, method: req.method, path: req.path }, 'request failed');
-    return { status: 500, headers: { 'content-type': 'application/json' }, body: '{"error":"ERR internal server error"}' };
+  /** A thrown bug answers 500; a disk that refused a write, 503 (it heals by itself). */
+  function crash(req: HttpRequest, at: Mounted, err: unknown): HttpResponse {
+    const disk = diskFailureOf(err);
+    // A full disk refuses every write until it has room: one line each, without a stack.
+    if (disk === null) log.error({ err, method: req.method, path: req.path }, 'request failed');
+    else log.warn({ method: req.method, path: req.path, reason: disk, error: (err as Error).message }, 'write refused: the data directory cannot be written');
+    const status = disk === null ? 500 : 503;
+    const text = disk === null ? 'internal server error' : `the data directory cannot be written (${disk}); writes resume once it can`;
+    return at.service?.fail?.(status, text) ?? jsonResponse(status, JSON.stringify({ error: `ERR ${text}` }));
   }
 
   return function handle(req: HttpRequest): HttpResponse | Promise<HttpResponse> {
@@ -57,12 +65,12 @@ export function createApp(services: readonly Service[], log: Logger, metrics: Re
     try {
       out = route(req, at, slash);
     } catch (err) {
-      return finish(req, at, crash(req, err), started);
+      return finish(req, at, crash(req, at, err), started);
     }
     if (out instanceof Promise) {
       return out.then(
         (res) => finish(req, at, res, started),
-        (err) => finish(req, at, crash(req, err), started),
+        (err) => finish(req, at, crash(req, at, err), started),
       );
     }
     return finish(req, at, out, started);

@@ -5,7 +5,7 @@
 // histogram, against about 10 ns here), so prom-client only reads these numbers when /metrics
 // is scraped and writes the text format. Touched only from the event loop.
 
-import { collectDefaultMetrics, Counter, Registry, type Metric } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Registry, type Metric } from 'prom-client';
 import type { ServiceCounter } from './service.js';
 
 /** Latency bucket upper bounds in seconds: 100 µs to 10 s, 1-2.5-5 per decade. */
@@ -141,6 +141,18 @@ export class RequestMetrics {
       collect() {
         this.reset();
         for (const [value, n] of c.read()) this.inc({ [c.label]: value }, n);
+      },
+    });
+  }
+
+  /** A gauge without labels, read when /metrics is scraped. */
+  addGauge(name: string, help: string, read: () => number): void {
+    new Gauge({
+      name,
+      help,
+      registers: [this.registry],
+      collect() {
+        this.set(read());
       },
     });
   }

@@ -10,6 +10,13 @@ export interface Service {
   close(): Promise<void>;
   /** Counts the service keeps anyway (e.g. commands run), read only when /metrics is scraped. */
   readonly counters?: readonly ServiceCounter[];
+  /**
+   * Tries again the writes a failing disk held back, and says why this service still cannot
+   * write ("kv database 'default': No space left on device"), or null. /healthz and /metrics ask.
+   */
+  writeFailure?(): string | null;
+  /** A failure the error boundary (app.ts) answers, in this service's envelope; else Redis's `{error}`. */
+  fail?(status: number, text: string): HttpResponse;
 }
 
 /** Exposed as `larder_<service>_<name>_total{<label>="..."}`. */

@@ -6,10 +6,20 @@
 // - open() cuts only a torn tail, and reports it; a damaged record with records after it
 //   (frames.ts has the rule) throws DamagedFileError and leaves the file for `larder repair`.
 // - A file the log creates gets its directory fsynced, or a power loss could drop the file.
-// - A failed write or fsync fails the log for good: every later flush throws LogFailedError.
-//   A failed flush also cuts the file back to its last whole frame. Frames appended after a
-//   torn one would be cut by the next recovery, and after an fsync error the kernel may have
-//   dropped the unwritten pages, so answering later writes would be a lie.
+// - A failed write or fsync (a full disk, a quota, an I/O error) acknowledges nothing and
+//   loses nothing acknowledged. The log rewinds: it cuts the file back to the end of the last
+//   frame written whole (after an fdatasync error, to the end of what the last good fdatasync
+//   covered, since the kernel may have dropped the pages it could not write, and the frames
+//   since are written again). It keeps what it could not write, in order, ahead of later
+//   appends, and is failing (`failure`) until a flush writes it all (or, with nothing left
+//   to write, until a probe file in its directory can be written). Every flush, retry() and
+//   the everysec timer try again, starting with the cut, so no frame ever follows a torn one
+//   and writes resume by themselves once the disk has room.
+// - Owners ask retry() before they change anything, and refuse the write while it fails. An
+//   owner that counts appended frames as written already (kv's keyspace, a partition's
+//   offsets) leaves a failed flush's frames pending: they reach the disk with the next good
+//   flush, as a timed-out write may still land. An owner that writes ahead of applying (vector,
+//   queue) calls discardPending(): what it never applied is never written.
 // - sync() is group commit: it writes what was appended and resolves once an fdatasync that
 //   began after the write has ended. Callers arriving while one runs share the next one.
 // - close() flushes what was appended and fdatasyncs; a background fdatasync still running
@@ -21,6 +31,7 @@ import { closeSync, existsSync, fdatasync, fdatasyncSync, ftruncateSync, openSyn
 import { dirname } from 'node:path';
 import { FILE_MODE, syncDirectory } from './atomic-file.js';
 import { DamagedFileError, LogFailedError } from './errors.js';
+import { assertWritable } from './write-probe.js';
 import { frame, isTornTail, readFrames, type StopReason } from './frames.js';
 
 export type FsyncPolicy = 'always' | 'everysec';
@@ -39,13 +50,19 @@ const SYNC_EVERY_MS = 1000;
 
 export class AppendLog {
   private readonly fd: number;
+  /** Frames appended and never written. */
   private pending: Buffer[] = [];
+  /** Frames written once, then cut by a rewind: written again, before `pending`. */
+  private rewound: Buffer[] = [];
   /** Bytes in the file, all of them whole frames. */
   private written: number;
-  private unsynced = false;
+  /** Bytes a finished fdatasync covered (under `always`, every flush's). */
+  private durable: number;
+  /** Writes since the last fdatasync began (`everysec`); written again if it fails. */
+  private unsynced: Buffer[] = [];
   private syncing = false;
   private closed = false;
-  private failure: LogFailedError | null = null;
+  private failed: LogFailedError | null = null;
   /** Callers of sync() waiting for the next fdatasync. */
   private waiting: { resolve: () => void; reject: (e: Error) => void }[] = [];
   private readonly timer: NodeJS.Timeout | null = null;
@@ -58,7 +75,7 @@ export class AppendLog {
     size: number,
   ) {
     this.fd = openSync(path, 'a', FILE_MODE);
-    this.written = this.size = size;
+    this.written = this.durable = this.size = size;
     if (policy === 'everysec') {
       this.timer = setInterval(() => this.syncInBackground(), SYNC_EVERY_MS);
       this.timer.unref();
@@ -94,32 +111,60 @@ export class AppendLog {
     return { log, recovered };
   }
 
+  /** Why the last write failed, while the log still holds back what it could not write. */
+  get failure(): LogFailedError | null {
+    return this.failed;
+  }
+
   append(payload: Uint8Array): void {
     const f = frame(payload);
     this.pending.push(f);
     this.size += f.length;
   }
 
-  /** Writes what was appended; under `always` also waits for the disk. Throws once the log failed. */
+  /**
+   * Writes what was appended (and what a failure held back); under `always` also waits for
+   * the disk. Throws LogFailedError, keeping the frames, when the disk refuses them.
+   */
   flush(): void {
-    if (this.pending.length === 0) return;
-    if (this.failure !== null) throw this.failure;
-    const data = this.pending.length === 1 ? this.pending[0] : Buffer.concat(this.pending);
-    this.pending = [];
+    if (this.failed === null && this.pending.length === 0) return;
+    const frames = this.rewound.length === 0 ? this.pending : this.rewound.concat(this.pending);
+    const data = frames.length === 1 ? frames[0] : Buffer.concat(frames);
     try {
+      // A failed write may have left part of a frame: cut it before writing after it.
+      if (this.failed !== null) ftruncateSync(this.fd, this.written);
+      // With nothing left to write (its owner discarded it), a probe says whether the disk
+      // takes writes again, lest a cut alone pass for a recovery.
+      if (data.length === 0) assertWritable(dirname(this.path));
       for (let off = 0; off < data.length; ) off += writeSync(this.fd, data, off);
       if (this.policy === 'always') fdatasyncSync(this.fd);
     } catch (e) {
-      this.size = this.written;
-      try {
-        ftruncateSync(this.fd, this.written);
-      } catch {
-        // Recovery on the next start cuts whatever torn frame is left.
-      }
+      this.rewind();
       throw this.fail(e);
     }
+    this.pending = [];
+    this.rewound = [];
+    this.failed = null;
     this.written += data.length;
-    this.unsynced = this.policy === 'everysec';
+    if (this.policy === 'always') this.durable = this.written;
+    else if (data.length > 0) this.unsynced.push(data);
+  }
+
+  /** Tries again to write what a failure held back; the failure that still holds, or null. */
+  retry(): LogFailedError | null {
+    if (this.failed === null || this.closed) return this.failed;
+    try {
+      this.flush();
+    } catch {
+      // Still failing: `failed` says why.
+    }
+    return this.failed;
+  }
+
+  /** Forgets the frames appended since the last good flush: their writer never applied them. */
+  discardPending(): void {
+    for (const f of this.pending) this.size -= f.length;
+    this.pending = [];
   }
 
   /** Writes what was appended and waits, without blocking, until it is on the disk. */
@@ -129,7 +174,6 @@ export class AppendLog {
     } catch (e) {
       return Promise.reject(e as Error);
     }
-    if (this.failure !== null) return Promise.reject(this.failure);
     return new Promise((resolve, reject) => {
       this.waiting.push({ resolve, reject });
       this.startSync();
@@ -175,7 +219,7 @@ export class AppendLog {
   }
 
   private syncInBackground(): void {
-    if (!this.unsynced || this.syncing || this.failure !== null) return;
+    if (this.retry() !== null || this.unsynced.length === 0 || this.syncing) return;
     this.startSync();
   }
 
@@ -183,26 +227,41 @@ export class AppendLog {
   private startSync(): void {
     if (this.syncing || this.closed) return;
     const batch = this.waiting;
+    const covered = this.unsynced;
+    const end = this.written;
     this.waiting = [];
-    this.unsynced = false;
+    this.unsynced = [];
     this.syncing = true;
     fdatasync(this.fd, (err) => {
       this.syncing = false;
-      if (err !== null && !this.closed) this.fail(err);
+      if (err === null) this.durable = Math.max(this.durable, end);
+      else if (!this.closed) {
+        // The kernel may have dropped those pages: write them again, after a rewind.
+        this.rewound = covered.concat(this.unsynced, this.rewound);
+        this.unsynced = [];
+        this.written = this.durable;
+        this.fail(err);
+      }
       for (const w of batch) {
         if (err === null) w.resolve();
-        else w.reject(this.failure ?? err);
+        else w.reject(this.failed ?? err);
       }
       if (this.closed) closeSync(this.fd);
       else if (this.waiting.length > 0) this.startSync();
     });
   }
 
+  /** Cuts the file back to its whole frames; a cut that fails now is made by the next flush. */
+  private rewind(): void {
+    try {
+      ftruncateSync(this.fd, this.written);
+    } catch {
+      // flush() cuts first while the log is failing.
+    }
+  }
+
   private fail(cause: unknown): LogFailedError {
-    this.failure ??= new LogFailedError(
-      `${this.path}: ${(cause as Error).message}; writes are refused until Larder restarts`,
-      { cause },
-    );
-    return this.failure;
+    this.failed = new LogFailedError(this.path, cause);
+    return this.failed;
   }
 }

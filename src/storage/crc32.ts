@@ -15,9 +15,10 @@ const TABLES = (() => {
   return t;
 })();
 
-export function crc32(data: Uint8Array, start = 0, end = data.length): number {
+/** CRC-32 of data[start, end); `previous`, the CRC of the bytes before them, continues it. */
+export function crc32(data: Uint8Array, start = 0, end = data.length, previous = 0): number {
   const t = TABLES;
-  let c = 0xffffffff;
+  let c = (previous ^ 0xffffffff) >>> 0;
   let i = start;
   for (const last = end - 8; i <= last; i += 8) {
     const lo = c ^ (data[i] | (data[i + 1] << 8) | (data[i + 2] << 16) | (data[i + 3] << 24));

@@ -26,7 +26,39 @@ export class DamagedFileError extends CorruptDataError {
   }
 }
 
-/** A write or fsync failed; the log refuses further writes, which would follow a gap. */
+/**
+ * A write or fsync failed (a full disk, a quota, an I/O error). The log that threw it keeps
+ * what it could not write and tries again (append-log.ts); `reason` is the cause as strerror
+ * words it, the text clients and /healthz are told.
+ */
 export class LogFailedError extends Error {
   override readonly name = 'LogFailedError';
+  readonly reason: string;
+
+  constructor(path: string, cause: unknown) {
+    const reason = reasonOf(cause);
+    super(`${path}: ${reason}`, { cause });
+    this.reason = reason;
+  }
+}
+
+/** strerror's words for the failures a full or broken disk gives (Redis prints these). */
+const STRERROR: Readonly<Record<string, string>> = {
+  ENOSPC: 'No space left on device',
+  EDQUOT: 'Disk quota exceeded',
+  EIO: 'Input/output error',
+  EROFS: 'Read-only file system',
+};
+
+/** Why a file operation failed, in strerror's words where known, else the runtime's message. */
+export function reasonOf(cause: unknown): string {
+  const code = (cause as NodeJS.ErrnoException | null)?.code;
+  return (code !== undefined && STRERROR[code]) || (cause as Error).message;
+}
+
+/** The reason a write failed for want of a working disk (a log's, a replaced file's), or null for any other error. */
+export function diskFailureOf(err: unknown): string | null {
+  if (err instanceof LogFailedError) return err.reason;
+  const code = (err as NodeJS.ErrnoException | null)?.code;
+  return code !== undefined && code in STRERROR ? STRERROR[code] : null;
 }

@@ -65,5 +65,7 @@ export interface StreamBackend {
   commit(group: string, positions: readonly Position[]): Promise<void>;
   /** A group's committed offset (the next offset to consume), if any. */
   committed(group: string, tp: TopicPartition): number | undefined;
+  /** Retries writes a failing disk held back; why some log still cannot be written, or null. */
+  writeFailure(): string | null;
   close(): Promise<void>;
 }

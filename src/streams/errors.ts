@@ -16,6 +16,13 @@ export const methodNotAllowed = (method: string, endpoint: string) =>
   new StreamError(405, `method ${method} is not allowed on /${endpoint}`);
 export const badRequest = (text: string) => new StreamError(400, text);
 export const unknownTopic = (topic: string) => new StreamError(404, `topic '${topic}' does not exist`);
+/** A produce to a missing topic says how to make one: Larder creates topics only when asked.
+ *  `--topic` at start adds to the first cluster, `default` unless the config names others. */
+export const topicToCreate = (topic: string, cluster: string) => {
+  const create = `\`larder topic create ${topic} --partitions N${cluster === 'default' ? '' : ` --cluster ${cluster}`}\``;
+  const atStart = cluster === 'default' ? `, start Larder with \`--topic ${topic}:N\`` : '';
+  return new StreamError(404, `topic '${topic}' does not exist; create it with ${create}${atStart}, or set streams.clusters.${cluster}.autoCreateTopics: true`);
+};
 export const unknownPartition = (topic: string, partition: number) =>
   new StreamError(404, `partition ${partition} of topic '${topic}' does not exist`);
 export const topicExists = (topic: string) => new StreamError(409, `topic '${topic}' already exists`);

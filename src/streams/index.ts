@@ -10,6 +10,8 @@ import type { StreamBackend } from './backend.js';
 import { GroupCoordinator } from './groups/coordinator.js';
 import { LogBackend } from './log/log-backend.js';
 import type { Cluster } from './rest/request.js';
+import { StreamError } from './errors.js';
+import { fail } from './rest/envelope.js';
 import { streamRoutes } from './rest/routes.js';
 
 export interface StreamCredentials {
@@ -62,6 +64,14 @@ export function mountStreams(config: Config, secrets: SecretStore, log: Logger):
       return c === undefined ? undefined : { backend: c.backend, groups: c.groups };
     },
     handle: streamRoutes(clusters, config),
+    fail: (status, text) => fail(new StreamError(status, text)),
+    writeFailure() {
+      for (const c of clusters.values()) {
+        const failure = c.backend.writeFailure();
+        if (failure !== null) return `stream cluster '${c.name}', ${failure}`;
+      }
+      return null;
+    },
     async close() {
       for (const c of clusters.values()) {
         await c.groups.close();

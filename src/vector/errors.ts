@@ -5,7 +5,6 @@
 import { ServiceError as VectorError } from '../errors/service-error.js';
 
 export { VectorError };
-export const INTERNAL = new VectorError(500, 'Internal server error');
 export const NOT_JSON = new VectorError(400, 'the body is not valid JSON');
 export const UNAUTHORIZED = new VectorError(401, 'Unauthorized: Invalid auth token');
 export const READ_ONLY_TOKEN = new VectorError(403, 'Unauthorized: Read-only token is not allowed to write');

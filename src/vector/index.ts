@@ -16,6 +16,7 @@ import { indexExists, VectorError } from './errors.js';
 import { VectorPersistence } from './index/persistence.js';
 import { VectorIndex } from './index/vector-index.js';
 import type { IndexAdmin } from './rest/admin.js';
+import { fail } from './rest/envelope.js';
 import { ResumableQueries } from './rest/resumable.js';
 import { vectorRoutes, type MountedIndex } from './rest/routes.js';
 
@@ -80,7 +81,15 @@ export function mountVector(config: Config, secrets: SecretStore, log: Logger): 
     name: 'vector',
     prefix: 'vector',
     credentials,
-    handle: vectorRoutes(indexes, admin, config, log),
+    handle: vectorRoutes(indexes, admin, config),
+    fail: (status, text) => fail(new VectorError(status, text)),
+    writeFailure() {
+      for (const p of persisted) {
+        const failure = p.writeFailure();
+        if (failure !== null) return `vector index '${p.name}': ${failure.reason}`;
+      }
+      return null;
+    },
     async close() {
       for (const p of persisted) p.close();
     },

@@ -62,7 +62,7 @@ describe('bench smoke', { concurrency: true }, () => {
           assert.match(section, /\| deliveries, 1 in 10 failing once \(msg\/s\) +\| Larder \(node\) +\| [\d,]+ /);
           assert.match(section, /\| publish-to-delivery p99 \(ms\) +\| Larder \(bun\) +\| [\d.]+ /);
         }
-        if (workload === 'vector-scale') assert.equal(section.match(/\| query recall@10 \(recall\) +\| 2k +\| [01]\.\d{3} /g)?.length, 2, 'recall at 2k of Larder and of hnswlib-node');
+        if (workload === 'vector-scale') assert.equal(section.match(/\| query recall@10 \(recall\) +\| 2k +\| [01]\.\d{3} /g)?.length, 2, 'recall at 2k of Larder and of its ANN graph');
         if (workload === 'workflow') assert.match(section, /\| latency per step, one run p50 \(ms\) +\| Larder \(node\) +\| [\d.]+ /);
         if (workload === 'streams') assert.match(section, /\| produce-to-consume p99 \(ms\) +\| Larder \(node\) +\| [\d.]+ /);
       } finally {

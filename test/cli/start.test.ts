@@ -2,10 +2,13 @@
 // official SDK as they are, that generated tokens survive a restart, and one-line errors.
 
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Redis } from '@upstash/redis';
 import { launchLarder, spawnLarder } from '../support/larder-process.js';
 
@@ -20,6 +23,16 @@ function envOf(lines: readonly string[]): Record<string, string> {
     if (m !== null) env[m[1]] = m[2];
   }
   return env;
+}
+
+const BUN = fileURLToPath(new URL('../../../node_modules/.bin/bun', import.meta.url));
+
+/** Runs `file args` in `cwd` with no UPSTASH_* variables of its own; resolves to its trimmed stdout. */
+function run(file: string, args: string[], cwd: string): Promise<string> {
+  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('UPSTASH_') && !k.startsWith('KV_')));
+  return new Promise((resolve, reject) => {
+    execFile(file, args, { cwd, env }, (err, stdout, stderr) => (err === null ? resolve(stdout.trim()) : reject(new Error(`${file} ${args.join(' ')}: ${stderr}`))));
+  });
 }
 
 describe('larder start', () => {
@@ -49,6 +62,25 @@ describe('larder start', () => {
       process.env = saved;
     }
     assert.equal((await p.stop()).code, 0);
+  });
+
+  it("prints lines that, pasted into .env, configure an app run by `node --env-file=.env` or by bun, which reads .env itself", async () => {
+    const p = await spawnLarder({ dataDir: join(root, 'dotenv'), flags: ['--port', '0'] });
+    try {
+      const app = mkdtempSync(join(root, 'app-'));
+      writeFileSync(join(app, '.env'), p.stdout().slice(1).join('\n') + '\n');
+      const sdk = pathToFileURL(createRequire(import.meta.url).resolve('@upstash/redis'));
+      writeFileSync(
+        join(app, 'app.mjs'),
+        `const { Redis } = await import(${JSON.stringify(sdk.href)});\n` +
+          `const redis = Redis.fromEnv({ enableTelemetry: false });\n` +
+          `await redis.incr('runs');\nconsole.log(await redis.get('runs'));\n`,
+      );
+      assert.equal(await run(process.execPath, ['--env-file=.env', 'app.mjs'], app), '1');
+      assert.equal(await run(BUN, ['app.mjs'], app), '2');
+    } finally {
+      await p.stop();
+    }
   });
 
   it('prints every database under its own suffix and keeps generated tokens across restarts', async () => {

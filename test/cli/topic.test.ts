@@ -3,7 +3,7 @@
 
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
@@ -15,9 +15,10 @@ const root = mkdtempSync(join(tmpdir(), 'larder-cli-topic-'));
 after(() => rmSync(root, { recursive: true, force: true }));
 const LAUNCHER = fileURLToPath(new URL('../../../bin/larder.js', import.meta.url));
 
-function larder(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+/** Runs the launcher in `cwd` (by default an empty folder, not the one Larder was started in). */
+function larder(args: string[], cwd = mkdtempSync(join(root, 'elsewhere-'))): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [LAUNCHER, ...args], (err, stdout, stderr) => {
+    execFile(process.execPath, [LAUNCHER, ...args], { cwd }, (err, stdout, stderr) => {
       resolve({ code: err === null ? 0 : Number((err as NodeJS.ErrnoException & { code?: number }).code ?? 1), stdout, stderr });
     });
   });
@@ -44,8 +45,26 @@ describe('larder topic create', () => {
       assert.match(twice.stderr, /topic not created: topic 'made' already exists/);
       const bad = await larder(['topic', 'create', 'x', '--partitions', 'many', '--url', p.info.url, '--data-dir', dataDir]);
       assert.match(bad.stderr, /--partitions needs an integer/);
+
+      const config = join(root, 'larder.yaml');
+      writeFileSync(config, `dataDir: ${JSON.stringify(dataDir)}\n`);
+      const byConfig = await larder(['topic', 'create', 'viaconfig', '--url', p.info.url, '--config', config]);
+      assert.equal(byConfig.code, 0, byConfig.stderr);
+      assert.deepEqual(await kafka.admin().topics(), { first: 2, made: 3, viaconfig: 1 });
     } finally {
       await p.stop();
     }
   });
+
+  it('names the data directory it looked in when that holds no credentials, and leaves it as it was', async () => {
+    const cwd = mkdtempSync(join(root, 'no-server-'));
+    const missing = await larder(['topic', 'create', 't'], cwd);
+    assert.equal(missing.code, 2, missing.stderr);
+    assert.match(missing.stderr, new RegExp(`no credentials for stream cluster 'default' in ${escape(join(cwd, '.larder'))}`));
+    assert.match(missing.stderr, /--data-dir DIR or --config FILE/);
+    assert.doesNotMatch(missing.stderr, /\.tmp/);
+    assert.deepEqual(readdirSync(cwd), []);
+  });
 });
+
+const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

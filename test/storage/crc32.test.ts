@@ -24,6 +24,11 @@ describe('crc32', () => {
     assert.equal(crc32(data, 5, 5), 0);
   });
 
+  it('continues from the CRC of the bytes before, so a file can be checksummed in pieces', () => {
+    const data = Buffer.from('The quick brown fox jumps over the lazy dog');
+    for (const cut of [0, 1, 9, 20, data.length]) assert.equal(crc32(data, cut, data.length, crc32(data, 0, cut)), 0x414fa339, `cut at ${cut}`);
+  });
+
   it('agrees with the bitwise definition at every length and offset', () => {
     const bitwise = (data: Uint8Array) => {
       let c = 0xffffffff;

@@ -130,4 +130,14 @@ describe('stream topics through @upstash/kafka', () => {
     assert.deepEqual(await admin.topicPartitionOffsets({ timestamp: 12346, topicPartition: tp }), [{ ...tp, offset: 1 }]);
     assert.deepEqual(await admin.topicPartitionOffsets({ timestamp: Date.now() + 3_600_000, topicPartition: tp }), [{ ...tp, offset: end }]);
   });
+
+  it('refuses a produce to a missing topic with the ways to create it', async () => {
+    await assert.rejects(kafka().producer().produce('nope', 'x'), (e: Error) => {
+      assert.match(e.message, /topic 'nope' does not exist/);
+      assert.match(e.message, /larder topic create nope --partitions N/);
+      assert.match(e.message, /--topic nope:N/);
+      assert.match(e.message, /autoCreateTopics/);
+      return true;
+    });
+  });
 });

@@ -8,6 +8,7 @@ import type { Keyspace } from '../engine/keyspace.js';
 import type { PubSubClient, PubSubHub } from '../engine/pubsub/hub.js';
 import type { Scripting } from '../engine/scripting/scripting.js';
 import type { Reply } from '../reply.js';
+import type { SearchRegistry } from '../search/registry.js';
 
 export type Args = readonly string[];
 
@@ -22,7 +23,8 @@ export type Flag =
   | 'noscript' //      refused inside scripts (EVAL, MULTI, ...), as Redis's CMD_NOSCRIPT
   | 'unsupported' //   known name, refused; discards a multi-exec as a whole
   | 'gateway' //       acts on Larder's own state (ACL users, REST tokens): a remote backend runs it in Larder
-  | 'stream'; //       runs only as an event stream (/subscribe, /monitor): refused as a plain command
+  | 'stream' //        runs only as an event stream (/subscribe, /monitor): refused as a plain command
+  | 'embedded'; //     needs the embedded engine (SEARCH.*): a remote backend refuses it
 
 /** Where the keys sit in argv (argv[0] is the name). Read by ACL key patterns and cluster routing. */
 export type KeySpec =
@@ -61,6 +63,8 @@ export interface Ctx {
   readonly client: PubSubClient | null;
   /** Scripts and function libraries (EVAL, FUNCTION, FCALL). */
   readonly scripting: Scripting;
+  /** The database's search indexes (SEARCH.*). */
+  readonly search: SearchRegistry;
   /**
    * Replaces what the log records for this write (Redis's command rewriting): relative times
    * become absolute, random choices become the elements chosen. An empty call logs nothing.
@@ -135,6 +139,7 @@ export const STREAM = 256;
 export const CHANGES_SERVER = 512;
 /** Set when the table is built on every command a read-only token may not run: write, wideRead, admin or changesServer. */
 export const NOT_FOR_READ_ONLY = 1024;
+export const EMBEDDED = 2048;
 
 export interface Command extends Omit<CommandSpec, 'subcommands'> {
   readonly bits: number;

@@ -16,6 +16,7 @@ import set from './set.js';
 import string from './string.js';
 import transaction from './transaction.js';
 import scripting from './scripting.js';
+import search from './search.js';
 import sort from './sort.js';
 import stream from './stream.js';
 import zset from './zset.js';
@@ -25,6 +26,7 @@ import {
   NOT_FOR_READ_ONLY,
   GATEWAY,
   STREAM,
+  EMBEDDED,
   FAST,
   NOSCRIPT,
   READONLY,
@@ -39,7 +41,7 @@ import {
 
 const FAMILIES: readonly Family[] = [
   generic, string, hash, list, set, zset, geo, sort, bitmap, hyperloglog, json, stream, server, connection, transaction,
-  acl, pubsub, scripting,
+  acl, pubsub, scripting, search,
 ];
 
 const BITS: Partial<Record<Flag, number>> = {
@@ -53,6 +55,7 @@ const BITS: Partial<Record<Flag, number>> = {
   gateway: GATEWAY,
   stream: STREAM,
   changesServer: CHANGES_SERVER,
+  embedded: EMBEDDED,
 };
 
 /** Redis's ACL categories, in ACL CAT's order ('all' is implied, not listed). */

@@ -13,6 +13,7 @@ import { KeyWaiters } from './key-waiters.js';
 import { Keyspace, type Clock } from './keyspace.js';
 import { monitorLine, PubSubHub, type PubSubClient } from './pubsub/hub.js';
 import { Scripting, type ScriptLimits } from './scripting/scripting.js';
+import { SearchRegistry } from '../search/registry.js';
 
 /** Where writes go to be durable. */
 export interface Journal {
@@ -20,11 +21,16 @@ export interface Journal {
   record(argv: Args): void;
   /** Closes the frame: its commands are replayed all or none. */
   seal(): void;
-  /** Makes sealed frames durable as the fsync policy says; called before answering. */
-  commit(): void;
+  /**
+   * Makes sealed frames durable as the fsync policy says; called before answering. Returns
+   * the error for the writes among them when the disk refused them (they stay pending).
+   */
+  commit(): ReplyError | null;
+  /** The error a write gets now, before it runs, because the log cannot be written; or null. */
+  writeFailure(): ReplyError | null;
 }
 
-const NO_JOURNAL: Journal = { record() {}, seal() {}, commit() {} };
+const NO_JOURNAL: Journal = { record() {}, seal() {}, commit: () => null, writeFailure: () => null };
 
 export const SYSTEM_CALLER: Caller = { user: 'default', readOnly: false, acl: null };
 
@@ -34,6 +40,7 @@ export const DEFAULT_SCRIPT_LIMITS: ScriptLimits = { timeMs: 5000, memoryBytes: 
 export class Database implements Ctx, KvBackend, ServerStats {
   readonly ks: Keyspace;
   readonly scripting: Scripting;
+  readonly search: SearchRegistry;
   caller: Caller = SYSTEM_CALLER;
   journal: Journal = NO_JOURNAL;
   readonly commands = TABLE;
@@ -60,7 +67,11 @@ export class Database implements Ctx, KvBackend, ServerStats {
     clock: Clock = Date.now,
     scriptLimits = DEFAULT_SCRIPT_LIMITS,
   ) {
-    this.ks = new Keyspace(clock, (argv) => this.journal.record(argv));
+    this.ks = new Keyspace(clock, (argv) => {
+      this.journal.record(argv);
+      if (this.search.active) this.search.keyChanged(argv[1]); // argv: DEL key, or HDEL key field...
+    });
+    this.search = new SearchRegistry(this.ks);
     this.startedAt = clock();
     this.scripting = new Scripting((argv, readOnly) => this.runFromScript(argv, readOnly), scriptLimits);
   }
@@ -87,16 +98,19 @@ export class Database implements Ctx, KvBackend, ServerStats {
    * redis.call) can block in its place.
    */
   private runBlockable(argv: Args, caller: Caller): Reply {
+    const admitted = admit(lookupCommand(argv[0]), argv, caller);
+    if (admitted instanceof ReplyError) return admitted;
+    const writesBefore = this.writes;
+    let reply: Reply;
     try {
-      const admitted = admit(lookupCommand(argv[0]), argv, caller);
-      if (admitted instanceof ReplyError) return admitted;
       if (admitted.categories.has('blocking')) this.block = this.requestBlock;
-      return this.run(admitted, argv, caller);
+      reply = this.run(admitted, argv, caller);
     } finally {
       this.block = undefined;
       this.journal.seal();
-      this.journal.commit();
     }
+    const failed = this.journal.commit();
+    return failed !== null && this.writes !== writesBefore ? failed : reply;
   }
 
   /**
@@ -118,13 +132,15 @@ export class Database implements Ctx, KvBackend, ServerStats {
   }
 
   pipeline(commands: readonly Args[], caller: Caller): Reply[] {
+    const wrote: boolean[] = [];
     const replies = commands.map((argv) => {
+      const writesBefore = this.writes;
       const r = this.runOne(argv, caller);
+      wrote.push(this.writes !== writesBefore);
       this.journal.seal();
       return r;
     });
-    this.journal.commit();
-    return replies;
+    return this.committed(replies, wrote);
   }
 
   transaction(commands: readonly Args[], caller: Caller): Reply[] | ReplyError {
@@ -134,10 +150,27 @@ export class Database implements Ctx, KvBackend, ServerStats {
       if (admitted instanceof ReplyError) return admitted;
       cmds.push(admitted);
     }
-    const replies = commands.map((argv, i) => this.run(cmds[i], argv, caller));
+    const wrote: boolean[] = [];
+    const replies = commands.map((argv, i) => {
+      const writesBefore = this.writes;
+      const r = this.run(cmds[i], argv, caller);
+      wrote.push(this.writes !== writesBefore);
+      return r;
+    });
     this.journal.seal();
-    this.journal.commit();
-    return replies;
+    return this.committed(replies, wrote);
+  }
+
+  /**
+   * Commits what was sealed. When the disk refuses it, the commands that wrote (`wrote`: a
+   * script counts by the writes it made) answer the failure, since what they wrote is not
+   * durable; the others keep their replies, even when a lazily expired key's deletion they
+   * logged waits with the rest. runBlockable does the same for one command.
+   */
+  private committed(replies: Reply[], wrote: readonly boolean[]): Reply[] {
+    const failed = this.journal.commit();
+    if (failed === null) return replies;
+    return replies.map((r, i) => (wrote[i] ? failed : r));
   }
 
   /**
@@ -202,7 +235,24 @@ export class Database implements Ctx, KvBackend, ServerStats {
     return admitted instanceof ReplyError ? admitted : this.run(admitted, argv, caller);
   }
 
+  /**
+   * The one place search indexes learn of writes: every key a write declares is re-read
+   * (values change in place, so the keyspace alone cannot tell), and a write that left the
+   * keyspace empty (FLUSHDB, FLUSHALL) empties them. Scripts and transactions run each of
+   * their commands through `run`, so they are covered; expiry goes through the Keyspace's
+   * onExpired above.
+   */
+  private syncSearch(cmd: Command, argv: Args): void {
+    if (this.ks.size === 0) this.search.cleared();
+    else for (const key of keysOf(cmd, argv)) this.search.keyChanged(key);
+  }
+
   private run(cmd: Command, argv: Args, caller: Caller): Reply {
+    // A write the log could not keep is refused before it changes anything; reads go on.
+    if (cmd.bits & WRITE) {
+      const refused = this.journal.writeFailure();
+      if (refused !== null) return refused;
+    }
     this.caller = caller;
     this.commandsProcessed++;
     const reply = cmd.run(this, argv);
@@ -218,6 +268,7 @@ export class Database implements Ctx, KvBackend, ServerStats {
       if (!this.waiters.idle && (logged === null || logged.length > 0)) {
         for (const key of keysOf(cmd, argv)) this.waiters.notify(key);
       }
+      if (this.search.active) this.syncSearch(cmd, argv);
     } else if (!(cmd.bits & WRITE) && logged !== null) {
       // A read that changed bytes after all (PFCOUNT caching its estimate) asked to be logged.
       for (const a of logged) this.journal.record(a);

@@ -3,14 +3,18 @@
 //
 // Snapshot frames: the header holds {"version":1,"keys":N}, plus "scripts" (SCRIPT LOAD's
 // bodies) and "libraries" (FUNCTION LOAD's codes) as arrays of byte strings when there are
-// any; each entry holds
+// any, and "search" (the SEARCH.CREATE of each search index and SEARCH.ALIASADD of each alias)
+// as an array of argvs when there are any; search indexes themselves are not stored but rebuilt from the keys at start. Each
+// entry holds
 //   [u32 key length][key][f64 expiry ms, 0 = none][value encoding (value-codec.ts)].
 // Log frames hold the commands of one write (command-codec.ts).
 // Not safe for concurrent use; the database's JS thread owns it.
 
 import type { Logger } from '../../server/log.js';
+import { LogFailedError } from '../../storage/errors.js';
 import { Generations, type GenerationSettings, type Snapshot } from '../../storage/generations.js';
 import type { Args } from '../commands/spec.js';
+import { diskWriteFailed, type ReplyError } from '../errors.js';
 import { decodeCommands, encodeCommands } from './command-codec.js';
 import type { Database, Journal } from './database.js';
 import type { Entry } from './keyspace.js';
@@ -23,13 +27,16 @@ export type PersistenceSettings = GenerationSettings;
 export class Persistence implements Journal {
   private readonly generations: Generations;
   private frameCommands: Args[] = [];
+  /** What errors and /healthz call it: "kv database 'default'". */
+  readonly owner: string;
 
   constructor(
     private readonly db: Database,
     settings: PersistenceSettings,
     private readonly logger: Logger,
   ) {
-    this.generations = new Generations(settings, SNAPSHOT_FORMAT, `kv database '${db.dbName}'`, logger);
+    this.owner = `kv database '${db.dbName}'`;
+    this.generations = new Generations(settings, SNAPSHOT_FORMAT, this.owner, logger);
   }
 
   /** Restores the database from disk and starts logging its writes. */
@@ -43,6 +50,7 @@ export class Persistence implements Journal {
     } finally {
       ks.loading = false;
     }
+    this.rebuildSearch();
     this.generations.removeOlder();
     this.db.journal = this;
     ks.expireCycle(1000, 1_000_000);
@@ -58,9 +66,25 @@ export class Persistence implements Journal {
     this.frameCommands = [];
   }
 
-  commit(): void {
-    this.generations.log.flush();
+  commit(): ReplyError | null {
+    try {
+      this.generations.log.flush();
+    } catch (e) {
+      if (e instanceof LogFailedError) return diskWriteFailed(e.reason);
+      throw e;
+    }
     if (this.generations.wantsCompaction()) this.compact();
+    return null;
+  }
+
+  writeFailure(): ReplyError | null {
+    const failure = this.retryWrites();
+    return failure === null ? null : diskWriteFailed(failure.reason);
+  }
+
+  /** Writes what a full disk held back, if it can now; the failure that still holds, or null. */
+  retryWrites(): LogFailedError | null {
+    return this.generations.log.retry();
   }
 
   /** Writes a snapshot of the whole keyspace and starts a new, empty log. */
@@ -68,13 +92,28 @@ export class Persistence implements Journal {
     this.seal();
     const entries = [...this.db.ks.live()];
     const { scripts, libraries } = this.db.scripting.snapshot();
-    const header = { keys: entries.length, ...(scripts.length > 0 && { scripts }), ...(libraries.length > 0 && { libraries }) };
+    const search = this.db.search.declared ? this.db.search.definitions() : [];
+    const header = {
+      keys: entries.length,
+      ...(scripts.length > 0 && { scripts }),
+      ...(libraries.length > 0 && { libraries }),
+      ...(search.length > 0 && { search }),
+    };
     this.generations.compact(header, encodeEntries(entries));
   }
 
   close(): void {
     this.seal();
     this.generations.log.close();
+  }
+
+  /** Fills the search indexes from the loaded keys, and says how long that took. */
+  private rebuildSearch(): void {
+    if (!this.db.search.active) return;
+    const started = performance.now();
+    this.db.search.rebuild();
+    const ms = Math.round(performance.now() - started);
+    this.logger.info({ db: this.db.dbName, indexes: this.db.search.list().length, ms }, 'kv search indexes rebuilt');
   }
 
   private replayLog(): void {
@@ -100,6 +139,9 @@ export class Persistence implements Journal {
     const scripts = texts(header.scripts);
     const libraries = texts(header.libraries);
     if (scripts === null || libraries === null) throw corrupt('has unreadable scripts or libraries');
+    for (const argv of searchDefinitions(header.search)) {
+      if (argv === null || this.db.replay(argv) !== null) throw corrupt('has an unreadable search index definition');
+    }
     const failed = this.db.scripting.restore({ scripts, libraries });
     if (failed > 0) this.logger.error({ db: this.db.dbName, file: path, failed }, 'kv snapshot scripts or libraries failed to load');
     const ks = this.db.ks;
@@ -112,6 +154,13 @@ export class Persistence implements Journal {
       ks.insert(key, value, f.readDoubleLE(4 + keyLen));
     });
   }
+}
+
+/** The header's search index definitions: argvs, each null when it is not one. */
+function searchDefinitions(v: unknown): (string[] | null)[] {
+  if (v === undefined) return [];
+  if (!Array.isArray(v)) return [null];
+  return v.map((argv) => (Array.isArray(argv) && argv.every((s) => typeof s === 'string') ? argv : null));
 }
 
 /** Snapshot entries, [u32 key length][key][f64 expiry][value], encoded one at a time as written. */

@@ -17,9 +17,9 @@ import { Cluster, Command as RedisCommand, Redis, ReplyError as RedisReplyError,
 import type { AclRegistry } from '../acl/registry.js';
 import type { KvBackend, PubSubClient } from '../backend.js';
 import { admit } from '../commands/admit.js';
-import { ADMIN, GATEWAY, keysOf, STREAM, WRITE, type Args, type Caller, type Command } from '../commands/spec.js';
+import { ADMIN, EMBEDDED, GATEWAY, keysOf, STREAM, WRITE, type Args, type Caller, type Command } from '../commands/spec.js';
 import { lookupCommand } from '../commands/table.js';
-import { backendUnavailable, CROSSSLOT, EXECABORT, REMOTE_MONITOR, ReplyError, unsupported } from '../errors.js';
+import { backendUnavailable, CROSSSLOT, EXECABORT, needsEmbeddedEngine, REMOTE_MONITOR, ReplyError, unsupported } from '../errors.js';
 import type { Reply } from '../reply.js';
 import { GatewayCtx } from './gateway-ctx.js';
 import { mergeReplies, policyOf, readShardPolicies, type ShardPolicies, type ShardPolicy } from './shard-policy.js';
@@ -278,6 +278,7 @@ export class RedisBackend implements KvBackend {
     const cmd = admit(lookupCommand(argv[0]), argv, caller);
     if (cmd instanceof ReplyError) return cmd;
     if (cmd.bits & STREAM && runAs !== 'stream') return unsupported(cmd.name);
+    if (cmd.bits & EMBEDDED) return needsEmbeddedEngine(cmd.name);
     let slot: number | undefined;
     let key: Buffer | undefined;
     if (this.cluster) {

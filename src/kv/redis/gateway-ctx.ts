@@ -11,12 +11,14 @@ import { Keyspace } from '../engine/keyspace.js';
 import { PubSubHub } from '../engine/pubsub/hub.js';
 import { Scripting } from '../engine/scripting/scripting.js';
 import type { Reply } from '../reply.js';
+import { SearchRegistry } from '../search/registry.js';
 
 export class GatewayCtx implements Ctx, ServerStats {
   readonly ks = new Keyspace(Date.now, () => {});
   readonly pubsub = new PubSubHub();
   readonly client = null;
   readonly scripting = new Scripting(() => null, { timeMs: 0, memoryBytes: 0 }); // scripts run on the remote server
+  readonly search = new SearchRegistry(this.ks); // SEARCH.* is refused before it gets here
   readonly commands = TABLE;
   readonly startedAt = Date.now();
   commandsProcessed = 0;

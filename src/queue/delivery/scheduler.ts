@@ -9,9 +9,10 @@
 
 import { setMaxListeners } from 'node:events';
 import type { HttpClient } from '../../server/http-client.js';
+import { diskFailureOf } from '../../storage/errors.js';
 import type { EventLog } from '../store/event-log.js';
 import { newDlqId, type QueueMessage } from '../store/message.js';
-import type { QueueStore } from '../store/queue-store.js';
+import { STORE_RETRY_MS, type QueueStore } from '../store/queue-store.js';
 import type { RunDelivery } from '../workflow/run-delivery.js';
 import { attempt, type Outcome } from './attempt.js';
 import { backoffMs, requestedDelayMs } from './backoff.js';
@@ -110,6 +111,8 @@ export class Scheduler {
   private pump(): void {
     if (this.closed) return;
     const now = this.s.now();
+    // No attempt starts while the store cannot write: its outcome could not be recorded.
+    if (this.store.writeFailure() !== null) return this.wakeAt(now + STORE_RETRY_MS, now);
     // Starting a queue's message may wake the next one in line, hence the outer loop.
     for (;;) {
       // A woken message goes back at its own due time, so the entry is live for the check below.
@@ -136,6 +139,11 @@ export class Scheduler {
     }
     const next = Math.min(this.heap.peek()?.at ?? Infinity, this.gates.nextWake());
     if (next === Infinity || this.inFlight.size >= this.s.concurrency) return;
+    this.wakeAt(next, now);
+  }
+
+  /** Pumps again at `next`, unless a timer would already run by then. */
+  private wakeAt(next: number, now: number): void {
     if (this.timer !== null && this.timerAt <= next) return;
     if (this.timer !== null) clearTimeout(this.timer);
     this.timerAt = next;
@@ -155,7 +163,11 @@ export class Scheduler {
       .then((out) => {
         if (!this.closed) this.settle(m.id, this.s.workflows.judge(m, out));
       })
-      .catch((err: unknown) => this.s.onError(err, m))
+      .catch((err: unknown) => {
+        this.s.onError(err, m);
+        // The outcome could not be written: the message, unchanged, is delivered again once it can.
+        if (diskFailureOf(err) !== null && this.store.get(m.id) === m) this.heap.push({ at: m.notBefore, id: m.id });
+      })
       .finally(() => {
         this.inFlight.delete(m.id);
         if (!this.closed) this.gates.release(m, this.store.get(m.id) === undefined);

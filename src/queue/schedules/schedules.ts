@@ -11,7 +11,7 @@ import type { Scheduler } from '../delivery/scheduler.js';
 import { invalidScheduleId, unknownSchedule, type QueueError, isError } from '../errors.js';
 import type { EventLog } from '../store/event-log.js';
 import { newMessageId, type QueueMessage } from '../store/message.js';
-import type { QueueStore } from '../store/queue-store.js';
+import { STORE_RETRY_MS, type QueueStore } from '../store/queue-store.js';
 import { newScheduleId, type Schedule } from '../store/schedule.js';
 import { isUrlGroupName } from '../url-groups.js';
 import { parseCron, type CronSchedule } from './cron.js';
@@ -129,6 +129,11 @@ export class Schedules {
 
   private tick(): void {
     this.timer = null;
+    // While the store cannot write, firings wait; a time missed meanwhile is skipped, as when late.
+    if (this.store.writeFailure() !== null) {
+      this.timer = setTimeout(() => this.tick(), STORE_RETRY_MS);
+      return;
+    }
     const now = this.now();
     for (const [id, at] of this.due) {
       if (at > now) continue;

@@ -5,8 +5,10 @@
 // file creation however many events there are (rewriting the kept events held the thread for
 // tens of milliseconds every time). Events are diagnostics, not state: they are written once
 // per tick rather than with each store write, always under `everysec` (written frames survive
-// kill -9; a power loss may cost the last second), and a failed write is logged once and ends
-// the writing, never the service.
+// kill -9; a power loss may cost the last second). While the disk refuses writes (full, a
+// quota), the events of each failed write stay in memory only and writing goes on once it
+// can, logged once per failing spell; any other failure is logged once and ends the writing,
+// never the service.
 // Not safe for concurrent use; the service's JS thread owns it.
 
 import { existsSync, readFileSync, renameSync } from 'node:fs';
@@ -14,6 +16,7 @@ import { join } from 'node:path';
 import type { Logger } from '../../server/log.js';
 import { AppendLog } from '../../storage/append-log.js';
 import { replaceFile } from '../../storage/atomic-file.js';
+import { LogFailedError } from '../../storage/errors.js';
 import { frame, readFrames } from '../../storage/frames.js';
 import type { QueueEvent } from './event-log.js';
 
@@ -25,6 +28,8 @@ const PREVIOUS = 'events.prev.log';
 export class EventFile {
   private flushQueued = false;
   private stopped = false;
+  /** Whether the disk refused the last write (logged once until a write succeeds). */
+  private refused = false;
 
   private constructor(
     private log: AppendLog,
@@ -62,6 +67,7 @@ export class EventFile {
   rotate(): void {
     this.guard(() => {
       const path = this.log.path;
+      this.log.flush(); // a disk that refuses it throws here, the log still open
       this.log.closeInBackground();
       renameSync(path, this.previous);
       this.log = AppendLog.open(path, 'everysec').log;
@@ -95,7 +101,14 @@ export class EventFile {
     if (this.stopped) return;
     try {
       write();
+      this.refused = false;
     } catch (err) {
+      if (err instanceof LogFailedError) {
+        this.log.discardPending();
+        if (!this.refused) this.logger.warn({ err, file: this.log.path }, 'queue event log cannot be written; new events stay in memory until it can');
+        this.refused = true;
+        return;
+      }
       this.stopped = true;
       this.logger.error({ err, file: this.log.path }, 'queue event log failed; /v2/logs keeps events in memory only until Larder restarts');
     }

@@ -3,10 +3,14 @@
 // and log-<gen>.aof of ops.ts records). Every change is appended and flushed (fsynced under
 // `always`) before it is applied, so a publish is answered only once its message is on disk,
 // and a change made of several ops (a delivery and the callback it makes) is one write.
+// A write the disk refuses is forgotten, never applied, and thrown (LogFailedError); while it
+// fails, background writers (deliveries, schedules, wait deadlines) hold off and look again
+// every STORE_RETRY_MS, and a request's write is answered 503 by the service's boundary.
 // Not safe for concurrent use; the service's JS thread owns it.
 
 import type { FsyncPolicy } from '../../storage/append-log.js';
 import type { Logger } from '../../server/log.js';
+import type { LogFailedError } from '../../storage/errors.js';
 import { Generations } from '../../storage/generations.js';
 import type { FlowRecord, QueueRecord } from './gate-records.js';
 import type { DeliveryResponse, DlqEntry, QueueMessage } from './message.js';
@@ -16,6 +20,8 @@ import type { UrlGroup } from './url-group.js';
 import { RunStore, type RunChange, type RunEnd } from '../workflow/run.js';
 
 export const SNAPSHOT_FORMAT = { version: 1, countField: 'ops' };
+/** How long a background writer held off by a store that cannot write waits to look again. */
+export const STORE_RETRY_MS = 1000;
 
 export interface StoreSettings {
   dir: string;
@@ -191,10 +197,20 @@ export class QueueStore {
     this.generations.log.close();
   }
 
+  /** Writes what a failure held back, if it can now; the failure that still holds, or null. */
+  writeFailure(): LogFailedError | null {
+    return this.generations.log.retry();
+  }
+
   private write(ops: Op[]): void {
     const log = this.generations.log;
     for (const op of ops) log.append(encodeOp(op));
-    log.flush();
+    try {
+      log.flush();
+    } catch (e) {
+      log.discardPending();
+      throw e;
+    }
     for (const op of ops) this.apply(op);
     if (this.compactionQueued || !this.generations.wantsCompaction()) return;
     this.compactionQueued = true;

@@ -9,6 +9,7 @@
 import type { Published, QueueEngine } from '../engine.js';
 import { badRequest, isError, workflowRunNotActive, type QueueError } from '../errors.js';
 import { duration } from '../options/duration.js';
+import { STORE_RETRY_MS } from '../store/queue-store.js';
 import { publishServerStep, type ServerStepSettings } from './run-publish.js';
 import type { RunRecord, Waiter } from './run.js';
 
@@ -122,6 +123,12 @@ export class Waits {
     if (this.timer !== null) clearTimeout(this.timer);
     this.timer = null;
     const now = this.s.now();
+    // While the store cannot write, passed deadlines wait to be written.
+    if (this.engine.store.writeFailure() !== null) {
+      this.timer = setTimeout(() => this.arm(), STORE_RETRY_MS);
+      this.timer.unref();
+      return;
+    }
     let next = Infinity;
     for (const run of [...this.runs.all()]) {
       if (run.state !== 'RUN_STARTED') continue;

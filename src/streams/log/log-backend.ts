@@ -95,6 +95,11 @@ export class LogBackend implements StreamBackend {
       if (list === undefined) byLog.set(t.log, [i]);
       else list.push(i);
     });
+    // Refused before any offset is assigned; the service's boundary answers it (503).
+    for (const log of byLog.keys()) {
+      const failure = log.writeFailure();
+      if (failure !== null) throw failure;
+    }
     const out: Metadata[] = new Array(messages.length);
     const durable: Promise<void>[] = [];
     for (const [log, indexes] of byLog) {
@@ -153,6 +158,17 @@ export class LogBackend implements StreamBackend {
 
   committed(group: string, tp: TopicPartition): number | undefined {
     return this.offsets.get(group, tp);
+  }
+
+  writeFailure(): string | null {
+    for (const [name, t] of this.topicsByName) {
+      for (const p of t.partitions) {
+        const failure = p.writeFailure();
+        if (failure !== null) return `topic '${name}': ${failure.reason}`;
+      }
+    }
+    const failure = this.offsets.writeFailure();
+    return failure === null ? null : `consumer offsets: ${failure.reason}`;
   }
 
   async close(): Promise<void> {

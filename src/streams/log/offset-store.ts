@@ -7,6 +7,7 @@
 
 import { AppendLog } from '../../storage/append-log.js';
 import { replaceFile } from '../../storage/atomic-file.js';
+import type { LogFailedError } from '../../storage/errors.js';
 import { frame } from '../../storage/frames.js';
 import type { Position, TopicPartition } from '../backend.js';
 
@@ -58,15 +59,22 @@ export class OffsetStore {
     return this.offsets.get(keyOf(group, tp))?.o;
   }
 
-  /** Visible to `get` at once; resolves once durable. */
+  /** Visible to `get` at once; resolves once durable. Refused, changing nothing, while the log cannot be written. */
   commit(group: string, positions: readonly Position[]): Promise<void> {
     if (positions.length === 0) return Promise.resolve();
+    const failure = this.writeFailure();
+    if (failure !== null) return Promise.reject(failure);
     for (const pos of positions) {
       const e: Entry = { g: group, t: pos.topic, p: pos.partition, o: pos.offset };
       this.offsets.set(keyOf(group, pos), e);
       this.log.append(Buffer.from(JSON.stringify(e)));
     }
     return this.log.sync();
+  }
+
+  /** Writes what a failure held back, if it can now; the failure that still holds, or null. */
+  writeFailure(): LogFailedError | null {
+    return this.log.retry();
   }
 
   close(): void {

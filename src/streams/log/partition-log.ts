@@ -6,6 +6,10 @@
 // fdatasync (AppendLog.sync). Retention deletes whole old segments.
 // Recovery cuts a torn tail of the last segment (storage/frames.ts has the rule); damage anywhere
 // else, a bad record in an earlier segment included, is DamagedFileError, for `larder repair`.
+// While the disk refuses writes, appends are refused before any offset is assigned
+// (writeFailure); records a failed sync left pending keep their offsets and are written once
+// the disk has room (AppendLog's rule), then made visible by the next check or append, so the
+// offsets in memory and on disk never part.
 // Reads go to the files: memory holds only, per segment, the file position of every
 // POSITION_EVERY-th record, and the sparse time index, both rebuilt at open.
 // Not safe for concurrent use; one JS thread owns it.
@@ -14,7 +18,7 @@ import { closeSync, openSync, readdirSync, readFileSync, readSync, unlinkSync } 
 import { join } from 'node:path';
 import { AppendLog } from '../../storage/append-log.js';
 import { makeDirectory, syncDirectory } from '../../storage/atomic-file.js';
-import { CorruptDataError, DamagedFileError } from '../../storage/errors.js';
+import { CorruptDataError, DamagedFileError, type LogFailedError } from '../../storage/errors.js';
 import { FRAME_HEADER, readFrames } from '../../storage/frames.js';
 import { decodeRecord, encodeRecord, recordHead, type StoredRecord } from './record-codec.js';
 import { TimeIndex } from './time-index.js';
@@ -52,6 +56,8 @@ export class PartitionLog {
   private active!: AppendLog;
   private readonly index = new TimeIndex();
   private readonly waiters = new Set<() => void>();
+  /** Appends whose sync has not settled yet. */
+  private unsettled = 0;
 
   private constructor(
     private readonly dir: string,
@@ -93,6 +99,14 @@ export class PartitionLog {
     return p;
   }
 
+  /** Writes what a failure held back, if it can now; the failure that still holds, or null. */
+  writeFailure(): LogFailedError | null {
+    const failure = this.active.retry();
+    // Records a failed sync held back, and no append waits for: visible once a sync covers them.
+    if (failure === null && this.unsettled === 0 && this.highWatermark < this.next) this.publish(this.next).catch(() => undefined);
+    return failure;
+  }
+
   get range(): { start: number; end: number } {
     return { start: this.start, end: this.highWatermark };
   }
@@ -109,14 +123,19 @@ export class PartitionLog {
       this.active.append(payload);
       this.add(this.tail(), this.next, m.timestamp, payload.length + FRAME_HEADER);
     }
-    const end = this.next;
-    const durable = this.active.sync().then(() => {
+    this.unsettled++;
+    const durable = this.publish(this.next).finally(() => this.unsettled--);
+    return { first, durable };
+  }
+
+  /** Resolves once offsets below `end` are durable, having made them visible to readers. */
+  private publish(end: number): Promise<void> {
+    return this.active.sync().then(() => {
       if (end <= this.highWatermark) return;
       this.highWatermark = end;
       for (const wake of this.waiters) wake();
       this.waiters.clear();
     });
-    return { first, durable };
   }
 
   /** Records from `offset` (or the first kept) below the high watermark, at most `max`. */
@@ -208,6 +227,8 @@ export class PartitionLog {
 
   /** Closes the active segment (flushed and fsynced) and starts the next one. */
   private roll(): void {
+    // A flush the disk refuses throws with the segment still open, keeping its frames to retry.
+    this.active.flush();
     this.active.close();
     const path = join(this.dir, segmentName(this.next));
     this.active = AppendLog.open(path, 'everysec').log;

@@ -4,7 +4,7 @@
 import { streamTopic } from '../../config/schema.js';
 import type { HttpResponse } from '../../server/http.js';
 import type { Header, OutgoingMessage } from '../backend.js';
-import { badRequest, isError, messageTooLarge, NO_BODY, unknownTopic, type StreamError } from '../errors.js';
+import { badRequest, isError, messageTooLarge, NO_BODY, topicToCreate, type StreamError } from '../errors.js';
 import { fail, ok } from './envelope.js';
 import { bodyBytes, integer, isObject, jsonBody, query, text, type Call } from './request.js';
 
@@ -64,7 +64,7 @@ async function produce(call: Call, messages: OutgoingMessage[]) {
     const size = Buffer.byteLength(m.value) + (m.key === null ? 0 : Buffer.byteLength(m.key)) + m.headers.reduce((n, h) => n + Buffer.byteLength(h.key) + Buffer.byteLength(h.value), 0);
     if (size > max) return messageTooLarge(size, max);
     if (backend.topics().has(m.topic)) continue;
-    if (!settings.autoCreateTopics) return unknownTopic(m.topic);
+    if (!settings.autoCreateTopics) return topicToCreate(m.topic, call.cluster.name);
     const created = backend.createTopic(m.topic, streamTopic.parse({ partitions: settings.defaultPartitions }));
     if (created !== null) return created;
   }

@@ -4,7 +4,7 @@
 // a `namespace` op and `upsert` ops of up to SNAPSHOT_BATCH records, in insertion order.
 //
 // The log and snapshot are the one source of truth. The HNSW graphs are a cache beside them:
-//   graph-<gen>-<i>.hnsw   namespace i's graph (hnswlib's format), written by a clean close
+//   graph-<gen>-<i>.hnsw   namespace i's graph (usearch's format), written by a clean close
 //   graphs.json            {"gen","logBytes","graphs":{namespace: file}}, written (atomically) last
 // A start that finds graphs.json naming its generation and exactly its log's length (nothing
 // cut, nothing appended since) loads those graphs instead of inserting every vector again; in
@@ -18,6 +18,7 @@ import { closeSync, fsyncSync, openSync, readdirSync, readFileSync, rmSync } fro
 import { basename, join } from 'node:path';
 import type { Logger } from '../../server/log.js';
 import { writeFileAtomic } from '../../storage/atomic-file.js';
+import type { LogFailedError } from '../../storage/errors.js';
 import { Generations, type GenerationSettings, type Snapshot } from '../../storage/generations.js';
 import { decodeOp, encodeOp, type Op } from './ops.js';
 import type { VectorData } from './record.js';
@@ -49,7 +50,8 @@ export class VectorPersistence implements Journal {
     this.generations = new Generations(settings, SNAPSHOT_FORMAT, `vector index '${index.settings.name}'`, logger);
   }
 
-  private get name(): string {
+  /** The index's name. */
+  get name(): string {
     return this.index.settings.name;
   }
 
@@ -71,11 +73,20 @@ export class VectorPersistence implements Journal {
     this.index.journal = this;
   }
 
-  /** Appends and flushes one op (under `always`, fsyncs) before it is applied and answered. */
+  /**
+   * Appends and flushes one op (under `always`, fsyncs) before it is applied and answered.
+   * When the disk refuses it, the op is forgotten (it was never applied) and LogFailedError
+   * is thrown, for the service's boundary to answer (503).
+   */
   write(op: Op): void {
     const log = this.generations.log;
     log.append(encodeOp(op));
-    log.flush();
+    try {
+      log.flush();
+    } catch (e) {
+      log.discardPending();
+      throw e;
+    }
     if (this.compactionQueued || !this.generations.wantsCompaction()) return;
     // Compact once the op is applied: the snapshot must include it.
     this.compactionQueued = true;
@@ -89,6 +100,11 @@ export class VectorPersistence implements Journal {
   compact(): void {
     const ops = this.snapshotOps();
     this.generations.compact({ ops: ops.length }, ops);
+  }
+
+  /** Writes what a failure held back, if it can now; the failure that still holds, or null. */
+  writeFailure(): LogFailedError | null {
+    return this.generations.log.retry();
   }
 
   /** Flushes the log, then saves the graphs so the next start need not rebuild them. */

@@ -3,15 +3,14 @@
 //
 // Order of checks, each answered in the error envelope: index (404), token (401), endpoint
 // (404), read-only token on a writing endpoint (403), body size (413), JSON (400), then the
-// endpoint's own checks. A thrown error (a bug, a failed disk write) is logged and answered
-// 500 in the same envelope: this is the service's one error boundary.
+// endpoint's own checks. A throw goes on to the server's one boundary (app.ts), which logs a bug
+// and answers it 500, and a disk that refused a write 503, in this service's envelope.
 
 import { matchToken, requestToken } from '../../server/credentials.js';
 import type { HttpRequest, HttpResponse } from '../../server/http.js';
 import { readJsonBody, type BodyErrors, type BodyLimits } from '../../server/json-body.js';
-import type { Logger } from '../../server/log.js';
 import { pathSegments, percentDecodeText } from '../../server/url.js';
-import { bodyTooLarge, INTERNAL, NOT_JSON, READ_ONLY_TOKEN, UNAUTHORIZED, unknownEndpoint, unknownIndex, VectorError } from '../errors.js';
+import { bodyTooLarge, NOT_JSON, READ_ONLY_TOKEN, UNAUTHORIZED, unknownEndpoint, unknownIndex, VectorError } from '../errors.js';
 import type { Embedder } from '../embedding/embedder.js';
 import type { VectorIndex } from '../index/vector-index.js';
 import { ADMIN_SEGMENT, adminRequest, isAdmin, type IndexAdmin } from './admin.js';
@@ -32,7 +31,7 @@ export interface MountedIndex {
 
 const ENDPOINTS: ReadonlyMap<string, Endpoint> = new Map(Object.entries({ ...WRITE_ENDPOINTS, ...READ_ENDPOINTS, ...QUERY_ENDPOINTS }));
 
-export function vectorRoutes(indexes: ReadonlyMap<string, MountedIndex>, admin: IndexAdmin, limits: BodyLimits, log: Logger) {
+export function vectorRoutes(indexes: ReadonlyMap<string, MountedIndex>, admin: IndexAdmin, limits: BodyLimits) {
   const bodyErrors: BodyErrors = { tooLarge: bodyTooLarge(limits.maxBodyBytes), notJson: NOT_JSON };
   return function handle(req: HttpRequest, restAt: number): HttpResponse | Promise<HttpResponse> {
     const segments = pathSegments(req.path, restAt);
@@ -52,13 +51,7 @@ export function vectorRoutes(indexes: ReadonlyMap<string, MountedIndex>, admin: 
     const ns = segments.length === 3 ? percentDecodeText(segments[2]) : '';
     return withBody(req, limits, bodyErrors, async (body) => {
       const ctx = { index: mounted.index, ns, body, query: req.query, resumable: mounted.resumable, embedder: mounted.embedder, maxNestingDepth: limits.maxNestingDepth };
-      let out: unknown;
-      try {
-        out = await endpoint.run(ctx);
-      } catch (err) {
-        log.error({ err, index: segments[0], endpoint: name }, 'vector request failed');
-        return fail(INTERNAL);
-      }
+      const out = await endpoint.run(ctx);
       return out instanceof VectorError ? fail(out) : ok(out);
     });
   };

@@ -79,4 +79,23 @@ describe('vector namespace engine', () => {
     assert.deepEqual(Array.from(ns.get('v10')!.vector!), [5, 5]);
     assert.equal(ns.nearest(Float32Array.from([5, 5]), 1)[0].record.id, 'v10');
   });
+
+  for (const similarity of ['COSINE', 'EUCLIDEAN', 'DOT_PRODUCT'] as const) {
+    it(`reuses a deleted or moved vector's graph slot, so churn does not grow memory (${similarity}, seed 13)`, () => {
+      const rand = random(13);
+      const ns = new Namespace(similarity);
+      const vector = () => Array.from({ length: 16 }, rand);
+      for (let i = 0; i < 1000; i++) ns.put(rec(`v${i}`, vector()));
+      const bytes = ns.bytes;
+      for (let round = 0; round < 5000; round++) {
+        const id = `v${round % 1000}`;
+        if (round % 3 === 0) assert.ok(ns.delete(id));
+        ns.put(rec(id, vector()));
+      }
+      assert.equal(ns.size, 1000);
+      assert.equal(ns.bytes, bytes);
+      const last = Float32Array.from(ns.get('v999')!.vector!);
+      assert.equal(ns.nearest(last, 1)[0].record.id, 'v999');
+    });
+  }
 });

@@ -1,0 +1,112 @@
+// What an index reads from one key: for each schema field, the values the document holds
+// there, typed by the field's type. A JSON document (or a STRING key holding JSON text) is
+// read by the field's dotted path, a hash by field name. Arrays give several values; a value
+// of the wrong type for its field is left out, so the document is indexed without it.
+
+import { utf8Bytes, utf8Text } from '../bytes.js';
+import { HashValue } from '../engine/hash/hash-value.js';
+import { JsonDoc } from '../engine/json/json-doc.js';
+import { formatJson } from '../engine/json/json-format.js';
+import { parseJson } from '../engine/json/json-parse.js';
+import { isObject, type JsonValue } from '../engine/json/json-value.js';
+import type { Value } from '../engine/value.js';
+import type { FieldDef, IndexDef } from './schema.js';
+
+/** A field's value: text for TEXT, KEYWORD and FACET; a number for numbers and DATE (ms); a boolean for BOOL. */
+export type FieldValue = string | number | boolean;
+
+/** Field name to its values; fields the document lacks are absent. */
+export type DocFields = Map<string, FieldValue[]>;
+
+/** The indexed fields of `value`, or null when the key is not a document of this index's type. */
+export function readDocument(def: IndexDef, value: Value): DocFields | null {
+  const root = documentRoot(def, value);
+  if (root === null) return null;
+  const out: DocFields = new Map();
+  for (const f of def.fields) {
+    const values = sourceValues(root, f).map((v) => typed(f, v)).filter((v): v is FieldValue => v !== undefined);
+    if (values.length > 0) out.set(f.name, values);
+  }
+  return out;
+}
+
+/**
+ * A query result's content: [field, value] for each of `fields` the document holds, the value
+ * as stored (a JSON string's text, other JSON values as compact JSON, a hash field's bytes).
+ * Without `fields` (no SELECT), the whole document: every field of a hash, or ["$", JSON text]
+ * for a JSON or STRING document, which the SDK unwraps (its deserializeQueryResponse reads "$").
+ */
+export function documentContent(def: IndexDef, value: Value, fields: readonly FieldDef[] | null): [string, string][] {
+  const root = documentRoot(def, value);
+  if (root === null) return [];
+  if (fields === null) {
+    if (root instanceof HashValue) return [...root.fields()].map((f): [string, string] => [f.name, f.value]);
+    return [['$', utf8Bytes(formatJson(root))]];
+  }
+  const out: [string, string][] = [];
+  for (const f of fields) {
+    if (root instanceof HashValue) {
+      const field = root.get(f.from ?? f.name);
+      if (field !== undefined) out.push([f.name, field.value]);
+      continue;
+    }
+    const at = valueAt(root, f);
+    if (at !== undefined) out.push([f.name, utf8Bytes(typeof at === 'string' ? at : formatJson(at))]);
+  }
+  return out;
+}
+
+function documentRoot(def: IndexDef, value: Value): JsonValue | HashValue | null {
+  // A hash whose last field just expired is told before the key goes: it is no document.
+  if (def.dataType === 'HASH') return value instanceof HashValue && value.size > 0 ? value : null;
+  if (def.dataType === 'JSON') return value instanceof JsonDoc ? value.root : null;
+  if (typeof value !== 'string') return null;
+  const parsed = parseJson(utf8Text(value));
+  return parsed.ok ? parsed.value : null;
+}
+
+function sourceValues(root: JsonValue | HashValue, f: FieldDef): JsonValue[] {
+  if (root instanceof HashValue) {
+    const field = root.get(f.from ?? f.name);
+    return field === undefined ? [] : [utf8Text(field.value)];
+  }
+  const at = valueAt(root, f);
+  return at === undefined ? [] : Array.isArray(at) ? at : [at];
+}
+
+/** The JSON value at a field's dotted path (schema names are bytes, JSON keys text). */
+function valueAt(root: JsonValue, f: FieldDef): JsonValue | undefined {
+  let at: JsonValue | undefined = root;
+  for (const step of utf8Text(f.from ?? f.name).split('.')) {
+    if (at === undefined || at === null || !isObject(at)) return undefined;
+    at = at.get(step);
+  }
+  return at;
+}
+
+/** `v` as field `f` holds it; hash fields arrive as text and are read as the type says. */
+function typed(f: FieldDef, v: JsonValue): FieldValue | undefined {
+  switch (f.type) {
+    case 'TEXT':
+    case 'KEYWORD':
+    case 'FACET':
+      return typeof v === 'string' ? v : undefined;
+    case 'BOOL':
+      if (typeof v === 'boolean') return v;
+      return v === 'true' ? true : v === 'false' ? false : undefined;
+    case 'DATE': {
+      const ms = typeof v === 'string' ? Date.parse(v) : NaN;
+      return Number.isNaN(ms) ? undefined : ms;
+    }
+    default:
+      return numeric(f, v);
+  }
+}
+
+function numeric(f: FieldDef, v: JsonValue): number | undefined {
+  const n = typeof v === 'number' || typeof v === 'bigint' ? Number(v) : typeof v === 'string' && v.trim() !== '' ? Number(v) : NaN;
+  if (Number.isNaN(n)) return undefined;
+  if (f.type === 'F64') return n;
+  if (!Number.isInteger(n)) return undefined;
+  return f.type === 'U64' && n < 0 ? undefined : n;
+}
