@@ -3,7 +3,7 @@
 // keys, then dispatches on the method and the group. Routes are data: method, group, whether
 // a sub-path is wanted, whether the route reveals or changes the keys.
 
-import type { HttpRequest, HttpResponse } from '../../server/http.js';
+import { routeMethod, type HttpRequest, type HttpResponse } from '../../server/http.js';
 import { matchToken, requestToken } from '../../server/credentials.js';
 import { methodNotAllowed, notFound, READ_ONLY, READ_ONLY_KEYS, UNAUTHORIZED } from '../errors.js';
 import { fail } from './envelope.js';
@@ -108,7 +108,7 @@ export function queueRoutes(ctx: QueueContext, tokens: Tokens) {
     if (group === 'workflows' && rest.startsWith('hooks/')) return callWebhook({ req, ctx, rest }, tokens.token);
     const who = caller(req, tokens);
     if (who === null) return fail(UNAUTHORIZED);
-    const method = req.method === 'HEAD' ? 'GET' : req.method;
+    const method = routeMethod(req.method);
     const route = byMethod.get(method);
     const run = route === undefined ? undefined : rest === '' ? route.bare : route.sub;
     if (run === undefined) return fail(route === undefined ? methodNotAllowed(req.method, path) : notFound(path));

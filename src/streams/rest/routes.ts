@@ -3,7 +3,7 @@
 // the endpoint. Endpoints are data: name, methods, handler.
 
 import { requestCredentials, sameSecret } from '../../server/credentials.js';
-import type { HttpRequest, HttpResponse } from '../../server/http.js';
+import { routeMethod, type HttpRequest, type HttpResponse } from '../../server/http.js';
 import type { BodyLimits } from '../../server/json-body.js';
 import { pathSegments, percentDecodeText } from '../../server/url.js';
 import { methodNotAllowed, notFound, UNAUTHORIZED } from '../errors.js';
@@ -45,7 +45,7 @@ export function streamRoutes(clusters: ReadonlyMap<string, Cluster>, limits: Bod
     if (endpoint === undefined) return fail(notFound(req.path));
     const call: Call = { req, cluster, args: segments.slice(2), limits };
     if (!authorized(call, endpoint.queryAuth === true)) return fail(UNAUTHORIZED);
-    const method = req.method === 'HEAD' ? 'GET' : req.method;
+    const method = routeMethod(req.method);
     if (!endpoint.methods.includes(method)) return fail(methodNotAllowed(req.method, name));
     return endpoint.run(call);
   };
