@@ -6,7 +6,7 @@ import { loadConfig } from '../config/load.js';
 import { SNAPSHOT_FORMAT as KV_SNAPSHOT } from '../kv/engine/persistence.js';
 import { SNAPSHOT_FORMAT as QUEUE_SNAPSHOT } from '../queue/store/queue-store.js';
 import { repairDataDir, type SetAside } from '../storage/repair.js';
-import { SNAPSHOT_FORMAT as VECTOR_SNAPSHOT } from '../vector/index/persistence.js';
+import { SNAPSHOT_FORMAT as VECTOR_SNAPSHOT } from '../vector/engine/persistence.js';
 import { parseFlags } from './flags.js';
 
 export const REPAIR_USAGE = `usage: larder repair [--config FILE] [--data-dir DIR]

@@ -12,7 +12,7 @@ import { readJsonBody, type BodyErrors, type BodyLimits } from '../../server/jso
 import { pathSegments, percentDecodeText } from '../../server/url.js';
 import { bodyTooLarge, NOT_JSON, READ_ONLY_TOKEN, UNAUTHORIZED, unknownEndpoint, unknownIndex, VectorError } from '../errors.js';
 import type { Embedder } from '../embedding/embedder.js';
-import type { VectorIndex } from '../index/vector-index.js';
+import type { VectorIndex } from '../engine/vector-index.js';
 import { ADMIN_SEGMENT, adminRequest, isAdmin, type IndexAdmin } from './admin.js';
 import type { Endpoint } from './endpoint.js';
 import { fail, ok } from './envelope.js';
