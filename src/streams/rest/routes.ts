@@ -7,10 +7,10 @@ import { routeMethod, type HttpRequest, type HttpResponse } from '../../server/h
 import type { BodyLimits } from '../../server/json-body.js';
 import { pathSegments, percentDecodeText } from '../../server/url.js';
 import { methodNotAllowed, notFound, UNAUTHORIZED } from '../errors.js';
-import { commitCommand, committedCommand, consumeCommand, deleteConsumerCommand } from './consume.js';
+import { commitOffsets, committedOffsets, consumeMessages, deleteConsumer } from './consume.js';
 import { fail } from './envelope.js';
-import { consumersCommand, createTopicCommand, fetchCommand, offsetsCommand, topicsCommand } from './metadata.js';
-import { produceCommand, producePathCommand, webhookCommand } from './produce.js';
+import { listConsumers, createTopic, fetchMessages, topicOffsets, listTopics } from './metadata.js';
+import { produceMessages, producePath, receiveWebhook } from './produce.js';
 import type { Call, Cluster } from './request.js';
 
 interface Endpoint {
@@ -22,17 +22,17 @@ interface Endpoint {
 
 const GET_POST = ['GET', 'POST'];
 const ENDPOINTS: ReadonlyMap<string, Endpoint> = new Map([
-  ['produce', { methods: GET_POST, run: (c: Call) => (c.args.length >= 2 ? producePathCommand(c) : produceCommand(c)) }],
-  ['fetch', { methods: GET_POST, run: fetchCommand }],
-  ['consume', { methods: GET_POST, run: consumeCommand }],
-  ['commit', { methods: GET_POST, run: commitCommand }],
-  ['delete-consumer', { methods: ['POST', 'DELETE'], run: deleteConsumerCommand }],
-  ['topics', { methods: ['GET'], run: topicsCommand }],
-  ['consumers', { methods: ['GET'], run: consumersCommand }],
-  ['committed', { methods: GET_POST, run: committedCommand }],
-  ['offsets', { methods: GET_POST, run: offsetsCommand }],
-  ['webhook', { methods: GET_POST, run: webhookCommand, queryAuth: true }],
-  ['create-topic', { methods: ['POST'], run: createTopicCommand }],
+  ['produce', { methods: GET_POST, run: (c: Call) => (c.args.length >= 2 ? producePath(c) : produceMessages(c)) }],
+  ['fetch', { methods: GET_POST, run: fetchMessages }],
+  ['consume', { methods: GET_POST, run: consumeMessages }],
+  ['commit', { methods: GET_POST, run: commitOffsets }],
+  ['delete-consumer', { methods: ['POST', 'DELETE'], run: deleteConsumer }],
+  ['topics', { methods: ['GET'], run: listTopics }],
+  ['consumers', { methods: ['GET'], run: listConsumers }],
+  ['committed', { methods: GET_POST, run: committedOffsets }],
+  ['offsets', { methods: GET_POST, run: topicOffsets }],
+  ['webhook', { methods: GET_POST, run: receiveWebhook, queryAuth: true }],
+  ['create-topic', { methods: ['POST'], run: createTopic }],
 ]);
 
 export function streamRoutes(clusters: ReadonlyMap<string, Cluster>, limits: BodyLimits) {
