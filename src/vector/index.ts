@@ -2,6 +2,11 @@
 // indexes created while running through the admin endpoints (rest/admin.ts). Those are kept
 // in <dataDir>/vector/created-indexes.json (written atomically, mode 0600: it may hold tokens)
 // and mounted again at every start; a configured index of the same name wins.
+//
+// Owns rest/ (the Upstash Vector REST surface), engine/ (namespaces, the ANN graph, sparse and
+// hybrid search, persistence), filter/ (the metadata filter language) and embedding/. Imports go
+// rest/ -> engine/ -> filter/, storage/; it may import server/ (rest/ only), config/, storage/
+// and text/, never another service. Other folders import this file only.
 
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
