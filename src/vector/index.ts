@@ -25,6 +25,9 @@ import { fail } from './rest/envelope.js';
 import { ResumableQueries } from './rest/resumable.js';
 import { vectorRoutes, type MountedIndex } from './rest/routes.js';
 
+/** How a vector index's snapshot file is laid out, for `larder repair`. */
+export { SNAPSHOT_FORMAT } from './engine/persistence.js';
+
 export interface VectorCredentials {
   index: string;
   token: string;
