@@ -1,4 +1,4 @@
-// The in-process side of the vector scale workload (Larder's ANN graph, src/vector/index/ann.ts), on a worker thread of the bench process:
+// The in-process side of the vector scale workload (Larder's ANN graph, src/vector/engine/ann.ts), on a worker thread of the bench process:
 // growing the graph by hundreds of thousands of points takes minutes, and on the main thread it
 // would stall the HTTP client's event loop for longer than Bun keeps an idle connection open
 // (the client would then reuse a socket the server had closed). The worker reads the vectors
@@ -7,7 +7,7 @@
 
 import { performance } from 'node:perf_hooks';
 import { parentPort, workerData } from 'node:worker_threads';
-import { HnswAnn } from '../src/vector/index/ann.js';
+import { HnswAnn } from '../src/vector/engine/ann.js';
 import { K, recall } from './vector-data.js';
 
 export interface WorkerInput {

@@ -1,5 +1,5 @@
 // The vector workload: Larder's vector index over HTTP (on Bun, the default COSINE index) against
-// its ANN graph (src/vector/index/ann.ts: usearch with Larder's parameters, M 16,
+// its ANN graph (src/vector/engine/ann.ts: usearch with Larder's parameters, M 16,
 // efConstruction 200, ef 100) called directly in this process: the ceiling without HTTP, JSON,
 // metadata and storage. Per system: upsert throughput (batches of 1000; once, as a graph is
 // built once), then per round query QPS and recall@10 against the exact answers, unfiltered and
@@ -7,7 +7,7 @@
 // an exact scan; the graph alone over-fetches and filters, as it does for filters of 5% and more).
 
 import { performance } from 'node:perf_hooks';
-import { HnswAnn } from '../src/vector/index/ann.js';
+import { HnswAnn } from '../src/vector/engine/ann.js';
 import { closedLoop, postJson } from './http-load.js';
 import { bunPath, startLarder, type LarderServer } from './targets.js';
 import { BUCKETS, dataset, FILTER, FILTER_BUCKET, K, recall, type Dataset } from './vector-data.js';

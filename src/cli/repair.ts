@@ -3,10 +3,10 @@
 // kept and what it moved to a quarantine file. Nothing is deleted.
 
 import { loadConfig } from '../config/load.js';
-import { SNAPSHOT_FORMAT as KV_SNAPSHOT } from '../kv/engine/persistence.js';
-import { SNAPSHOT_FORMAT as QUEUE_SNAPSHOT } from '../queue/store/queue-store.js';
+import { SNAPSHOT_FORMAT as KV_SNAPSHOT } from '../kv/index.js';
+import { SNAPSHOT_FORMAT as QUEUE_SNAPSHOT } from '../queue/index.js';
 import { repairDataDir, type SetAside } from '../storage/repair.js';
-import { SNAPSHOT_FORMAT as VECTOR_SNAPSHOT } from '../vector/index/persistence.js';
+import { SNAPSHOT_FORMAT as VECTOR_SNAPSHOT } from '../vector/index.js';
 import { parseFlags } from './flags.js';
 
 export const REPAIR_USAGE = `usage: larder repair [--config FILE] [--data-dir DIR]

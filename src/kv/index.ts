@@ -25,6 +25,9 @@ import { kvRoutes, type KvDatabase } from './rest/routes.js';
 
 const ACTIVE_EXPIRY_MS = 100;
 
+/** How a key-value snapshot file is laid out, for `larder repair`. */
+export { SNAPSHOT_FORMAT } from './engine/persistence.js';
+
 export interface KvCredentials {
   db: string;
   token: string;

@@ -35,6 +35,9 @@ import { RunDelivery } from './workflow/run-delivery.js';
 import { Waits } from './workflow/waits.js';
 import { Workflows } from './workflow/workflows.js';
 
+/** How the queue store's snapshot file is laid out, for `larder repair`. */
+export { SNAPSHOT_FORMAT } from './store/queue-store.js';
+
 export interface QueueCredentials {
   token: string;
   readOnlyToken: string;

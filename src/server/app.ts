@@ -2,7 +2,10 @@
 // service, and owns what every service shares: HEAD as GET without a body, request logging,
 // CORS, the request figures of /metrics (request-metrics.ts), and the one error boundary
 // that turns a thrown bug into a 500 and a disk that refused a write into a 503, each in the
-// service's own envelope.
+// service's own envelope. The rest of what services share sits beside it in server/:
+// credentials.ts (bearer, basic and query credentials, the one constant-time compare),
+// json-body.ts (the one body reader: size limit, empty body, nesting limit), url.ts (path and
+// query scanning, percent-decoding to UTF-8 text). server/ imports no service and no engine.
 
 import { diskFailureOf } from '../storage/errors.js';
 import { jsonResponse, type Handler, type HttpRequest, type HttpResponse } from './http.js';

@@ -7,7 +7,7 @@
 // directory, so the state is the disk's now, and a freed disk heals without a write to wait for.
 
 import { probeWrite } from '../storage/write-probe.js';
-import { jsonResponse } from './http.js';
+import { jsonResponse, routeMethod, useGet } from './http.js';
 import type { Service } from './service.js';
 
 const OK = '{"status":"ok"}';
@@ -39,7 +39,7 @@ export function healthService(health: StorageHealth): Service {
     prefix: 'healthz',
     handle(req, restAt) {
       if (restAt !== req.path.length) return jsonResponse(404, JSON.stringify({ error: `no service at ${req.path}`, status: 404 }));
-      if (req.method !== 'GET' && req.method !== 'HEAD') return jsonResponse(405, '{"error":"use GET","status":405}', { allow: 'GET, HEAD' });
+      if (routeMethod(req.method) !== 'GET') return useGet();
       const problems = health.problems();
       if (problems.length === 0) return jsonResponse(200, OK, NO_STORE);
       return jsonResponse(503, JSON.stringify({ status: 'read-only', reason: `writes are refused: ${problems.join('; ')}` }), NO_STORE);

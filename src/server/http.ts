@@ -38,6 +38,12 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
+/** The method an endpoint answers: HEAD is GET, whose body app.ts drops in one place. */
+export const routeMethod = (method: string): string => (method === 'HEAD' ? 'GET' : method);
+
+/** 405 from an endpoint that only reads (GET, and HEAD as GET), in the {"error","status"} envelope. */
+export const useGet = (): HttpResponse => jsonResponse(405, '{"error":"use GET","status":405}', { allow: 'GET, HEAD' });
+
 export function jsonResponse(status: number, body: string, headers?: Record<string, string>): HttpResponse {
   return { status, headers: { 'content-type': 'application/json', ...headers }, body };
 }

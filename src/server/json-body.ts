@@ -1,10 +1,15 @@
-// Request bodies as JSON, for the stream, vector and queue services, with a bound on nesting.
+// Request bodies, for the stream, vector and queue services: the one reader of bytes (with the
+// size limit) and of JSON (one empty-body rule, a bound on nesting). An empty or blank body is
+// no body (undefined): each endpoint answers a missing body its own way.
+//
+// The bound on nesting:
 // JSON.parse itself takes any depth, but what walks its result later (JSON.stringify when the
 // value is stored, filters, metadata indexes) recurses once per level and would overflow the
 // stack on a body of a few thousand brackets: such a body gets 400 here instead. The scan is
 // one pass over the text without recursion, and stops at the first level past the limit.
 
 import { ServiceError } from '../errors/service-error.js';
+import type { HttpRequest } from './http.js';
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
@@ -37,11 +42,31 @@ export function nestsDeeperThan(text: string, max: number): boolean {
 }
 
 /** `text` parsed; `notJson` when it is not JSON, tooDeep(maxDepth) when it nests deeper. */
-export function parseJsonText(text: string, maxDepth: number, notJson: ServiceError): unknown {
+function parseJsonText(text: string, maxDepth: number, notJson: ServiceError): unknown {
   if (nestsDeeperThan(text, maxDepth)) return tooDeep(maxDepth);
   try {
     return JSON.parse(text) as unknown;
   } catch {
     return notJson;
   }
+}
+
+/** What a service answers when a body is over the limit or is not JSON, in its own texts. */
+export interface BodyErrors {
+  readonly tooLarge: ServiceError;
+  readonly notJson: ServiceError;
+}
+
+/** The whole body, or `tooLarge` when it is over `maxBytes`. */
+export async function readBody(req: HttpRequest, maxBytes: number, tooLarge: ServiceError): Promise<Buffer | ServiceError> {
+  const bytes = await req.body(maxBytes);
+  return bytes === null ? tooLarge : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+}
+
+/** The body parsed as JSON: undefined when empty or blank, else the value or the first error. */
+export async function readJsonBody(req: HttpRequest, limits: BodyLimits, errors: BodyErrors): Promise<unknown> {
+  const bytes = await readBody(req, limits.maxBodyBytes, errors.tooLarge);
+  if (!(bytes instanceof Buffer)) return bytes;
+  const text = bytes.toString('utf8');
+  return text.trim() === '' ? undefined : parseJsonText(text, limits.maxNestingDepth, errors.notJson);
 }

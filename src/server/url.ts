@@ -16,6 +16,16 @@ export function percentDecode(s: string, plusIsSpace = false): string {
   return out;
 }
 
+/** A byte string (from percentDecode or queryPairs) read as the UTF-8 text it encodes. */
+export function utf8Text(bytes: string): string {
+  return Buffer.from(bytes, 'latin1').toString('utf8');
+}
+
+/** Percent-decodes a path segment or query part that carries text: the bytes are UTF-8. */
+export function percentDecodeText(s: string, plusIsSpace = false): string {
+  return utf8Text(percentDecode(s, plusIsSpace));
+}
+
 function isHex(c: number): boolean {
   return (c >= 48 && c <= 57) || (c >= 65 && c <= 70) || (c >= 97 && c <= 102);
 }
@@ -54,4 +64,10 @@ export function queryParam(query: string, name: string): string | undefined {
   if (query === '' || query.indexOf(name) === -1) return undefined;
   for (const [k, v] of queryPairs(query)) if (k === name) return v ?? '';
   return undefined;
+}
+
+/** One query parameter's value as UTF-8 text ('' when it has none). */
+export function queryText(query: string, name: string): string | undefined {
+  const v = queryParam(query, name);
+  return v === undefined ? undefined : utf8Text(v);
 }

@@ -1,5 +1,11 @@
 // The stream topics service: one cluster per configured name, mounted at /kafka/<cluster>,
 // each an embedded log backend with its consumer groups, behind HTTP Basic credentials.
+//
+// Owns rest/ (the Upstash Kafka REST surface), log/ (partitioned segment logs) and groups/
+// (consumer groups and committed offsets). Imports go rest/ -> backend.ts -> log/, groups/ ->
+// storage/; it may import server/ (rest/ only), config/ and storage/, never another service.
+// Other folders import this file only; the console reads a cluster through `adminView`, which
+// carries no credentials.
 
 import { join } from 'node:path';
 import type { Config } from '../config/schema.js';

@@ -2,6 +2,11 @@
 // indexes created while running through the admin endpoints (rest/admin.ts). Those are kept
 // in <dataDir>/vector/created-indexes.json (written atomically, mode 0600: it may hold tokens)
 // and mounted again at every start; a configured index of the same name wins.
+//
+// Owns rest/ (the Upstash Vector REST surface), engine/ (namespaces, the ANN graph, sparse and
+// hybrid search, persistence), filter/ (the metadata filter language) and embedding/. Imports go
+// rest/ -> engine/ -> filter/, storage/; it may import server/ (rest/ only), config/, storage/
+// and text/, never another service. Other folders import this file only.
 
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -13,12 +18,15 @@ import { makeDirectory, writeFileAtomic } from '../storage/atomic-file.js';
 import { CorruptDataError } from '../storage/errors.js';
 import { embedderFor } from './embedding/embedder.js';
 import { indexExists, VectorError } from './errors.js';
-import { VectorPersistence } from './index/persistence.js';
-import { VectorIndex } from './index/vector-index.js';
+import { VectorPersistence } from './engine/persistence.js';
+import { VectorIndex } from './engine/vector-index.js';
 import type { IndexAdmin } from './rest/admin.js';
 import { fail } from './rest/envelope.js';
 import { ResumableQueries } from './rest/resumable.js';
 import { vectorRoutes, type MountedIndex } from './rest/routes.js';
+
+/** How a vector index's snapshot file is laid out, for `larder repair`. */
+export { SNAPSHOT_FORMAT } from './engine/persistence.js';
 
 export interface VectorCredentials {
   index: string;

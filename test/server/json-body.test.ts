@@ -110,3 +110,36 @@ describe(`input nested deeper than maxNestingDepth (${LIMIT})`, () => {
     assert.equal(await t.fails(['JSON.SET', 'j', '$', arrays(HUGE)]), 'recursion limit exceeded at line 1 column 129');
   });
 });
+
+// One rule for every service reading a JSON body: an empty or blank body is no body (the
+// endpoint then answers what it answers when the body is missing), never "not valid JSON".
+describe('an empty or blank JSON body', () => {
+  let t: TestLarder;
+  before(async () => {
+    t = await startTestLarder({ vector: { indexes: { default: { dimension: 2 } } } });
+  });
+  after(() => t.close());
+
+  async function post(url: string, authorization: string, body: string): Promise<{ status: number; body: unknown }> {
+    const res = await fetch(url, { method: 'POST', headers: { authorization, 'content-type': 'application/json' }, body });
+    return { status: res.status, body: await res.json() };
+  }
+
+  it('is no body in the vector, streams and queue services alike', async () => {
+    const c = t.cluster();
+    const basic = 'Basic ' + Buffer.from(`${c.username}:${c.password}`).toString('base64');
+    const q = t.queue();
+    const endpoints: [string, string][] = [
+      [`${t.vectorIndex().url}/upsert`, `Bearer ${t.vectorIndex().token}`],
+      [`${c.url}/produce`, basic],
+      [`${q.url}/v2/queues`, `Bearer ${q.token}`],
+      [`${q.url}/v2/batch`, `Bearer ${q.token}`],
+    ];
+    for (const [url, authorization] of endpoints) {
+      const empty = await post(url, authorization, '');
+      assert.equal(empty.status, 400, url);
+      assert.doesNotMatch((empty.body as { error: string }).error, /not valid JSON/, url);
+      assert.deepEqual(await post(url, authorization, ' \n\t '), empty, url);
+    }
+  });
+});

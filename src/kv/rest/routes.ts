@@ -7,8 +7,9 @@
 // Hot path: a path-form GET is answered synchronously, with no body read, no JSON parse and no
 // closure; everything per-database is looked up in one Map.
 
+import { requestToken } from '../../server/credentials.js';
 import type { HttpRequest, HttpResponse } from '../../server/http.js';
-import { pathSegments, queryParam } from '../../server/url.js';
+import { pathSegments } from '../../server/url.js';
 import type { KvBackend } from '../backend.js';
 import { STREAM, type Args, type Caller } from '../commands/spec.js';
 import { lookupCommand } from '../commands/table.js';
@@ -136,24 +137,9 @@ function streamOpened(db: KvDatabase, events: EventStream, opened: (() => void) 
   return { status: 200, headers: { ...STREAM_HEADERS }, body: events };
 }
 
-const BEARER = 'bearer ';
-
 function authenticate(req: HttpRequest, backend: KvBackend): Caller | undefined {
-  const auth = req.header('authorization');
-  const token = auth !== undefined && isBearer(auth) ? bearerToken(auth) : queryParam(req.query, '_token');
+  const token = requestToken(req, '_token');
   return token === undefined ? undefined : backend.acl.callerFor(token);
-}
-
-/** "Bearer " in any case, by character codes: no slicing or lower-casing per request. */
-function isBearer(auth: string): boolean {
-  if (auth.length <= BEARER.length) return false;
-  for (let i = 0; i < BEARER.length; i++) if ((auth.charCodeAt(i) | 0x20) !== BEARER.charCodeAt(i)) return false;
-  return true;
-}
-
-function bearerToken(auth: string): string {
-  const token = auth.slice(BEARER.length);
-  return token.charCodeAt(0) <= 0x20 || token.charCodeAt(token.length - 1) <= 0x20 ? token.trim() : token;
 }
 
 const DEFAULT_OPTIONS: Options = { encoding: 'text', format: 'json' };

@@ -2,7 +2,7 @@
 // by ids or filters. `?source=workflow` lists the dead letters of workflow runs (workflow-dlq.ts).
 
 import type { HttpResponse } from '../../server/http.js';
-import { percentDecode } from '../../server/url.js';
+import { percentDecodeText } from '../../server/url.js';
 import { isError, type QueueError } from '../errors.js';
 import type { DlqEntry } from '../store/message.js';
 import { dlqFilterable, matches } from '../store/record-filter.js';
@@ -44,7 +44,7 @@ export function deleteDlq(call: Call): HttpResponse {
 export function retryDlq(call: Call): HttpResponse {
   const engine = call.ctx.engine;
   const rest = call.rest.split('/');
-  const one = rest[0] === 'retry' && rest[1] !== undefined && rest[1] !== '' ? Buffer.from(percentDecode(rest[1]), 'latin1').toString('utf8') : undefined;
+  const one = rest[0] === 'retry' && rest[1] !== undefined && rest[1] !== '' ? percentDecodeText(rest[1]) : undefined;
   if (one !== undefined) {
     const out = engine.retryDlq(one);
     return isError(out) ? fail(out) : ok({ responses: [out] });

@@ -3,7 +3,7 @@
 // @upstash/qstash declares for it. Any other parameter is refused naming it: ignoring a typo
 // would turn "delete where labeel=x" into "delete everything".
 
-import { queryPairs } from '../../server/url.js';
+import { queryPairs, utf8Text } from '../../server/url.js';
 import { badRequest, type QueueError } from '../errors.js';
 import type { FilterField, RecordFilter } from '../store/record-filter.js';
 import type { Call } from './request.js';
@@ -42,7 +42,7 @@ const MAX_COUNT = 1000;
 export function readListQuery(call: Call, spec: QuerySpec): ListQuery | QueueError {
   const out: ListQuery = { filter: {}, ids: [], count: undefined, cursor: undefined };
   for (const [k, v] of queryPairs(call.req.query)) {
-    const err = readParam(out, spec, Buffer.from(k, 'latin1').toString('utf8'), Buffer.from(v ?? '', 'latin1').toString('utf8'));
+    const err = readParam(out, spec, utf8Text(k), utf8Text(v ?? ''));
     if (err !== null) return err;
   }
   return out;

@@ -6,7 +6,7 @@
 
 import type { HttpResponse } from '../../server/http.js';
 import { nestsDeeperThan, tooDeep } from '../../server/json-body.js';
-import { percentDecode, queryPairs } from '../../server/url.js';
+import { percentDecode, percentDecodeText, queryPairs, utf8Text } from '../../server/url.js';
 import { badRequest, isError, refusedDestination, type QueueError } from '../errors.js';
 import type { Draft } from '../store/message.js';
 import { isUrlGroupName } from '../url-groups.js';
@@ -23,7 +23,7 @@ export async function publishMessage(call: Call): Promise<HttpResponse> {
 export async function enqueueMessage(call: Call): Promise<HttpResponse> {
   const slash = call.rest.indexOf('/');
   if (slash <= 0) return fail(badRequest('enqueue needs /v2/enqueue/{queue}/{destination}'));
-  const queueName = Buffer.from(percentDecode(call.rest.slice(0, slash)), 'latin1').toString('utf8');
+  const queueName = percentDecodeText(call.rest.slice(0, slash));
   return publishTo(call, destinationOf(call, call.rest.slice(slash + 1)), queueName);
 }
 
@@ -102,10 +102,10 @@ export async function refusal(call: Call, drafts: readonly Draft[]): Promise<Que
 
 export function destinationOf(call: Call, raw: string): string {
   let dest = /^https?%3A/i.test(raw) ? percentDecode(raw) : raw;
-  dest = Buffer.from(dest, 'latin1').toString('utf8');
+  dest = utf8Text(dest);
   const q = queryPairs(call.req.query).filter(([k]) => k !== 'qstash_token' && !isSettingParam(k));
   if (q.length === 0) return dest;
-  const enc = (s: string) => encodeURIComponent(Buffer.from(s, 'latin1').toString('utf8'));
+  const enc = (s: string) => encodeURIComponent(utf8Text(s));
   const text = q.map(([k, v]) => (v === undefined ? enc(k) : `${enc(k)}=${enc(v)}`)).join('&');
   return `${dest}${dest.includes('?') ? '&' : '?'}${text}`;
 }

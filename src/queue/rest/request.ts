@@ -2,8 +2,8 @@
 // query and the body. The only query and body parsing of the queue service.
 
 import type { HttpRequest } from '../../server/http.js';
-import { parseJsonText } from '../../server/json-body.js';
-import { pathSegments, percentDecode, queryPairs } from '../../server/url.js';
+import { readBody, readJsonBody } from '../../server/json-body.js';
+import { pathSegments, percentDecodeText, queryPairs, utf8Text } from '../../server/url.js';
 import type { DestinationPolicy } from '../delivery/destination-policy.js';
 import type { QueueEngine } from '../engine.js';
 import type { Schedules } from '../schedules/schedules.js';
@@ -41,20 +41,17 @@ export interface Call {
 export function queryAll(call: Call, name: string): string[] {
   return queryPairs(call.req.query)
     .filter(([k]) => k === name)
-    .map(([, v]) => Buffer.from(v ?? '', 'latin1').toString('utf8'));
+    .map(([, v]) => utf8Text(v ?? ''));
 }
 
 export const query = (call: Call, name: string): string | undefined => queryAll(call, name)[0];
 
-export async function bodyBytes(call: Call): Promise<Buffer | QueueError> {
-  const bytes = await call.req.body(call.ctx.maxBodyBytes);
-  return bytes === null ? BODY_TOO_LARGE : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-}
+const BODY_ERRORS = { tooLarge: BODY_TOO_LARGE, notJson: NOT_JSON };
 
-export async function jsonBody(call: Call): Promise<unknown | QueueError> {
-  const bytes = await bodyBytes(call);
-  return bytes instanceof Buffer ? parseJsonText(bytes.toString('utf8'), call.ctx.maxNestingDepth, NOT_JSON) : bytes;
-}
+export const bodyBytes = (call: Call): Promise<Buffer | QueueError> => readBody(call.req, call.ctx.maxBodyBytes, BODY_TOO_LARGE);
+
+/** The parsed JSON body; undefined when there is none. */
+export const jsonBody = (call: Call): Promise<unknown | QueueError> => readJsonBody(call.req, call.ctx, BODY_ERRORS);
 
 export function requestHeaders(req: HttpRequest): HeaderSource {
   return { get: (n) => req.header(n), names: () => req.headerNames() };
@@ -78,7 +75,7 @@ export function withQuerySettings(h: HeaderSource, query: string): HeaderSource 
   const q = new Map<string, string>();
   for (const [k, v] of queryPairs(query)) {
     if (!isSettingParam(k)) continue;
-    const value = Buffer.from(v ?? '', 'latin1').toString('utf8');
+    const value = utf8Text(v ?? '');
     q.set(k, q.has(k) ? `${q.get(k)}, ${value}` : value);
   }
   if (q.size === 0) return h;
@@ -91,9 +88,9 @@ export function callerIp(req: HttpRequest): string {
 }
 
 /** The first path segment after /v2/<group>/ (a message or dead letter id), decoded; '' when none. */
-export const firstPathName = (call: Call) => Buffer.from(percentDecode(call.rest.split('/')[0] ?? ''), 'latin1').toString('utf8');
+export const firstPathName = (call: Call) => percentDecodeText(call.rest.split('/')[0] ?? '');
 
 /** The path segments after /v2/<group>/, each decoded as UTF-8. */
 export function pathNames(call: Call): string[] {
-  return pathSegments(call.rest).map((s) => Buffer.from(percentDecode(s), 'latin1').toString('utf8'));
+  return pathSegments(call.rest).map((s) => percentDecodeText(s));
 }

@@ -3,9 +3,8 @@
 // keys, then dispatches on the method and the group. Routes are data: method, group, whether
 // a sub-path is wanted, whether the route reveals or changes the keys.
 
-import { timingSafeEqual } from 'node:crypto';
-import type { HttpRequest, HttpResponse } from '../../server/http.js';
-import { queryParam } from '../../server/url.js';
+import { routeMethod, type HttpRequest, type HttpResponse } from '../../server/http.js';
+import { matchToken, requestToken } from '../../server/credentials.js';
 import { methodNotAllowed, notFound, READ_ONLY, READ_ONLY_KEYS, UNAUTHORIZED } from '../errors.js';
 import { fail } from './envelope.js';
 import { deleteDlq, getDlq, listDlq, retryDlq } from './dlq.js';
@@ -109,7 +108,7 @@ export function queueRoutes(ctx: QueueContext, tokens: Tokens) {
     if (group === 'workflows' && rest.startsWith('hooks/')) return callWebhook({ req, ctx, rest }, tokens.token);
     const who = caller(req, tokens);
     if (who === null) return fail(UNAUTHORIZED);
-    const method = req.method === 'HEAD' ? 'GET' : req.method;
+    const method = routeMethod(req.method);
     const route = byMethod.get(method);
     const run = route === undefined ? undefined : rest === '' ? route.bare : route.sub;
     if (run === undefined) return fail(route === undefined ? methodNotAllowed(req.method, path) : notFound(path));
@@ -120,16 +119,5 @@ export function queueRoutes(ctx: QueueContext, tokens: Tokens) {
 }
 
 function caller(req: HttpRequest, tokens: Tokens): 'full' | 'readOnly' | null {
-  const header = req.header('authorization');
-  const given = header !== undefined && /^bearer /i.test(header) ? header.slice(7).trim() : queryParam(req.query, 'qstash_token');
-  if (given === undefined) return null;
-  if (same(given, tokens.token)) return 'full';
-  if (same(given, tokens.readOnlyToken)) return 'readOnly';
-  return null;
-}
-
-function same(a: string, b: string): boolean {
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  return x.length === y.length && timingSafeEqual(x, y);
+  return matchToken(requestToken(req, 'qstash_token'), [['full', tokens.token], ['readOnly', tokens.readOnlyToken]] as const);
 }

@@ -4,7 +4,7 @@
 // and resume by PATCH (the SDK) or POST (the API reference).
 
 import type { HttpResponse } from '../../server/http.js';
-import { percentDecode } from '../../server/url.js';
+import { percentDecodeText } from '../../server/url.js';
 import { isError, MISSING_CRON, notFound } from '../errors.js';
 import type { Schedule } from '../store/schedule.js';
 import { done, fail, ok } from './envelope.js';
@@ -16,7 +16,7 @@ import { bodyBytes, requestHeaders, withQuerySettings, type Call, type QueueCont
 /** `{id}/pause` or `{id}/resume`; a destination URL (which has a scheme) never matches. */
 const TOGGLE = /^([^/:%]+)\/(pause|resume)$/;
 
-const idOf = (raw: string) => Buffer.from(percentDecode(raw), 'latin1').toString('utf8');
+const idOf = (raw: string) => percentDecodeText(raw);
 
 // GET /v2/schedules
 export function listSchedules(call: Call): HttpResponse {

@@ -3,7 +3,7 @@
 // list, get and delete.
 
 import type { HttpResponse } from '../../server/http.js';
-import { percentDecode } from '../../server/url.js';
+import { percentDecodeText } from '../../server/url.js';
 import { invalidDestination, invalidEndpoints, isError, notFound } from '../errors.js';
 import type { Endpoint, UrlGroup } from '../store/url-group.js';
 import { done, fail, ok } from './envelope.js';
@@ -14,7 +14,7 @@ import { jsonBody, type Call } from './request.js';
 function target(call: Call): { name: string; endpoints: boolean } | null {
   const parts = call.rest.split('/');
   if (parts[0] === '' || parts.length > 2 || (parts.length === 2 && parts[1] !== 'endpoints')) return null;
-  return { name: Buffer.from(percentDecode(parts[0]), 'latin1').toString('utf8'), endpoints: parts.length === 2 };
+  return { name: percentDecodeText(parts[0]), endpoints: parts.length === 2 };
 }
 
 // GET /v2/topics

@@ -4,7 +4,7 @@
 // /v2/workflows/dlq deletes them.
 
 import type { HttpResponse } from '../../server/http.js';
-import { percentDecode } from '../../server/url.js';
+import { percentDecodeText } from '../../server/url.js';
 import { badRequest, isError, notFound } from '../errors.js';
 import type { DlqEntry } from '../store/message.js';
 import type { NewRun, Overrides } from '../workflow/run-dlq.js';
@@ -44,7 +44,7 @@ export function listWorkflowDlq(call: Call): HttpResponse {
 export function actOnWorkflowDlq(call: Call): HttpResponse {
   const [group, action, more] = call.rest.split('/');
   if (group === 'dlq' && action === 'callback' && more !== undefined && more !== '') {
-    const out = call.ctx.workflows.dlq.callback(Buffer.from(percentDecode(more), 'latin1').toString('utf8'));
+    const out = call.ctx.workflows.dlq.callback(percentDecodeText(more));
     return isError(out) ? fail(out) : ok(out);
   }
   if (group !== 'dlq' || (action !== 'resume' && action !== 'restart') || more !== undefined) return fail(notFound(call.req.path));

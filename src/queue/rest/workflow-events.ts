@@ -2,13 +2,14 @@
 // the runs waiting (or keeps the data for one run's later wait), the waiters of an event, and the
 // inbound webhooks of context.createWebhook (a notify of one run, with the request as the data).
 
+import { sameSecret } from '../../server/credentials.js';
 import type { HttpResponse } from '../../server/http.js';
-import { percentDecode } from '../../server/url.js';
+import { percentDecodeText } from '../../server/url.js';
 import { badRequest, isError, notFound } from '../errors.js';
 import { fail, ok } from './envelope.js';
 import { bodyBytes, jsonBody, type Call } from './request.js';
 
-const segments = (call: Call) => call.rest.split('/').map((s) => Buffer.from(percentDecode(s), 'latin1').toString('utf8'));
+const segments = (call: Call) => call.rest.split('/').map((s) => percentDecodeText(s));
 
 // POST /v2/wait/{eventId} with {url, timeout, timeoutUrl, timeoutHeaders, step}; Upstash-Workflow-RunId names the run
 export async function waitForEvent(call: Call): Promise<HttpResponse> {
@@ -37,7 +38,8 @@ export async function notify(call: Call): Promise<HttpResponse> {
 // ANY /v2/workflows/hooks/{userId}/{runId}/{eventId} (context.createWebhook's URL, called without a token)
 export async function callWebhook(call: Call, token: string): Promise<HttpResponse> {
   const [, userId, runId, eventId, more] = segments(call);
-  if (eventId === undefined || eventId === '' || more !== undefined || userId !== userIdOf(token)) return fail(notFound(call.req.path));
+  const owner = userIdOf(token);
+  if (eventId === undefined || eventId === '' || more !== undefined || owner === undefined || !sameSecret(userId, owner)) return fail(notFound(call.req.path));
   const body = await bodyBytes(call);
   if (isError(body)) return fail(body);
   const req = call.req;

@@ -2,7 +2,7 @@
 // cancelling runs, and the runs' logs.
 
 import type { HttpResponse } from '../../server/http.js';
-import { percentDecode } from '../../server/url.js';
+import { percentDecodeText } from '../../server/url.js';
 import { badRequest, isError, notFound, unknownWorkflowRun } from '../errors.js';
 import { rawSteps } from '../workflow/run-delivery.js';
 import type { RunFilter } from '../workflow/run-logs.js';
@@ -17,7 +17,7 @@ const MAX_COUNT = 1000;
 /** The path after /v2/workflows/: its first segment, and the next one decoded ('' when none). */
 function parts(call: Call): [string, string] {
   const [what, id] = call.rest.split('/');
-  return [what, Buffer.from(percentDecode(id ?? ''), 'latin1').toString('utf8')];
+  return [what, percentDecodeText(id ?? '')];
 }
 
 // GET /v2/workflows/runs/{runId} | GET /v2/workflows/events | GET /v2/workflows/logs

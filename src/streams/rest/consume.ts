@@ -11,7 +11,7 @@ const COMMITTED_TIMEOUT_MS = 10_000;
 const AUTO_COMMIT_INTERVAL_MS = 5000;
 
 // GET /consume/$GROUP/$INSTANCE/$TOPIC[?timeout=]; [GET|POST] /consume/$GROUP/$INSTANCE with {topic | topics, timeout}
-export async function consumeCommand(call: Call): Promise<HttpResponse> {
+export async function consumeMessages(call: Call): Promise<HttpResponse> {
   const [group, instance, pathTopic] = call.args;
   if (instance === undefined) return fail(badRequest('consume needs /consume/$GROUP/$INSTANCE'));
   let topics: string[];
@@ -54,7 +54,7 @@ function instanceSettings(call: Call): InstanceSettings | StreamError {
 }
 
 // [GET|POST] /commit/$GROUP/$INSTANCE with a TopicPartitionOffset, an array, or nothing (the last consumed)
-export async function commitCommand(call: Call): Promise<HttpResponse> {
+export async function commitOffsets(call: Call): Promise<HttpResponse> {
   const [group, instance] = call.args;
   if (instance === undefined) return fail(badRequest('commit needs /commit/$GROUP/$INSTANCE'));
   const body = await jsonBody(call);
@@ -67,7 +67,7 @@ export async function commitCommand(call: Call): Promise<HttpResponse> {
 }
 
 // [POST|DELETE] /delete-consumer/$GROUP/$INSTANCE
-export async function deleteConsumerCommand(call: Call): Promise<HttpResponse> {
+export async function deleteConsumer(call: Call): Promise<HttpResponse> {
   const [group, instance] = call.args;
   if (instance === undefined) return fail(badRequest('delete-consumer needs /delete-consumer/$GROUP/$INSTANCE'));
   const err = await call.cluster.groups.remove(group, instance);
@@ -75,7 +75,7 @@ export async function deleteConsumerCommand(call: Call): Promise<HttpResponse> {
 }
 
 // [GET|POST] /committed/$GROUP/$INSTANCE[?timeout=] with a TopicPartition or an array
-export async function committedCommand(call: Call): Promise<HttpResponse> {
+export async function committedOffsets(call: Call): Promise<HttpResponse> {
   const [group, instance] = call.args;
   if (instance === undefined) return fail(badRequest('committed needs /committed/$GROUP/$INSTANCE'));
   const wait = timeout(query(call, 'timeout'), COMMITTED_TIMEOUT_MS);

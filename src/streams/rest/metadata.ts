@@ -14,7 +14,7 @@ const OFFSETS_TIMEOUT_MS = 10_000;
 const MAX_FETCH = 1000;
 
 // [GET|POST] /fetch with {topic, partition, offset} and/or {topicPartitionOffsets}, and timeout
-export async function fetchCommand(call: Call): Promise<HttpResponse> {
+export async function fetchMessages(call: Call): Promise<HttpResponse> {
   const body = await jsonBody(call);
   if (isError(body)) return fail(body);
   if (!isObject(body)) return fail(badRequest('fetch needs a body with topic, partition and offset, or topicPartitionOffsets'));
@@ -38,17 +38,17 @@ export async function fetchCommand(call: Call): Promise<HttpResponse> {
 }
 
 // GET /topics
-export function topicsCommand(call: Call): HttpResponse {
+export function listTopics(call: Call): HttpResponse {
   return ok(Object.fromEntries(call.cluster.backend.topics()));
 }
 
 // GET /consumers
-export function consumersCommand(call: Call): HttpResponse {
+export function listConsumers(call: Call): HttpResponse {
   return ok(call.cluster.groups.list());
 }
 
 // [GET|POST] /offsets/$TIMESTAMP|earliest|latest[?timeout=] with a TopicPartition or an array
-export async function offsetsCommand(call: Call): Promise<HttpResponse> {
+export async function topicOffsets(call: Call): Promise<HttpResponse> {
   const at = call.args[0];
   const ts = at === 'earliest' || at === 'latest' ? at : integer(at, 'timestamp');
   if (isError(ts)) return fail(badRequest('the timestamp must be an integer (ms), earliest or latest'));
@@ -72,7 +72,7 @@ export async function offsetsCommand(call: Call): Promise<HttpResponse> {
 }
 
 // POST /create-topic/$TOPIC with {partitions, retentionMs, retentionBytes, segmentBytes} (all optional)
-export async function createTopicCommand(call: Call): Promise<HttpResponse> {
+export async function createTopic(call: Call): Promise<HttpResponse> {
   const name = call.args[0] ?? '';
   const body = await jsonBody(call);
   if (isError(body)) return fail(body);

@@ -9,7 +9,7 @@ import { fail, ok } from './envelope.js';
 import { bodyBytes, integer, isObject, jsonBody, query, text, type Call } from './request.js';
 
 // GET /produce/$TOPIC/$MESSAGE[?key=$KEY]: one Metadata object.
-export async function producePathCommand(call: Call): Promise<HttpResponse> {
+export async function producePath(call: Call): Promise<HttpResponse> {
   const [topic, ...value] = call.args;
   const message: OutgoingMessage = { topic, key: query(call, 'key') ?? null, value: value.join('/'), headers: [] };
   const out = await produce(call, [message]);
@@ -17,7 +17,7 @@ export async function producePathCommand(call: Call): Promise<HttpResponse> {
 }
 
 // [GET|POST] /produce[/$TOPIC] with one Message or an array: array of Metadata.
-export async function produceCommand(call: Call): Promise<HttpResponse> {
+export async function produceMessages(call: Call): Promise<HttpResponse> {
   const pathTopic = call.args[0];
   const body = await jsonBody(call);
   if (isError(body)) return fail(body);
@@ -44,7 +44,7 @@ const STANDARD_HEADERS = new Set([
 const isStandard = (name: string) => STANDARD_HEADERS.has(name) || /^(sec-|if-|access-control-)/.test(name);
 
 // [GET|POST] /webhook?topic=$TOPIC[&key=$KEY]: the body becomes the value, as a produce to /produce.
-export async function webhookCommand(call: Call): Promise<HttpResponse> {
+export async function receiveWebhook(call: Call): Promise<HttpResponse> {
   const topic = query(call, 'topic');
   if (topic === undefined || topic === '') return fail(badRequest('webhook needs the query parameter topic'));
   const body = await bodyBytes(call);

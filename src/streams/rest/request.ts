@@ -4,8 +4,8 @@
 
 import type { StreamClusterConfig } from '../../config/schema.js';
 import type { HttpRequest } from '../../server/http.js';
-import { parseJsonText, type BodyLimits } from '../../server/json-body.js';
-import { percentDecode, queryParam } from '../../server/url.js';
+import { readBody, readJsonBody, type BodyLimits } from '../../server/json-body.js';
+import { queryText } from '../../server/url.js';
 import type { Position, StreamBackend, TopicPartition } from '../backend.js';
 import { BODY_TOO_LARGE, badRequest, isError, NOT_JSON, type StreamError } from '../errors.js';
 import type { GroupCoordinator } from '../groups/coordinator.js';
@@ -27,27 +27,15 @@ export interface Call {
   readonly limits: BodyLimits;
 }
 
-/** Percent-decoded UTF-8 text of a path segment or query value. */
-export const decodeText = (s: string, plusIsSpace = false) => Buffer.from(percentDecode(s, plusIsSpace), 'latin1').toString('utf8');
+export const query = (call: Call, name: string): string | undefined => queryText(call.req.query, name);
 
-export function query(call: Call, name: string): string | undefined {
-  const v = queryParam(call.req.query, name);
-  return v === undefined ? undefined : Buffer.from(v, 'latin1').toString('utf8');
-}
+const BODY_ERRORS = { tooLarge: BODY_TOO_LARGE, notJson: NOT_JSON };
 
 /** The raw body; an error when over the limit. */
-export async function bodyBytes(call: Call): Promise<Buffer | StreamError> {
-  const bytes = await call.req.body(call.limits.maxBodyBytes);
-  return bytes === null ? BODY_TOO_LARGE : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-}
+export const bodyBytes = (call: Call): Promise<Buffer | StreamError> => readBody(call.req, call.limits.maxBodyBytes, BODY_TOO_LARGE);
 
 /** The parsed JSON body; undefined when there is none. */
-export async function jsonBody(call: Call): Promise<unknown | StreamError> {
-  const bytes = await bodyBytes(call);
-  if (!(bytes instanceof Buffer)) return bytes;
-  const text = bytes.toString('utf8');
-  return text.trim() === '' ? undefined : parseJsonText(text, call.limits.maxNestingDepth, NOT_JSON);
-}
+export const jsonBody = (call: Call): Promise<unknown | StreamError> => readJsonBody(call.req, call.limits, BODY_ERRORS);
 
 export const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 

@@ -2,16 +2,16 @@
 // cluster's Basic credentials (the webhook also takes ?user=&pass=), the method, then calls
 // the endpoint. Endpoints are data: name, methods, handler.
 
-import { timingSafeEqual } from 'node:crypto';
-import type { HttpRequest, HttpResponse } from '../../server/http.js';
+import { requestCredentials, sameSecret } from '../../server/credentials.js';
+import { routeMethod, type HttpRequest, type HttpResponse } from '../../server/http.js';
 import type { BodyLimits } from '../../server/json-body.js';
-import { pathSegments } from '../../server/url.js';
+import { pathSegments, percentDecodeText } from '../../server/url.js';
 import { methodNotAllowed, notFound, UNAUTHORIZED } from '../errors.js';
-import { commitCommand, committedCommand, consumeCommand, deleteConsumerCommand } from './consume.js';
+import { commitOffsets, committedOffsets, consumeMessages, deleteConsumer } from './consume.js';
 import { fail } from './envelope.js';
-import { consumersCommand, createTopicCommand, fetchCommand, offsetsCommand, topicsCommand } from './metadata.js';
-import { produceCommand, producePathCommand, webhookCommand } from './produce.js';
-import { decodeText, query, type Call, type Cluster } from './request.js';
+import { listConsumers, createTopic, fetchMessages, topicOffsets, listTopics } from './metadata.js';
+import { produceMessages, producePath, receiveWebhook } from './produce.js';
+import type { Call, Cluster } from './request.js';
 
 interface Endpoint {
   methods: readonly string[];
@@ -22,22 +22,22 @@ interface Endpoint {
 
 const GET_POST = ['GET', 'POST'];
 const ENDPOINTS: ReadonlyMap<string, Endpoint> = new Map([
-  ['produce', { methods: GET_POST, run: (c: Call) => (c.args.length >= 2 ? producePathCommand(c) : produceCommand(c)) }],
-  ['fetch', { methods: GET_POST, run: fetchCommand }],
-  ['consume', { methods: GET_POST, run: consumeCommand }],
-  ['commit', { methods: GET_POST, run: commitCommand }],
-  ['delete-consumer', { methods: ['POST', 'DELETE'], run: deleteConsumerCommand }],
-  ['topics', { methods: ['GET'], run: topicsCommand }],
-  ['consumers', { methods: ['GET'], run: consumersCommand }],
-  ['committed', { methods: GET_POST, run: committedCommand }],
-  ['offsets', { methods: GET_POST, run: offsetsCommand }],
-  ['webhook', { methods: GET_POST, run: webhookCommand, queryAuth: true }],
-  ['create-topic', { methods: ['POST'], run: createTopicCommand }],
+  ['produce', { methods: GET_POST, run: (c: Call) => (c.args.length >= 2 ? producePath(c) : produceMessages(c)) }],
+  ['fetch', { methods: GET_POST, run: fetchMessages }],
+  ['consume', { methods: GET_POST, run: consumeMessages }],
+  ['commit', { methods: GET_POST, run: commitOffsets }],
+  ['delete-consumer', { methods: ['POST', 'DELETE'], run: deleteConsumer }],
+  ['topics', { methods: ['GET'], run: listTopics }],
+  ['consumers', { methods: ['GET'], run: listConsumers }],
+  ['committed', { methods: GET_POST, run: committedOffsets }],
+  ['offsets', { methods: GET_POST, run: topicOffsets }],
+  ['webhook', { methods: GET_POST, run: receiveWebhook, queryAuth: true }],
+  ['create-topic', { methods: ['POST'], run: createTopic }],
 ]);
 
 export function streamRoutes(clusters: ReadonlyMap<string, Cluster>, limits: BodyLimits) {
   return function handle(req: HttpRequest, restAt: number): HttpResponse | Promise<HttpResponse> {
-    const segments = pathSegments(req.path, restAt).map((s) => decodeText(s));
+    const segments = pathSegments(req.path, restAt).map((s) => percentDecodeText(s));
     const cluster = clusters.get(segments[0] ?? '');
     if (cluster === undefined) return fail(notFound(req.path));
     const name = segments[1] ?? '';
@@ -45,28 +45,18 @@ export function streamRoutes(clusters: ReadonlyMap<string, Cluster>, limits: Bod
     if (endpoint === undefined) return fail(notFound(req.path));
     const call: Call = { req, cluster, args: segments.slice(2), limits };
     if (!authorized(call, endpoint.queryAuth === true)) return fail(UNAUTHORIZED);
-    const method = req.method === 'HEAD' ? 'GET' : req.method;
+    const method = routeMethod(req.method);
     if (!endpoint.methods.includes(method)) return fail(methodNotAllowed(req.method, name));
     return endpoint.run(call);
   };
 }
 
-function authorized(call: Call, queryAuth: boolean): boolean {
-  const { username, password } = call.cluster;
-  const header = call.req.header('authorization');
-  if (header !== undefined && /^basic /i.test(header)) {
-    const decoded = Buffer.from(header.slice(6).trim(), 'base64').toString('utf8');
-    const colon = decoded.indexOf(':');
-    return colon !== -1 && same(decoded.slice(0, colon), username) && same(decoded.slice(colon + 1), password);
-  }
-  if (!queryAuth) return false;
-  const user = query(call, 'user');
-  const pass = query(call, 'pass');
-  return user !== undefined && pass !== undefined && same(user, username) && same(pass, password);
-}
+const QUERY_CREDENTIALS = ['user', 'pass'] as const;
 
-function same(a: string, b: string): boolean {
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  return x.length === y.length && timingSafeEqual(x, y);
+function authorized(call: Call, queryAuth: boolean): boolean {
+  const sent = requestCredentials(call.req, queryAuth ? QUERY_CREDENTIALS : undefined);
+  // Both compared whatever the first gives, so the time says nothing about the user name.
+  const user = sameSecret(sent?.username, call.cluster.username);
+  const pass = sameSecret(sent?.password, call.cluster.password);
+  return user && pass;
 }

@@ -5,7 +5,7 @@
 // others arrive; a query's terms weigh 1 each, and the IDF part of BM25 comes from the query
 // weighting (IDF over the namespace's documents), applied by default to BM25 queries.
 
-import type { SparseVector } from '../index/record.js';
+import type { SparseVector } from '../engine/record.js';
 
 const K1 = 1.2;
 const B = 0.75;

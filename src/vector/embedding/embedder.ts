@@ -4,7 +4,7 @@
 
 import type { VectorIndexConfig } from '../../config/schema.js';
 import { NO_EMBEDDING_MODEL, VectorError } from '../errors.js';
-import type { IndexType, SparseVector } from '../index/record.js';
+import type { IndexType, SparseVector } from '../engine/record.js';
 import { bm25Document, bm25Query } from './bm25.js';
 import { embedOpenAi } from './openai.js';
 

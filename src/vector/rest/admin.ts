@@ -7,7 +7,8 @@
 import type { HttpRequest, HttpResponse } from '../../server/http.js';
 import { vectorIndex, type VectorIndexConfig } from '../../config/schema.js';
 import { badName } from '../../storage/names.js';
-import { badRequest, UNAUTHORIZED, unknownEndpoint, VectorError } from '../errors.js';
+import { requestToken, sameSecret } from '../../server/credentials.js';
+import { badRequest, unknownEndpoint, VectorError } from '../errors.js';
 import { fail, ok } from './envelope.js';
 import { isObject } from './request-body.js';
 
@@ -19,9 +20,12 @@ export interface IndexAdmin {
   create(name: string, settings: VectorIndexConfig): { token: string; readOnlyToken: string } | VectorError;
 }
 
-export function adminRequest(admin: IndexAdmin, req: HttpRequest, endpoint: string | undefined, body: unknown): HttpResponse {
-  const auth = req.header('authorization');
-  if (auth === undefined || !/^bearer /i.test(auth) || auth.slice(7).trim() !== admin.token) return fail(UNAUTHORIZED);
+/** Whether the request carries the admin token: checked before the body is read. */
+export function isAdmin(admin: IndexAdmin, req: HttpRequest): boolean {
+  return sameSecret(requestToken(req), admin.token);
+}
+
+export function adminRequest(admin: IndexAdmin, endpoint: string | undefined, body: unknown): HttpResponse {
   if (endpoint === 'list-indexes') return ok(admin.names());
   if (endpoint !== 'create-index') return fail(unknownEndpoint(`${ADMIN_SEGMENT}/${endpoint ?? ''}`));
   if (!isObject(body)) return fail(badRequest('the body must be an object with the index name and settings'));

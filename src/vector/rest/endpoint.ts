@@ -3,7 +3,7 @@
 
 import type { Embedder } from '../embedding/embedder.js';
 import type { VectorError } from '../errors.js';
-import type { VectorIndex } from '../index/vector-index.js';
+import type { VectorIndex } from '../engine/vector-index.js';
 import type { QueryRequest } from './query.js';
 import type { ResumableQueries } from './resumable.js';
 

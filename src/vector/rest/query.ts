@@ -4,7 +4,7 @@
 import { NO_EMBEDDING_MODEL, NO_VECTOR, badRequest, resumableQueryNotFound, VectorError } from '../errors.js';
 import type { Filter } from '../filter/ast.js';
 import { FilterSyntaxError, parseFilter } from '../filter/parser.js';
-import type { Query } from '../index/vector-index.js';
+import type { Query } from '../engine/vector-index.js';
 import type { Ctx, Endpoint } from './endpoint.js';
 import { isObject, readCount, readDense, readSparse, readString, type Json } from './request-body.js';
 import { readInclude, vectorJson, type Include } from './vector-json.js';

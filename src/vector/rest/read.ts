@@ -1,7 +1,7 @@
 // The reading endpoints: fetch, range, random, info and list-namespaces.
 
 import { FETCH_IDS_OR_PREFIX, badRequest, VectorError } from '../errors.js';
-import { FETCH_PREFIX_LIMIT } from '../index/vector-index.js';
+import { FETCH_PREFIX_LIMIT } from '../engine/vector-index.js';
 import type { Ctx, Endpoint } from './endpoint.js';
 import { isObject, readCount, readId, readIds, readString } from './request-body.js';
 import { INCLUDE_VECTORS, readInclude, vectorJson } from './vector-json.js';

@@ -3,7 +3,7 @@
 // shapes are validated, so every endpoint words its complaints alike.
 
 import { badRequest, VectorError } from '../errors.js';
-import type { SparseVector, VectorData } from '../index/record.js';
+import type { SparseVector, VectorData } from '../engine/record.js';
 
 export type Json = Record<string, unknown>;
 

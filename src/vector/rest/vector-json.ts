@@ -1,7 +1,7 @@
 // How stored vectors appear in answers: only the fields asked for, numbers as float32
 // shortest decimals, ids as strings.
 
-import type { VectorRecord } from '../index/record.js';
+import type { VectorRecord } from '../engine/record.js';
 import { float32, float32s } from './float32.js';
 import { readBool, type Json } from './request-body.js';
 import { VectorError } from '../errors.js';

@@ -3,8 +3,8 @@
 import { DELETE_ONE_CRITERION, NO_EMBEDDING_MODEL, badRequest, VectorError } from '../errors.js';
 import { parseFilter, FilterSyntaxError } from '../filter/parser.js';
 import { compileFilter } from '../filter/evaluate.js';
-import type { VectorData } from '../index/record.js';
-import type { MetadataChange } from '../index/vector-index.js';
+import type { VectorData } from '../engine/record.js';
+import type { MetadataChange } from '../engine/vector-index.js';
 import type { Ctx, Endpoint } from './endpoint.js';
 import { isObject, readBool, readDense, readId, readIds, readMetadata, readSparse, readString, readVectorData } from './request-body.js';
 

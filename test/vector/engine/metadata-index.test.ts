@@ -7,7 +7,7 @@ import { describe, it } from 'node:test';
 import type { Filter } from '../../../src/vector/filter/ast.js';
 import { matches } from '../../../src/vector/filter/evaluate.js';
 import { parseFilter } from '../../../src/vector/filter/parser.js';
-import { Namespace } from '../../../src/vector/index/namespace.js';
+import { Namespace } from '../../../src/vector/engine/namespace.js';
 
 const FILTERS = [
   'b = 3',

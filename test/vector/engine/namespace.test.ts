@@ -3,8 +3,8 @@
 
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { Namespace } from '../../../src/vector/index/namespace.js';
-import type { VectorData } from '../../../src/vector/index/record.js';
+import { Namespace } from '../../../src/vector/engine/namespace.js';
+import type { VectorData } from '../../../src/vector/engine/record.js';
 
 function random(seed: number) {
   return () => {
