@@ -63,11 +63,13 @@ async function main(argv: string[]): Promise<void> {
     if (stopping) return;
     stopping = true;
     larder.log.info({ signal }, 'shutting down');
+    // The logger writes asynchronously: exit only once its lines are out, or Bun drops them.
+    const exit = (code: number) => larder.log.flush(() => process.exit(code));
     larder.close().then(
-      () => process.exit(0),
+      () => exit(0),
       (e) => {
         larder.log.error({ err: e }, 'shutdown failed');
-        process.exit(1);
+        exit(1);
       },
     );
   };
