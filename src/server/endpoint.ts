@@ -26,7 +26,7 @@ export const bearerSecrets = (full: string, readOnly?: string): Secrets => ({
   tokens: readOnly === undefined ? [['full', full]] : [['full', full], ['readOnly', readOnly]],
 });
 
-/** 'none': no body is read; 'bytes': the raw body (a Buffer); 'json': parsed, undefined when empty. */
+/** 'none': the router reads no body (a handler whose body depends on its path reads it itself); 'bytes': the raw body (a Buffer); 'json': parsed, undefined when empty. */
 export type BodyKind = 'none' | 'bytes' | 'json';
 
 export interface Endpoint<Call> {
@@ -35,6 +35,8 @@ export interface Endpoint<Call> {
   readonly methods?: readonly string[];
   /** Whether a read-only token may call it. */
   readonly readOnly: boolean;
+  /** The refusal of a read-only token when this endpoint has its own text (the queue's signing keys). */
+  readonly readOnlyRefusal?: ServiceError;
   readonly body: BodyKind;
   /** `body` as `body` (the kind) says: undefined, a Buffer, or the parsed JSON. */
   run(call: Call, body: unknown): HttpResponse | Promise<HttpResponse>;
@@ -56,7 +58,7 @@ export function serveEndpoint<Call>(req: HttpRequest, name: string, endpoint: En
   const role = authenticate(req, endpoint.auth, secrets);
   if (role === null) return refuse.fail(refuse.unauthorized);
   if (endpoint.methods !== undefined && !endpoint.methods.includes(routeMethod(req.method))) return refuse.fail(refuse.methodNotAllowed(req.method, name));
-  if (role === 'readOnly' && !endpoint.readOnly) return refuse.fail(refuse.readOnly);
+  if (role === 'readOnly' && !endpoint.readOnly) return refuse.fail(endpoint.readOnlyRefusal ?? refuse.readOnly);
   if (endpoint.body === 'none') return endpoint.run(call, undefined);
   return withBody(req, endpoint, call, refuse);
 }
