@@ -26,10 +26,21 @@ export const bearerSecrets = (full: string, readOnly?: string): Secrets => ({
   tokens: readOnly === undefined ? [['full', full]] : [['full', full], ['readOnly', readOnly]],
 });
 
-/** 'none': the router reads no body (a handler whose body depends on its path reads it itself); 'bytes': the raw body (a Buffer); 'json': parsed, undefined when empty. */
-export type BodyKind = 'none' | 'bytes' | 'json';
+type Answer = HttpResponse | Promise<HttpResponse>;
 
-export interface Endpoint<Call> {
+/**
+ * What the handler is given besides the call, by body kind. 'none': no body is read here (a
+ * handler whose body depends on its path or query reads it itself, after those checks);
+ * 'bytes': the raw body; 'json': the body parsed, undefined when empty or blank.
+ */
+export type Handler<Call> =
+  | { readonly body: 'none'; run(call: Call): Answer }
+  | { readonly body: 'bytes'; run(call: Call, body: Buffer): Answer }
+  | { readonly body: 'json'; run(call: Call, body: unknown): Answer };
+
+export type BodyKind = Handler<unknown>['body'];
+
+export type Endpoint<Call> = Handler<Call> & {
   readonly auth: Auth;
   /** The methods answered (HEAD as GET); any method when absent. */
   readonly methods?: readonly string[];
@@ -37,10 +48,7 @@ export interface Endpoint<Call> {
   readonly readOnly: boolean;
   /** The refusal of a read-only token when this endpoint has its own text (the queue's signing keys). */
   readonly readOnlyRefusal?: ServiceError;
-  readonly body: BodyKind;
-  /** `body` as `body` (the kind) says: undefined, a Buffer, or the parsed JSON. */
-  run(call: Call, body: unknown): HttpResponse | Promise<HttpResponse>;
-}
+};
 
 /** A service's answers to a refused request, in its own texts and envelope. */
 export interface Refusals {
@@ -59,14 +67,17 @@ export function serveEndpoint<Call>(req: HttpRequest, name: string, endpoint: En
   if (role === null) return refuse.fail(refuse.unauthorized);
   if (endpoint.methods !== undefined && !endpoint.methods.includes(routeMethod(req.method))) return refuse.fail(refuse.methodNotAllowed(req.method, name));
   if (role === 'readOnly' && !endpoint.readOnly) return refuse.fail(endpoint.readOnlyRefusal ?? refuse.readOnly);
-  if (endpoint.body === 'none') return endpoint.run(call, undefined);
-  return withBody(req, endpoint, call, refuse);
+  return endpoint.body === 'none' ? endpoint.run(call) : withBody(req, endpoint, call, refuse);
 }
 
-async function withBody<Call>(req: HttpRequest, endpoint: Endpoint<Call>, call: Call, refuse: Refusals): Promise<HttpResponse> {
-  const body = endpoint.body === 'bytes' ? await readBody(req, refuse.limits.maxBodyBytes, refuse.body.tooLarge) : await readJsonBody(req, refuse.limits, refuse.body);
+async function withBody<Call>(req: HttpRequest, handler: Exclude<Handler<Call>, { body: 'none' }>, call: Call, refuse: Refusals): Promise<HttpResponse> {
+  if (handler.body === 'bytes') {
+    const bytes = await readBody(req, refuse.limits.maxBodyBytes, refuse.body.tooLarge);
+    return isServiceError(bytes) ? refuse.fail(bytes) : handler.run(call, bytes);
+  }
+  const value = await readJsonBody(req, refuse.limits, refuse.body);
   // JSON.parse builds no class instances, so a ServiceError here is a refusal, never a body.
-  return isServiceError(body) ? refuse.fail(body) : endpoint.run(call, body);
+  return isServiceError(value) ? refuse.fail(value) : handler.run(call, value);
 }
 
 /** The caller's role, or null when the credential is missing or wrong. */

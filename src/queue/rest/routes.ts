@@ -5,7 +5,7 @@
 // endpoint that server/endpoint.ts admits.
 
 import { routeMethod, type HttpRequest, type HttpResponse } from '../../server/http.js';
-import { bearerSecrets, serveEndpoint, type Auth, type Endpoint, type Refusals } from '../../server/endpoint.js';
+import { bearerSecrets, serveEndpoint, type Auth, type Endpoint, type Handler, type Refusals } from '../../server/endpoint.js';
 import { BODY_TOO_LARGE, methodNotAllowed, NOT_JSON, notFound, READ_ONLY, READ_ONLY_KEYS, UNAUTHORIZED } from '../errors.js';
 import { fail } from './envelope.js';
 import { deleteDlq, getDlq, listDlq, retryDlq } from './dlq.js';
@@ -25,10 +25,11 @@ import { deleteWorkflows, getWorkflows } from './workflow-runs.js';
 
 type Run = (call: Call) => HttpResponse | Promise<HttpResponse>;
 
-/** By group, then method: the handler, picked by whether a sub-path follows the group. */
+/** By group, then method: the handler, picked by whether a sub-path follows the group. A bare
+ *  function reads its own body, if any; the others declare which body the server reads. */
 interface Route {
-  bare?: Run;
-  sub?: Run;
+  bare?: Run | Handler<Call>;
+  sub?: Run | Handler<Call>;
   /** Reveals or changes the signing keys, with which a request passes for a delivery: full token only. */
   signingKeys?: true;
 }
@@ -36,8 +37,8 @@ interface Route {
 const ROUTES = new Map<string, ReadonlyMap<string, Route>>([
   ['publish', new Map<string, Route>([['POST', { sub: publishMessage }]])],
   ['enqueue', new Map<string, Route>([['POST', { sub: enqueueMessage }]])],
-  ['batch', new Map<string, Route>([['POST', { bare: publishBatch }]])],
-  ['trigger', new Map<string, Route>([['POST', { sub: triggerWorkflow }]])],
+  ['batch', new Map<string, Route>([['POST', { bare: { body: 'json', run: publishBatch } }]])],
+  ['trigger', new Map<string, Route>([['POST', { sub: { body: 'bytes', run: triggerWorkflow } }]])],
   [
     'keys',
     new Map<string, Route>([
@@ -92,10 +93,11 @@ const ROUTES = new Map<string, ReadonlyMap<string, Route>>([
 /** Bearer token or ?qstash_token=; a read-only token may only GET, and never the signing keys. */
 const AUTH: Auth = { kind: 'bearer', query: 'qstash_token' };
 
-function admitted(method: string, run: Run | undefined, route: Route): Endpoint<Call> | undefined {
-  if (run === undefined) return undefined;
+function admitted(method: string, handler: Run | Handler<Call> | undefined, route: Route): Endpoint<Call> | undefined {
+  if (handler === undefined) return undefined;
   const signingKeys = route.signingKeys === true;
-  return { auth: AUTH, methods: [method], readOnly: method === 'GET' && !signingKeys, readOnlyRefusal: signingKeys ? READ_ONLY_KEYS : undefined, body: 'none', run };
+  const rules = { auth: AUTH, methods: [method], readOnly: method === 'GET' && !signingKeys, readOnlyRefusal: signingKeys ? READ_ONLY_KEYS : undefined };
+  return { ...rules, ...(typeof handler === 'function' ? { body: 'none', run: handler } : handler) };
 }
 
 /** By group, then method: the endpoint without a sub-path (`bare`) and with one (`sub`). */

@@ -18,7 +18,8 @@ const BASIC: Auth = { kind: 'basic' };
 const BASIC_OR_QUERY: Auth = { kind: 'basic', query: ['user', 'pass'] };
 const GET_POST = ['GET', 'POST'];
 
-/** Basic auth, no read-only credential; each handler reads its own body, since whether it has one depends on the path. */
+// Basic auth, and no read-only credential. A handler whose body depends on its path or query
+// (produce, consume, commit, ...) reads it itself, after checking those.
 const endpoint = (methods: readonly string[], run: (call: Call) => HttpResponse | Promise<HttpResponse>, auth = BASIC): Endpoint<Call> => ({
   auth,
   methods,
@@ -26,10 +27,17 @@ const endpoint = (methods: readonly string[], run: (call: Call) => HttpResponse 
   body: 'none',
   run,
 });
+const jsonEndpoint = (methods: readonly string[], run: (call: Call, body: unknown) => HttpResponse | Promise<HttpResponse>): Endpoint<Call> => ({
+  auth: BASIC,
+  methods,
+  readOnly: true,
+  body: 'json',
+  run,
+});
 
 const ENDPOINTS: ReadonlyMap<string, Endpoint<Call>> = new Map([
   ['produce', endpoint(GET_POST, (c: Call) => (c.args.length >= 2 ? producePath(c) : produceMessages(c)))],
-  ['fetch', endpoint(GET_POST, fetchMessages)],
+  ['fetch', jsonEndpoint(GET_POST, fetchMessages)],
   ['consume', endpoint(GET_POST, consumeMessages)],
   ['commit', endpoint(GET_POST, commitOffsets)],
   ['delete-consumer', endpoint(['POST', 'DELETE'], deleteConsumer)],
@@ -38,7 +46,7 @@ const ENDPOINTS: ReadonlyMap<string, Endpoint<Call>> = new Map([
   ['committed', endpoint(GET_POST, committedOffsets)],
   ['offsets', endpoint(GET_POST, topicOffsets)],
   ['webhook', endpoint(GET_POST, receiveWebhook, BASIC_OR_QUERY)],
-  ['create-topic', endpoint(['POST'], createTopic)],
+  ['create-topic', jsonEndpoint(['POST'], createTopic)],
 ]);
 
 export function streamRoutes(clusters: ReadonlyMap<string, Cluster>, limits: BodyLimits) {
