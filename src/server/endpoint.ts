@@ -15,7 +15,7 @@ export type Auth =
   | { readonly kind: 'bearer'; readonly query?: string }
   | { readonly kind: 'basic'; readonly query?: readonly [user: string, password: string] };
 
-export type Role = 'full' | 'readOnly';
+type Role = 'full' | 'readOnly';
 
 /** What a request is checked against: tokens with their roles, or one user and password (full rights). */
 export type Secrets = { readonly kind: 'bearer'; readonly tokens: readonly (readonly [Role, string])[] } | ({ readonly kind: 'basic' } & BasicCredentials);
@@ -37,8 +37,6 @@ export type Handler<Call> =
   | { readonly body: 'none'; run(call: Call): Answer }
   | { readonly body: 'bytes'; run(call: Call, body: Buffer): Answer }
   | { readonly body: 'json'; run(call: Call, body: unknown): Answer };
-
-export type BodyKind = Handler<unknown>['body'];
 
 export type Endpoint<Call> = Handler<Call> & {
   readonly auth: Auth;
@@ -81,7 +79,7 @@ async function withBody<Call>(req: HttpRequest, handler: Exclude<Handler<Call>, 
 }
 
 /** The caller's role, or null when the credential is missing or wrong. */
-export function authenticate(req: HttpRequest, auth: Auth, secrets: Secrets): Role | null {
+function authenticate(req: HttpRequest, auth: Auth, secrets: Secrets): Role | null {
   if (auth.kind === 'bearer') return secrets.kind === 'bearer' ? matchToken(requestToken(req, auth.query), secrets.tokens) : null;
   if (secrets.kind !== 'basic') return null;
   const sent = requestCredentials(req, auth.query);
