@@ -54,7 +54,7 @@ export function mountStreams(config: Config, secrets: SecretStore, log: Logger):
         now,
         warn: (msg, cutBytes) => log.warn({ cutBytes }, msg),
       });
-      clusters.set(name, { name, settings, username, password, backend, groups: new GroupCoordinator(backend, now, onError) });
+      clusters.set(name, { name, settings, secrets: { kind: 'basic', username, password }, backend, groups: new GroupCoordinator(backend, now, onError) });
       credentials.push({ cluster: name, username, password });
     }
   } catch (e) {

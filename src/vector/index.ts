@@ -24,6 +24,7 @@ import type { IndexAdmin } from './rest/admin.js';
 import { fail } from './rest/envelope.js';
 import { ResumableQueries } from './rest/resumable.js';
 import { vectorRoutes, type MountedIndex } from './rest/routes.js';
+import { bearerSecrets } from '../server/endpoint.js';
 
 /** How a vector index's snapshot file is laid out, for `larder repair`. */
 export { SNAPSHOT_FORMAT } from './engine/persistence.js';
@@ -59,7 +60,7 @@ export function mountVector(config: Config, secrets: SecretStore, log: Logger): 
     );
     persistence.open();
     persisted.push(persistence);
-    indexes.set(name, { index, token, readOnlyToken, resumable: new ResumableQueries(Date.now), embedder: embedderFor(c) });
+    indexes.set(name, { index, secrets: bearerSecrets(token, readOnlyToken), resumable: new ResumableQueries(Date.now), embedder: embedderFor(c) });
     const creds = { index: name, token, readOnlyToken };
     credentials.push(creds);
     return creds;

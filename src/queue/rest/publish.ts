@@ -12,7 +12,7 @@ import type { Draft } from '../store/message.js';
 import { isUrlGroupName } from '../url-groups.js';
 import { fail, ok } from './envelope.js';
 import { isHttpUrl, readPublish, type HeaderSource } from '../options/publish-options.js';
-import { bodyBytes, callerIp, isSettingParam, jsonBody, objectHeaders, requestHeaders, withQuerySettings, type Call } from './request.js';
+import { bodyBytes, callerIp, isSettingParam, objectHeaders, requestHeaders, withQuerySettings, type Call } from './request.js';
 
 // POST /v2/publish/{destination}
 export async function publishMessage(call: Call): Promise<HttpResponse> {
@@ -39,9 +39,7 @@ async function publishTo(call: Call, destination: string, queueName?: string): P
 }
 
 // POST /v2/batch with [{destination, headers?, body?, queue?}]
-export async function publishBatch(call: Call): Promise<HttpResponse> {
-  const items = await jsonBody(call);
-  if (isError(items)) return fail(items);
+export async function publishBatch(call: Call, items: unknown): Promise<HttpResponse> {
   if (!Array.isArray(items) || items.length === 0) return fail(badRequest('batch needs a non-empty JSON array of {destination, headers, body}'));
   const drafts: Draft[] = [];
   /** Per entry: how many drafts it made, or null for a URL (answered as one object, not an array). */

@@ -1,11 +1,12 @@
 // The queue's REST surface under /qstash/v2/<group>/...: checks the token (Authorization:
 // Bearer, or ?qstash_token=), refuses the read-only token anything but GET and the signing
 // keys, then dispatches on the method and the group. Routes are data: method, group, whether
-// a sub-path is wanted, whether the route reveals or changes the keys.
+// a sub-path is wanted, whether the route reveals or changes the keys; each becomes an
+// endpoint that server/endpoint.ts admits.
 
 import { routeMethod, type HttpRequest, type HttpResponse } from '../../server/http.js';
-import { matchToken, requestToken } from '../../server/credentials.js';
-import { methodNotAllowed, notFound, READ_ONLY, READ_ONLY_KEYS, UNAUTHORIZED } from '../errors.js';
+import { bearerSecrets, serveEndpoint, type Auth, type Endpoint, type Handler, type Refusals } from '../../server/endpoint.js';
+import { BODY_TOO_LARGE, methodNotAllowed, NOT_JSON, notFound, READ_ONLY, READ_ONLY_KEYS, UNAUTHORIZED } from '../errors.js';
 import { fail } from './envelope.js';
 import { deleteDlq, getDlq, listDlq, retryDlq } from './dlq.js';
 import { changeFlowControl, getFlowControl, getGlobalParallelism, listFlowControl } from './flow-control.js';
@@ -24,10 +25,11 @@ import { deleteWorkflows, getWorkflows } from './workflow-runs.js';
 
 type Run = (call: Call) => HttpResponse | Promise<HttpResponse>;
 
-/** By group, then method: the handler, picked by whether a sub-path follows the group. */
+/** By group, then method: the handler, picked by whether a sub-path follows the group. A bare
+ *  function reads its own body, if any; the others declare which body the server reads. */
 interface Route {
-  bare?: Run;
-  sub?: Run;
+  bare?: Run | Handler<Call>;
+  sub?: Run | Handler<Call>;
   /** Reveals or changes the signing keys, with which a request passes for a delivery: full token only. */
   signingKeys?: true;
 }
@@ -35,8 +37,8 @@ interface Route {
 const ROUTES = new Map<string, ReadonlyMap<string, Route>>([
   ['publish', new Map<string, Route>([['POST', { sub: publishMessage }]])],
   ['enqueue', new Map<string, Route>([['POST', { sub: enqueueMessage }]])],
-  ['batch', new Map<string, Route>([['POST', { bare: publishBatch }]])],
-  ['trigger', new Map<string, Route>([['POST', { sub: triggerWorkflow }]])],
+  ['batch', new Map<string, Route>([['POST', { bare: { body: 'json', run: publishBatch } }]])],
+  ['trigger', new Map<string, Route>([['POST', { sub: { body: 'bytes', run: triggerWorkflow } }]])],
   [
     'keys',
     new Map<string, Route>([
@@ -88,12 +90,45 @@ const ROUTES = new Map<string, ReadonlyMap<string, Route>>([
   ['globalParallelism', new Map<string, Route>([['GET', { bare: getGlobalParallelism }]])],
 ]);
 
+/** Bearer token or ?qstash_token=; a read-only token may only GET, and never the signing keys. */
+const AUTH: Auth = { kind: 'bearer', query: 'qstash_token' };
+
+function admitted(method: string, handler: Run | Handler<Call> | undefined, route: Route): Endpoint<Call> | undefined {
+  if (handler === undefined) return undefined;
+  const signingKeys = route.signingKeys === true;
+  const rules = { auth: AUTH, methods: [method], readOnly: method === 'GET' && !signingKeys, readOnlyRefusal: signingKeys ? READ_ONLY_KEYS : undefined };
+  return { ...rules, ...(typeof handler === 'function' ? { body: 'none', run: handler } : handler) };
+}
+
+/** By group, then method: the endpoint without a sub-path (`bare`) and with one (`sub`). */
+const ENDPOINTS = new Map(
+  [...ROUTES].map(([group, byMethod]) => [
+    group,
+    new Map([...byMethod].map(([method, route]) => [method, { bare: admitted(method, route.bare, route), sub: admitted(method, route.sub, route) }])),
+  ]),
+);
+
+/** A method the group does not answer: 405, or a path it does not have: 404; both only to a caller with a token. */
+const refusing = (answer: (c: Call) => HttpResponse): Endpoint<Call> => ({ auth: AUTH, readOnly: true, body: 'none', run: answer });
+const NO_SUCH_METHOD = refusing((c) => fail(methodNotAllowed(c.req.method, c.req.path)));
+const NO_SUCH_PATH = refusing((c) => fail(notFound(c.req.path)));
+
+const REFUSE = {
+  unauthorized: UNAUTHORIZED,
+  readOnly: READ_ONLY,
+  methodNotAllowed,
+  body: { tooLarge: BODY_TOO_LARGE, notJson: NOT_JSON },
+  fail,
+};
+
 export interface Tokens {
   token: string;
   readOnlyToken: string;
 }
 
 export function queueRoutes(ctx: QueueContext, tokens: Tokens) {
+  const secrets = bearerSecrets(tokens.token, tokens.readOnlyToken);
+  const refuse: Refusals = { ...REFUSE, limits: ctx };
   return function handle(req: HttpRequest, restAt: number): HttpResponse | Promise<HttpResponse> {
     const path = req.path;
     // /v2/<group>[/<rest>]
@@ -102,22 +137,12 @@ export function queueRoutes(ctx: QueueContext, tokens: Tokens) {
     const slash = path.indexOf('/', groupAt);
     const group = slash === -1 ? path.slice(groupAt) : path.slice(groupAt, slash);
     const rest = slash === -1 ? '' : path.slice(slash + 1);
-    const byMethod = ROUTES.get(group);
+    const byMethod = ENDPOINTS.get(group);
     if (byMethod === undefined) return fail(notFound(path));
     // Workflow webhooks are called by third parties: the user id in the path stands for the token.
     if (group === 'workflows' && rest.startsWith('hooks/')) return callWebhook({ req, ctx, rest }, tokens.token);
-    const who = caller(req, tokens);
-    if (who === null) return fail(UNAUTHORIZED);
-    const method = routeMethod(req.method);
-    const route = byMethod.get(method);
-    const run = route === undefined ? undefined : rest === '' ? route.bare : route.sub;
-    if (run === undefined) return fail(route === undefined ? methodNotAllowed(req.method, path) : notFound(path));
-    if (who === 'readOnly' && route?.signingKeys === true) return fail(READ_ONLY_KEYS);
-    if (who === 'readOnly' && method !== 'GET') return fail(READ_ONLY);
-    return run({ req, ctx, rest });
+    const route = byMethod.get(routeMethod(req.method));
+    const endpoint = route === undefined ? NO_SUCH_METHOD : ((rest === '' ? route.bare : route.sub) ?? NO_SUCH_PATH);
+    return serveEndpoint(req, path, endpoint, secrets, { req, ctx, rest }, refuse);
   };
-}
-
-function caller(req: HttpRequest, tokens: Tokens): 'full' | 'readOnly' | null {
-  return matchToken(requestToken(req, 'qstash_token'), [['full', tokens.token], ['readOnly', tokens.readOnlyToken]] as const);
 }

@@ -10,12 +10,10 @@ import { newRunId } from '../workflow/run.js';
 import { fail, ok } from './envelope.js';
 import { destinationOf, draftsOf, refusal } from './publish.js';
 import type { HeaderSource } from '../options/publish-options.js';
-import { bodyBytes, requestHeaders, withQuerySettings, type Call } from './request.js';
+import { requestHeaders, withQuerySettings, type Call } from './request.js';
 
 // POST /v2/trigger/{workflowUrl}  ->  {workflowRunId, workflowCreatedAt}
-export async function triggerWorkflow(call: Call): Promise<HttpResponse> {
-  const body = await bodyBytes(call);
-  if (isError(body)) return fail(body);
+export async function triggerWorkflow(call: Call, body: Buffer): Promise<HttpResponse> {
   const given = withQuerySettings(requestHeaders(call.req), call.req.query);
   const runId = given.get('upstash-workflow-runid') ?? newRunId();
   const fixed: Record<string, string> = { 'upstash-workflow-runid': runId, 'upstash-workflow-init': 'true' };

@@ -14,9 +14,7 @@ const OFFSETS_TIMEOUT_MS = 10_000;
 const MAX_FETCH = 1000;
 
 // [GET|POST] /fetch with {topic, partition, offset} and/or {topicPartitionOffsets}, and timeout
-export async function fetchMessages(call: Call): Promise<HttpResponse> {
-  const body = await jsonBody(call);
-  if (isError(body)) return fail(body);
+export async function fetchMessages(call: Call, body: unknown): Promise<HttpResponse> {
   if (!isObject(body)) return fail(badRequest('fetch needs a body with topic, partition and offset, or topicPartitionOffsets'));
   const positions: Position[] = [];
   if (body.topic !== undefined) {
@@ -72,10 +70,8 @@ export async function topicOffsets(call: Call): Promise<HttpResponse> {
 }
 
 // POST /create-topic/$TOPIC with {partitions, retentionMs, retentionBytes, segmentBytes} (all optional)
-export async function createTopic(call: Call): Promise<HttpResponse> {
+export function createTopic(call: Call, body: unknown): HttpResponse {
   const name = call.args[0] ?? '';
-  const body = await jsonBody(call);
-  if (isError(body)) return fail(body);
   const settings = streamTopic.safeParse(body ?? {});
   if (!settings.success) return fail(badRequest(settings.error.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`).join('; ')));
   const err = call.cluster.backend.createTopic(name, settings.data);

@@ -3,6 +3,7 @@
 // TopicPartitionOffset, timeouts). The only JSON and number parsing of the stream service.
 
 import type { StreamClusterConfig } from '../../config/schema.js';
+import type { Secrets } from '../../server/endpoint.js';
 import type { HttpRequest } from '../../server/http.js';
 import { readBody, readJsonBody, type BodyLimits } from '../../server/json-body.js';
 import { queryText } from '../../server/url.js';
@@ -13,8 +14,8 @@ import type { GroupCoordinator } from '../groups/coordinator.js';
 export interface Cluster {
   readonly name: string;
   readonly settings: StreamClusterConfig;
-  readonly username: string;
-  readonly password: string;
+  /** The cluster's user and password. */
+  readonly secrets: Secrets;
   readonly backend: StreamBackend;
   readonly groups: GroupCoordinator;
 }

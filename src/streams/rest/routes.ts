@@ -2,40 +2,63 @@
 // cluster's Basic credentials (the webhook also takes ?user=&pass=), the method, then calls
 // the endpoint. Endpoints are data: name, methods, handler.
 
-import { requestCredentials, sameSecret } from '../../server/credentials.js';
-import { routeMethod, type HttpRequest, type HttpResponse } from '../../server/http.js';
+import type { HttpRequest, HttpResponse } from '../../server/http.js';
+import { serveEndpoint, type Auth, type Endpoint, type Refusals } from '../../server/endpoint.js';
 import type { BodyLimits } from '../../server/json-body.js';
 import { pathSegments, percentDecodeText } from '../../server/url.js';
-import { methodNotAllowed, notFound, UNAUTHORIZED } from '../errors.js';
+import { BODY_TOO_LARGE, methodNotAllowed, NOT_JSON, notFound, UNAUTHORIZED } from '../errors.js';
 import { commitOffsets, committedOffsets, consumeMessages, deleteConsumer } from './consume.js';
 import { fail } from './envelope.js';
 import { listConsumers, createTopic, fetchMessages, topicOffsets, listTopics } from './metadata.js';
 import { produceMessages, producePath, receiveWebhook } from './produce.js';
 import type { Call, Cluster } from './request.js';
 
-interface Endpoint {
-  methods: readonly string[];
-  run: (call: Call) => HttpResponse | Promise<HttpResponse>;
-  /** Whether ?user=&pass= may stand in for Basic auth. */
-  queryAuth?: boolean;
-}
-
+const BASIC: Auth = { kind: 'basic' };
+/** The webhook is called by services that cannot send headers: ?user=&pass= stand in for Basic auth. */
+const BASIC_OR_QUERY: Auth = { kind: 'basic', query: ['user', 'pass'] };
 const GET_POST = ['GET', 'POST'];
-const ENDPOINTS: ReadonlyMap<string, Endpoint> = new Map([
-  ['produce', { methods: GET_POST, run: (c: Call) => (c.args.length >= 2 ? producePath(c) : produceMessages(c)) }],
-  ['fetch', { methods: GET_POST, run: fetchMessages }],
-  ['consume', { methods: GET_POST, run: consumeMessages }],
-  ['commit', { methods: GET_POST, run: commitOffsets }],
-  ['delete-consumer', { methods: ['POST', 'DELETE'], run: deleteConsumer }],
-  ['topics', { methods: ['GET'], run: listTopics }],
-  ['consumers', { methods: ['GET'], run: listConsumers }],
-  ['committed', { methods: GET_POST, run: committedOffsets }],
-  ['offsets', { methods: GET_POST, run: topicOffsets }],
-  ['webhook', { methods: GET_POST, run: receiveWebhook, queryAuth: true }],
-  ['create-topic', { methods: ['POST'], run: createTopic }],
+
+// Basic auth, and no read-only credential. A handler whose body depends on its path or query
+// (produce, consume, commit, ...) reads it itself, after checking those.
+const endpoint = (methods: readonly string[], run: (call: Call) => HttpResponse | Promise<HttpResponse>, auth = BASIC): Endpoint<Call> => ({
+  auth,
+  methods,
+  readOnly: true,
+  body: 'none',
+  run,
+});
+const jsonEndpoint = (methods: readonly string[], run: (call: Call, body: unknown) => HttpResponse | Promise<HttpResponse>): Endpoint<Call> => ({
+  auth: BASIC,
+  methods,
+  readOnly: true,
+  body: 'json',
+  run,
+});
+
+const ENDPOINTS: ReadonlyMap<string, Endpoint<Call>> = new Map([
+  ['produce', endpoint(GET_POST, (c: Call) => (c.args.length >= 2 ? producePath(c) : produceMessages(c)))],
+  ['fetch', jsonEndpoint(GET_POST, fetchMessages)],
+  ['consume', endpoint(GET_POST, consumeMessages)],
+  ['commit', endpoint(GET_POST, commitOffsets)],
+  ['delete-consumer', endpoint(['POST', 'DELETE'], deleteConsumer)],
+  ['topics', endpoint(['GET'], listTopics)],
+  ['consumers', endpoint(['GET'], listConsumers)],
+  ['committed', endpoint(GET_POST, committedOffsets)],
+  ['offsets', endpoint(GET_POST, topicOffsets)],
+  ['webhook', endpoint(GET_POST, receiveWebhook, BASIC_OR_QUERY)],
+  ['create-topic', jsonEndpoint(['POST'], createTopic)],
 ]);
 
 export function streamRoutes(clusters: ReadonlyMap<string, Cluster>, limits: BodyLimits) {
+  const refuse: Refusals = {
+    unauthorized: UNAUTHORIZED,
+    // Never asked: a cluster has one user, with every right.
+    readOnly: UNAUTHORIZED,
+    methodNotAllowed,
+    body: { tooLarge: BODY_TOO_LARGE, notJson: NOT_JSON },
+    limits,
+    fail,
+  };
   return function handle(req: HttpRequest, restAt: number): HttpResponse | Promise<HttpResponse> {
     const segments = pathSegments(req.path, restAt).map((s) => percentDecodeText(s));
     const cluster = clusters.get(segments[0] ?? '');
@@ -44,19 +67,6 @@ export function streamRoutes(clusters: ReadonlyMap<string, Cluster>, limits: Bod
     const endpoint = ENDPOINTS.get(name);
     if (endpoint === undefined) return fail(notFound(req.path));
     const call: Call = { req, cluster, args: segments.slice(2), limits };
-    if (!authorized(call, endpoint.queryAuth === true)) return fail(UNAUTHORIZED);
-    const method = routeMethod(req.method);
-    if (!endpoint.methods.includes(method)) return fail(methodNotAllowed(req.method, name));
-    return endpoint.run(call);
+    return serveEndpoint(req, name, endpoint, cluster.secrets, call, refuse);
   };
-}
-
-const QUERY_CREDENTIALS = ['user', 'pass'] as const;
-
-function authorized(call: Call, queryAuth: boolean): boolean {
-  const sent = requestCredentials(call.req, queryAuth ? QUERY_CREDENTIALS : undefined);
-  // Both compared whatever the first gives, so the time says nothing about the user name.
-  const user = sameSecret(sent?.username, call.cluster.username);
-  const pass = sameSecret(sent?.password, call.cluster.password);
-  return user && pass;
 }

@@ -4,10 +4,9 @@
 //   GET  /vector/_admin/list-indexes  -> index names
 // `larder vector-index create` (cli/vector-index.ts) calls the first.
 
-import type { HttpRequest, HttpResponse } from '../../server/http.js';
+import type { HttpResponse } from '../../server/http.js';
 import { vectorIndex, type VectorIndexConfig } from '../../config/schema.js';
 import { badName } from '../../storage/names.js';
-import { requestToken, sameSecret } from '../../server/credentials.js';
 import { badRequest, unknownEndpoint, VectorError } from '../errors.js';
 import { fail, ok } from './envelope.js';
 import { isObject } from './request-body.js';
@@ -18,11 +17,6 @@ export interface IndexAdmin {
   readonly token: string;
   names(): string[];
   create(name: string, settings: VectorIndexConfig): { token: string; readOnlyToken: string } | VectorError;
-}
-
-/** Whether the request carries the admin token: checked before the body is read. */
-export function isAdmin(admin: IndexAdmin, req: HttpRequest): boolean {
-  return sameSecret(requestToken(req), admin.token);
 }
 
 export function adminRequest(admin: IndexAdmin, endpoint: string | undefined, body: unknown): HttpResponse {

@@ -1,5 +1,6 @@
 // What every endpoint declares: whether it writes (refused to read-only tokens) and its
-// handler. routes.ts reads only this table to admit a request.
+// handler. routes.ts turns each into an endpoint server/endpoint.ts admits (bearer token,
+// any method, a JSON body).
 
 import type { Embedder } from '../embedding/embedder.js';
 import type { VectorError } from '../errors.js';
