@@ -3,53 +3,37 @@
 // step's result; a failing service is a result too, and so is one that never answers (status 0).
 
 import assert from 'node:assert/strict';
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer } from 'node:http';
 import { after, before, describe, it } from 'node:test';
+import { startCallTarget, type CallTarget } from '../../support/call-target.js';
 import { suiteLarder } from '../../support/larder.js';
 import { startWorkflowEndpoint, type WorkflowEndpoint } from '../../support/workflow-endpoint.js';
-
-interface Hit {
-  method: string;
-  path: string;
-  body: string;
-  headers: IncomingMessage['headers'];
-}
 
 describe('workflow context.call', () => {
   const t = suiteLarder({ queue: { retryDelayScale: 0.001 } });
   let ep: WorkflowEndpoint;
-  let svc: Server;
-  let svcUrl = '';
-  const hits: Hit[] = [];
+  let svc: CallTarget;
   before(async () => {
     ep = await startWorkflowEndpoint(t.queue());
-    svc = createServer((req, res) => {
-      const chunks: Buffer[] = [];
-      req.on('data', (c: Buffer) => chunks.push(c));
-      req.on('end', () => {
-        hits.push({ method: req.method ?? '', path: req.url ?? '', body: Buffer.concat(chunks).toString(), headers: req.headers });
-        if (req.url === '/down') {
-          res.writeHead(500, { 'content-type': 'text/plain' });
-          res.end('down');
-        } else {
-          res.writeHead(201, { 'content-type': 'application/json', 'x-svc': 'yes' });
-          res.end('{"ok":true}');
-        }
-      });
+    svc = await startCallTarget((hit, res) => {
+      if (hit.path === '/down') {
+        res.writeHead(500, { 'content-type': 'text/plain' });
+        res.end('down');
+      } else {
+        res.writeHead(201, { 'content-type': 'application/json', 'x-svc': 'yes' });
+        res.end('{"ok":true}');
+      }
     });
-    await new Promise<void>((resolve) => svc.listen(0, '127.0.0.1', resolve));
-    svcUrl = `http://127.0.0.1:${(svc.address() as { port: number }).port}`;
   });
   after(async () => {
     await ep.close();
-    svc.closeAllConnections();
-    await new Promise((resolve) => svc.close(resolve));
+    await svc.close();
   });
 
   it('calls a service and resumes the run with its answer', async () => {
     const results: unknown[] = [];
     const url = ep.route('/caller', async (ctx) => {
-      const r = await ctx.call('c', { url: `${svcUrl}/ok`, method: 'POST', body: '{"q":1}', headers: { 'x-a': 'b' } });
+      const r = await ctx.call('c', { url: `${svc.url}/ok`, method: 'POST', body: '{"q":1}', headers: { 'x-a': 'b' } });
       await ctx.run('after', () => results.push(r));
       return r.status;
     });
@@ -60,7 +44,7 @@ describe('workflow context.call', () => {
     assert.equal(r.status, 201);
     assert.deepEqual(r.body, { ok: true });
     assert.deepEqual(r.header['x-svc'], ['yes']);
-    const hit = hits.filter((h) => h.path === '/ok');
+    const hit = svc.at('/ok');
     assert.equal(hit.length, 1);
     assert.equal(hit[0].method, 'POST');
     assert.equal(hit[0].body, '{"q":1}');
@@ -72,13 +56,13 @@ describe('workflow context.call', () => {
 
   it('gives a failing service’s answer after the call’s own retries', async () => {
     const url = ep.route('/caller-down', async (ctx) => {
-      const r = await ctx.call('c', { url: `${svcUrl}/down`, method: 'GET', retries: 1 });
+      const r = await ctx.call('c', { url: `${svc.url}/down`, method: 'GET', retries: 1 });
       return { status: r.status, body: r.body };
     });
     const { workflowRunId } = await ep.client.trigger({ url, body: {} });
     const run = await ep.runIs(workflowRunId, 'RUN_SUCCESS');
     assert.equal(run.workflowRunResponse, '{"status":500,"body":"down"}');
-    assert.equal(hits.filter((h) => h.path === '/down').length, 2);
+    assert.equal(svc.at('/down').length, 2);
   });
 
   it('gives status 0 when the service never answers', async () => {

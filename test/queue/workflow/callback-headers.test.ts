@@ -3,28 +3,24 @@
 // and the failure callback. An app that reads its own headers in any of them sees them.
 
 import assert from 'node:assert/strict';
-import { createServer, type Server } from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import type { InvokableWorkflow } from '@upstash/workflow';
 import { eventually } from '../../support/eventually.js';
+import { startCallTarget, type CallTarget } from '../../support/call-target.js';
 import { suiteLarder } from '../../support/larder.js';
 import { startWorkflowEndpoint, type WorkflowEndpoint } from '../../support/workflow-endpoint.js';
 
 describe('workflow callbacks carry the forwarded headers', () => {
   const t = suiteLarder({ queue: { retryDelayScale: 0.001 } });
   let ep: WorkflowEndpoint;
-  let svc: Server;
-  let svcUrl = '';
+  let svc: CallTarget;
   before(async () => {
     ep = await startWorkflowEndpoint(t.queue());
-    svc = createServer((_req, res) => res.end('{"ok":true}'));
-    await new Promise<void>((resolve) => svc.listen(0, '127.0.0.1', resolve));
-    svcUrl = `http://127.0.0.1:${(svc.address() as { port: number }).port}`;
+    svc = await startCallTarget((_hit, res) => res.end('{"ok":true}'));
   });
   after(async () => {
     await ep.close();
-    svc.closeAllConnections();
-    await new Promise((resolve) => svc.close(resolve));
+    await svc.close();
   });
 
   /** Triggers `path` with an x-user header; checks every request to it carried it. */
@@ -41,7 +37,7 @@ describe('workflow callbacks carry the forwarded headers', () => {
 
   it('on the callback of context.call', async () => {
     const url = ep.route('/h-call', async (ctx) => {
-      const r = await ctx.call('c', { url: `${svcUrl}/x`, method: 'GET' });
+      const r = await ctx.call('c', { url: `${svc.url}/x`, method: 'GET' });
       return await ctx.run('after', () => `${r.status} ${ctx.headers.get('x-user')}`);
     });
     await everyRequestCarries('/h-call', url, 'RUN_SUCCESS');

@@ -3,45 +3,29 @@
 // the nextjs adapter's `{ POST }` as docs/workflows.md shows it.
 
 import assert from 'node:assert/strict';
-import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import { WorkflowMiddleware } from '@upstash/workflow';
 import { createWorkflow, serveMany } from '@upstash/workflow/cloudflare';
 import { serve as nextServe } from '@upstash/workflow/nextjs';
+import { startCallTarget, type CallTarget } from '../../support/call-target.js';
 import { eventually } from '../../support/eventually.js';
 import { suiteLarder } from '../../support/larder.js';
 import { startWorkflowEndpoint, type WorkflowEndpoint } from '../../support/workflow-endpoint.js';
 
-interface Hit {
-  path: string;
-  body: string;
-  headers: IncomingMessage['headers'];
-}
-
 describe('workflow features', () => {
   const t = suiteLarder({ queue: { retryDelayScale: 0.001 } });
   let ep: WorkflowEndpoint;
-  let svc: Server;
-  let svcUrl = '';
-  const hits: Hit[] = [];
+  let svc: CallTarget;
   before(async () => {
     ep = await startWorkflowEndpoint(t.queue());
-    svc = createServer((req, res) => {
-      const chunks: Buffer[] = [];
-      req.on('data', (c: Buffer) => chunks.push(c));
-      req.on('end', () => {
-        hits.push({ path: req.url ?? '', body: Buffer.concat(chunks).toString(), headers: req.headers });
-        // /hang never answers: the call's own timeout ends it.
-        if (req.url !== '/hang') res.end('ok');
-      });
+    // /hang never answers: the call's own timeout ends it.
+    svc = await startCallTarget((hit, res) => {
+      if (hit.path !== '/hang') res.end('ok');
     });
-    await new Promise<void>((resolve) => svc.listen(0, '127.0.0.1', resolve));
-    svcUrl = `http://127.0.0.1:${(svc.address() as { port: number }).port}`;
   });
   after(async () => {
     await ep.close();
-    svc.closeAllConnections();
-    await new Promise((resolve) => svc.close(resolve));
+    await svc.close();
   });
 
   it('calls a failureUrl with the failed run’s callback and forwarded headers', async () => {
@@ -50,10 +34,10 @@ describe('workflow features', () => {
         throw new Error('to the url');
       });
     });
-    const { workflowRunId } = await ep.client.trigger({ url, body: { p: 1 }, headers: { 'x-user': 'u' }, failureUrl: `${svcUrl}/failed`, retries: 0 });
+    const { workflowRunId } = await ep.client.trigger({ url, body: { p: 1 }, headers: { 'x-user': 'u' }, failureUrl: `${svc.url}/failed`, retries: 0 });
     await ep.runIs(workflowRunId, 'RUN_FAILED');
-    await eventually(async () => hits.some((h) => h.path === '/failed'), 'the failure URL called');
-    const hit = hits.find((h) => h.path === '/failed')!;
+    await eventually(async () => svc.hits.some((h) => h.path === '/failed'), 'the failure URL called');
+    const hit = svc.hits.find((h) => h.path === '/failed')!;
     assert.equal(hit.headers['x-user'], 'u');
     assert.equal(hit.headers['upstash-workflow-runid'], workflowRunId);
     const body = JSON.parse(hit.body) as { status: number; body: string; workflowRunId: string; sourceBody: string };
@@ -132,13 +116,13 @@ describe('workflow features', () => {
 
   it('ends a context.call at its timeout and goes on with the failed answer', async () => {
     const url = ep.route('/call-timeout', async (ctx) => {
-      const r = await ctx.call('slow', { url: `${svcUrl}/hang`, method: 'GET', timeout: 1, retries: 0 });
+      const r = await ctx.call('slow', { url: `${svc.url}/hang`, method: 'GET', timeout: 1, retries: 0 });
       return r.status;
     });
     const { workflowRunId } = await ep.client.trigger({ url, body: {} });
     const run = await ep.runIs(workflowRunId, 'RUN_SUCCESS');
     assert.notEqual(run.workflowRunResponse, '200');
-    assert.equal(hits.filter((h) => h.path === '/hang').length, 1);
+    assert.equal(svc.at('/hang').length, 1);
   });
 
   it('serves through a framework adapter’s POST, as docs/workflows.md shows', async () => {
