@@ -6,7 +6,7 @@
 // What Larder creates in its data directory is for its own user alone: files FILE_MODE,
 // directories DIR_MODE, whatever the umask (it can only take bits away).
 
-import { closeSync, fchmodSync, fsyncSync, mkdirSync, openSync, renameSync, writeSync } from 'node:fs';
+import { closeSync, fchmodSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 
 export const FILE_MODE = 0o600;
@@ -16,14 +16,18 @@ export const DIR_MODE = 0o700;
 export function replaceFile(path: string, fill: (write: (data: Uint8Array) => void) => void): void {
   const tmp = `${path}.tmp`;
   const fd = openSync(tmp, 'w', FILE_MODE);
+  let written = false;
   try {
     fchmodSync(fd, FILE_MODE); // a leftover temp file keeps its own mode through open()
     fill((data) => {
       for (let off = 0; off < data.length; ) off += writeSync(fd, data, off);
     });
     fsyncSync(fd);
+    written = true;
   } finally {
     closeSync(fd);
+    // A write the disk refused leaves no half file behind to hold the space a full disk lacks.
+    if (!written) rmSync(tmp, { force: true });
   }
   renameSync(tmp, path);
   syncDirectory(dirname(path));
