@@ -17,12 +17,24 @@ Creates a vector index on the running server and prints its env lines.`;
 const FLAGS = new Set(['url', 'config', 'host', 'port', 'data-dir']);
 const CONFIG_FLAGS = ['config', 'host', 'port', 'data-dir'];
 
+/** The admin token the server generated in its data dir; never makes one (that would be no server's). */
+function generatedAdminToken(dataDir: string): string {
+  const secrets = new SecretStore(dataDir);
+  const token = secrets.find('vector.adminToken');
+  if (token === undefined) {
+    throw new ConfigError(
+      `no vector admin token in ${secrets.path}: give the data directory Larder was started with (--data-dir DIR or --config FILE), or run this in the folder it was started in`,
+    );
+  }
+  return token;
+}
+
 export async function vectorIndexCommand(args: readonly string[]): Promise<void> {
   const [sub, spec, ...rest] = args;
   if (sub !== 'create' || spec === undefined || spec.startsWith('--')) throw new ConfigError(VECTOR_INDEX_USAGE);
   const { flags } = parseFlags(rest, FLAGS, VECTOR_INDEX_USAGE);
   const config = loadConfig(Object.fromEntries(CONFIG_FLAGS.filter((f) => flags[f] !== undefined).map((f) => [f, flags[f]])));
-  const adminToken = config.vector.adminToken ?? new SecretStore(config.dataDir).get('vector.adminToken');
+  const adminToken = config.vector.adminToken ?? generatedAdminToken(config.dataDir);
   // The spec is read as --vector-index reads it, so both validate alike.
   setVectorIndexFlags(config, [spec]);
   const [[name, settings]] = Object.entries(config.vector.indexes);

@@ -3,7 +3,7 @@
 
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
@@ -113,5 +113,14 @@ describe('larder start: vector indexes', () => {
     assert.equal((await docs2.info()).similarityFunction, 'DOT_PRODUCT');
     assert.equal((await second.stop()).code, 0);
     assert.ok(second.stdout().includes(`MY_DOCS_UPSTASH_VECTOR_REST_URL=${second.info.url}/vector/my-docs`), second.stdout().join('\n'));
+  });
+
+  it('names the data directory it looked in when that holds no admin token, and creates nothing there', async () => {
+    const dataDir = join(root, 'no-server');
+    const missing = await cli(['vector-index', 'create', 'docs:DENSE:3', '--data-dir', dataDir, '--url', 'http://127.0.0.1:9']);
+    assert.equal(missing.code, 2, missing.stderr);
+    assert.match(missing.stderr, new RegExp(`no vector admin token in ${join(dataDir, 'secrets.json').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
+    assert.match(missing.stderr, /--data-dir DIR or --config FILE/);
+    assert.equal(existsSync(dataDir), false);
   });
 });
