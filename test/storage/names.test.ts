@@ -3,7 +3,7 @@
 // nothing is created; configured names are refused at start with one line stating the rule.
 
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -136,6 +136,18 @@ describe('configured names', () => {
     const index = await refused({}, ['--vector-index', '_x:DENSE:2']);
     assert.equal(index.code, 2);
     assert.equal(index.stderr, `larder: --vector-index _x:DENSE:2: invalid index name '_x': ${INDEX_RULE}\n`);
+  });
+
+  it('stops the start with one line when topics.json, written before the rule, holds a bad name', async () => {
+    const dataDir = join(root, 'old-topics');
+    const topicsFile = join(dataDir, 'streams', 'default', 'topics.json');
+    mkdirSync(join(dataDir, 'streams', 'default'), { recursive: true });
+    writeFileSync(topicsFile, JSON.stringify({ ok: { partitions: 1 }, '.': { partitions: 1 } }));
+    const p = launchLarder({ dataDir, config: {} });
+    p.ready.then(() => p.stop(), () => undefined);
+    const exit = await p.exited;
+    assert.notEqual(exit.code, 0);
+    assert.equal(p.stderr(), `larder: ${topicsFile}: invalid topic name '.': ${TOPIC_RULE}; remove that entry (and move its data away) to start\n`);
   });
 
   it('refuses `larder topic create ..` before it asks any server', async () => {

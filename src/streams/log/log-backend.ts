@@ -7,6 +7,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { StreamTopicConfig } from '../../config/schema.js';
 import { makeDirectory, writeFileAtomic } from '../../storage/atomic-file.js';
+import { CorruptDataError } from '../../storage/errors.js';
 import { badName } from '../../storage/names.js';
 import type { Message, Metadata, OffsetRange, OutgoingMessage, Position, StreamBackend, TopicPartition } from '../backend.js';
 import { badRequest, offsetOutOfRange, topicExists, unknownPartition, unknownTopic, type StreamError } from '../errors.js';
@@ -42,7 +43,12 @@ export class LogBackend implements StreamBackend {
     const stored = existsSync(this.topicsFile)
       ? (JSON.parse(readFileSync(this.topicsFile, 'utf8')) as Record<string, StreamTopicConfig>)
       : {};
-    for (const [name, settings] of Object.entries(stored)) this.openTopic(name, settings);
+    for (const [name, settings] of Object.entries(stored)) {
+      // Written by a Larder from before the rule: such a topic's folder may lie outside the cluster's.
+      const bad = badName('topic', name);
+      if (bad !== null) throw new CorruptDataError(`${this.topicsFile}: ${bad}; remove that entry (and move its data away) to start`);
+      this.openTopic(name, settings);
+    }
     let changed = false;
     for (const [name, settings] of Object.entries(opts.topics)) {
       const had = this.topicsByName.get(name);
