@@ -67,7 +67,7 @@ export async function startLarder(config: Config, log: Logger = createLogger(con
       services.push(queue);
     }
   } catch (e) {
-    for (const s of services) await s.close();
+    await closeAll(services).catch((err: unknown) => log.error({ err }, 'closing after a failed start failed'));
     throw e;
   }
   const adminToken = config.adminToken ?? secrets.get('adminToken');
@@ -96,7 +96,7 @@ export async function startLarder(config: Config, log: Logger = createLogger(con
         ? await (await import('./server/adapters/bun.js')).listenBun(handler, at)
         : await (await import('./server/adapters/node.js')).listenNode(handler, at);
   } catch (e) {
-    await Promise.all(services.map((s) => s.close()));
+    await closeAll(services).catch((err: unknown) => log.error({ err }, 'closing after a failed start failed'));
     throw e;
   }
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
@@ -113,7 +113,14 @@ export async function startLarder(config: Config, log: Logger = createLogger(con
     log,
     async close() {
       await server.close();
-      for (const s of services) await s.close();
+      await closeAll(services);
     },
   };
+}
+
+/** Closes every service in turn even when one fails (a full disk can refuse a last flush), then throws the first failure. */
+async function closeAll(services: readonly Service[]): Promise<void> {
+  const failures: unknown[] = [];
+  for (const s of services) await s.close().catch((e: unknown) => failures.push(e));
+  if (failures.length > 0) throw failures[0];
 }
