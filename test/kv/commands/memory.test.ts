@@ -90,7 +90,9 @@ describe('MEMORY USAGE over HTTP', () => {
 
     for (const { key, exact } of VALUES) {
       standaloneIt(`${key.slice(0, 20)} (${exact ? 'exact' : 'within 15%'})`, async () => {
-        for (const samples of [[], ['SAMPLES', '0'], ['SAMPLES', '2']]) {
+        // Where Redis's figure is not deterministic, a sample of 2 or 5 random skiplist nodes or
+        // dict entries can stray past 15% by chance: compare those with every element counted.
+        for (const samples of exact ? [[], ['SAMPLES', '0'], ['SAMPLES', '2']] : [['SAMPLES', '0']]) {
           const argv = ['memory', 'usage', key, ...samples];
           const oracle = Number(/^:(\d+)\r\n$/.exec(await redis.client.call(argv))![1]);
           const { body } = await t.command(argv);
