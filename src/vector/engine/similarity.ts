@@ -3,7 +3,7 @@
 // float64 from the stored float32 components, so identical vectors score exactly 1 once the
 // score is rounded to float32 for printing.
 
-import type { Similarity, SparseVector } from './record.js';
+import type { Similarity } from './record.js';
 
 export function denseScore(sim: Similarity, a: Float32Array, b: Float32Array): number {
   let dot = 0;
@@ -24,22 +24,4 @@ export function denseScore(sim: Similarity, a: Float32Array, b: Float32Array): n
   if (sim === 'DOT_PRODUCT') return (1 + dot) / 2;
   const norm = Math.sqrt(na) * Math.sqrt(nb);
   return norm === 0 ? 0.5 : (1 + dot / norm) / 2;
-}
-
-/** Inner product over the dimensions both vectors have; `weight` scales each query dimension. */
-export function sparseDot(q: SparseVector, v: SparseVector, weight?: (index: number) => number): number {
-  let i = 0;
-  let j = 0;
-  let sum = 0;
-  while (i < q.indices.length && j < v.indices.length) {
-    const a = q.indices[i];
-    const b = v.indices[j];
-    if (a === b) {
-      sum += q.values[i] * v.values[j] * (weight === undefined ? 1 : weight(a));
-      i++;
-      j++;
-    } else if (a < b) i++;
-    else j++;
-  }
-  return sum;
 }

@@ -7,6 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { TABLE } from '../../../src/kv/commands/table.js';
 import { findRedisServer, startRedisServer, type RedisServer } from '../differential/redis-server.js';
 import { launchLarder } from '../../support/larder-process.js';
 import { startTestLarder, type KvClient, type TestLarder } from '../../support/larder.js';
@@ -108,6 +109,23 @@ describe('remote backend: standalone Redis', { skip: REDIS === undefined && 'red
     const c = await token(['get', 'k']);
     assert.notEqual(a, b);
     assert.equal(b, c);
+  });
+
+  // Plain Redis has no SEARCH.*, and Larder does not forward them.
+  it('refuses every SEARCH.* command with one error saying it needs the embedded engine', async () => {
+    const commands = [...TABLE.values()].filter((c) => c.name.startsWith('search.'));
+    assert.ok(commands.length >= 6, commands.map((c) => c.name).join(' '));
+    for (const { name, arity } of commands) {
+      // As many arguments as the command takes (arity counts the name): admission checks arity first.
+      const argv = [name.toUpperCase(), 'idx', '{}', 'ON', 'JSON', 'PREFIX', '1', 'p'].slice(0, Math.abs(arity));
+      assert.deepEqual(await db.command(argv), {
+        status: 400,
+        body: { error: `ERR ${name.toUpperCase()} needs Larder's embedded engine; this database uses engine: redis` },
+      }, name);
+    }
+    // Inside a pipeline too.
+    const res = await db.request('/pipeline', { method: 'POST', body: JSON.stringify([['search.listindexes'], ['ping']]) });
+    assert.deepEqual(await res.json(), [{ error: "ERR SEARCH.LISTINDEXES needs Larder's embedded engine; this database uses engine: redis" }, { result: 'PONG' }]);
   });
 
   it('answers 503 while Redis is down, then serves again without a restart', async () => {
