@@ -4,6 +4,7 @@
 // Read-only tokens may describe, list, wait, query and count; creating, dropping and aliasing
 // are writes. Every command but DROP takes an alias where it takes an index name.
 
+import { aggregateCommand } from './search/aggregate.js';
 import { aliasaddCommand, aliasdelCommand, listaliasesCommand } from './search/aliases.js';
 import { createCommand, describeCommand, dropCommand, listindexesCommand, waitindexingCommand } from './search/index-admin.js';
 import { countCommand, queryCommand } from './search/query.js';
@@ -20,4 +21,5 @@ export default family('search', null, [
   { name: 'search.listaliases', arity: 1, flags: ['readonly', 'embedded'], keys: NO_KEYS, run: listaliasesCommand },
   { name: 'search.query', arity: -3, flags: ['readonly', 'embedded'], keys: NO_KEYS, run: queryCommand },
   { name: 'search.count', arity: 3, flags: ['readonly', 'embedded'], keys: NO_KEYS, run: countCommand },
+  { name: 'search.aggregate', arity: 4, flags: ['readonly', 'embedded'], keys: NO_KEYS, run: aggregateCommand },
 ]);

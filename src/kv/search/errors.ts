@@ -30,5 +30,12 @@ export const unknownField = (field: string) => new ReplyError(`ERR Unknown field
 export const operatorNotFor = (op: string, field: string, type: string) =>
   new ReplyError(`ERR Operator ${op} is not supported on ${type} field ${field}`);
 export const notFast = (field: string) => new ReplyError(`ERR Field ${field} is not FAST: ORDERBY needs a FAST field`);
+// SEARCH.AGGREGATE (search/aggregate-request.ts).
+export const invalidAggregation = (why: string) => new ReplyError(`ERR Invalid aggregation: ${why}`);
+export const unknownAggregation = (op: string) => new ReplyError(`ERR Unknown aggregation operator: ${op}`);
+export const aggregationNotFor = (op: string, field: string, type: string) =>
+  new ReplyError(`ERR Aggregation ${op} is not supported on ${type} field ${field}`);
+export const aggregationNeedsFast = (field: string, op: string) => new ReplyError(`ERR Field ${field} is not FAST: ${op} needs a FAST field`);
+export const tooManyBuckets = (max: number) => new ReplyError(`ERR Aggregation would create more than ${max} buckets`);
 /** Parts of the language Larder does not implement yet (docs/search.md lists them). */
 export const notYet = (what: string) => new ReplyError(`ERR ${what} is not supported by Larder's search yet`);

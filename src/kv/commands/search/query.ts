@@ -54,7 +54,7 @@ export function countCommand(ctx: Ctx, argv: Args): Reply {
  * The matches of `filterArg`, leaving out keys whose time has passed: looking at each deletes
  * it, which takes it out of the index too (the database's expiry hook).
  */
-function liveMatches(ctx: Ctx, index: InvertedIndex, filterArg: string): Scores | ReplyError {
+export function liveMatches(ctx: Ctx, index: InvertedIndex, filterArg: string): Scores | ReplyError {
   const filter = parseFilter(utf8Text(filterArg), index.def);
   if (isError(filter)) return filter;
   const scores = evaluate(filter, index);

@@ -1,0 +1,287 @@
+// Computes SEARCH.AGGREGATE's aggregations (aggregate-request.ts) over the documents a filter
+// selected, in the reply's shape the SDK's deserializeAggregateResponse reads: alternating
+// names and values, buckets under "buckets", metrics under "value". Numbers stay numbers here;
+// the command writes the ones that are not integers as RESP2 floats (bulk strings).
+//
+// Figures are exact: Upstash's engine counts terms per segment and estimates percentiles with
+// a sketch, Larder holds every value in memory and counts and sorts them all (docs/search.md).
+
+import type { DocFields, FieldValue } from './document.js';
+import { MAX_BUCKETS, type Aggregation, type Facet, type Histogram, type Metric, type Named, type Range, type Terms } from './aggregate-request.js';
+import * as E from './errors.js';
+import type { ReplyError } from '../errors.js';
+
+export type AggReply = null | number | string | readonly AggReply[];
+
+/** [alias, result, alias, result...] for `aggs` over `docs`, or the first limit one broke. */
+export function aggregate(aggs: readonly Named[], docs: readonly DocFields[]): AggReply[] | ReplyError {
+  const out: AggReply[] = [];
+  for (const { alias, agg } of aggs) {
+    const r = one(agg, docs);
+    if (!Array.isArray(r)) return r as ReplyError;
+    out.push(alias, r);
+  }
+  return out;
+}
+
+function one(agg: Aggregation, docs: readonly DocFields[]): readonly AggReply[] | ReplyError {
+  switch (agg.kind) {
+    case 'metric':
+      return metric(agg, docs);
+    case 'terms':
+      return terms(agg, docs);
+    case 'range':
+      return range(agg, docs);
+    case 'histogram':
+      return histogram(agg, docs);
+    case 'facet':
+      return facet(agg, docs);
+  }
+}
+
+/** A bucket: its own fields, its document count, then each sub-aggregation over its documents. */
+function bucket(head: AggReply[], docs: readonly DocFields[], aggs: readonly Named[]): AggReply[] | ReplyError {
+  const sub = aggregate(aggs, docs);
+  if (!Array.isArray(sub)) return sub;
+  return [...head, 'docCount', docs.length, ...sub];
+}
+
+function buckets(made: (AggReply[] | ReplyError)[], tail: AggReply[] = []): readonly AggReply[] | ReplyError {
+  for (const b of made) if (!Array.isArray(b)) return b;
+  return ['buckets', made as AggReply[], ...tail];
+}
+
+// ---- metrics ----
+
+/** The numbers a metric reads: every value of the field, or `missing` for a document without it. */
+function numbers(m: Metric, docs: readonly DocFields[]): number[] {
+  const out: number[] = [];
+  for (const doc of docs) {
+    const values = doc.get(m.field.name);
+    if (values === undefined) {
+      if (m.missing !== undefined) out.push(m.missing);
+    } else for (const v of values) out.push(Number(v));
+  }
+  return out;
+}
+
+function metric(m: Metric, docs: readonly DocFields[]): readonly AggReply[] {
+  if (m.op === 'count' || m.op === 'cardinality') {
+    const values = docs.flatMap((d) => d.get(m.field.name) ?? []);
+    return ['value', m.op === 'count' ? values.length : new Set(values).size];
+  }
+  const xs = numbers(m, docs);
+  const s = summary(xs);
+  switch (m.op) {
+    case 'avg':
+    case 'min':
+    case 'max':
+      return ['value', s[m.op]];
+    case 'sum':
+      return ['value', s.sum];
+    case 'stats':
+      return ['count', s.count, 'min', s.min, 'max', s.max, 'sum', s.sum, 'avg', s.avg];
+    case 'extendedStats':
+      return extendedStats(xs, s, m.sigma);
+    case 'percentiles':
+      return percentiles(xs, m);
+  }
+}
+
+interface Summary {
+  count: number;
+  sum: number;
+  min: number | null;
+  max: number | null;
+  avg: number | null;
+}
+
+function summary(xs: readonly number[]): Summary {
+  let sum = 0;
+  let min = Infinity;
+  let max = -Infinity;
+  for (const x of xs) {
+    sum += x;
+    if (x < min) min = x;
+    if (x > max) max = x;
+  }
+  const n = xs.length;
+  return { count: n, sum, min: n === 0 ? null : min, max: n === 0 ? null : max, avg: n === 0 ? null : sum / n };
+}
+
+function extendedStats(xs: readonly number[], s: Summary, sigma: number): readonly AggReply[] {
+  const n = s.count;
+  const sumOfSquares = xs.reduce((acc, x) => acc + x * x, 0);
+  const squaredDeviations = s.avg === null ? 0 : xs.reduce((acc, x) => acc + (x - s.avg!) ** 2, 0);
+  const population = n === 0 ? null : squaredDeviations / n;
+  const sampling = n < 2 ? null : squaredDeviations / (n - 1);
+  const sd = (v: number | null) => (v === null ? null : Math.sqrt(v));
+  const bound = (v: number | null, sign: 1 | -1) => (v === null || s.avg === null ? null : s.avg + sign * sigma * Math.sqrt(v));
+  return [
+    'count', n, 'min', s.min, 'max', s.max, 'avg', s.avg, 'sum', s.sum, 'sumOfSquares', sumOfSquares,
+    'variance', population, 'variancePopulation', population, 'varianceSampling', sampling,
+    'stdDeviation', sd(population), 'stdDeviationPopulation', sd(population), 'stdDeviationSampling', sd(sampling),
+    'stdDeviationBounds', [
+      'upper', bound(population, 1), 'lower', bound(population, -1),
+      'upperSampling', bound(sampling, 1), 'lowerSampling', bound(sampling, -1),
+      'upperPopulation', bound(population, 1), 'lowerPopulation', bound(population, -1),
+    ],
+  ];
+}
+
+/** Exact percentiles, interpolated linearly between the two closest ranks. */
+function percentiles(xs: number[], m: Metric): readonly AggReply[] {
+  const sorted = xs.sort((a, b) => a - b);
+  const at = (p: number): number | null => {
+    if (sorted.length === 0) return null;
+    const rank = (p / 100) * (sorted.length - 1);
+    const lo = Math.floor(rank);
+    const hi = Math.ceil(rank);
+    return sorted[lo] + (sorted[hi] - sorted[lo]) * (rank - lo);
+  };
+  if (m.keyed) return ['values', m.percents.flatMap((p) => [Number.isInteger(p) ? p.toFixed(1) : String(p), at(p)])];
+  return ['values', m.percents.map((p) => ['key', p, 'value', at(p)])];
+}
+
+// ---- buckets ----
+
+/** A bucket key as the reply gives it: dates and booleans add their text (keyAsString). */
+function keyFields(field: Terms['field'], key: FieldValue): AggReply[] {
+  if (typeof key === 'boolean') return ['key', key ? 1 : 0, 'keyAsString', String(key)];
+  if (field.type === 'DATE' && typeof key === 'number') return ['key', key, 'keyAsString', dateText(key)];
+  return ['key', key];
+}
+
+/** RFC 3339 in UTC, without milliseconds when there are none (2024-01-01T00:00:00Z). */
+function dateText(ms: number): string {
+  const iso = new Date(ms).toISOString();
+  return iso.endsWith('.000Z') ? iso.slice(0, -5) + 'Z' : iso;
+}
+
+function terms(t: Terms, docs: readonly DocFields[]): readonly AggReply[] | ReplyError {
+  const groups = new Map<FieldValue, DocFields[]>();
+  for (const doc of docs) {
+    const values = doc.get(t.field.name) ?? (t.missing === undefined ? [] : [t.missing]);
+    for (const v of new Set(values)) {
+      if ((t.include !== null && !t.include(v)) || (t.exclude !== null && t.exclude(v))) continue;
+      let group = groups.get(v);
+      if (group === undefined) groups.set(v, (group = []));
+      group.push(doc);
+    }
+  }
+  const kept = [...groups].filter(([, g]) => g.length >= t.minDocCount);
+  const sorted = sortTerms(t, kept);
+  const shown = sorted.slice(0, t.size);
+  const other = sorted.slice(t.size).reduce((n, [, g]) => n + g.length, 0);
+  const made = shown.map(([key, g]) => bucket(keyFields(t.field, key), g, t.aggs));
+  return buckets(made, ['sumOtherDocCount', other, ...(t.showError ? ['docCountErrorUpperBound', 0] : [])]);
+}
+
+/** Buckets in the order asked for; ties by key, ascending. */
+function sortTerms(t: Terms, groups: [FieldValue, DocFields[]][]): [FieldValue, DocFields[]][] {
+  const sign = t.order.direction === 'asc' ? 1 : -1;
+  const byKey = (a: FieldValue, b: FieldValue) => (a < b ? -1 : a > b ? 1 : 0);
+  if (t.order.by === 'key') return groups.sort((a, b) => sign * byKey(a[0], b[0]));
+  const sub = t.aggs.find((a) => a.alias === t.order.by)?.agg as Metric | undefined;
+  const figure = new Map(groups.map(([k, g]) => [k, sub === undefined ? g.length : singleValue(sub, g)]));
+  return groups.sort((a, b) => {
+    const x = figure.get(a[0]) ?? null;
+    const y = figure.get(b[0]) ?? null;
+    // Buckets whose metric has no value (no documents with the field) come last either way.
+    if (x === null || y === null) return x === y ? byKey(a[0], b[0]) : x === null ? 1 : -1;
+    return sign * (x - y) || byKey(a[0], b[0]);
+  });
+}
+
+function singleValue(m: Metric, docs: readonly DocFields[]): number | null {
+  return metric(m, docs)[1] as number | null;
+}
+
+function range(r: Range, docs: readonly DocFields[]): readonly AggReply[] | ReplyError {
+  const made = r.ranges.map((spec) => {
+    const inside = docs.filter((d) =>
+      (d.get(r.field.name) ?? []).some((v) => (spec.from === undefined || Number(v) >= spec.from) && (spec.to === undefined || Number(v) < spec.to)),
+    );
+    const head: AggReply[] = ['key', spec.key];
+    if (spec.from !== undefined) head.push('from', spec.from);
+    if (spec.to !== undefined) head.push('to', spec.to);
+    return bucket(head, inside, r.aggs);
+  });
+  return buckets(made);
+}
+
+function histogram(h: Histogram, docs: readonly DocFields[]): readonly AggReply[] | ReplyError {
+  const slot = (v: number) => Math.floor((v - h.offset) / h.interval);
+  const groups = new Map<number, DocFields[]>();
+  for (const doc of docs) {
+    const slots = new Set<number>();
+    for (const v of doc.get(h.field.name) ?? []) {
+      const x = Number(v);
+      if (h.hardBounds === null || (x >= h.hardBounds.min && x <= h.hardBounds.max)) slots.add(slot(x));
+    }
+    for (const s of slots) {
+      let group = groups.get(s);
+      if (group === undefined) groups.set(s, (group = []));
+      group.push(doc);
+    }
+  }
+  let slots = [...groups.keys()].sort((a, b) => a - b);
+  if (h.minDocCount === 0) {
+    // Every bucket from the lowest to the highest, empty ones too, widened by extendedBounds
+    // and clipped by hardBounds.
+    let lo = slots.length > 0 ? slots[0] : Infinity;
+    let hi = slots.length > 0 ? slots[slots.length - 1] : -Infinity;
+    if (h.extendedBounds !== null) {
+      lo = Math.min(lo, slot(h.extendedBounds.min));
+      hi = Math.max(hi, slot(h.extendedBounds.max));
+    }
+    if (h.hardBounds !== null) {
+      lo = Math.max(lo, slot(h.hardBounds.min));
+      hi = Math.min(hi, slot(h.hardBounds.max));
+    }
+    if (hi - lo + 1 > MAX_BUCKETS) return E.tooManyBuckets(MAX_BUCKETS);
+    slots = [];
+    for (let s = lo; s <= hi; s++) slots.push(s);
+  } else {
+    slots = slots.filter((s) => groups.get(s)!.length >= h.minDocCount);
+    if (slots.length > MAX_BUCKETS) return E.tooManyBuckets(MAX_BUCKETS);
+  }
+  const made = slots.map((s) => bucket(keyFields(h.field, s * h.interval + h.offset), groups.get(s) ?? [], h.aggs));
+  return buckets(made);
+}
+
+/** A FACET tree under `f.path`, `f.depth` levels deep: each child counts the documents under it. */
+function facet(f: Facet, docs: readonly DocFields[]): readonly AggReply[] {
+  const paths = docs.map((d) => (d.get(f.field.name) ?? []).map(String));
+  const { children, other } = facetLevel(f, f.path, paths, f.depth);
+  return ['path', f.path, 'sumOtherDocCount', other, 'children', children];
+}
+
+function facetLevel(f: Facet, parent: string, paths: readonly string[][], depth: number): { children: AggReply[]; other: number } {
+  const under = parent === '/' ? '/' : parent + '/';
+  const groups = new Map<string, string[][]>();
+  for (const docPaths of paths) {
+    const seen = new Set<string>();
+    for (const p of docPaths) {
+      if (!p.startsWith(under) || p.length === under.length) continue;
+      const next = p.indexOf('/', under.length);
+      seen.add(next < 0 ? p : p.slice(0, next));
+    }
+    for (const child of seen) {
+      let group = groups.get(child);
+      if (group === undefined) groups.set(child, (group = []));
+      group.push(docPaths);
+    }
+  }
+  const sign = f.order.direction === 'asc' ? 1 : -1;
+  const byPath = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+  const kept = [...groups].filter(([, g]) => g.length >= f.minDocCount);
+  kept.sort((a, b) => (f.order.by === 'path' ? sign * byPath(a[0], b[0]) : sign * (a[1].length - b[1].length) || byPath(a[0], b[0])));
+  const children = kept.slice(0, f.size).map(([path, g]): AggReply => {
+    if (depth <= 1) return ['path', path, 'docCount', g.length, 'sumOtherDocCount', 0];
+    const below = facetLevel(f, path, g, depth - 1);
+    return ['path', path, 'docCount', g.length, 'sumOtherDocCount', below.other, 'children', below.children];
+  });
+  const other = kept.slice(f.size).reduce((n, [, g]) => n + g.length, 0);
+  return { children, other };
+}
