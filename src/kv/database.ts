@@ -189,6 +189,8 @@ export class Database implements Ctx, KvBackend, ServerStats {
     if (cmd instanceof ReplyError) return cmd;
     const reply = cmd.run(this, argv);
     this.rewritten = null;
+    // The indexes are rebuilt after the load; what a SKIPINITIALSCAN index skipped must still learn of each write.
+    if (cmd.bits & WRITE && this.search.active && !isError(reply)) this.syncSearch(cmd, argv);
     return isError(reply) ? reply : null;
   }
 

@@ -58,6 +58,9 @@ export interface PersistedSearch {
   readonly active: boolean;
   /** SEARCH.CREATE and SEARCH.ALIASADD argvs that define them again. */
   definitions(): string[][];
+  /** [index name, key...] for each index created with SKIPINITIALSCAN that still leaves keys out. */
+  skippedKeys(): string[][];
+  restoreSkipped(name: string, keys: readonly string[]): boolean;
   list(): readonly unknown[];
   rebuild(): void;
 }
@@ -131,11 +134,13 @@ export class Persistence implements Journal {
     const entries = [...this.db.ks.live()];
     const { scripts, libraries } = this.db.scripting.snapshot();
     const search = this.db.search.declared ? this.db.search.definitions() : [];
+    const searchSkipped = this.db.search.active ? this.db.search.skippedKeys() : [];
     const header = {
       keys: entries.length,
       ...(scripts.length > 0 && { scripts }),
       ...(libraries.length > 0 && { libraries }),
       ...(search.length > 0 && { search }),
+      ...(searchSkipped.length > 0 && { searchSkipped }),
     };
     this.generations.compact(header, encodeEntries(entries));
   }
@@ -180,6 +185,9 @@ export class Persistence implements Journal {
     for (const argv of searchDefinitions(header.search)) {
       if (argv === null || this.db.replay(argv) !== null) throw corrupt('has an unreadable search index definition');
     }
+    for (const skipped of searchDefinitions(header.searchSkipped)) {
+      if (skipped === null || !this.db.search.restoreSkipped(skipped[0], skipped.slice(1))) throw corrupt('has unreadable skipped search keys');
+    }
     const failed = this.db.scripting.restore({ scripts, libraries });
     if (failed > 0) this.logger.error({ db: this.db.dbName, file: path, failed }, 'kv snapshot scripts or libraries failed to load');
     const ks = this.db.ks;
@@ -194,7 +202,7 @@ export class Persistence implements Journal {
   }
 }
 
-/** The header's search index definitions: argvs, each null when it is not one. */
+/** The header's search index definitions (argvs) or skipped keys (name, keys...): each null when it is not one. */
 function searchDefinitions(v: unknown): (string[] | null)[] {
   if (v === undefined) return [];
   if (!Array.isArray(v)) return [null];

@@ -2,6 +2,11 @@
 // every key a write touched (`keyChanged`) and when the keyspace was emptied (`cleared`); it
 // re-reads the key and updates each index covering it. Not safe for concurrent use: the
 // database's JS thread owns it.
+//
+// SKIPINITIALSCAN: an index created with it leaves out the keys that existed then (`skipped`)
+// until each is written again or SEARCH.REINDEX rebuilds the index. The set is what makes a
+// restart give back the same index: replaying the log re-creates it at the point the index was
+// created, snapshots carry it, and the rebuild at start leaves those keys out.
 
 import type { Keyspace } from '../engine/keyspace.js';
 import type { ReplyError } from '../errors.js';
@@ -14,6 +19,8 @@ export class SearchRegistry {
   private readonly indexes = new Map<string, InvertedIndex>();
   /** Alias to index name; the index need not exist (the reference allows dangling aliases). */
   private readonly aliases = new Map<string, string>();
+  /** Index name to the keys its SKIPINITIALSCAN left out and nothing has written since. */
+  private readonly skipped = new Map<string, Set<string>>();
 
   constructor(private readonly ks: Keyspace) {}
 
@@ -38,13 +45,29 @@ export class SearchRegistry {
     if (this.ks.peek(def.name) !== undefined) return E.NAME_IS_KEY(def.name);
     const index = new InvertedIndex(def);
     this.indexes.set(def.name, index);
-    // While the database loads, the rebuild after the load fills every index once.
-    if (!req.skipInitialScan && !this.ks.loading) this.scan(index);
+    if (req.skipInitialScan) {
+      const existing = [...this.ks.keys()].filter((key) => index.covers(key));
+      if (existing.length > 0) this.skipped.set(def.name, new Set(existing));
+    } else if (!this.ks.loading) {
+      // While the database loads, the rebuild after the load fills every index once.
+      this.scan(index);
+    }
     return 1;
   }
 
   drop(name: string): boolean {
+    this.skipped.delete(name);
     return this.indexes.delete(name);
+  }
+
+  /** SEARCH.REINDEX: forgets what was skipped and reads every key again; false without the index. */
+  reindex(name: string): boolean {
+    const index = this.get(name);
+    if (index === undefined) return false;
+    this.skipped.delete(index.def.name);
+    index.clear();
+    if (!this.ks.loading) this.scan(index);
+    return true;
   }
 
   /** The index `name` names, or the one the alias `name` points to. */
@@ -76,16 +99,21 @@ export class SearchRegistry {
     return [...this.indexes.values()].sort((a, b) => (a.def.name < b.def.name ? -1 : a.def.name > b.def.name ? 1 : 0));
   }
 
+  /** A write touched `key`. While the database loads only the skipped sets learn of it: the rebuild after the load reads the keys. */
   keyChanged(key: string): void {
     let value;
     for (const index of this.indexes.values()) {
       if (!index.covers(key)) continue;
+      const skipped = this.skipped.get(index.def.name);
+      if (skipped?.delete(key) && skipped.size === 0) this.skipped.delete(index.def.name);
+      if (this.ks.loading) continue;
       value ??= this.ks.peek(key)?.value ?? null;
       index.put(key, value === null ? null : readDocument(index.def, value));
     }
   }
 
   cleared(): void {
+    this.skipped.clear();
     for (const index of this.indexes.values()) index.clear();
   }
 
@@ -97,6 +125,18 @@ export class SearchRegistry {
     }
   }
 
+  /** For snapshots: each index's skipped keys, [index name, key...] (none when nothing is skipped). */
+  skippedKeys(): string[][] {
+    return [...this.skipped].map(([name, keys]) => [name, ...keys]);
+  }
+
+  /** Restores what `skippedKeys` gave, after the definitions are declared again. */
+  restoreSkipped(name: string, keys: readonly string[]): boolean {
+    if (!this.indexes.has(name)) return false;
+    this.skipped.set(name, new Set(keys));
+    return true;
+  }
+
   /** The commands that declare every index and alias again, for snapshots. */
   definitions(): string[][] {
     const aliases = this.listAliases().map(([alias, index]) => ['SEARCH.ALIASADD', alias, index]);
@@ -104,8 +144,9 @@ export class SearchRegistry {
   }
 
   private scan(index: InvertedIndex): void {
+    const skipped = this.skipped.get(index.def.name);
     for (const key of this.ks.keys()) {
-      if (index.covers(key)) index.put(key, readDocument(index.def, this.ks.peek(key)!.value));
+      if (index.covers(key) && !skipped?.has(key)) index.put(key, readDocument(index.def, this.ks.peek(key)!.value));
     }
   }
 }

@@ -1,4 +1,4 @@
-// SEARCH.CREATE, SEARCH.DROP, SEARCH.DESCRIBE, SEARCH.WAITINDEXING, SEARCH.LISTINDEXES: index definitions.
+// SEARCH.CREATE, SEARCH.DROP, SEARCH.REINDEX, SEARCH.DESCRIBE, SEARCH.WAITINDEXING, SEARCH.LISTINDEXES: index definitions.
 
 import { globMatch } from '../../../text/glob.js';
 import { isError, SYNTAX } from '../../errors.js';
@@ -21,6 +21,12 @@ export function createCommand(ctx: Ctx, argv: Args): Reply {
 // SEARCH.DROP name   (a name, never an alias: the reference's rule for replacing indexes)
 export function dropCommand(ctx: Ctx, argv: Args): Reply {
   return ctx.search.drop(argv[1]) ? 1 : unchanged(ctx, 0);
+}
+
+// SEARCH.REINDEX name   (or an alias)
+// Rebuilds the index from the current keys, those SKIPINITIALSCAN left out included.
+export function reindexCommand(ctx: Ctx, argv: Args): Reply {
+  return ctx.search.reindex(argv[1]) ? 1 : unchanged(ctx, 0);
 }
 
 // SEARCH.DESCRIBE name
