@@ -1,0 +1,136 @@
+// Every write path keeps the search indexes in sync (issue 23, point 5), beyond the ones
+// commands.test.ts walks through: DEL/UNLINK, RENAME/RENAMENX/COPY onto indexed keys, MOVE
+// (refused), RESTORE, FLUSHALL, key expiry set by SET/GETEX/EXPIREAT, hash-field expiry that
+// leaves the key, HGETDEL/HGETEX, writes that change a key's type, JSON path writes, STRING
+// writes that break the JSON, scripts (EVALSHA, FCALL, keys a script does not declare) and
+// scripts inside transactions. Each step is checked with a query and an aggregation.
+
+import assert from 'node:assert/strict';
+import { describe } from 'node:test';
+import { embeddedOnly, suiteLarder } from '../../support/larder.js';
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('search indexes follow every write', () => {
+  const t = suiteLarder();
+  /** The keys `index` holds, sorted, as a query and as a terms aggregation over the keys' `tag` see them. */
+  const keys = async (index: string) => ((await t.ok(['search.query', index, '{}', 'NOCONTENT', 'LIMIT', 100])) as [string, string][]).map((r) => r[0]).sort();
+  const sum = async (index: string, field: string) =>
+    ((await t.ok(['search.aggregate', index, '{}', JSON.stringify({ s: { $sum: { field } } })])) as [string, [string, number]])[1][1];
+
+  embeddedOnly('SEARCH.* needs the embedded engine')('hash documents: DEL, UNLINK, RENAME, RENAMENX, COPY, MOVE, RESTORE, type changes', async () => {
+    await t.ok(['search.create', 'hs', 'ON', 'HASH', 'PREFIX', '1', 'h:', 'SCHEMA', 'n', 'U64', 'FAST']);
+    for (let i = 1; i <= 6; i++) await t.ok(['hset', `h:${i}`, 'n', String(i)]);
+    assert.equal(await sum('hs', 'n'), 21);
+    await t.ok(['del', 'h:1', 'h:2']);
+    await t.ok(['unlink', 'h:3']);
+    assert.deepEqual(await keys('hs'), ['h:4', 'h:5', 'h:6']);
+    // RENAME onto an indexed key replaces its document; RENAMENX onto one changes nothing.
+    await t.ok(['rename', 'h:4', 'h:5']);
+    assert.deepEqual(await keys('hs'), ['h:5', 'h:6']);
+    assert.equal(await sum('hs', 'n'), 10);
+    assert.equal(await t.ok(['renamenx', 'h:5', 'h:6']), 0);
+    assert.equal(await sum('hs', 'n'), 10);
+    await t.ok(['hset', 'outside', 'n', '100']);
+    await t.ok(['copy', 'outside', 'h:6', 'REPLACE']);
+    assert.equal(await sum('hs', 'n'), 104);
+    // MOVE is refused: nothing changes.
+    assert.equal((await t.command(['move', 'h:6', '1'])).status, 400);
+    assert.deepEqual(await keys('hs'), ['h:5', 'h:6']);
+    // RESTORE brings a dumped document back, and REPLACE swaps one.
+    // The dump's bytes travel percent-encoded in the path (a JSON body would carry text).
+    const dumped = (await (await t.request('/dump/h:5', { headers: { 'upstash-encoding': 'base64' } })).json()) as { result: string };
+    const payload = [...Buffer.from(dumped.result, 'base64')].map((b) => `%${b.toString(16).padStart(2, '0')}`).join('');
+    const restore = async (path: string) => (await t.request(`/restore/${path}`)).status;
+    await t.ok(['del', 'h:5']);
+    assert.deepEqual(await keys('hs'), ['h:6']);
+    assert.equal(await restore(`h:5/0/${payload}`), 200);
+    assert.equal(await restore(`h:6/0/${payload}/REPLACE`), 200);
+    assert.equal(await sum('hs', 'n'), 8);
+    // A write that makes the key another type takes it out.
+    await t.ok(['set', 'h:5', 'plain']);
+    await t.ok(['rpush', 'list', 'b', 'a']);
+    await t.ok(['sort', 'list', 'ALPHA', 'STORE', 'h:6']);
+    assert.deepEqual(await keys('hs'), []);
+    await t.ok(['hset', 'h:7', 'n', '7']);
+    await t.ok(['flushall']);
+    assert.deepEqual(await keys('hs'), []);
+    await t.ok(['hset', 'h:8', 'n', '8']);
+    assert.equal(await sum('hs', 'n'), 8);
+  });
+
+  embeddedOnly('SEARCH.* needs the embedded engine')('expiry: SET EX, GETEX, EXPIREAT in the past, hash fields that leave the key, HGETDEL, HGETEX', async () => {
+    await t.ok(['search.create', 'ex', 'ON', 'HASH', 'PREFIX', '1', 'e:', 'SCHEMA', 'a', 'U64', 'FAST', 'b', 'U64', 'FAST']);
+    await t.ok(['hset', 'e:1', 'a', '1', 'b', '10']);
+    await t.ok(['hset', 'e:2', 'a', '2', 'b', '20']);
+    await t.ok(['hset', 'e:3', 'a', '3', 'b', '30']);
+    await t.ok(['hset', 'e:4', 'a', '4', 'b', '40']);
+    // A field expiring takes the field out of the document, the document stays.
+    await t.ok(['hpexpire', 'e:1', '1', 'FIELDS', '1', 'b']);
+    await t.ok(['hgetex', 'e:2', 'PX', '1', 'FIELDS', '1', 'b']);
+    await t.ok(['hgetdel', 'e:3', 'FIELDS', '1', 'b']);
+    await sleep(10);
+    assert.deepEqual(await keys('ex'), ['e:1', 'e:2', 'e:3', 'e:4']);
+    assert.equal(await sum('ex', 'b'), 40);
+    assert.equal(await sum('ex', 'a'), 10);
+    await t.ok(['pexpireat', 'e:4', '1']);
+    assert.deepEqual(await keys('ex'), ['e:1', 'e:2', 'e:3']);
+    await t.ok(['search.create', 'sx', 'ON', 'STRING', 'PREFIX', '1', 's:', 'SCHEMA', 'v', 'U64', 'FAST']);
+    await t.ok(['set', 's:1', '{"v":1}', 'PX', '1']);
+    await t.ok(['set', 's:2', '{"v":2}']);
+    await t.ok(['getex', 's:2', 'PX', '1']);
+    await t.ok(['set', 's:3', '{"v":3}']);
+    await sleep(10);
+    assert.deepEqual(await keys('sx'), ['s:3']);
+    assert.equal(await sum('sx', 'v'), 3);
+  });
+
+  embeddedOnly('SEARCH.* needs the embedded engine')('JSON path writes and STRING writes that break the JSON', async () => {
+    await t.ok(['search.create', 'js', 'ON', 'JSON', 'PREFIX', '1', 'j:', 'SCHEMA', 'n', 'F64', 'FAST', 'tags', 'KEYWORD', 'FAST', 'in.deep', 'U64', 'FAST']);
+    await t.ok(['json.set', 'j:1', '$', '{"n":1,"tags":["a"],"in":{"deep":5}}']);
+    await t.ok(['json.numincrby', 'j:1', '$.n', '2']);
+    await t.ok(['json.arrappend', 'j:1', '$.tags', '"b"']);
+    await t.ok(['json.set', 'j:1', '$.in.deep', '7']);
+    await t.ok(['json.merge', 'j:1', '$', '{"extra":true}']);
+    const terms = async () => t.ok(['search.aggregate', 'js', '{}', '{"t":{"$terms":{"field":"tags"}},"d":{"$sum":{"field":"in.deep"}},"n":{"$sum":{"field":"n"}}}']);
+    assert.deepEqual(await terms(), ['t', ['buckets', [['key', 'a', 'docCount', 1], ['key', 'b', 'docCount', 1]], 'sumOtherDocCount', 0], 'd', ['value', 7], 'n', ['value', 3]]);
+    await t.ok(['json.del', 'j:1', '$.in']);
+    await t.ok(['json.arrpop', 'j:1', '$.tags']);
+    assert.deepEqual(await terms(), ['t', ['buckets', [['key', 'a', 'docCount', 1]], 'sumOtherDocCount', 0], 'd', ['value', 0], 'n', ['value', 3]]);
+    await t.ok(['json.del', 'j:1']);
+    assert.deepEqual(await keys('js'), []);
+
+    await t.ok(['search.create', 'st', 'ON', 'STRING', 'PREFIX', '1', 't:', 'SCHEMA', 'n', 'U64', 'FAST']);
+    await t.ok(['set', 't:1', '{"n":4}']);
+    await t.ok(['append', 't:1', 'garbage']);
+    assert.deepEqual(await keys('st'), []);
+    await t.ok(['setrange', 't:1', '6', '}          ']);
+    assert.equal(await sum('st', 'n'), 4);
+    await t.ok(['set', 't:2', '{"n":1}']);
+    await t.ok(['bitop', 'OR', 't:2', 't:1', 'no:such:key']);
+    assert.equal(await sum('st', 'n'), 8);
+    await t.ok(['getdel', 't:2']);
+    assert.deepEqual(await keys('st'), ['t:1']);
+  });
+
+  embeddedOnly('SEARCH.* needs the embedded engine')('scripts: EVALSHA, FCALL, keys a script does not declare, scripts inside a transaction', async () => {
+    await t.ok(['search.create', 'sc', 'ON', 'HASH', 'PREFIX', '1', 'c:', 'SCHEMA', 'n', 'U64', 'FAST']);
+    const sha = await t.ok(['script', 'load', "redis.call('hset', KEYS[1], 'n', ARGV[1]); return 1"]);
+    await t.ok(['evalsha', sha as string, '1', 'c:1', '5']);
+    // The script writes a key it does not declare: each redis.call is synced on its own.
+    await t.ok(['eval', "redis.call('hset', 'c:2', 'n', '6'); return 1", '0']);
+    await t.ok(['function', 'load', "#!lua name=lib\nredis.register_function('put', function(keys, args) return redis.call('hset', keys[1], 'n', args[1]) end)"]);
+    await t.ok(['fcall', 'put', '1', 'c:3', '7']);
+    assert.equal(await sum('sc', 'n'), 18);
+    const res = await t.request('/multi-exec', {
+      method: 'POST',
+      body: JSON.stringify([['evalsha', sha, '1', 'c:4', '1'], ['del', 'c:1'], ['fcall', 'put', '1', 'c:2', '10']]),
+    });
+    assert.equal(res.status, 200);
+    assert.deepEqual(await keys('sc'), ['c:2', 'c:3', 'c:4']);
+    assert.equal(await sum('sc', 'n'), 18);
+    // A script that fails half-way keeps what it wrote before the error (as Redis), and the index says so.
+    assert.equal((await t.command(['eval', "redis.call('hset', KEYS[1], 'n', '50'); redis.call('incr', KEYS[1]); return 1", '1', 'c:5'])).status, 400);
+    assert.equal(await sum('sc', 'n'), 68);
+  });
+});
