@@ -98,6 +98,19 @@ const TYPES: Record<string, readonly FieldType[]> = {
   count: VALUES, cardinality: VALUES, terms: VALUES, range: NUMBERS, histogram: NUMBERS, dateHistogram: ['DATE'], facet: ['FACET'],
 };
 const BUCKET_OPS = new Set(['terms', 'range', 'histogram', 'dateHistogram', 'facet']);
+const HISTOGRAM_OPTIONS = ['field', 'minDocCount', 'hardBounds', 'extendedBounds', 'offset'];
+const METRIC_OPTIONS = ['field', 'missing'];
+/** The options each operator takes; any other is refused rather than ignored. */
+const OPTIONS: Record<string, readonly string[]> = {
+  avg: METRIC_OPTIONS, sum: METRIC_OPTIONS, min: METRIC_OPTIONS, max: METRIC_OPTIONS, stats: METRIC_OPTIONS,
+  count: ['field'], cardinality: ['field'], extendedStats: [...METRIC_OPTIONS, 'sigma'], percentiles: [...METRIC_OPTIONS, 'percents', 'keyed'],
+  // segmentSize tunes the accuracy of Upstash's per-segment counts; Larder's are exact, so it changes nothing.
+  terms: ['field', 'size', 'segmentSize', 'showTermDocCountError', 'minDocCount', 'order', 'missing', 'include', 'exclude'],
+  range: ['field', 'ranges'], histogram: [...HISTOGRAM_OPTIONS, 'interval'], dateHistogram: [...HISTOGRAM_OPTIONS, 'fixedInterval'],
+  facet: ['field', 'path', 'depth', 'size', 'minDocCount', 'order'],
+};
+/** Options of the reference that Larder does not implement yet (docs/search.md). */
+const LATER_OPTIONS = new Set(['keyed']);
 const DEFAULT_PERCENTS = [1, 5, 25, 50, 75, 95, 99];
 const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
 const SINGLE_VALUE_METRICS = new Set<MetricOp>(['avg', 'sum', 'min', 'max', 'count', 'cardinality']);
@@ -145,6 +158,10 @@ class AggregationParser {
     if (hasAggs && (!BUCKET_OPS.has(op) || op === 'facet')) return E.invalidAggregation(`${name} takes no $aggs`);
     const args = body[name];
     if (!isObject(args)) return E.invalidAggregation(`${name} takes an object`);
+    const unknown = Object.keys(args).find((k) => !OPTIONS[op].includes(k));
+    if (unknown !== undefined) {
+      return LATER_OPTIONS.has(unknown) ? E.notYet(`${unknown} on ${name}`) : E.invalidAggregation(`${name} takes no option ${unknown}`);
+    }
     const field = this.field(name, args);
     if (field instanceof ReplyError) return field;
     const aggs = hasAggs ? this.named(body.$aggs, depth + 1) : [];

@@ -224,6 +224,8 @@ describe('SEARCH.AGGREGATE', () => {
     await fails(agg('{"a":{"$terms":{"field":"category","size":0}}}'), 'ERR Invalid aggregation: $terms size must be a positive integer');
     await fails(agg('{"a":{"$terms":{"field":"category","order":{"zzz":"asc"}}}}'), 'ERR Invalid aggregation: $terms cannot order by zzz');
     await fails(agg('{"a":{"$avg":{"field":"price"}}}', '{"nope":1}'), 'ERR Unknown field: nope');
+    await fails(agg('{"a":{"$avg":{"field":"price","sigma":2}}}'), 'ERR Invalid aggregation: $avg takes no option sigma');
+    await fails(agg('{"a":{"$range":{"field":"price","ranges":[{"to":1}],"keyed":true}}}'), "ERR keyed on $range is not supported by Larder's search yet");
     await reply(['search.create', 'slow', 'ON', 'JSON', 'PREFIX', '1', 'slow:', 'SCHEMA', 'n', 'F64'], 1);
     await fails(['search.aggregate', 'slow', '{}', '{"a":{"$avg":{"field":"n"}}}'], 'ERR Field n is not FAST: $avg needs a FAST field');
     await fails(['search.aggregate', 'products', '{}'], "ERR wrong number of arguments for 'search.aggregate' command");
