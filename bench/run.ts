@@ -8,14 +8,17 @@
 //   queue     publish (single, batch of 100), deliveries/s, publish-to-delivery latency, 10% failing once
 //   vector-scale  query QPS and recall@10 at 10k and 100k vectors (1M on request), the same pair
 //   workflow  @upstash/workflow steps/s with 8 runs at once, and the latency a step adds (issue 10)
+//   search    Redis Search: JSON documents indexed/s, term/phrase/fuzzy/range/aggregate QPS and p99
+//             at 10k and 100k documents against a full scan in-process, index memory (issue 23)
 //
-//   npm run bench -- [kv] [families] [streams] [vector] [queue] [vector-scale] [workflow]
+//   npm run bench -- [kv] [families] [streams] [vector] [queue] [vector-scale] [workflow] [search]
 //                    [--warmup S] [--rounds N] [--threads N] [--connections N] [--doc PATH|none]
 //                    [--duration S] [--only id,id]                                (kv)
 //                    [--cell S] [--sizes N,N,N] [--modes engine,http] [--family-rounds N] (families)
 //                    [--run-seconds S]             (streams, vector, queue, vector-scale, workflow)
 //                    [--vectors N] [--queries N]                                  (vector)
 //                    [--scale-sizes N,N,N] [--scale-queries N]                    (vector-scale)
+//                    [--search-sizes N,N]                                         (search)
 //
 // Never part of `npm test`; test/bench/smoke.test.ts runs every workload for about a second.
 
@@ -29,6 +32,7 @@ import { benchFamilies, FAMILY_MODES } from './families.js';
 import { benchKv } from './kv.js';
 import { factsText, loadText, machine } from './machine.js';
 import { benchQueue } from './queue.js';
+import { benchSearch } from './search.js';
 import { benchStreams } from './streams.js';
 import { benchVector } from './vector.js';
 import { benchVectorScale } from './vector-scale.js';
@@ -36,7 +40,7 @@ import { benchWorkflow } from './workflow.js';
 
 const BENCH_DIR = dirname(fileURLToPath(import.meta.url)); // dist/bench
 const ROOT = resolve(BENCH_DIR, '../..');
-const WORKLOADS = ['kv', 'families', 'streams', 'vector', 'queue', 'vector-scale', 'workflow'];
+const WORKLOADS = ['kv', 'families', 'streams', 'vector', 'queue', 'vector-scale', 'workflow', 'search'];
 
 // Defaults aim at a whole run under 15 minutes on two cores: about 12 to 13 at load average 2 to 5
 // (18 at load 16 to 21; docs/benchmarks.md, "How long"). KV 2 s per run and 3 rounds; the
@@ -64,6 +68,7 @@ const { values, positionals } = parseArgs({
     queries: { type: 'string', default: '200' },
     'scale-sizes': { type: 'string', default: '10000,100000' },
     'scale-queries': { type: 'string', default: '100' },
+    'search-sizes': { type: 'string', default: '10000,100000' },
     doc: { type: 'string', default: 'docs/benchmarks.md' },
   },
 });
@@ -137,6 +142,11 @@ async function main(): Promise<void> {
       const summary = await benchWorkflow(ROOT, { seconds: runSeconds, warmup, rounds });
       clean &&= summary.clean;
       text = summary.render();
+    } else if (workload === 'search') {
+      const sizes = values['search-sizes'].split(',').map((s) => positive('search-sizes', s, 100, 10_000_000));
+      const tables = await benchSearch(ROOT, { sizes: [...new Set(sizes)].sort((a, b) => a - b), seconds: runSeconds, rounds });
+      clean &&= tables.every((t) => t.clean);
+      text = tables.map((t) => t.render()).join('\n\n');
     } else if (workload === 'vector-scale') {
       const sizes = values['scale-sizes'].split(',').map((s) => positive('scale-sizes', s, 100, 10_000_000));
       const queries = positive('scale-queries', values['scale-queries'], 1, 10_000);

@@ -9,11 +9,11 @@
 // 32 dimensions, because building the graph is what limits the sizes on two cores, and that cost
 // is set by efConstruction (200, Larder's, not a bench setting) far more than by the dimension.
 
-import { readFileSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import { performance } from 'node:perf_hooks';
 import { cpuMicros } from './cpu-time.js';
 import { closedLoop, postJson } from './http-load.js';
+import { residentMb } from './resident-memory.js';
 import { label } from './size-label.js';
 import { Summary, type Figure } from './summary.js';
 import { bunPath, startLarder, type LarderServer } from './targets.js';
@@ -150,14 +150,4 @@ async function queryLarder(summary: Summary, at: string, pid: number, index: Ind
   // /proc counts in clock ticks (10 ms): a run too short to see one gives no figure.
   if (before !== null && after !== null && after > before && r.ok > 0) summary.add(at, F.cpu, (after - before) / r.ok);
   if (r.errors > 0) summary.notes.push(`${at}: ${r.firstError}`);
-}
-
-/** VmRSS of `pid` in MB, or null where /proc is not readable. */
-function residentMb(pid: number): number | null {
-  try {
-    const kb = /^VmRSS:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-    return kb === null ? null : Number(kb[1]) / 1024;
-  } catch {
-    return null;
-  }
 }

@@ -27,6 +27,7 @@ const SMOKE: Record<string, string[]> = {
   queue: ['--run-seconds', '0.2', '--warmup', '0', '--rounds', '1'],
   'vector-scale': ['--scale-sizes', '500,2000', '--scale-queries', '20', '--run-seconds', '0.2', '--rounds', '1'],
   workflow: ['--run-seconds', '0.2', '--warmup', '0', '--rounds', '1'],
+  search: ['--search-sizes', '500,2000', '--run-seconds', '0.2', '--rounds', '1'],
 };
 
 function runBench(args: string[]): Promise<{ code: number | null; out: string }> {
@@ -64,6 +65,7 @@ describe('bench smoke', { concurrency: true }, () => {
         }
         if (workload === 'vector-scale') assert.equal(section.match(/\| query recall@10 \(recall\) +\| 2k +\| [01]\.\d{3} /g)?.length, 2, 'recall at 2k of Larder and of its ANN graph');
         if (workload === 'workflow') assert.match(section, /\| latency per step, one run p50 \(ms\) +\| Larder \(node\) +\| [\d.]+ /);
+        if (workload === 'search') assert.match(section, /\| term p99 \(ms\) +\| Larder \(bun\), HTTP +\| [\d.]+ /);
         if (workload === 'streams') assert.match(section, /\| produce-to-consume p99 \(ms\) +\| Larder \(node\) +\| [\d.]+ /);
       } finally {
         rmSync(dir, { recursive: true, force: true });
