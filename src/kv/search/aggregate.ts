@@ -160,14 +160,17 @@ function dateText(ms: number): string {
 
 function terms(t: Terms, docs: readonly DocFields[]): readonly AggReply[] | ReplyError {
   const groups = new Map<FieldValue, DocFields[]>();
+  const add = (v: FieldValue, doc: DocFields) => {
+    if ((t.include !== null && !t.include(v)) || (t.exclude !== null && t.exclude(v))) return;
+    let group = groups.get(v);
+    if (group === undefined) groups.set(v, (group = []));
+    group.push(doc);
+  };
   for (const doc of docs) {
     const values = doc.get(t.field.name) ?? (t.missing === undefined ? [] : [t.missing]);
-    for (const v of new Set(values)) {
-      if ((t.include !== null && !t.include(v)) || (t.exclude !== null && t.exclude(v))) continue;
-      let group = groups.get(v);
-      if (group === undefined) groups.set(v, (group = []));
-      group.push(doc);
-    }
+    // Most fields hold one value: only arrays need the Set that counts a document once per value.
+    if (values.length === 1) add(values[0], doc);
+    else for (const v of new Set(values)) add(v, doc);
   }
   const kept = [...groups].filter(([, g]) => g.length >= t.minDocCount);
   const sorted = sortTerms(t, kept);
