@@ -210,7 +210,8 @@ async function measureLarder(table: Summary, kind: QueryKind, ask: Ask, seconds:
     (e: Error) => /"error":"([^"]*)"/.exec(e.message)?.[1] ?? e.message,
   );
   if (refused !== null && /not supported|Unknown field operator/.test(refused)) {
-    table.notes.push(`${kind.name}: not measured on Larder, which refuses the operator ("${refused}").`);
+    const note = `${kind.name}: not measured on Larder, which refuses the operator ("${refused}").`;
+    if (!table.notes.includes(note)) table.notes.push(note); // once, not once per round
     return;
   }
   let i = 0;
