@@ -13,42 +13,57 @@ import type { ReplyError } from '../errors.js';
 
 export type AggReply = null | number | string | readonly AggReply[];
 
+/**
+ * The buckets one request may still make, sub-aggregations' included (Tantivy counts them so
+ * too): nested bucket operators multiply, and each bucket's sub-aggregations read its documents.
+ */
+interface Budget {
+  left: number;
+}
+
 /** [alias, result, alias, result...] for `aggs` over `docs`, or the first limit one broke. */
-export function aggregate(aggs: readonly Named[], docs: readonly DocFields[]): AggReply[] | ReplyError {
+export function aggregate(aggs: readonly Named[], docs: readonly DocFields[], budget: Budget = { left: MAX_BUCKETS }): AggReply[] | ReplyError {
   const out: AggReply[] = [];
   for (const { alias, agg } of aggs) {
-    const r = one(agg, docs);
+    const r = one(agg, docs, budget);
     if (!Array.isArray(r)) return r as ReplyError;
     out.push(alias, r);
   }
   return out;
 }
 
-function one(agg: Aggregation, docs: readonly DocFields[]): readonly AggReply[] | ReplyError {
+function one(agg: Aggregation, docs: readonly DocFields[], budget: Budget): readonly AggReply[] | ReplyError {
   switch (agg.kind) {
     case 'metric':
       return metric(agg, docs);
     case 'terms':
-      return terms(agg, docs);
+      return terms(agg, docs, budget);
     case 'range':
-      return range(agg, docs);
+      return range(agg, docs, budget);
     case 'histogram':
-      return histogram(agg, docs);
+      return histogram(agg, docs, budget);
     case 'facet':
       return facet(agg, docs);
   }
 }
 
 /** A bucket: its own fields, its document count, then each sub-aggregation over its documents. */
-function bucket(head: AggReply[], docs: readonly DocFields[], aggs: readonly Named[]): AggReply[] | ReplyError {
-  const sub = aggregate(aggs, docs);
+function bucket(head: AggReply[], docs: readonly DocFields[], aggs: readonly Named[], budget: Budget): AggReply[] | ReplyError {
+  if (--budget.left < 0) return E.tooManyBuckets(MAX_BUCKETS);
+  const sub = aggregate(aggs, docs, budget);
   if (!Array.isArray(sub)) return sub;
   return [...head, 'docCount', docs.length, ...sub];
 }
 
-function buckets(made: (AggReply[] | ReplyError)[], tail: AggReply[] = []): readonly AggReply[] | ReplyError {
-  for (const b of made) if (!Array.isArray(b)) return b;
-  return ['buckets', made as AggReply[], ...tail];
+/** Makes the buckets in order, stopping at the first that breaks the budget. */
+function buckets<T>(specs: readonly T[], make: (spec: T) => AggReply[] | ReplyError, tail: AggReply[] = []): readonly AggReply[] | ReplyError {
+  const made: AggReply[] = [];
+  for (const spec of specs) {
+    const b = make(spec);
+    if (!Array.isArray(b)) return b;
+    made.push(b);
+  }
+  return ['buckets', made, ...tail];
 }
 
 // ---- metrics ----
@@ -158,7 +173,7 @@ function dateText(ms: number): string {
   return iso.endsWith('.000Z') ? iso.slice(0, -5) + 'Z' : iso;
 }
 
-function terms(t: Terms, docs: readonly DocFields[]): readonly AggReply[] | ReplyError {
+function terms(t: Terms, docs: readonly DocFields[], budget: Budget): readonly AggReply[] | ReplyError {
   const groups = new Map<FieldValue, DocFields[]>();
   const add = (v: FieldValue, doc: DocFields) => {
     if ((t.include !== null && !t.include(v)) || (t.exclude !== null && t.exclude(v))) return;
@@ -176,8 +191,8 @@ function terms(t: Terms, docs: readonly DocFields[]): readonly AggReply[] | Repl
   const sorted = sortTerms(t, kept);
   const shown = sorted.slice(0, t.size);
   const other = sorted.slice(t.size).reduce((n, [, g]) => n + g.length, 0);
-  const made = shown.map(([key, g]) => bucket(keyFields(t.field, key), g, t.aggs));
-  return buckets(made, ['sumOtherDocCount', other, ...(t.showError ? ['docCountErrorUpperBound', 0] : [])]);
+  const tail = ['sumOtherDocCount', other, ...(t.showError ? ['docCountErrorUpperBound', 0] : [])];
+  return buckets(shown, ([key, g]) => bucket(keyFields(t.field, key), g, t.aggs, budget), tail);
 }
 
 /** Buckets in the order asked for; ties by key, ascending. */
@@ -200,20 +215,19 @@ function singleValue(m: Metric, docs: readonly DocFields[]): number | null {
   return metric(m, docs)[1] as number | null;
 }
 
-function range(r: Range, docs: readonly DocFields[]): readonly AggReply[] | ReplyError {
-  const made = r.ranges.map((spec) => {
+function range(r: Range, docs: readonly DocFields[], budget: Budget): readonly AggReply[] | ReplyError {
+  return buckets(r.ranges, (spec) => {
     const inside = docs.filter((d) =>
       (d.get(r.field.name) ?? []).some((v) => (spec.from === undefined || Number(v) >= spec.from) && (spec.to === undefined || Number(v) < spec.to)),
     );
     const head: AggReply[] = ['key', spec.key];
     if (spec.from !== undefined) head.push('from', spec.from);
     if (spec.to !== undefined) head.push('to', spec.to);
-    return bucket(head, inside, r.aggs);
+    return bucket(head, inside, r.aggs, budget);
   });
-  return buckets(made);
 }
 
-function histogram(h: Histogram, docs: readonly DocFields[]): readonly AggReply[] | ReplyError {
+function histogram(h: Histogram, docs: readonly DocFields[], budget: Budget): readonly AggReply[] | ReplyError {
   const slot = (v: number) => Math.floor((v - h.offset) / h.interval);
   const groups = new Map<number, DocFields[]>();
   for (const doc of docs) {
@@ -249,8 +263,7 @@ function histogram(h: Histogram, docs: readonly DocFields[]): readonly AggReply[
     slots = slots.filter((s) => groups.get(s)!.length >= h.minDocCount);
     if (slots.length > MAX_BUCKETS) return E.tooManyBuckets(MAX_BUCKETS);
   }
-  const made = slots.map((s) => bucket(keyFields(h.field, s * h.interval + h.offset), groups.get(s) ?? [], h.aggs));
-  return buckets(made);
+  return buckets(slots, (s) => bucket(keyFields(h.field, s * h.interval + h.offset), groups.get(s) ?? [], h.aggs, budget));
 }
 
 /** A FACET tree under `f.path`, `f.depth` levels deep: each child counts the documents under it. */

@@ -88,6 +88,7 @@ describe('SEARCH.AGGREGATE', () => {
   embeddedOnly('SEARCH.* needs the embedded engine')('$terms: counts, size, order, minDocCount, missing, sub-aggregations', async () => {
     const r = await index().aggregate({
       aggregations: {
+        picked: { $terms: { field: 'category', include: ['hats', 'socks', 'ties'], exclude: ['socks'] } },
         top: { $terms: { field: 'category', size: 2 }, $aggs: { avg: { $avg: { field: 'price' } } } },
         byKey: { $terms: { field: 'category', order: { key: 'asc' }, missing: 'none' } },
         active: { $terms: { field: 'active' } },
@@ -100,6 +101,7 @@ describe('SEARCH.AGGREGATE', () => {
       ],
       sumOtherDocCount: 1,
     });
+    assert.deepEqual(r.picked, { buckets: [{ key: 'hats', docCount: 2 }], sumOtherDocCount: 0 });
     assert.deepEqual(r.byKey.buckets.map((b: { key: string; docCount: number }) => [b.key, b.docCount]),
       [['hats', 2], ['none', 1], ['shoes', 2], ['socks', 1]]);
     // keyAsString is the text "true"/"false", which the SDK's automatic deserialization turns into booleans.
@@ -217,6 +219,12 @@ describe('SEARCH.AGGREGATE', () => {
       'ERR Invalid aggregation: $facet cannot be a sub-aggregation');
     await fails(agg('{"a":{"$histogram":{"field":"price","interval":0}}}'), 'ERR Invalid aggregation: $histogram interval must be a positive number');
     await fails(agg('{"a":{"$histogram":{"field":"price","interval":0.00001}}}'), 'ERR Aggregation would create more than 65000 buckets');
+    // The limit counts nested buckets too: 1000 ranges under each of 100 histogram buckets.
+    const ranges = JSON.stringify(Array.from({ length: 1000 }, (_, i) => ({ from: i })));
+    await fails(agg(`{"a":{"$histogram":{"field":"price","interval":1,"minDocCount":0},"$aggs":{"r":{"$range":{"field":"price","ranges":${ranges}}}}}}`),
+      'ERR Aggregation would create more than 65000 buckets');
+    await fails(agg(`{"a":{"$range":{"field":"price","ranges":[${'{"to":1},'.repeat(1000)}{"to":2}]}}}`), 'ERR Invalid aggregation: $range ranges may hold at most 1000 ranges');
+    await fails(agg('{"a":{"$terms":{"field":"category","include":"sh.*"}}}'), "ERR a regular expression in $terms include is not supported by Larder's search yet");
     await fails(agg('{"a":{"$dateHistogram":{"field":"added","fixedInterval":"1 fortnight"}}}'),
       'ERR Invalid aggregation: $dateHistogram fixedInterval must be a number and a unit (ms, s, m, h or d), e.g. 1d');
     await fails(agg('{"a":{"$range":{"field":"price","ranges":[]}}}'), 'ERR Invalid aggregation: $range ranges must be a non-empty array of {from, to}');
