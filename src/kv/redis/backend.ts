@@ -3,7 +3,9 @@
 // nothing refused ever reaches the server; what is admitted is forwarded as bytes and the
 // server's reply (or error text) comes back unchanged.
 //
-// Pipelines go as one ioredis pipeline (one round trip per node). In a Cluster, a keyless
+// Single commands and pipelines sent on the shared connection in one turn of the event loop
+// leave in one write (write-batching.ts: auto-pipelining). Pipelines go as one ioredis pipeline
+// (one round trip per node). In a Cluster, a keyless
 // command the server tips as run on every node (DBSIZE, FLUSHALL, KEYS, SCRIPT LOAD: see
 // shard-policy.ts) is sent to each and their replies merged, and SCAN walks the masters in
 // turn (cluster-scan.ts), also inside a pipeline, which such a command splits so what comes
@@ -30,6 +32,7 @@ import { toReply } from './reply-conversion.js';
 import { remoteForm } from './script-forms.js';
 import { blockTimeoutAt, boundedBlock, withoutBlock } from './blocking-read.js';
 import { TransactionPool } from './transaction-pool.js';
+import { WriteBatching } from './write-batching.js';
 
 /** What ioredis' callBuffer takes: the name, then every argument as bytes. */
 type Wire = [string, ...Buffer[]];
@@ -54,6 +57,7 @@ export class RedisBackend implements KvBackend {
   private readonly pool: TransactionPool | null;
   private readonly cluster: boolean;
   private readonly gateway: GatewayCtx;
+  private readonly batching: WriteBatching;
   /** The Cluster's command tips, read once it answers (`policyFor`). */
   private policies: Promise<ShardPolicies> | undefined;
 
@@ -67,6 +71,7 @@ export class RedisBackend implements KvBackend {
   ) {
     this.cluster = remote.main instanceof Cluster;
     this.gateway = new GatewayCtx(acl, dbName, runtime);
+    this.batching = new WriteBatching(remote.main);
     this.pool = this.cluster ? null : new TransactionPool(transactionConnections, () => remote.dedicated());
   }
 
@@ -78,7 +83,9 @@ export class RedisBackend implements KvBackend {
     if (a.alone) return this.alone(a);
     try {
       const spread = this.cluster && a.slot === undefined ? await this.spreadFor(a) : undefined;
-      return this.counted(a.cmd, spread === undefined ? toReply(await this.remote.main.sendCommand(toCommand(a))) : await spread());
+      if (spread !== undefined) return this.counted(a.cmd, await spread());
+      this.batching.hold();
+      return this.counted(a.cmd, toReply(await this.remote.main.sendCommand(toCommand(a))));
     } catch (e) {
       return this.failure(e, a);
     }
@@ -131,6 +138,7 @@ export class RedisBackend implements KvBackend {
     if (group.length === 0) return;
     const p = this.remote.main.pipeline() as unknown as Pipeline; // its typings omit sendCommand
     for (const a of group) p.sendCommand(toCommand(a));
+    this.batching.hold();
     let results: [Error | null, unknown][];
     try {
       results = (await p.exec()) ?? [];
