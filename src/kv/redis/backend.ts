@@ -34,14 +34,12 @@ import { blockTimeoutAt, boundedBlock, withoutBlock } from './blocking-read.js';
 import { TransactionPool } from './transaction-pool.js';
 import { WriteBatching } from './write-batching.js';
 
-/** What ioredis' callBuffer takes: the name, then every argument as bytes. */
-type Wire = [string, ...Buffer[]];
-
 /** A command admitted to run, with its place in the request. */
 interface Admitted {
   readonly at: number;
   readonly cmd: Command;
-  readonly wire: Wire;
+  /** The command as it goes to the server (remote script forms, bounded blocking). */
+  readonly sent: Args;
   /** In a Cluster: the slot of its keys, and the first of them. */
   readonly slot: number | undefined;
   readonly key: Buffer | undefined;
@@ -219,7 +217,7 @@ export class RedisBackend implements KvBackend {
     // The server went away: the stream ends, and the client subscribes again when it likes.
     conn.once('end', () => client.end());
     try {
-      await conn.callBuffer(...a.wire);
+      await conn.callBuffer(a.sent[0], ...wireArgs(a.sent));
     } catch (e) {
       conn.disconnect();
       return this.failure(e, a);
@@ -246,7 +244,7 @@ export class RedisBackend implements KvBackend {
   /** How a keyless command spans the Cluster's nodes (SCAN, or a command tipped to run on each), if it does. */
   private async spreadFor(a: Admitted): Promise<(() => Promise<Reply>) | undefined> {
     if (a.cmd.bits & SPANS_NODES) {
-      const step = scanStep(this.remote.main as Cluster, a.wire[1].toString('latin1'));
+      const step = scanStep(this.remote.main as Cluster, a.sent[1]);
       if (step === null) return async () => ['0', []];
       return step === undefined ? undefined : () => this.scanNode(a, step);
     }
@@ -255,14 +253,14 @@ export class RedisBackend implements KvBackend {
       this.policies = undefined;
       return new Map();
     });
-    const policy = policyOf(await this.policies, a.cmd.name, a.wire[1]?.toString('latin1'));
+    const policy = policyOf(await this.policies, a.cmd.name, a.sent[1]);
     return policy === undefined ? undefined : () => this.onEveryNode(a, policy);
   }
 
   /** One page of a Cluster SCAN, from the master the cursor points at (cluster-scan.ts). */
   private async scanNode(a: Admitted, step: ScanStep): Promise<Reply> {
-    const wire: Wire = [a.wire[0], Buffer.from(step.nodeCursor), ...(a.wire.slice(2) as Buffer[])];
-    const reply = toReply(await step.node.sendCommand(toCommand({ ...a, wire })));
+    const sent = [a.sent[0], step.nodeCursor, ...a.sent.slice(2)];
+    const reply = toReply(await step.node.sendCommand(toCommand({ ...a, sent })));
     return Array.isArray(reply) ? [nextCursor(step, String(reply[0])), reply[1]] : reply;
   }
 
@@ -297,9 +295,7 @@ export class RedisBackend implements KvBackend {
     let sent = remoteForm(cmd, argv, caller);
     const block = cmd.bits & BLOCKING ? blockTimeoutAt(sent) : -1;
     if (block !== -1) sent = runAs === 'single' ? boundedBlock(sent, block, this.maxBlockMs) : withoutBlock(sent, block);
-    const wire: Wire = [sent[0]];
-    for (let i = 1; i < sent.length; i++) wire.push(Buffer.from(sent[i], 'latin1'));
-    return { at, cmd, wire, slot, key, alone: block !== -1 && runAs === 'single' };
+    return { at, cmd, sent, slot, key, alone: block !== -1 && runAs === 'single' };
   }
 
   /** Runs a blocking read on a connection of its own, closed once it is answered. */
@@ -322,7 +318,7 @@ export class RedisBackend implements KvBackend {
    */
   private failure(e: unknown, sent?: Admitted): ReplyError {
     const answered = (e as { command?: { name?: string } }).command?.name;
-    if (e instanceof RedisReplyError && (sent === undefined || answered === undefined || answered === sent.wire[0])) {
+    if (e instanceof RedisReplyError && (sent === undefined || answered === undefined || answered === sent.sent[0])) {
       return toReply(e) as ReplyError;
     }
     const why = this.remote.lastError ?? (e instanceof Error ? e.message : String(e));
@@ -344,9 +340,22 @@ export class RedisBackend implements KvBackend {
  * ENCODING alone answered 503). A command without a slot goes to any node.
  */
 function toCommand(a: Admitted): RedisCommand {
-  const c = new RedisCommand(a.wire[0], a.wire.slice(1), { replyEncoding: null });
+  const c = new RedisCommand(a.sent[0], wireArgs(a.sent), { replyEncoding: null });
   Object.assign(c, { slot: a.slot ?? null, keys: a.key === undefined ? [] : [a.key] });
   return c;
+}
+
+const NOT_ASCII = /[^\x00-\x7f]/;
+
+/**
+ * The arguments after the name as ioredis sends them: Larder's byte strings (latin1) go as
+ * bytes, except that an ASCII one, whose UTF-8 is the same bytes, stays a string: a command of
+ * strings is written as one string, where one Buffer among them makes ioredis gather buffers.
+ */
+function wireArgs(argv: Args): (string | Buffer)[] {
+  const out: (string | Buffer)[] = new Array(argv.length - 1);
+  for (let i = 1; i < argv.length; i++) out[i - 1] = NOT_ASCII.test(argv[i]) ? Buffer.from(argv[i], 'latin1') : argv[i];
+  return out;
 }
 
 /** A Cluster node's answer that the command's slot is served elsewhere. */
