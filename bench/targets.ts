@@ -61,6 +61,7 @@ export const TARGETS: readonly Target[] = [
   remoteTarget('node', 1),
   remoteTarget('node', 2),
   remoteTarget('bun', 1),
+  remoteTarget('bun', 2),
 ];
 
 function remoteTarget(runtime: 'node' | 'bun', workers: number): Target {
