@@ -203,19 +203,19 @@ function verdict(summary: Summary): void {
 
 /** Issue 20's targets for the remote backend, as notes. */
 function remoteVerdict(summary: Summary): void {
-  const verdict = (x: number, min: number) => `${x.toFixed(2)}x (target >= ${min}x): ${x >= min ? 'met' : 'NOT met'}`;
+  const verdict = (x: number, min: number, of: string) => `${x.toFixed(2)}x ${of} (target >= ${min}x): ${x >= min ? 'met' : 'NOT met'}`;
   for (const [runtime, min] of Object.entries(MIN_REMOTE_VS_WEBDIS)) {
     const one = `Larder (${runtime}) + redis-server, 1 worker`;
     const two = `Larder (${runtime}) + redis-server, 2 workers`;
     for (const figure of [F.get, F.getCpu, F.set, F.setCpu]) {
       const larder = summary.median(one, figure.name);
       const webdis = summary.median(REFERENCE, figure.name);
-      if (larder !== null && webdis !== null) summary.notes.push(`${one}: ${figure.name} at ${verdict(larder / webdis, min)} of webdis`);
+      if (larder !== null && webdis !== null) summary.notes.push(`${one}: ${figure.name} at ${verdict(larder / webdis, min, 'webdis')}`);
     }
     for (const figure of [F.get, F.set]) {
       const a = summary.median(one, figure.name);
       const b = summary.median(two, figure.name);
-      if (a !== null && b !== null) summary.notes.push(`Larder (${runtime}) + redis-server: ${figure.name} with 2 workers at ${verdict(b / a, MIN_TWO_WORKERS)} of 1 worker`);
+      if (a !== null && b !== null) summary.notes.push(`Larder (${runtime}) + redis-server: ${figure.name} with 2 workers at ${verdict(b / a, MIN_TWO_WORKERS, '1 worker')}`);
     }
   }
 }
