@@ -7,8 +7,7 @@
 
 import diagnostics from 'node:diagnostics_channel';
 
-const EVENTS = ['start', 'end', 'asyncStart', 'asyncEnd', 'error'] as const;
-type Channels = Record<(typeof EVENTS)[number], { readonly hasSubscribers: boolean }>;
+type Channels = Record<'start' | 'end' | 'asyncStart' | 'asyncEnd' | 'error', { readonly hasSubscribers: boolean }>;
 
 /** Adds `hasSubscribers` to the runtime's TracingChannel where it lacks it (Bun); a no-op on Node. */
 export function completeTracingChannel(): void {
@@ -16,8 +15,10 @@ export function completeTracingChannel(): void {
   if ('hasSubscribers' in proto) return;
   Object.defineProperty(proto, 'hasSubscribers', {
     configurable: true,
+    // Read for every command: plain property reads, no array or closure.
     get(this: Channels) {
-      return EVENTS.some((e) => this[e].hasSubscribers);
+      const c = this;
+      return c.start.hasSubscribers || c.end.hasSubscribers || c.asyncStart.hasSubscribers || c.asyncEnd.hasSubscribers || c.error.hasSubscribers;
     },
   });
 }
