@@ -1,10 +1,10 @@
-// The KV workload (issues 3 and 11): GET and SET of a 100-byte value over HTTP, one command per
-// request, by wrk at fixed concurrency, against the bare runtimes (the ceiling of each), Larder
-// on Node and on Bun, and webdis + redis-server (the reference); a /pipeline of 100 commands on
-// Larder; and redis-benchmark on the same redis-server (its own when webdis is not run) as the
-// raw-protocol ceiling. Every
-// server is started first and stays up; rounds take the systems in turn, so a disturbance on a
-// shared machine spreads over every row instead of skewing one ratio.
+// The KV workload (issues 3, 11 and 20): GET and SET of a 100-byte value over HTTP, one command
+// per request, by wrk at fixed concurrency, against the bare runtimes (the ceiling of each),
+// Larder on Node and on Bun, webdis + redis-server (the reference), and Larder on each runtime
+// in front of redis-server with 1 and 2 workers; a /pipeline of 100 commands on Larder; and
+// redis-benchmark on the same redis-server (its own when webdis is not run) as the raw-protocol
+// ceiling. Every server is started first and stays up; rounds take the systems in turn, so a
+// disturbance on a shared machine spreads over every row instead of skewing one ratio.
 
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -29,6 +29,10 @@ const REFERENCE = 'webdis + redis-server';
 const RAW = 'redis-benchmark, redis-server';
 const MIN_VS_BARE = 0.9; //   issue 3: Larder's GET against the bare server of its runtime,
 const MIN_VS_WEBDIS = 1.5; //  and on the faster runtime against webdis
+// Issue 20: Larder in front of redis-server (1 worker) against webdis + redis-server, GET and SET
+// in req/s and per CPU second, by runtime; and 2 workers against 1 (where the machine has the cores).
+const MIN_REMOTE_VS_WEBDIS: Readonly<Record<string, number>> = { bun: 1.0, node: 0.5 };
+const MIN_TWO_WORKERS = 1.6;
 const REDIS_BENCHMARK_RATE = 40_000; // requests per second of load, to size its fixed request count
 
 const fig = (name: string, unit: string): Figure => ({ name, unit });
@@ -187,12 +191,32 @@ function verdict(summary: Summary): void {
     const x = fastest / webdis;
     summary.notes.push(`Larder on the faster runtime: GET at ${x.toFixed(2)}x webdis (target >= ${MIN_VS_WEBDIS}x): ${x >= MIN_VS_WEBDIS ? 'met' : 'NOT met'}`);
   }
+  remoteVerdict(summary);
   for (const [runtime, bare] of [['node', 'bare node:http'], ['bun', 'bare Bun.serve']]) {
     const larder = summary.median(`Larder (${runtime})`, F.get.name);
     const ceiling = summary.median(bare, F.get.name);
     if (larder === null || ceiling === null) continue;
     const x = larder / ceiling;
     summary.notes.push(`Larder on ${runtime}: GET at ${x.toFixed(2)}x its bare server (target >= ${MIN_VS_BARE}x): ${x >= MIN_VS_BARE ? 'met' : 'NOT met'}`);
+  }
+}
+
+/** Issue 20's targets for the remote backend, as notes. */
+function remoteVerdict(summary: Summary): void {
+  const verdict = (x: number, min: number, of: string) => `${x.toFixed(2)}x ${of} (target >= ${min}x): ${x >= min ? 'met' : 'NOT met'}`;
+  for (const [runtime, min] of Object.entries(MIN_REMOTE_VS_WEBDIS)) {
+    const one = `Larder (${runtime}) + redis-server, 1 worker`;
+    const two = `Larder (${runtime}) + redis-server, 2 workers`;
+    for (const figure of [F.get, F.getCpu, F.set, F.setCpu]) {
+      const larder = summary.median(one, figure.name);
+      const webdis = summary.median(REFERENCE, figure.name);
+      if (larder !== null && webdis !== null) summary.notes.push(`${one}: ${figure.name} at ${verdict(larder / webdis, min, 'webdis')}`);
+    }
+    for (const figure of [F.get, F.set]) {
+      const a = summary.median(one, figure.name);
+      const b = summary.median(two, figure.name);
+      if (a !== null && b !== null) summary.notes.push(`Larder (${runtime}) + redis-server: ${figure.name} with 2 workers at ${verdict(b / a, MIN_TWO_WORKERS, '1 worker')}`);
+    }
   }
 }
 

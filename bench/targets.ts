@@ -1,7 +1,7 @@
 // The servers the KV workload compares, each started on a free loopback port: the two bare
 // runtimes answering a fixed body (the ceiling of each runtime), Larder on each runtime,
-// webdis in front of redis-server, and Larder on Node in front of redis-server (engine redis)
-// with 1 and 2 worker processes. Each says how to GET and SET a 100-byte value, and Larder how
+// webdis in front of redis-server, and Larder on each runtime in front of redis-server (engine
+// redis) with 1 and 2 worker processes. Each says how to GET and SET a 100-byte value, and Larder how
 // to run a pipeline. A row whose tool is missing throws `Missing` and is skipped.
 
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -58,9 +58,16 @@ export const TARGETS: readonly Target[] = [
   { id: 'larder-node', name: 'Larder', runtime: 'node', kind: 'larder', start: (root) => larder(root, process.execPath, 'node') },
   { id: 'larder-bun', name: 'Larder', runtime: 'bun', kind: 'larder', start: (root) => larder(root, bunPath(root), 'bun') },
   { id: 'webdis', name: 'webdis + redis-server', runtime: 'C', kind: 'webdis', start: () => webdis() },
-  { id: 'remote-1', name: 'Larder + redis-server, 1 worker', runtime: 'node', kind: 'remote', start: (root) => remote(root, 1) },
-  { id: 'remote-2', name: 'Larder + redis-server, 2 workers', runtime: 'node', kind: 'remote', start: (root) => remote(root, 2) },
+  remoteTarget('node', 1),
+  remoteTarget('node', 2),
+  remoteTarget('bun', 1),
+  remoteTarget('bun', 2),
 ];
+
+function remoteTarget(runtime: 'node' | 'bun', workers: number): Target {
+  const name = `Larder (${runtime}) + redis-server, ${workers} worker${workers > 1 ? 's' : ''}`;
+  return { id: `remote-${runtime}-${workers}`, name, runtime, kind: 'remote', start: (root) => remote(root, runtime, workers) };
+}
 
 export function bunPath(root: string): string {
   const path = join(root, BUN);
@@ -188,9 +195,9 @@ function childrenOf(pid: number): number[] {
   }
 }
 
-// Larder on Node with its default database on a redis-server (engine redis), served by
+// Larder on `runtime` with its default database on a redis-server (engine redis), served by
 // `workers` processes; its redis-server's CPU counts too.
-async function remote(root: string, workers: number): Promise<Started> {
+async function remote(root: string, runtime: 'node' | 'bun', workers: number): Promise<Started> {
   const dir = mkdtempSync(join(tmpdir(), 'larder-bench-remote-'));
   const { redis, redisPort } = await startRedis(dir);
   const stopRedis = async () => {
@@ -199,7 +206,7 @@ async function remote(root: string, workers: number): Promise<Started> {
   };
   try {
     const flags = ['--kv-backend', `redis://127.0.0.1:${redisPort}`, ...(workers > 1 ? ['--workers', String(workers)] : [])];
-    const served = await larder(root, process.execPath, 'node', flags);
+    const served = await larder(root, runtime === 'node' ? process.execPath : bunPath(root), runtime, flags);
     return {
       ...served,
       pids: [...served.pids, redis.pid],

@@ -41,10 +41,11 @@ export interface Larder {
 const isBun = () => typeof (globalThis as { Bun?: unknown }).Bun !== 'undefined';
 
 /**
- * `kvOnly`: serve the key-value service alone, as each `--workers` process does: the embedded
- * stream topics, vector indexes and queue keep their files in one process.
+ * `worker`: one of several `--workers` processes. It serves the key-value service alone (the
+ * embedded stream topics, vector indexes and queue keep their files in one process) and shares
+ * its port with the others.
  */
-export async function startLarder(config: Config, log: Logger = createLogger(config.logLevel), kvOnly = false): Promise<Larder> {
+export async function startLarder(config: Config, log: Logger = createLogger(config.logLevel), worker = false): Promise<Larder> {
   const runtime = config.runtime === 'auto' ? (isBun() ? 'bun' : 'node') : config.runtime;
   if (runtime === 'bun' && !isBun()) throw new ConfigError('runtime "bun" needs the server to run under Bun (npx bun bin/larder.js start)');
   makeDirectory(config.dataDir);
@@ -56,7 +57,7 @@ export async function startLarder(config: Config, log: Logger = createLogger(con
   const kv = mountKv(config, secrets, log, runtime);
   services.push(kv);
   try {
-    if (!kvOnly) {
+    if (!worker) {
       streams = mountStreams(config, secrets, log);
       services.push(streams);
       vector = mountVector(config, secrets, log);
@@ -88,7 +89,7 @@ export async function startLarder(config: Config, log: Logger = createLogger(con
     endpoints.push(consoleService({ tokens: { admin: adminToken, readOnly: adminReadOnlyToken }, services: directory, metrics, views }));
   }
   const handler = createApp([...services, ...endpoints], log, metrics);
-  const at = { host: config.host, port: config.port };
+  const at = { host: config.host, port: config.port, shared: worker };
   let server: RunningServer;
   try {
     server =

@@ -14,7 +14,7 @@ import { parseFlags } from './flags.js';
 import { REPAIR_USAGE, repairCommand } from './repair.js';
 import { TOPIC_USAGE, topicCommand } from './topic.js';
 import { VECTOR_INDEX_USAGE, vectorIndexCommand } from './vector-index.js';
-import { isWorker, reportListening, runPrimary } from './workers.js';
+import { isWorker, portFromPrimary, reportListening, runPrimary } from './workers.js';
 
 const USAGE = `usage: larder start [--config FILE] [--port N] [--host H] [--data-dir DIR]
                     [--runtime auto|node|bun] [--log-level LEVEL] [--fsync always|everysec]
@@ -25,7 +25,7 @@ const USAGE = `usage: larder start [--config FILE] [--port N] [--host H] [--data
 Starts every configured service on one port. Settings: defaults < config file (JSON or
 YAML; also LARDER_CONFIG) < LARDER_* environment variables < flags. --kv-backend keeps
 the default key-value database on a remote Redis or Valkey instead of the data dir;
---workers N serves the port from N processes (Node only; every database on a remote Redis).
+--workers N serves the port from N processes (every database on a remote Redis).
 --qstash-dev serves the message queue the way @upstash/qstash's QSTASH_DEV=true mode expects:
 its published dev token and signing keys, the queue API also at the root (/v2/...), and the
 port it probes (8080, or QSTASH_DEV_PORT) unless --port names another.
@@ -57,6 +57,7 @@ async function main(argv: string[]): Promise<void> {
   addTopicFlags(config, lists.topic ?? []);
   setVectorIndexFlags(config, lists['vector-index'] ?? []);
   if (config.workers > 1 && !isWorker()) return runPrimary(config);
+  if (isWorker()) config.port = await portFromPrimary();
   const larder = await startLarder(config, undefined, isWorker());
   let stopping = false;
   const stop = (signal: string) => {

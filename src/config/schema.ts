@@ -208,7 +208,7 @@ export const configSchema = z
     port: z.number().int().min(0).max(65535).default(7700),
     dataDir: z.string().min(1).default('./.larder'),
     /**
-     * Processes serving the one port (node:cluster, Node runtime only). More than one needs every
+     * Processes serving the one port (node:cluster on Node, SO_REUSEPORT on Bun). More than one needs every
      * key-value database on engine redis: an embedded database lives in one process.
      */
     workers: z.number().int().min(1).max(256).default(1),

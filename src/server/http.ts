@@ -30,6 +30,11 @@ export type Handler = (req: HttpRequest) => HttpResponse | Promise<HttpResponse>
 export interface ListenAt {
   host: string;
   port: number;
+  /**
+   * Other processes listen on this port too (`--workers`): Bun binds it with SO_REUSEPORT and
+   * the kernel spreads the connections; on Node, node:cluster shares the primary's socket.
+   */
+  shared?: boolean;
 }
 
 /** A running server, whichever runtime serves it. */

@@ -3,7 +3,9 @@
 // nothing refused ever reaches the server; what is admitted is forwarded as bytes and the
 // server's reply (or error text) comes back unchanged.
 //
-// Pipelines go as one ioredis pipeline (one round trip per node). In a Cluster, a keyless
+// Single commands and pipelines sent on the shared connection in one turn of the event loop
+// leave in one write (write-batching.ts: auto-pipelining). Pipelines go as one ioredis pipeline
+// (one round trip per node). In a Cluster, a keyless
 // command the server tips as run on every node (DBSIZE, FLUSHALL, KEYS, SCRIPT LOAD: see
 // shard-policy.ts) is sent to each and their replies merged, and SCAN walks the masters in
 // turn (cluster-scan.ts), also inside a pipeline, which such a command splits so what comes
@@ -30,15 +32,14 @@ import { toReply } from './reply-conversion.js';
 import { remoteForm } from './script-forms.js';
 import { blockTimeoutAt, boundedBlock, withoutBlock } from './blocking-read.js';
 import { TransactionPool } from './transaction-pool.js';
-
-/** What ioredis' callBuffer takes: the name, then every argument as bytes. */
-type Wire = [string, ...Buffer[]];
+import { WriteBatching } from './write-batching.js';
 
 /** A command admitted to run, with its place in the request. */
 interface Admitted {
   readonly at: number;
   readonly cmd: Command;
-  readonly wire: Wire;
+  /** The command as it goes to the server (remote script forms, bounded blocking). */
+  readonly sent: Args;
   /** In a Cluster: the slot of its keys, and the first of them. */
   readonly slot: number | undefined;
   readonly key: Buffer | undefined;
@@ -54,6 +55,7 @@ export class RedisBackend implements KvBackend {
   private readonly pool: TransactionPool | null;
   private readonly cluster: boolean;
   private readonly gateway: GatewayCtx;
+  private readonly batching: WriteBatching;
   /** The Cluster's command tips, read once it answers (`policyFor`). */
   private policies: Promise<ShardPolicies> | undefined;
 
@@ -67,6 +69,7 @@ export class RedisBackend implements KvBackend {
   ) {
     this.cluster = remote.main instanceof Cluster;
     this.gateway = new GatewayCtx(acl, dbName, runtime);
+    this.batching = new WriteBatching(remote.main);
     this.pool = this.cluster ? null : new TransactionPool(transactionConnections, () => remote.dedicated());
   }
 
@@ -78,7 +81,9 @@ export class RedisBackend implements KvBackend {
     if (a.alone) return this.alone(a);
     try {
       const spread = this.cluster && a.slot === undefined ? await this.spreadFor(a) : undefined;
-      return this.counted(a.cmd, spread === undefined ? toReply(await this.remote.main.sendCommand(toCommand(a))) : await spread());
+      if (spread !== undefined) return this.counted(a.cmd, await spread());
+      this.batching.hold();
+      return this.counted(a.cmd, toReply(await this.remote.main.sendCommand(toCommand(a))));
     } catch (e) {
       return this.failure(e, a);
     }
@@ -131,6 +136,7 @@ export class RedisBackend implements KvBackend {
     if (group.length === 0) return;
     const p = this.remote.main.pipeline() as unknown as Pipeline; // its typings omit sendCommand
     for (const a of group) p.sendCommand(toCommand(a));
+    this.batching.hold();
     let results: [Error | null, unknown][];
     try {
       results = (await p.exec()) ?? [];
@@ -211,7 +217,7 @@ export class RedisBackend implements KvBackend {
     // The server went away: the stream ends, and the client subscribes again when it likes.
     conn.once('end', () => client.end());
     try {
-      await conn.callBuffer(...a.wire);
+      await conn.callBuffer(a.sent[0], ...wireArgs(a.sent));
     } catch (e) {
       conn.disconnect();
       return this.failure(e, a);
@@ -238,7 +244,7 @@ export class RedisBackend implements KvBackend {
   /** How a keyless command spans the Cluster's nodes (SCAN, or a command tipped to run on each), if it does. */
   private async spreadFor(a: Admitted): Promise<(() => Promise<Reply>) | undefined> {
     if (a.cmd.bits & SPANS_NODES) {
-      const step = scanStep(this.remote.main as Cluster, a.wire[1].toString('latin1'));
+      const step = scanStep(this.remote.main as Cluster, a.sent[1]);
       if (step === null) return async () => ['0', []];
       return step === undefined ? undefined : () => this.scanNode(a, step);
     }
@@ -247,14 +253,14 @@ export class RedisBackend implements KvBackend {
       this.policies = undefined;
       return new Map();
     });
-    const policy = policyOf(await this.policies, a.cmd.name, a.wire[1]?.toString('latin1'));
+    const policy = policyOf(await this.policies, a.cmd.name, a.sent[1]);
     return policy === undefined ? undefined : () => this.onEveryNode(a, policy);
   }
 
   /** One page of a Cluster SCAN, from the master the cursor points at (cluster-scan.ts). */
   private async scanNode(a: Admitted, step: ScanStep): Promise<Reply> {
-    const wire: Wire = [a.wire[0], Buffer.from(step.nodeCursor), ...(a.wire.slice(2) as Buffer[])];
-    const reply = toReply(await step.node.sendCommand(toCommand({ ...a, wire })));
+    const sent = [a.sent[0], step.nodeCursor, ...a.sent.slice(2)];
+    const reply = toReply(await step.node.sendCommand(toCommand({ ...a, sent })));
     return Array.isArray(reply) ? [nextCursor(step, String(reply[0])), reply[1]] : reply;
   }
 
@@ -289,9 +295,7 @@ export class RedisBackend implements KvBackend {
     let sent = remoteForm(cmd, argv, caller);
     const block = cmd.bits & BLOCKING ? blockTimeoutAt(sent) : -1;
     if (block !== -1) sent = runAs === 'single' ? boundedBlock(sent, block, this.maxBlockMs) : withoutBlock(sent, block);
-    const wire: Wire = [sent[0]];
-    for (let i = 1; i < sent.length; i++) wire.push(Buffer.from(sent[i], 'latin1'));
-    return { at, cmd, wire, slot, key, alone: block !== -1 && runAs === 'single' };
+    return { at, cmd, sent, slot, key, alone: block !== -1 && runAs === 'single' };
   }
 
   /** Runs a blocking read on a connection of its own, closed once it is answered. */
@@ -314,7 +318,7 @@ export class RedisBackend implements KvBackend {
    */
   private failure(e: unknown, sent?: Admitted): ReplyError {
     const answered = (e as { command?: { name?: string } }).command?.name;
-    if (e instanceof RedisReplyError && (sent === undefined || answered === undefined || answered === sent.wire[0])) {
+    if (e instanceof RedisReplyError && (sent === undefined || answered === undefined || answered === sent.sent[0])) {
       return toReply(e) as ReplyError;
     }
     const why = this.remote.lastError ?? (e instanceof Error ? e.message : String(e));
@@ -336,9 +340,22 @@ export class RedisBackend implements KvBackend {
  * ENCODING alone answered 503). A command without a slot goes to any node.
  */
 function toCommand(a: Admitted): RedisCommand {
-  const c = new RedisCommand(a.wire[0], a.wire.slice(1), { replyEncoding: null });
+  const c = new RedisCommand(a.sent[0], wireArgs(a.sent), { replyEncoding: null });
   Object.assign(c, { slot: a.slot ?? null, keys: a.key === undefined ? [] : [a.key] });
   return c;
+}
+
+const NOT_ASCII = /[^\x00-\x7f]/;
+
+/**
+ * The arguments after the name as ioredis sends them: Larder's byte strings (latin1) go as
+ * bytes, except that an ASCII one, whose UTF-8 is the same bytes, stays a string: a command of
+ * strings is written as one string, where one Buffer among them makes ioredis gather buffers.
+ */
+function wireArgs(argv: Args): (string | Buffer)[] {
+  const out: (string | Buffer)[] = new Array(argv.length - 1);
+  for (let i = 1; i < argv.length; i++) out[i - 1] = NOT_ASCII.test(argv[i]) ? Buffer.from(argv[i], 'latin1') : argv[i];
+  return out;
 }
 
 /** A Cluster node's answer that the command's slot is served elsewhere. */

@@ -8,6 +8,7 @@ import { Cluster, Redis, type ClusterOptions, type RedisOptions } from 'ioredis'
 import { parseRemoteUrl, type RemoteTarget } from '../../config/remote-url.js';
 import { backendUnavailable, type ReplyError } from '../errors.js';
 import { installReplyShapes } from './reply-conversion.js';
+import { completeTracingChannel } from './tracing-channel.js';
 
 export interface RemoteTls {
   /** PEM files; the system's CAs are trusted when `caFile` is absent. */
@@ -52,6 +53,7 @@ export interface RemoteClient {
 
 export function openRemote(settings: RemoteSettings, onState: (event: string, detail?: Error) => void): RemoteClient {
   installReplyShapes();
+  completeTracingChannel();
   const target = parseRemoteUrl(settings.url);
   const tls = target.tls ? tlsOptions(settings.tls) : undefined;
   const nodeOptions: RedisOptions = {

@@ -14,7 +14,7 @@
 // digits, except what a script makes with redis.status_reply: that one reads as an integer.
 
 import { createRequire } from 'node:module';
-import { fromBuffer, utf8Bytes } from '../bytes.js';
+import { utf8Bytes } from '../bytes.js';
 import { ReplyError } from '../errors.js';
 import { Status, type Reply } from '../reply.js';
 import { Resp2Decoder } from './resp2-decoder.js';
@@ -38,7 +38,7 @@ const INTEGER = /^-?\d+$/;
 /** One decoded reply (ioredis shapes: Buffer, string, number, null, Error, arrays) as a Reply. */
 export function toReply(value: unknown): Reply {
   if (value === null || value === undefined) return null;
-  if (Buffer.isBuffer(value)) return fromBuffer(value);
+  if (Buffer.isBuffer(value)) return value.toString('latin1');
   if (typeof value === 'string') return INTEGER.test(value) ? integer(value) : new Status(value);
   if (typeof value === 'number') return value;
   if (Array.isArray(value)) return value.map(toReply);

@@ -14,6 +14,7 @@ interface BunRuntime {
   serve(options: {
     hostname: string;
     port: number;
+    reusePort?: boolean;
     maxRequestBodySize?: number;
     fetch(req: Request, server: BunServer): Response | Promise<Response>;
   }): BunServer;
@@ -101,6 +102,7 @@ export async function listenBun(handle: Handler, at: ListenAt): Promise<RunningS
   const server = bun.serve({
     hostname: at.host,
     port: at.port,
+    reusePort: at.shared,
     maxRequestBodySize: Number.MAX_SAFE_INTEGER,
     fetch(req, server) {
       const out = handle(new FetchRequest(req, server));
