@@ -1,20 +1,31 @@
-// One index's documents and postings. Not safe for concurrent use, and needs none: it is
-// changed only by the database's JS thread, right after the write that changed the key.
+// One index's documents, postings and value maps. Not safe for concurrent use, and needs none:
+// it is changed only by the database's JS thread, right after the write that changed the key.
 //
 // Invariants:
 // - `docs` holds every key under the index's prefixes whose value is a document of the
 //   index's data type, with the fields read from it (document.ts).
-// - For every TEXT field, `postings` maps each term to the keys holding it and how often
-//   (term frequency), and `lengths` holds each document's term count in that field, with
-//   `totalLength` their sum: what BM25 needs.
-// - Other field types are matched by reading `docs` (a full scan per condition for now).
+// - For every TEXT field, `postings` maps each term to the keys holding it and the positions
+//   it holds there (their count is the term frequency); `lengths` holds each document's term
+//   count in that field, with `totalLength` their sum: what BM25 and phrases need. The values
+//   of a multi-valued field are POSITION_GAP apart, so a phrase does not span two of them.
+//   Memory: one small array per (term, document) pair, on top of the map entry the term
+//   frequency needed.
+// - For every other field, a ValueIndex maps each value to the keys holding it.
 
-import { analyze } from './analysis.js';
-import type { DocFields, FieldValue } from './document.js';
+import { Analyzer } from './analysis.js';
+import type { DocFields } from './document.js';
 import type { FieldDef, IndexDef } from './schema.js';
+import { ValueIndex } from './value-index.js';
+
+/** How far apart the positions of two values of one field are. */
+const POSITION_GAP = 100;
+
+/** A term's postings in one field: key to the term's positions in that document. */
+export type Postings = ReadonlyMap<string, readonly number[]>;
 
 interface TextField {
-  readonly postings: Map<string, Map<string, number>>;
+  readonly analyzer: Analyzer;
+  readonly postings: Map<string, Map<string, number[]>>;
   readonly lengths: Map<string, number>;
   totalLength: number;
 }
@@ -22,9 +33,13 @@ interface TextField {
 export class InvertedIndex {
   readonly docs = new Map<string, DocFields>();
   private readonly text = new Map<string, TextField>();
+  private readonly values = new Map<string, ValueIndex>();
 
   constructor(readonly def: IndexDef) {
-    for (const f of def.fields) if (f.type === 'TEXT') this.text.set(f.name, { postings: new Map(), lengths: new Map(), totalLength: 0 });
+    for (const f of def.fields) {
+      if (f.type === 'TEXT') this.text.set(f.name, { analyzer: new Analyzer(f, def.language), postings: new Map(), lengths: new Map(), totalLength: 0 });
+      else this.values.set(f.name, new ValueIndex());
+    }
   }
 
   /** Whether `key` is under one of the index's prefixes. */
@@ -37,9 +52,10 @@ export class InvertedIndex {
     this.remove(key);
     if (doc === null) return;
     this.docs.set(key, doc);
-    for (const f of this.def.fields) {
-      const values = doc.get(f.name);
-      if (f.type === 'TEXT' && values !== undefined) this.addText(f, key, values);
+    for (const [name, values] of doc) {
+      const t = this.text.get(name);
+      if (t !== undefined) this.addText(t, key, values.map(String));
+      else for (const v of values) this.values.get(name)!.add(v, key);
     }
   }
 
@@ -50,11 +66,27 @@ export class InvertedIndex {
       t.lengths.clear();
       t.totalLength = 0;
     }
+    for (const v of this.values.values()) v.clear();
   }
 
-  /** The keys holding `term` in TEXT field `field`, with its frequency in each. */
-  postings(field: string, term: string): ReadonlyMap<string, number> | undefined {
+  /** The analyzer of TEXT field `field`. */
+  analyzer(field: FieldDef): Analyzer {
+    return this.text.get(field.name)!.analyzer;
+  }
+
+  /** The keys holding `term` in TEXT field `field`, with its positions in each. */
+  postings(field: string, term: string): Postings | undefined {
     return this.text.get(field)?.postings.get(term);
+  }
+
+  /** Every term TEXT field `field` holds. */
+  terms(field: string): Iterable<string> {
+    return this.text.get(field)?.postings.keys() ?? [];
+  }
+
+  /** The value map of non-TEXT field `field`. */
+  valuesOf(field: string): ValueIndex {
+    return this.values.get(field)!;
   }
 
   /** A document's term count in a TEXT field, and the average over documents having the field. */
@@ -64,16 +96,20 @@ export class InvertedIndex {
     return { length: t.lengths.get(key) ?? 0, average: t.totalLength / t.lengths.size };
   }
 
-  private addText(f: FieldDef, key: string, values: readonly FieldValue[]): void {
-    const t = this.text.get(f.name)!;
+  private addText(t: TextField, key: string, values: readonly string[]): void {
     let length = 0;
+    let position = 0;
     for (const v of values) {
-      for (const term of analyze(f, String(v))) {
+      for (const term of t.analyzer.terms(v)) {
         let keys = t.postings.get(term);
         if (keys === undefined) t.postings.set(term, (keys = new Map()));
-        keys.set(key, (keys.get(key) ?? 0) + 1);
+        const positions = keys.get(key);
+        if (positions === undefined) keys.set(key, [position]);
+        else positions.push(position);
+        position++;
         length++;
       }
+      position += POSITION_GAP;
     }
     t.lengths.set(key, length);
     t.totalLength += length;
@@ -83,12 +119,14 @@ export class InvertedIndex {
     const doc = this.docs.get(key);
     if (doc === undefined) return;
     this.docs.delete(key);
-    for (const [name, t] of this.text) {
-      const values = doc.get(name);
-      if (values === undefined) continue;
-      const f = this.def.fields.find((d) => d.name === name)!;
+    for (const [name, values] of doc) {
+      const t = this.text.get(name);
+      if (t === undefined) {
+        for (const v of values) this.values.get(name)!.remove(v, key);
+        continue;
+      }
       for (const v of values) {
-        for (const term of analyze(f, String(v))) {
+        for (const term of t.analyzer.terms(String(v))) {
           const keys = t.postings.get(term);
           if (keys?.delete(key) && keys.size === 0) t.postings.delete(term);
         }
