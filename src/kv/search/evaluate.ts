@@ -3,7 +3,7 @@
 // from the postings; fuzzy, prefix and regex matches, and every other condition that holds,
 // add a constant 1, so a match on more clauses ranks higher; a boolean node's $boost
 // multiplies what it adds. Equality and ranges read the value maps (value-index.ts), never
-// the documents; only a filter with no positive clause ({} or $mustNot alone) walks them all.
+// the documents; only the empty filter {} walks them all.
 
 import type { Filter, PhraseSlot } from './filter.js';
 import type { InvertedIndex, Postings } from './inverted-index.js';
@@ -41,8 +41,10 @@ function boolScores(f: Extract<Filter, { kind: 'bool' }>, index: InvertedIndex):
     for (const g of f.should) addScores(out, evaluate(g, index));
   } else if (f.should.length > 0) {
     out = union(f.should.map((g) => evaluate(g, index)));
+  } else if (f.mustNot.length > 0) {
+    return new Map(); // the reference: $mustNot alone has no base set to filter
   } else {
-    out = new Map([...index.docs.keys()].map((k) => [k, 0]));
+    out = new Map([...index.docs.keys()].map((k) => [k, 0])); // {}: every document
   }
   for (const g of f.mustNot) for (const key of evaluate(g, index).keys()) out.delete(key);
   if (f.boost !== 1) for (const [key, s] of out) out.set(key, s * f.boost);

@@ -3,11 +3,12 @@
 //
 //   filter   := { (field | $must | $should | $mustNot | $and | $or | $boost): ... }   several keys: all must hold
 //   field    := scalar (smart match) | { op: operand, ..., [$boost: n] }
-//   op       := $eq | $in | $gt | $gte | $lt | $lte | $smart | $phrase | $fuzzy | $prefix | $contains | $regex
+//   op       := $eq | $in | $ne | $gt | $gte | $lt | $lte | $smart | $phrase | $fuzzy | $prefix | $contains | $regex
 //   $must    := filter | [filter...]     every clause holds ($and is the same)
 //   $should  := filter | [filter...]     alone: one clause at least; beside $must: optional, adds score
 //   $or      := filter | [filter...]     one clause at least, wherever it stands
-//   $mustNot := filter | [filter...]     no clause holds
+//   $mustNot := filter | [filter...]     no clause holds; alone (no $must/$should/field), nothing matches
+//   $ne      := value                     like a $mustNot of the field's $eq, in the object it stands in
 //   $boost   := number                   multiplies the score the object (or field clause) adds
 // Nested objects name nested fields: { author: { name: "x" } } is { "author.name": "x" }.
 // The TEXT operators are built in text-query.ts.
@@ -81,10 +82,10 @@ class FilterParser {
         continue;
       }
       const into = key === '$must' || key === '$and' ? must : key === '$should' ? should : key === '$mustNot' ? mustNot : key === '$or' ? [] : null;
-      const parsed = into !== null ? this.clauses(value) : key.startsWith('$') ? E.unknownOperator(key) : this.field(prefix + key, value);
+      const parsed = into !== null ? this.clauses(value) : key.startsWith('$') ? E.unknownOperator(key) : this.field(prefix + key, value, mustNot);
       if (parsed instanceof ReplyError) return parsed;
       if (key === '$or') must.push(T.any(parsed as Filter[]));
-      else (into ?? must).push(...(Array.isArray(parsed) ? parsed : [parsed]));
+      else if (parsed !== null) (into ?? must).push(...(Array.isArray(parsed) ? parsed : [parsed]));
     }
     return { kind: 'bool', must, should, mustNot, boost };
   }
@@ -108,8 +109,12 @@ class FilterParser {
     return out;
   }
 
-  /** `name` is text (from the parsed filter); schema names are its UTF-8 bytes. */
-  private field(name: string, value: Json): Filter | ReplyError {
+  /**
+   * A field's clause; null when it only excludes: $ne adds to `mustNot`, the enclosing object's
+   * exclusions, since it filters that object's matches. `name` is text (from the parsed
+   * filter); schema names are its UTF-8 bytes.
+   */
+  private field(name: string, value: Json, mustNot: Filter[]): Filter | null | ReplyError {
     const bytes = utf8Bytes(name);
     const field = this.def.fields.find((f) => f.name === bytes);
     if (field === undefined) {
@@ -124,6 +129,11 @@ class FilterParser {
       if (op === '$boost') {
         if (typeof operand !== 'number') return E.invalidFilter('$boost takes a number');
         boost = operand;
+      } else if (op === '$ne') {
+        if (field.type === 'FACET') return E.operatorNotFor(op, name, field.type);
+        const f = this.equals(field, [operand], op);
+        if (f instanceof ReplyError) return f;
+        mustNot.push(f);
       } else if ((RANGE_OPS as readonly string[]).includes(op)) {
         if (!RANGE_TYPES.has(field.type)) return E.operatorNotFor(op, name, field.type);
         const v = this.value(field, operand);
@@ -136,6 +146,7 @@ class FilterParser {
       }
     }
     if (Object.keys(bounds).length > 0) must.push({ kind: 'range', field, bounds });
+    if (must.length === 0) return null;
     if (must.length === 1 && boost === 1) return must[0];
     return { kind: 'bool', must, should: [], mustNot: [], boost };
   }

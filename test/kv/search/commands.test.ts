@@ -86,7 +86,13 @@ describe('SEARCH.* over HTTP', () => {
     // $must, $should, $mustNot.
     assert.deepEqual((await query({ $should: [{ brand: 'Bolt' }, { brand: 'Cora' }] })).sort(), ['product:2', 'product:4']);
     assert.deepEqual(await query({ $must: { name: 'wireless' }, $mustNot: { name: 'mouse' } }), ['product:1']);
-    assert.deepEqual((await query({ $mustNot: [{ brand: 'Acme' }] })).sort(), ['product:2', 'product:4']);
+    // The reference: $mustNot alone has no base set to filter, so nothing matches.
+    assert.deepEqual(await query({ $mustNot: [{ brand: 'Acme' }] }), []);
+    assert.deepEqual((await query({ $must: [{}], $mustNot: [{ brand: 'Acme' }] })).sort(), ['product:2', 'product:4']);
+    // $ne excludes from the object it stands in; alone, likewise nothing.
+    assert.deepEqual((await query({ inStock: true, brand: { $ne: 'Acme' } })), ['product:4']);
+    assert.deepEqual((await query({ price: { $gt: 20, $ne: 40 } })).sort(), ['product:1', 'product:3']);
+    assert.deepEqual(await query({ price: { $ne: 40 } }), []);
     assert.deepEqual(await query({ $must: [{ name: 'wireless' }], $should: { brand: 'Zed' } }, 'ORDERBY', 'price', 'ASC'), ['product:3', 'product:1']);
     assert.equal(await count({ $must: { inStock: true }, $mustNot: { price: { $gt: 30 } } }), 1);
   });

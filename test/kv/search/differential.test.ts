@@ -60,7 +60,7 @@ function randomCondition(rng: Rng): Filter {
 }
 
 function rawCondition(rng: Rng): Filter {
-  switch (rng.int(0, 7)) {
+  switch (rng.int(0, 8)) {
     case 0:
       return { title: someWords(rng) };
     case 1:
@@ -81,6 +81,9 @@ function rawCondition(rng: Rng): Filter {
       return { title: { $in: rng.some(WORDS, 2) } };
     case 6:
       return { title: textOperator(rng) };
+    case 7:
+      // $ne excludes from the object it stands in; alone it leaves nothing to exclude from.
+      return rng.chance(0.5) ? { n: rng.chance(0.5) ? { $ne: rng.int(-5, 5) } : { $gte: -2, $ne: rng.int(-5, 5) } } : { tag: { $ne: rng.pick(TAGS) }, ok: true };
     default:
       return { title: { $eq: someWords(rng) } };
   }
@@ -132,16 +135,29 @@ const words = (text: string) => text.toLowerCase().split(/[^\p{L}\p{M}\p{N}]+/u)
 const terms = (text: string) => words(text).map(stemmer);
 
 function holds(doc: Doc, filter: Filter): boolean {
-  const must: Filter[] = [];
-  for (const [k, v] of Object.entries(filter)) if (!k.startsWith('$')) must.push({ [k]: v });
   const list = (v: unknown) => (v === undefined ? [] : (v as Filter[]));
+  const must: Filter[] = [];
+  const mustNot = [...list(filter.$mustNot)];
+  for (const [k, v] of Object.entries(filter)) {
+    if (k.startsWith('$')) continue;
+    const ops = typeof v === 'object' && v !== null ? (v as Record<string, unknown>) : null;
+    if (ops?.$ne === undefined) {
+      must.push({ [k]: v });
+      continue;
+    }
+    const { $ne, $boost, ...rest } = ops;
+    mustNot.push({ [k]: { $eq: $ne } });
+    if (Object.keys(rest).length > 0) must.push({ [k]: rest });
+  }
   must.push(...list(filter.$must), ...list(filter.$and));
   // $or is a required clause of its own: one of its filters holds (so a $should beside it is optional).
   if (filter.$or !== undefined) must.push({ $should: filter.$or });
   const should = list(filter.$should);
   if (!must.every((c) => clause(doc, c))) return false;
   if (must.length === 0 && should.length > 0 && !should.some((c) => clause(doc, c))) return false;
-  return !list(filter.$mustNot).some((c) => clause(doc, c));
+  // The reference: $mustNot alone "returns no results because there is no base set to filter".
+  if (must.length === 0 && should.length === 0 && mustNot.length > 0) return false;
+  return !mustNot.some((c) => clause(doc, c));
 }
 
 function clause(doc: Doc, c: Filter): boolean {
@@ -149,6 +165,7 @@ function clause(doc: Doc, c: Filter): boolean {
   // A nested filter (several keys, or boolean operators, or none: every document) reads as a whole.
   if (entries.length !== 1 || entries[0][0].startsWith('$')) return holds(doc, Object.fromEntries(entries));
   const [field, cond] = entries[0];
+  if (typeof cond === 'object' && cond !== null && '$ne' in cond) return holds(doc, c);
   const value = doc[field as keyof Doc];
   if (value === undefined) return false;
   if (field === 'title') return titleHolds(String(value), cond);
@@ -156,6 +173,7 @@ function clause(doc: Doc, c: Filter): boolean {
   if (typeof cond !== 'object' || cond === null) return equal(cond);
   const ops = cond as Record<string, unknown>;
   if (ops.$in !== undefined) return (ops.$in as unknown[]).some(equal);
+  if (ops.$eq !== undefined) return equal(ops.$eq);
   const x = value as number;
   return (
     (ops.$gt === undefined || x > (ops.$gt as number)) &&
