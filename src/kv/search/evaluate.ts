@@ -19,7 +19,7 @@ export function evaluate(f: Filter, index: InvertedIndex): Scores {
     case 'term':
       return termScores(index, f.field.name, f.term) ?? new Map();
     case 'expand':
-      return constant(expand(index, f.field.name, f.matches).flatMap((term) => [...index.postings(f.field.name, term)!.keys()]));
+      return constant(f.pattern.expand(index.dictionary(f.field.name)).flatMap((term) => [...index.postings(f.field.name, term)!.keys()]));
     case 'phrase':
       return phraseScores(index, f);
     case 'equals': {
@@ -49,11 +49,6 @@ function boolScores(f: Extract<Filter, { kind: 'bool' }>, index: InvertedIndex):
   for (const g of f.mustNot) for (const key of evaluate(g, index).keys()) out.delete(key);
   if (f.boost !== 1) for (const [key, s] of out) out.set(key, s * f.boost);
   return out;
-}
-
-/** The terms of `field` that `matches` accepts. */
-export function expand(index: InvertedIndex, field: string, matches: (term: string) => boolean): string[] {
-  return [...index.terms(field)].filter(matches);
 }
 
 /** The documents holding `term` in `field`, scored by its BM25; undefined when none does. */
@@ -94,7 +89,7 @@ function phraseScores(index: InvertedIndex, f: Extract<Filter, { kind: 'phrase' 
 
 /** The postings of each term that may stand in a slot. */
 function slotPostings(index: InvertedIndex, field: string, slot: PhraseSlot): Postings[] {
-  const terms = typeof slot === 'string' ? [slot] : expand(index, field, slot);
+  const terms = typeof slot === 'string' ? [slot] : slot.expand(index.dictionary(field));
   return terms.map((t) => index.postings(field, t)).filter((p): p is Postings => p !== undefined);
 }
 

@@ -19,22 +19,22 @@ import { Analyzer } from './analysis.js';
 import type { FieldValue } from './document.js';
 import * as E from './errors.js';
 import type { FieldDef, IndexDef } from './schema.js';
-import type { TermMatcher } from './term-match.js';
+import type { TermPattern } from './term-match.js';
 import * as T from './text-query.js';
 import type { Bounds } from './value-index.js';
 
 export type { Bounds } from './value-index.js';
 
-/** One place of a phrase: a term, or a matcher for the terms that may stand there. */
-export type PhraseSlot = string | TermMatcher;
+/** One place of a phrase: a term, or a pattern for the terms that may stand there. */
+export type PhraseSlot = string | TermPattern;
 
 export type Filter =
   /** `boost` multiplies the score the node adds. */
   | { readonly kind: 'bool'; readonly must: Filter[]; readonly should: Filter[]; readonly mustNot: Filter[]; readonly boost: number }
   /** A TEXT field holds `term`: scored by BM25. */
   | { readonly kind: 'term'; readonly field: FieldDef; readonly term: string }
-  /** A TEXT field holds a term `matches` accepts (fuzzy, prefix, regex): a constant score, as Tantivy's automaton queries. */
-  | { readonly kind: 'expand'; readonly field: FieldDef; readonly matches: TermMatcher }
+  /** A TEXT field holds a term `pattern` matches (fuzzy, prefix, regex): a constant score, as Tantivy's automaton queries. */
+  | { readonly kind: 'expand'; readonly field: FieldDef; readonly pattern: TermPattern }
   /** A TEXT field holds `slots` in order, with at most `slop` positions between them in all. */
   | { readonly kind: 'phrase'; readonly field: FieldDef; readonly slots: readonly PhraseSlot[]; readonly slop: number }
   /** A non-TEXT field holds one of `values`. */

@@ -54,9 +54,9 @@ function collect(f: Filter, into: Map<FieldDef, ((term: string) => boolean)[]>):
     case 'term':
       return add(f.field, (t) => t === f.term);
     case 'expand':
-      return add(f.field, f.matches);
+      return add(f.field, f.pattern.matches);
     case 'phrase':
-      for (const slot of f.slots) add(f.field, typeof slot === 'string' ? (t) => t === slot : slot);
+      for (const slot of f.slots) add(f.field, typeof slot === 'string' ? (t) => t === slot : slot.matches);
       return;
     case 'equals':
       if (f.field.type === 'KEYWORD') add(f.field, (v) => f.values.includes(v));

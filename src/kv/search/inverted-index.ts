@@ -8,6 +8,7 @@
 //   it holds there (their count is the term frequency); `lengths` holds each document's term
 //   count in that field, with `totalLength` their sum: what BM25 and phrases need. The values
 //   of a multi-valued field are POSITION_GAP apart, so a phrase does not span two of them.
+//   `dictionary` holds the same terms as `postings`, sorted.
 //   Memory: one small array per (term, document) pair, on top of the map entry the term
 //   frequency needed.
 // - For every other field, a ValueIndex maps each value to the keys holding it.
@@ -15,6 +16,7 @@
 import { Analyzer } from './analysis.js';
 import type { DocFields } from './document.js';
 import type { FieldDef, IndexDef } from './schema.js';
+import { SortedList } from './sorted-list.js';
 import { ValueIndex } from './value-index.js';
 
 /** How far apart the positions of two values of one field are. */
@@ -26,6 +28,8 @@ export type Postings = ReadonlyMap<string, readonly number[]>;
 interface TextField {
   readonly analyzer: Analyzer;
   readonly postings: Map<string, Map<string, number[]>>;
+  /** The keys of `postings`, sorted: fuzzy and prefix matching walk it (term-match.ts). */
+  readonly dictionary: SortedList<string>;
   readonly lengths: Map<string, number>;
   totalLength: number;
 }
@@ -37,7 +41,7 @@ export class InvertedIndex {
 
   constructor(readonly def: IndexDef) {
     for (const f of def.fields) {
-      if (f.type === 'TEXT') this.text.set(f.name, { analyzer: new Analyzer(f, def.language), postings: new Map(), lengths: new Map(), totalLength: 0 });
+      if (f.type === 'TEXT') this.text.set(f.name, { analyzer: new Analyzer(f, def.language), postings: new Map(), dictionary: new SortedList(), lengths: new Map(), totalLength: 0 });
       else this.values.set(f.name, new ValueIndex());
     }
   }
@@ -63,6 +67,7 @@ export class InvertedIndex {
     this.docs.clear();
     for (const t of this.text.values()) {
       t.postings.clear();
+      t.dictionary.clear();
       t.lengths.clear();
       t.totalLength = 0;
     }
@@ -79,9 +84,9 @@ export class InvertedIndex {
     return this.text.get(field)?.postings.get(term);
   }
 
-  /** Every term TEXT field `field` holds. */
-  terms(field: string): Iterable<string> {
-    return this.text.get(field)?.postings.keys() ?? [];
+  /** Every term TEXT field `field` holds, sorted. */
+  dictionary(field: string): SortedList<string> {
+    return this.text.get(field)!.dictionary;
   }
 
   /** The value map of non-TEXT field `field`. */
@@ -102,7 +107,10 @@ export class InvertedIndex {
     for (const v of values) {
       for (const term of t.analyzer.terms(v)) {
         let keys = t.postings.get(term);
-        if (keys === undefined) t.postings.set(term, (keys = new Map()));
+        if (keys === undefined) {
+          t.postings.set(term, (keys = new Map()));
+          t.dictionary.insert(term);
+        }
         const positions = keys.get(key);
         if (positions === undefined) keys.set(key, [position]);
         else positions.push(position);
@@ -128,7 +136,10 @@ export class InvertedIndex {
       for (const v of values) {
         for (const term of t.analyzer.terms(String(v))) {
           const keys = t.postings.get(term);
-          if (keys?.delete(key) && keys.size === 0) t.postings.delete(term);
+          if (keys?.delete(key) && keys.size === 0) {
+            t.postings.delete(term);
+            t.dictionary.delete(term);
+          }
         }
       }
       t.totalLength -= t.lengths.get(key) ?? 0;

@@ -16,7 +16,7 @@ import { ReplyError } from '../errors.js';
 import type { Analyzer } from './analysis.js';
 import * as E from './errors.js';
 import type { Filter, PhraseSlot } from './filter.js';
-import { fuzzyMatcher, prefixMatcher, regexMatcher, type FuzzyOptions } from './term-match.js';
+import { fuzzyPattern, prefixPattern, regexPattern, type FuzzyOptions } from './term-match.js';
 
 const EXACT_BOOST = 4;
 const PHRASE_BOOST = 4;
@@ -45,7 +45,7 @@ export function smartText(a: Analyzer, text: string): Filter {
   const terms = a.terms(text);
   if (words.length === 0) return any([]);
   const field = a.field;
-  const fuzzy = (w: string, o: FuzzyOptions): Filter => ({ kind: 'expand', field, matches: fuzzyMatcher(a, w, o) });
+  const fuzzy = (w: string, o: FuzzyOptions): Filter => ({ kind: 'expand', field, pattern: fuzzyPattern(a, w, o) });
   if (words.length === 1) {
     return any([any([{ kind: 'term', field, term: terms[0] }], EXACT_BOOST), fuzzy(words[0], SMART_FUZZY), fuzzy(words[0], SMART_FUZZY_PREFIX)]);
   }
@@ -77,7 +77,7 @@ export function phraseText(a: Analyzer, operand: Json): Filter | ReplyError {
   const words = a.words(o.text);
   if (words.length === 0) return any([]);
   const slots: PhraseSlot[] = a.terms(words.slice(0, -1).join(' '));
-  slots.push(prefixMatcher(a, words[words.length - 1]));
+  slots.push(prefixPattern(a, words[words.length - 1]));
   return { kind: 'phrase', field: a.field, slots, slop: 0 };
 }
 
@@ -95,28 +95,28 @@ export function fuzzyText(a: Analyzer, operand: Json): Filter | ReplyError {
   const options: FuzzyOptions = { distance: distance as number, transpositions, prefix };
   const words = a.words(o.text);
   if (words.length === 0) return any([]);
-  return all(words.map((w): Filter => ({ kind: 'expand', field: a.field, matches: fuzzyMatcher(a, w, options) })));
+  return all(words.map((w): Filter => ({ kind: 'expand', field: a.field, pattern: fuzzyPattern(a, w, options) })));
 }
 
 /** $prefix: every word starts a term. */
 export function prefixText(a: Analyzer, text: string): Filter {
   const words = a.words(text);
   if (words.length === 0) return any([]);
-  return all(words.map((w): Filter => ({ kind: 'expand', field: a.field, matches: prefixMatcher(a, w) })));
+  return all(words.map((w): Filter => ({ kind: 'expand', field: a.field, pattern: prefixPattern(a, w) })));
 }
 
 /** $contains: every word is a term, the last one may be a term's start. */
 export function containsText(a: Analyzer, text: string): Filter {
   const words = a.words(text);
   if (words.length === 0) return any([]);
-  const last: Filter = { kind: 'expand', field: a.field, matches: prefixMatcher(a, words[words.length - 1]) };
+  const last: Filter = { kind: 'expand', field: a.field, pattern: prefixPattern(a, words[words.length - 1]) };
   return all([...a.terms(words.slice(0, -1).join(' ')).map((term): Filter => ({ kind: 'term', field: a.field, term })), last]);
 }
 
 /** $regex: a term matches the pattern as a whole. */
 export function regexText(a: Analyzer, pattern: string): Filter | ReplyError {
-  const matches = regexMatcher(pattern);
-  return matches === null ? E.invalidFilter(`$regex ${JSON.stringify(pattern)} is not a valid regular expression`) : { kind: 'expand', field: a.field, matches };
+  const compiled = regexPattern(pattern);
+  return compiled === null ? E.invalidFilter(`$regex ${JSON.stringify(pattern)} is not a valid regular expression`) : { kind: 'expand', field: a.field, pattern: compiled };
 }
 
 function phrase(a: Analyzer, terms: string[], slop: number): Filter {

@@ -6,10 +6,10 @@
 // - `keys` maps every value some document holds in the field to those documents' keys, and
 //   holds no empty set.
 // - `sorted` holds the keys of `keys`, ascending (numbers, DATE milliseconds, or KEYWORD text
-//   by code unit), so a range is two binary searches. A new value is spliced in: O(values),
-//   paid once per distinct value, not per document.
+//   by code unit), so a range is two binary searches.
 
 import type { FieldValue } from './document.js';
+import { SortedList } from './sorted-list.js';
 
 export interface Bounds {
   readonly gt?: FieldValue;
@@ -20,13 +20,13 @@ export interface Bounds {
 
 export class ValueIndex {
   private readonly keys = new Map<FieldValue, Set<string>>();
-  private readonly sorted: FieldValue[] = [];
+  private readonly sorted = new SortedList<FieldValue>();
 
   add(value: FieldValue, key: string): void {
     let keys = this.keys.get(value);
     if (keys === undefined) {
       this.keys.set(value, (keys = new Set()));
-      this.sorted.splice(this.firstAtLeast(value), 0, value);
+      this.sorted.insert(value);
     }
     keys.add(key);
   }
@@ -35,12 +35,12 @@ export class ValueIndex {
     const keys = this.keys.get(value);
     if (keys === undefined || !keys.delete(key) || keys.size > 0) return;
     this.keys.delete(value);
-    this.sorted.splice(this.firstAtLeast(value), 1);
+    this.sorted.delete(value);
   }
 
   clear(): void {
     this.keys.clear();
-    this.sorted.length = 0;
+    this.sorted.clear();
   }
 
   /** The keys holding `value`. */
@@ -51,34 +51,12 @@ export class ValueIndex {
   /** The sets of keys whose values lie within `b` (a key holding several such values is in several). */
   *range(b: Bounds): Iterable<ReadonlySet<string>> {
     let from = 0;
-    if (b.gte !== undefined) from = this.firstAtLeast(b.gte);
-    if (b.gt !== undefined) from = Math.max(from, this.firstAbove(b.gt));
+    if (b.gte !== undefined) from = this.sorted.firstAtLeast(b.gte);
+    if (b.gt !== undefined) from = Math.max(from, this.sorted.firstAbove(b.gt));
     let to = this.sorted.length;
-    if (b.lte !== undefined) to = this.firstAbove(b.lte);
-    if (b.lt !== undefined) to = Math.min(to, this.firstAtLeast(b.lt));
-    for (let i = from; i < to; i++) yield this.keys.get(this.sorted[i])!;
-  }
-
-  /** The index of the first value >= v. */
-  private firstAtLeast(v: FieldValue): number {
-    return this.search((x) => x < v);
-  }
-
-  /** The index of the first value > v. */
-  private firstAbove(v: FieldValue): number {
-    return this.search((x) => x <= v);
-  }
-
-  /** The first index whose value is not `before` (values are ordered, so `before` holds for a prefix). */
-  private search(before: (x: FieldValue) => boolean): number {
-    let lo = 0;
-    let hi = this.sorted.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (before(this.sorted[mid])) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
+    if (b.lte !== undefined) to = this.sorted.firstAbove(b.lte);
+    if (b.lt !== undefined) to = Math.min(to, this.sorted.firstAtLeast(b.lt));
+    for (let i = from; i < to; i++) yield this.keys.get(this.sorted.at(i))!;
   }
 }
 

@@ -15,9 +15,10 @@ import { Rng } from '../differential/prng.js';
 
 const SEED = Number(process.env.SEARCH_SEED ?? 2311);
 const ROUNDS = 3;
-const WORDS = ['red', 'Blue', 'green', 'lamp', 'lamps', 'desk', 'chair', 'chairs', 'oak', 'Steel', 'soft', 'été', 'running', 'runs', 'reds'];
-/** Query words: the documents' words, and typos and beginnings of them. */
-const QUERY_WORDS = [...WORDS, 'rde', 'gren', 'lampz', 'chiar', 'stee', 'sof', 'ete', 'run', 'de', 'ch'];
+const WORDS = ['red', 'Blue', 'green', 'lamp', 'lamps', 'desk', 'chair', 'chairs', 'oak', 'Steel', 'soft', 'été', 'running', 'runs', 'reds',
+  'tabletop', 'headphones', 'wireless', 'bluetooth'];
+/** Query words: the documents' words, and typos and beginnings of them (with typos too). */
+const QUERY_WORDS = [...WORDS, 'rde', 'gren', 'lampz', 'chiar', 'stee', 'sof', 'ete', 'run', 'de', 'ch', 'tabel', 'haedph', 'hedpho', 'wirl', 'blutoo', 'tablteo'];
 const TAGS = ['a', 'b', 'c', 'd'];
 const SCHEMA = ['title', 'TEXT', 'n', 'I64', 'FAST', 'f', 'F64', 'ok', 'BOOL', 'tag', 'KEYWORD'];
 
@@ -284,7 +285,7 @@ describe('search differential: the index against a brute-force scan', () => {
           if (doc?.title !== undefined) TITLES.push(doc.title);
         }
       }
-      for (let q = 0; q < 40; q++) {
+      for (let q = 0; q < 80; q++) {
         const { type } = rng.pick(DATA_TYPES);
         const filter = randomFilter(rng);
         const text = JSON.stringify(filter);
