@@ -44,6 +44,7 @@ export type Filter =
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 type JsonObject = { [k: string]: Json };
 const RANGE_OPS = ['$gt', '$gte', '$lt', '$lte'] as const;
+const BOOLEAN_OPS = new Set(['$must', '$and', '$should', '$or', '$mustNot']);
 /** Operators only a TEXT field takes. */
 const TEXT_OPS = new Set(['$smart', '$phrase', '$fuzzy', '$prefix', '$contains', '$regex']);
 /** Types the reference allows range operators on. */
@@ -81,11 +82,19 @@ class FilterParser {
         boost = value;
         continue;
       }
-      const into = key === '$must' || key === '$and' ? must : key === '$should' ? should : key === '$mustNot' ? mustNot : key === '$or' ? [] : null;
-      const parsed = into !== null ? this.clauses(value) : key.startsWith('$') ? E.unknownOperator(key) : this.field(prefix + key, value, mustNot);
-      if (parsed instanceof ReplyError) return parsed;
-      if (key === '$or') must.push(T.any(parsed as Filter[]));
-      else if (parsed !== null) (into ?? must).push(...(Array.isArray(parsed) ? parsed : [parsed]));
+      if (!key.startsWith('$')) {
+        const f = this.field(prefix + key, value, mustNot);
+        if (f instanceof ReplyError) return f;
+        if (f !== null) must.push(f);
+        continue;
+      }
+      if (!BOOLEAN_OPS.has(key)) return E.unknownOperator(key);
+      const clauses = this.clauses(value);
+      if (clauses instanceof ReplyError) return clauses;
+      if (key === '$must' || key === '$and') must.push(...clauses);
+      else if (key === '$should') should.push(...clauses);
+      else if (key === '$mustNot') mustNot.push(...clauses);
+      else must.push(T.any(clauses)); // $or: one clause at least, even beside $must
     }
     return { kind: 'bool', must, should, mustNot, boost };
   }
