@@ -45,9 +45,17 @@ export interface Token {
   readonly term: string;
 }
 
-/** How one field's text becomes terms. */
+/**
+ * How many stems an Analyzer remembers. Words follow Zipf's law, so a small cache answers most
+ * lookups: stemming is most of the cost of indexing text, and a document's old text is
+ * analysed again when it changes. Emptied when full (simpler than LRU, and refills at once).
+ */
+const STEM_CACHE_SIZE = 20_000;
+
+/** How one field's text becomes terms. Not safe for concurrent use (its stem cache), like its index. */
 export class Analyzer {
   private readonly stem: ((word: string) => string) | null;
+  private readonly stems = new Map<string, string>();
 
   constructor(
     readonly field: FieldDef,
@@ -77,7 +85,13 @@ export class Analyzer {
 
   /** A lower-cased word's term: its stem, unless the field is not stemmed. */
   stemOf(word: string): string {
-    return this.stem === null ? word : this.stem(word);
+    if (this.stem === null) return word;
+    let stem = this.stems.get(word);
+    if (stem === undefined) {
+      if (this.stems.size >= STEM_CACHE_SIZE) this.stems.clear();
+      this.stems.set(word, (stem = this.stem(word)));
+    }
+    return stem;
   }
 
   private term(word: string): string {

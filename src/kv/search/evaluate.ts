@@ -55,16 +55,17 @@ function boolScores(f: Extract<Filter, { kind: 'bool' }>, index: InvertedIndex):
 function termScores(index: InvertedIndex, field: string, term: string): Scores | undefined {
   const postings = index.postings(field, term);
   if (postings === undefined) return undefined;
-  const n = index.docs.size;
-  const idf = Math.log(1 + (n - postings.size + 0.5) / (postings.size + 0.5));
   const scores: Scores = new Map();
-  for (const [key, positions] of postings) {
-    const tf = positions.length;
-    const { length, average } = index.fieldLength(field, key);
-    const norm = tf + K1 * (1 - B + (B * length) / average);
-    scores.set(key, (idf * tf * (K1 + 1)) / norm);
-  }
+  for (const key of postings.keys()) scores.set(key, bm25(index, field, postings, key));
   return scores;
+}
+
+/** The BM25 of a term (its `postings`) in the document `key`, which holds it. */
+function bm25(index: InvertedIndex, field: string, postings: Postings, key: string): number {
+  const idf = Math.log(1 + (index.docs.size - postings.size + 0.5) / (postings.size + 0.5));
+  const tf = postings.get(key)!.length;
+  const { length, average } = index.fieldLength(field, key);
+  return (idf * tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * length) / average));
 }
 
 /**
@@ -75,14 +76,11 @@ function phraseScores(index: InvertedIndex, f: Extract<Filter, { kind: 'phrase' 
   const field = f.field.name;
   const slots = f.slots.map((slot) => slotPostings(index, field, slot));
   if (slots.some((s) => s.length === 0)) return new Map();
+  const exact = f.slots.flatMap((slot, i) => (typeof slot === 'string' ? [slots[i][0]] : []));
   const out: Scores = new Map();
   for (const key of candidates(slots)) {
     const positions = slots.map((postings) => mergedPositions(postings, key));
-    if (phraseAt(positions, f.slop)) out.set(key, 0);
-  }
-  for (const slot of f.slots) {
-    if (typeof slot !== 'string') continue;
-    for (const [key, s] of termScores(index, field, slot)!) if (out.has(key)) out.set(key, out.get(key)! + s);
+    if (phraseAt(positions, f.slop)) out.set(key, exact.reduce((sum, postings) => sum + bm25(index, field, postings, key), 0));
   }
   return out;
 }
