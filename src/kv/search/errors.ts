@@ -25,6 +25,7 @@ export const MISSING_PREFIX = new ReplyError('ERR PREFIX <count> <prefix>... is 
 export const MISSING_SCHEMA = new ReplyError('ERR SCHEMA with at least one field is required');
 export const BAD_PREFIX_COUNT = new ReplyError('ERR PREFIX count must be a positive integer');
 export const OFFSET_RANGE = new ReplyError('ERR offset should be a non-negative number');
+export const QUERY_OFFSET_RANGE = new ReplyError('ERR offset should be a number from 0 to 10000');
 /** Worded after the reference's rule (SEARCH.QUERY: "SCOREFUNC cannot be combined with ORDERBY"); the service's text is not stated. */
 export const SCOREFUNC_WITH_ORDERBY = new ReplyError('ERR SCOREFUNC cannot be combined with ORDERBY');
 /** Worded after the reference's rule (SEARCH.QUERY: "Inside MULTI or EVAL, the command requires NOCONTENT"). */

@@ -109,7 +109,7 @@ describe('SEARCH.* over HTTP', () => {
     assert.ok(Number(first[1]) > 0);
     assert.deepEqual(first[2], [['body', 'apple apple apple'], ['n', '2']]); // a hash: all its fields
     assert.deepEqual(await t.ok(['search.query', 'notes', '{"n":{"$gte":1}}', 'ORDERBY', 'n', 'DESC', 'OFFSET', '1', 'SELECT', '1', 'n']),
-      [['note:b', '1', [['n', '2']]], ['note:a', '1', [['n', '1']]]]);
+      [['note:b', '2', [['n', '2']]], ['note:a', '1', [['n', '1']]]]); // with ORDERBY, the score is the sort value
     await fails(['search.query', 'notes', '{}', 'LIMIT', '0'], 'ERR limit should be a positive number less than 1000');
     await fails(['search.query', 'notes', '{}', 'LIMIT', '1001'], 'ERR limit should be a positive number less than 1000');
     await fails(['search.query', 'notes', '{}', 'NOCONTENT', 'SELECT', '1', 'n'], 'ERR NOCONTENT cannot be combined with SELECT or HIGHLIGHT');

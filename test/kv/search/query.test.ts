@@ -196,8 +196,10 @@ describe('SEARCH.QUERY: analysis, operators and options', () => {
     await fails(['search.query', 'sf', '{}', 'SCOREFUNC', 'MODIFIER', 'LOG'], 'ERR SCOREFUNC needs FIELDVALUE <field> before its options');
     await fails(['search.query', 'sf', '{}', 'SCOREFUNC', 'FIELDVALUE', 'pop', 'MODIFIER', 'CUBE'], 'ERR syntax error');
     await fails(['search.query', 'sf', '{}', 'SCOREFUNC', 'FIELDVALUE', 'pop', 'FACTOR', 'big'], 'ERR value is not a valid float');
-    // ORDERBY without a direction sorts descending, as the reference says.
-    assert.deepEqual(await keysOf(['search.query', 'sf', '{}', 'NOCONTENT', 'ORDERBY', 'stars']), ['sf:2', 'sf:3', 'sf:1']);
+    // ORDERBY without a direction sorts descending, as the reference says, and the score shown is the sort value.
+    assert.deepEqual(await t.ok(['search.query', 'sf', '{"name":"red"}', 'NOCONTENT', 'ORDERBY', 'stars']), [['sf:2', '5'], ['sf:3', '4'], ['sf:1', '2']]);
+    await fails(['search.query', 'sf', '{}', 'OFFSET', '10001'], 'ERR offset should be a number from 0 to 10000');
+    assert.deepEqual(await t.ok(['search.query', 'sf', '{}', 'OFFSET', '10000']), []);
   });
 
   only('inside MULTI/EXEC and EVAL, SEARCH.QUERY requires NOCONTENT; a pipeline does not', async () => {

@@ -17,6 +17,8 @@ import { ArgReader } from '../args.js';
 /** LIMIT when none is given, and the largest allowed (the reference: 1 to 1000). */
 const DEFAULT_LIMIT = 10;
 const MAX_LIMIT = 1000;
+/** The reference: OFFSET "must be between 0 and 10,000". */
+const MAX_OFFSET = 10_000;
 /** The field types SCOREFUNC reads (the reference: FAST U64, I64 or F64). */
 const SCORE_TYPES = new Set(['U64', 'I64', 'F64']);
 
@@ -38,7 +40,7 @@ export function readQueryOptions(r: ArgReader, index: InvertedIndex): QueryOptio
   const field = fieldReader(r, index);
   for (let w = r.word(...WORDS); w !== undefined && r.error === null; w = r.word(...WORDS)) {
     if (w === 'limit') opts.limit = r.int(E.LIMIT_RANGE);
-    else if (w === 'offset') opts.offset = r.int(E.OFFSET_RANGE);
+    else if (w === 'offset') opts.offset = r.int(E.QUERY_OFFSET_RANGE);
     else if (w === 'nocontent') opts.noContent = true;
     else if (w === 'orderby') {
       const f = field();
@@ -52,7 +54,7 @@ export function readQueryOptions(r: ArgReader, index: InvertedIndex): QueryOptio
   }
   if (!r.done) r.fail(SYNTAX);
   if (opts.limit < 1 || opts.limit > MAX_LIMIT) r.fail(E.LIMIT_RANGE);
-  if (opts.offset < 0) r.fail(E.OFFSET_RANGE);
+  if (opts.offset < 0 || opts.offset > MAX_OFFSET) r.fail(E.QUERY_OFFSET_RANGE);
   if (opts.noContent && (opts.select !== null || opts.highlight !== null)) r.fail(E.NOCONTENT_WITH_SELECT);
   if (opts.orderBy !== null && opts.scoreFunction !== null) r.fail(E.SCOREFUNC_WITH_ORDERBY);
   return r.error ?? opts;

@@ -14,6 +14,8 @@ import { ArgReader, formatFloat } from '../args.js';
 import type { Args, Ctx } from '../spec.js';
 import { readQueryOptions, type QueryOptions } from './query-options.js';
 
+const NUMERIC_TYPES = new Set(['U64', 'I64', 'F64']);
+
 // SEARCH.QUERY name filter [LIMIT n] [OFFSET n] [NOCONTENT] [ORDERBY field [ASC|DESC]] [SELECT n field...]
 //   [HIGHLIGHT FIELDS n field... [TAGS open close]] [SCOREFUNC ...]   (options: query-options.ts)
 // Replies [key, score, [[field, value]...]] per match (no content with NOCONTENT); null without the index.
@@ -29,7 +31,8 @@ export function queryCommand(ctx: Ctx, argv: Args): Reply {
   if (opts.scoreFunction !== null) matches = applyScoreFunction(opts.scoreFunction, index, matches);
   const ranked = rank(index, matches, opts.orderBy).slice(opts.offset, opts.offset + opts.limit);
   const highlight = opts.highlight === null ? null : { fields: opts.highlight.fields, mark: marker(opts.highlight, filter, index.def) };
-  return ranked.map(([key, score]) => {
+  return ranked.map(([key, relevance]) => {
+    const score = shownScore(index, key, relevance, opts.orderBy);
     if (opts.noContent) return [key, formatFloat(score)];
     const value = ctx.ks.peek(key)!.value;
     return [key, formatFloat(score), documentContent(index.def, value, opts.select, highlight)];
@@ -52,6 +55,18 @@ function liveMatches(ctx: Ctx, index: InvertedIndex, filter: Filter): Scores {
   const scores = evaluate(filter, index);
   for (const key of [...scores.keys()]) if (ctx.ks.peek(key) === undefined) scores.delete(key);
   return scores;
+}
+
+/**
+ * The score a result shows. The reference: "When using orderBy, the score in results reflects
+ * the sort field's value rather than relevance": so for a numeric sort field, its value; for
+ * other fields (and documents lacking it), the relevance score still (Larder's choice, the
+ * reference saying nothing of them).
+ */
+function shownScore(index: InvertedIndex, key: string, relevance: number, orderBy: QueryOptions['orderBy']): number {
+  if (orderBy === null || !NUMERIC_TYPES.has(orderBy.field.type)) return relevance;
+  const value = index.docs.get(key)?.get(orderBy.field.name)?.[0];
+  return typeof value === 'number' ? value : relevance;
 }
 
 /** Matches in reply order: by score, highest first, or by a FAST field; ties by key. */
