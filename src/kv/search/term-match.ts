@@ -52,18 +52,62 @@ export function prefixPattern(analyzer: Analyzer, word: string): TermPattern {
   };
 }
 
-/** A pattern that must match a whole term (the reference: "matched against individual terms"); null when it is not a valid one. */
-export function regexPattern(pattern: string): TermPattern | null {
+/**
+ * A pattern that must match a whole term (the reference: "matched against individual terms");
+ * 'invalid' when it is not one, 'unsafe' when JavaScript's backtracking engine could take
+ * exponential time on it (see repeatsARepetition).
+ */
+export function regexPattern(pattern: string): TermPattern | 'invalid' | 'unsafe' {
   let re: RegExp;
   try {
     re = new RegExp(`^(?:${pattern})$`, 'u');
   } catch {
-    return null;
+    return 'invalid';
   }
+  if (repeatsARepetition(pattern)) return 'unsafe';
   return {
     matches: (term) => re.test(term),
     expand: (dictionary) => [...dictionary].filter((term) => re.test(term)),
   };
+}
+
+/**
+ * Whether a quantifier applies to a group that holds a quantifier or an alternation, as in
+ * (a+)+ or (a|ab)*: the shapes on which a backtracking engine can take exponential time over
+ * one long term, which would stall the database's thread. Tantivy's engine is an automaton
+ * and has no such case; refusing them is the price of JavaScript's. Escapes and character
+ * classes are skipped; the pattern is already known to be valid.
+ */
+function repeatsARepetition(pattern: string): boolean {
+  const groups: boolean[] = []; // per open group: whether it holds a quantifier or an alternation
+  let lastGroupRepeats = false; // the atom just closed is a group that does
+  for (let i = 0; i < pattern.length; i++) {
+    const c = pattern[i];
+    const quantifier = c === '*' || c === '+' || c === '?' || c === '{';
+    if (quantifier && lastGroupRepeats) return true;
+    if (quantifier || c === '|') {
+      if (groups.length > 0) groups[groups.length - 1] = true;
+    }
+    lastGroupRepeats = false;
+    if (c === '\\') i++;
+    else if (c === '[') {
+      for (i++; i < pattern.length && pattern[i] !== ']'; i++) if (pattern[i] === '\\') i++;
+    } else if (c === '(') {
+      groups.push(false);
+      if (pattern[i + 1] === '?') i = groupModifierEnd(pattern, i + 2);
+    }
+    else if (c === ')') {
+      lastGroupRepeats = groups.pop() ?? false;
+      if (lastGroupRepeats && groups.length > 0) groups[groups.length - 1] = true;
+    }
+  }
+  return false;
+}
+
+/** Where the modifier of a group that opens with "(?" ends, from just after the "?": (?: (?= (?! (?<= (?<! (?<name>. */
+function groupModifierEnd(pattern: string, at: number): number {
+  if (pattern[at] !== '<' || pattern[at + 1] === '=' || pattern[at + 1] === '!') return pattern[at] === '<' ? at + 1 : at;
+  return pattern.indexOf('>', at);
 }
 
 function union(lists: string[][]): string[] {

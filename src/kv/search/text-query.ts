@@ -116,7 +116,9 @@ export function containsText(a: Analyzer, text: string): Filter {
 /** $regex: a term matches the pattern as a whole. */
 export function regexText(a: Analyzer, pattern: string): Filter | ReplyError {
   const compiled = regexPattern(pattern);
-  return compiled === null ? E.invalidFilter(`$regex ${JSON.stringify(pattern)} is not a valid regular expression`) : { kind: 'expand', field: a.field, pattern: compiled };
+  if (compiled === 'invalid') return E.invalidFilter(`$regex ${JSON.stringify(pattern)} is not a valid regular expression`);
+  if (compiled === 'unsafe') return E.invalidFilter(`$regex ${JSON.stringify(pattern)} repeats a group that repeats or alternates, which can take exponential time`);
+  return { kind: 'expand', field: a.field, pattern: compiled };
 }
 
 function phrase(a: Analyzer, terms: string[], slop: number): Filter {

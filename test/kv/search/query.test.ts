@@ -102,6 +102,11 @@ describe('SEARCH.QUERY: analysis, operators and options', () => {
     assert.deepEqual(await query({ exact: { $regex: 'headphones' } }), headphones);
     assert.deepEqual(await query({ body: { $regex: 'wire' } }), []);
     await fails(['search.query', 'terms', '{"body":{"$regex":"("}}'], 'ERR Invalid query: $regex "(" is not a valid regular expression');
+    // A repeated group that repeats could backtrack for ages over one long term: refused, never run.
+    await t.ok(['hset', 'd:long', 'body', 'a'.repeat(40)]);
+    await fails(['search.query', 'terms', '{"body":{"$regex":"(a+)+b"}}'],
+      'ERR Invalid query: $regex "(a+)+b" repeats a group that repeats or alternates, which can take exponential time');
+    assert.deepEqual(await query({ body: { $regex: '(?:a)+' } }), ['d:long']);
   });
 
   only('smart matching: one word exactly, fuzzily and by fuzzy prefix; several words as phrase, terms and fuzzily; quotes force the phrase', async () => {
