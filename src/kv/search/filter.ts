@@ -41,7 +41,8 @@ export type Filter =
   | { readonly kind: 'equals'; readonly field: FieldDef; readonly values: readonly FieldValue[] }
   | { readonly kind: 'range'; readonly field: FieldDef; readonly bounds: Bounds };
 
-type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
+/** A parsed filter's values. */
+export type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 type JsonObject = { [k: string]: Json };
 const RANGE_OPS = ['$gt', '$gte', '$lt', '$lte'] as const;
 const BOOLEAN_OPS = new Set(['$must', '$and', '$should', '$or', '$mustNot']);

@@ -15,7 +15,7 @@
 import { ReplyError } from '../errors.js';
 import type { Analyzer } from './analysis.js';
 import * as E from './errors.js';
-import type { Filter, PhraseSlot } from './filter.js';
+import type { Filter, Json, PhraseSlot } from './filter.js';
 import { fuzzyPattern, prefixPattern, regexPattern, type FuzzyOptions } from './term-match.js';
 
 const EXACT_BOOST = 4;
@@ -26,8 +26,6 @@ const SMART_FUZZY: FuzzyOptions = { distance: 1, transpositions: true, prefix: f
 const SMART_FUZZY_PREFIX: FuzzyOptions = { ...SMART_FUZZY, prefix: true };
 /** The reference: "The default is 1, and the maximum allowed value is 2." */
 const MAX_FUZZY_DISTANCE = 2;
-
-type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 
 export function any(should: Filter[], boost = 1): Filter {
   return { kind: 'bool', must: [], should, mustNot: [], boost };
