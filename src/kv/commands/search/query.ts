@@ -27,7 +27,7 @@ export function queryCommand(ctx: Ctx, argv: Args): Reply {
   if (ctx.inTransaction && !opts.noContent) return E.NOCONTENT_REQUIRED;
   const filter = parseFilter(utf8Text(argv[2]), index.def);
   if (isError(filter)) return filter;
-  let matches = liveMatches(ctx, index, filter);
+  let matches = liveScores(ctx, index, filter);
   if (opts.scoreFunction !== null) matches = applyScoreFunction(opts.scoreFunction, index, matches);
   const ranked = rank(index, matches, opts.orderBy).slice(opts.offset, opts.offset + opts.limit);
   const highlight = opts.highlight === null ? null : { fields: opts.highlight.fields, mark: marker(opts.highlight, filter, index.def) };
@@ -43,15 +43,21 @@ export function queryCommand(ctx: Ctx, argv: Args): Reply {
 export function countCommand(ctx: Ctx, argv: Args): Reply {
   const index = ctx.search.get(argv[1]);
   if (index === undefined) return null;
-  const filter = parseFilter(utf8Text(argv[2]), index.def);
-  return filter instanceof ReplyError ? filter : liveMatches(ctx, index, filter).size;
+  const matches = liveMatches(ctx, index, argv[2]);
+  return isError(matches) ? matches : matches.size;
+}
+
+/** The matches of the filter argument `filterArg` (as liveScores), or why it is no filter. */
+export function liveMatches(ctx: Ctx, index: InvertedIndex, filterArg: string): Scores | ReplyError {
+  const filter = parseFilter(utf8Text(filterArg), index.def);
+  return isError(filter) ? filter : liveScores(ctx, index, filter);
 }
 
 /**
  * The matches of `filter`, leaving out keys whose time has passed: looking at each deletes
  * it, which takes it out of the index too (the database's expiry hook).
  */
-function liveMatches(ctx: Ctx, index: InvertedIndex, filter: Filter): Scores {
+function liveScores(ctx: Ctx, index: InvertedIndex, filter: Filter): Scores {
   const scores = evaluate(filter, index);
   for (const key of [...scores.keys()]) if (ctx.ks.peek(key) === undefined) scores.delete(key);
   return scores;
