@@ -6,7 +6,7 @@
 // the documents; only the empty filter {} walks them all.
 
 import type { Filter, PhraseSlot } from './filter.js';
-import type { InvertedIndex, Postings } from './inverted-index.js';
+import { positionList, termFrequency, type InvertedIndex, type Postings } from './inverted-index.js';
 
 const K1 = 1.2;
 const B = 0.75;
@@ -63,7 +63,7 @@ function termScores(index: InvertedIndex, field: string, term: string): Scores |
 /** The BM25 of a term (its `postings`) in the document `key`, which holds it. */
 function bm25(index: InvertedIndex, field: string, postings: Postings, key: string): number {
   const idf = Math.log(1 + (index.docs.size - postings.size + 0.5) / (postings.size + 0.5));
-  const tf = postings.get(key)!.length;
+  const tf = termFrequency(postings.get(key)!);
   const { length, average } = index.fieldLength(field, key);
   return (idf * tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * length) / average));
 }
@@ -99,9 +99,14 @@ function candidates(slots: readonly Postings[][]): string[] {
   return [...keys].filter((key) => slots.every((s) => s.some((p) => p.has(key))));
 }
 
-function mergedPositions(postings: readonly Postings[], key: string): number[] {
-  const all = postings.flatMap((p) => p.get(key) ?? []);
-  return postings.length === 1 ? all : all.sort((a, b) => a - b);
+function mergedPositions(postings: readonly Postings[], key: string): readonly number[] {
+  if (postings.length === 1) return positionList(postings[0].get(key)!);
+  const all: number[] = [];
+  for (const p of postings) {
+    const at = p.get(key);
+    if (at !== undefined) all.push(...positionList(at));
+  }
+  return all.sort((a, b) => a - b);
 }
 
 /**
@@ -109,7 +114,7 @@ function mergedPositions(postings: readonly Postings[], key: string): number[] {
  * (p_last - p0) - (n - 1) <= slop. From each start, taking the earliest later position of each
  * next slot gives the shortest span, so trying every start decides it.
  */
-function phraseAt(positions: readonly number[][], slop: number): boolean {
+function phraseAt(positions: readonly (readonly number[])[], slop: number): boolean {
   for (const start of positions[0]) {
     let at = start;
     let ok = true;

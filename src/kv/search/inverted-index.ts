@@ -9,8 +9,8 @@
 //   count in that field, with `totalLength` their sum: what BM25 and phrases need. The values
 //   of a multi-valued field are POSITION_GAP apart, so a phrase does not span two of them.
 //   `dictionary` holds the same terms as `postings`, sorted.
-//   Memory: one small array per (term, document) pair, on top of the map entry the term
-//   frequency needed.
+//   Memory: a term found once in a document (most are) keeps its one position as a bare
+//   number in the map entry; only repeated terms cost an array.
 // - For every other field, a ValueIndex maps each value to the keys holding it.
 
 import { Analyzer } from './analysis.js';
@@ -22,12 +22,24 @@ import { ValueIndex } from './value-index.js';
 /** How far apart the positions of two values of one field are. */
 const POSITION_GAP = 100;
 
+/** Where a term stands in one document's field: one position, or several in ascending order. */
+export type Positions = number | number[];
+
 /** A term's postings in one field: key to the term's positions in that document. */
-export type Postings = ReadonlyMap<string, readonly number[]>;
+export type Postings = ReadonlyMap<string, Positions>;
+
+/** How often the term occurs. */
+export function termFrequency(p: Positions): number {
+  return typeof p === 'number' ? 1 : p.length;
+}
+
+export function positionList(p: Positions): readonly number[] {
+  return typeof p === 'number' ? [p] : p;
+}
 
 interface TextField {
   readonly analyzer: Analyzer;
-  readonly postings: Map<string, Map<string, number[]>>;
+  readonly postings: Map<string, Map<string, Positions>>;
   /** The keys of `postings`, sorted: fuzzy and prefix matching walk it (term-match.ts). */
   readonly dictionary: SortedList<string>;
   readonly lengths: Map<string, number>;
@@ -112,7 +124,8 @@ export class InvertedIndex {
           t.dictionary.insert(term);
         }
         const positions = keys.get(key);
-        if (positions === undefined) keys.set(key, [position]);
+        if (positions === undefined) keys.set(key, position);
+        else if (typeof positions === 'number') keys.set(key, [positions, position]);
         else positions.push(position);
         position++;
         length++;
