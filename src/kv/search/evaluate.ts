@@ -19,15 +19,15 @@ export function evaluate(f: Filter, index: InvertedIndex): Scores {
     case 'term':
       return termScores(index, f.field.name, f.term) ?? new Map();
     case 'expand':
-      return constant(f.pattern.expand(index.dictionary(f.field.name)).flatMap((term) => [...index.postings(f.field.name, term)!.keys()]));
+      return constant(f.pattern.expand(index.dictionary(f.field.name)).map((term) => index.postings(f.field.name, term)!.keys()));
     case 'phrase':
       return phraseScores(index, f);
     case 'equals': {
       const values = index.valuesOf(f.field.name);
-      return constant(f.values.flatMap((v) => [...values.equal(v)]));
+      return constant(f.values.map((v) => values.equal(v)));
     }
     case 'range':
-      return constant([...index.valuesOf(f.field.name).range(f.bounds)].flatMap((keys) => [...keys]));
+      return constant(index.valuesOf(f.field.name).range(f.bounds));
     case 'bool':
       return boolScores(f, index);
   }
@@ -129,9 +129,10 @@ function phraseAt(positions: readonly (readonly number[])[], slop: number): bool
   return false;
 }
 
-function constant(keys: Iterable<string>): Scores {
+/** Every key of `groups`, each scoring the constant once. */
+function constant(groups: Iterable<Iterable<string>>): Scores {
   const out: Scores = new Map();
-  for (const key of keys) out.set(key, CONSTANT_SCORE);
+  for (const keys of groups) for (const key of keys) out.set(key, CONSTANT_SCORE);
   return out;
 }
 
