@@ -32,17 +32,18 @@ export function readDocument(def: IndexDef, value: Value): DocFields | null {
 }
 
 /**
- * A query result's content: [field, value] for each of `fields` the document holds, the value
- * as stored (a JSON string's text, other JSON values as compact JSON, a hash field's bytes).
- * Without `fields` (no SELECT), the whole document: every field of a hash, or ["$", JSON text]
- * for a JSON or STRING document, which the SDK unwraps (its deserializeQueryResponse reads "$").
- * With `highlight`, the values of its fields are shown as it marks them (each element of an
- * array); the stored document is not changed.
+ * A query result's content: [name, value] for each document field `select` names (SELECT
+ * takes the document's own names, not FROM aliases: a hash field, or a dotted JSON path) that
+ * the document holds, the value as stored (a JSON string's text, other JSON values as compact
+ * JSON, a hash field's bytes). Without `select`, the whole document: every field of a hash, or
+ * ["$", JSON text] for a JSON or STRING document, which the SDK unwraps (its
+ * deserializeQueryResponse reads "$"). With `highlight`, the values of its fields are shown as
+ * it marks them (each element of an array); the stored document is not changed.
  */
 export function documentContent(
   def: IndexDef,
   value: Value,
-  fields: readonly FieldDef[] | null,
+  select: readonly string[] | null,
   highlight: { readonly fields: readonly FieldDef[]; readonly mark: Marker } | null = null,
 ): [string, string][] {
   const stored = documentRoot(def, value);
@@ -52,19 +53,19 @@ export function documentContent(
       const f = highlight?.fields.find((h) => (h.from ?? h.name) === source);
       return f === undefined ? bytes : utf8Bytes(highlight!.mark(f, utf8Text(bytes)));
     };
-    if (fields === null) return [...stored.fields()].map((f): [string, string] => [f.name, shown(f.name, f.value)]);
-    return fields.flatMap((f): [string, string][] => {
-      const field = stored.get(f.from ?? f.name);
-      return field === undefined ? [] : [[f.name, shown(f.from ?? f.name, field.value)]];
+    if (select === null) return [...stored.fields()].map((f): [string, string] => [f.name, shown(f.name, f.value)]);
+    return select.flatMap((name): [string, string][] => {
+      const field = stored.get(name);
+      return field === undefined ? [] : [[name, shown(name, field.value)]];
     });
   }
   let root: JsonValue = stored;
   for (const f of highlight?.fields ?? []) root = replaceAt(root, sourcePath(f), (v) => markJson(v, (text) => highlight!.mark(f, text)));
-  if (fields === null) return [['$', utf8Bytes(formatJson(root))]];
+  if (select === null) return [['$', utf8Bytes(formatJson(root))]];
   const out: [string, string][] = [];
-  for (const f of fields) {
-    const at = valueAt(root, f);
-    if (at !== undefined) out.push([f.name, utf8Bytes(typeof at === 'string' ? at : formatJson(at))]);
+  for (const name of select) {
+    const at = valueAtPath(root, utf8Text(name).split('.'));
+    if (at !== undefined) out.push([name, utf8Bytes(typeof at === 'string' ? at : formatJson(at))]);
   }
   return out;
 }
@@ -108,8 +109,12 @@ function sourceValues(root: JsonValue | HashValue, f: FieldDef): JsonValue[] {
 
 /** The JSON value at a field's dotted path (schema names are bytes, JSON keys text). */
 function valueAt(root: JsonValue, f: FieldDef): JsonValue | undefined {
+  return valueAtPath(root, sourcePath(f));
+}
+
+function valueAtPath(root: JsonValue, path: readonly string[]): JsonValue | undefined {
   let at: JsonValue | undefined = root;
-  for (const step of sourcePath(f)) {
+  for (const step of path) {
     if (at === undefined || at === null || !isObject(at)) return undefined;
     at = at.get(step);
   }

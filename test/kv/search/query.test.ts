@@ -167,6 +167,8 @@ describe('SEARCH.QUERY: analysis, operators and options', () => {
     // An aliased field is highlighted by its alias, in its source's place; SELECT names source fields.
     assert.deepEqual(await content({ alias: 'running' }, 'HIGHLIGHT', 'FIELDS', '1', 'alias', 'SELECT', '1', 'meta.note'),
       [['meta.note', 'Headphones for <em>running</em>']]);
+    // SELECT takes any document field, in the schema or not; those the document lacks are left out.
+    assert.deepEqual(await content({ alias: 'running' }, 'SELECT', '3', 'n', 'nope', 'meta'), [['n', '1'], ['meta', '{"note":"Headphones for running"}']]);
     await t.ok(['search.create', 'hh', 'ON', 'HASH', 'PREFIX', '1', 'hh:', 'SCHEMA', 'body', 'TEXT']);
     await t.ok(['hset', 'hh:1', 'body', 'ein schönes Haus', 'other', 'x']);
     const [[, , hash]] = (await t.ok(['search.query', 'hh', '{"body":"schönes haus"}', 'HIGHLIGHT', 'FIELDS', '1', 'body', 'TAGS', '«', '»'])) as [string, string, [string, string][]][];

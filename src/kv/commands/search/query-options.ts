@@ -27,8 +27,8 @@ export interface QueryOptions {
   offset: number;
   noContent: boolean;
   orderBy: { field: FieldDef; descending: boolean } | null;
-  /** The fields content holds; null: the whole document. */
-  select: FieldDef[] | null;
+  /** The document fields content holds (the document's names, not FROM aliases); null: the whole document. */
+  select: string[] | null;
   highlight: HighlightRequest | null;
   scoreFunction: ScoreFunction | null;
 }
@@ -48,7 +48,7 @@ export function readQueryOptions(r: ArgReader, index: InvertedIndex): QueryOptio
       const descending = r.word('asc', 'desc') !== 'asc';
       if (f !== undefined && !f.fast) r.fail(E.notFast(f.name));
       if (f !== undefined) opts.orderBy = { field: f, descending };
-    } else if (w === 'select') opts.select = fieldList(r, field);
+    } else if (w === 'select') opts.select = nameList(r);
     else if (w === 'highlight') opts.highlight = readHighlight(r, field);
     else opts.scoreFunction = readScoreFunction(r, field);
   }
@@ -68,6 +68,15 @@ function fieldReader(r: ArgReader, index: InvertedIndex): () => FieldDef | undef
     if (f === undefined) r.fail(E.unknownField(name));
     return f;
   };
+}
+
+// SELECT n name...: names of the document's fields, which need not be in the schema (the
+// reference: "When the schema uses FROM, specify the source document field").
+function nameList(r: ArgReader): string[] {
+  const n = r.int();
+  const out: string[] = [];
+  for (let i = 0; i < n && r.error === null; i++) out.push(r.next());
+  return out;
 }
 
 function fieldList(r: ArgReader, field: () => FieldDef | undefined): FieldDef[] {
