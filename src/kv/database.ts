@@ -40,6 +40,8 @@ export class Database implements Ctx, KvBackend, ServerStats {
   maxBlockMs = 30_000;
   /** Set only while a single command runs: only it may block (see Ctx.block). */
   block: ((req: BlockRequest) => void) | undefined = undefined;
+  /** True while a transaction or a script runs its commands (see Ctx.inTransaction). */
+  inTransaction = false;
   private blocked: BlockRequest | null = null;
   private readonly waiters = new KeyWaiters();
   private readonly requestBlock = (req: BlockRequest): void => {
@@ -137,12 +139,18 @@ export class Database implements Ctx, KvBackend, ServerStats {
       cmds.push(admitted);
     }
     const wrote: boolean[] = [];
-    const replies = commands.map((argv, i) => {
-      const writesBefore = this.writes;
-      const r = this.run(cmds[i], argv, caller);
-      wrote.push(this.writes !== writesBefore);
-      return r;
-    });
+    this.inTransaction = true;
+    let replies: Reply[];
+    try {
+      replies = commands.map((argv, i) => {
+        const writesBefore = this.writes;
+        const r = this.run(cmds[i], argv, caller);
+        wrote.push(this.writes !== writesBefore);
+        return r;
+      });
+    } finally {
+      this.inTransaction = false;
+    }
     this.journal.seal();
     return this.committed(replies, wrote);
   }
@@ -220,7 +228,14 @@ export class Database implements Ctx, KvBackend, ServerStats {
   private runFromScript(argv: Args, readOnly: boolean): Reply {
     const caller = this.caller;
     const admitted = admitFromScript(lookupCommand(argv[0]), argv, caller, readOnly);
-    return admitted instanceof ReplyError ? admitted : this.run(admitted, argv, caller);
+    if (admitted instanceof ReplyError) return admitted;
+    const outer = this.inTransaction;
+    this.inTransaction = true;
+    try {
+      return this.run(admitted, argv, caller);
+    } finally {
+      this.inTransaction = outer;
+    }
   }
 
   /**

@@ -129,6 +129,8 @@ export interface Ctx {
    * and runs `retry` in its place (XREAD BLOCK).
    */
   readonly block?: (req: BlockRequest) => void;
+  /** Whether the command runs inside a transaction (MULTI/EXEC) or a script: SEARCH.QUERY then requires NOCONTENT. */
+  readonly inTransaction: boolean;
 }
 
 /** What a blocked read waits for (see Ctx.block). */

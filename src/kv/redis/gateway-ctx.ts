@@ -19,6 +19,7 @@ export class GatewayCtx implements Ctx, ServerStats {
   readonly client = null;
   readonly scripting = new Scripting(() => null, { timeMs: 0, memoryBytes: 0 }); // scripts run on the remote server
   readonly search = new SearchRegistry(this.ks); // SEARCH.* is refused before it gets here
+  readonly inTransaction = false;
   readonly commands = COMMANDS;
   readonly startedAt = Date.now();
   commandsProcessed = 0;

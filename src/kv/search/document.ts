@@ -10,6 +10,7 @@ import { formatJson } from '../engine/json/json-format.js';
 import { parseJson } from '../engine/json/json-parse.js';
 import { isObject, type JsonValue } from '../engine/json/json-value.js';
 import type { Value } from '../engine/value.js';
+import type { Marker } from './highlight.js';
 import type { FieldDef, IndexDef } from './schema.js';
 
 /** A field's value: text for TEXT, KEYWORD and FACET; a number for numbers and DATE (ms); a boolean for BOOL. */
@@ -31,29 +32,61 @@ export function readDocument(def: IndexDef, value: Value): DocFields | null {
 }
 
 /**
- * A query result's content: [field, value] for each of `fields` the document holds, the value
- * as stored (a JSON string's text, other JSON values as compact JSON, a hash field's bytes).
- * Without `fields` (no SELECT), the whole document: every field of a hash, or ["$", JSON text]
- * for a JSON or STRING document, which the SDK unwraps (its deserializeQueryResponse reads "$").
+ * A query result's content: [name, value] for each document field `select` names (SELECT
+ * takes the document's own names, not FROM aliases: a hash field, or a dotted JSON path) that
+ * the document holds, the value as stored (a JSON string's text, other JSON values as compact
+ * JSON, a hash field's bytes). Without `select`, the whole document: every field of a hash, or
+ * ["$", JSON text] for a JSON or STRING document, which the SDK unwraps (its
+ * deserializeQueryResponse reads "$"). With `highlight`, the values of its fields are shown as
+ * it marks them (each element of an array); the stored document is not changed.
  */
-export function documentContent(def: IndexDef, value: Value, fields: readonly FieldDef[] | null): [string, string][] {
-  const root = documentRoot(def, value);
-  if (root === null) return [];
-  if (fields === null) {
-    if (root instanceof HashValue) return [...root.fields()].map((f): [string, string] => [f.name, f.value]);
-    return [['$', utf8Bytes(formatJson(root))]];
+export function documentContent(
+  def: IndexDef,
+  value: Value,
+  select: readonly string[] | null,
+  highlight: { readonly fields: readonly FieldDef[]; readonly mark: Marker } | null = null,
+): [string, string][] {
+  const stored = documentRoot(def, value);
+  if (stored === null) return [];
+  if (stored instanceof HashValue) {
+    const shown = (source: string, bytes: string): string => {
+      const f = highlight?.fields.find((h) => (h.from ?? h.name) === source);
+      return f === undefined ? bytes : utf8Bytes(highlight!.mark(f, utf8Text(bytes)));
+    };
+    if (select === null) return [...stored.fields()].map((f): [string, string] => [f.name, shown(f.name, f.value)]);
+    return select.flatMap((name): [string, string][] => {
+      const field = stored.get(name);
+      return field === undefined ? [] : [[name, shown(name, field.value)]];
+    });
   }
+  let root: JsonValue = stored;
+  for (const f of highlight?.fields ?? []) root = replaceAt(root, sourcePath(f), (v) => markJson(v, (text) => highlight!.mark(f, text)));
+  if (select === null) return [['$', utf8Bytes(formatJson(root))]];
   const out: [string, string][] = [];
-  for (const f of fields) {
-    if (root instanceof HashValue) {
-      const field = root.get(f.from ?? f.name);
-      if (field !== undefined) out.push([f.name, field.value]);
-      continue;
-    }
-    const at = valueAt(root, f);
-    if (at !== undefined) out.push([f.name, utf8Bytes(typeof at === 'string' ? at : formatJson(at))]);
+  for (const name of select) {
+    const at = valueAtPath(root, utf8Text(name).split('.'));
+    if (at !== undefined) out.push([name, utf8Bytes(typeof at === 'string' ? at : formatJson(at))]);
   }
   return out;
+}
+
+/** A string marked, or an array's string elements marked; other values as they are. */
+function markJson(v: JsonValue, mark: (text: string) => string): JsonValue {
+  if (typeof v === 'string') return mark(v);
+  return Array.isArray(v) ? v.map((x) => (typeof x === 'string' ? mark(x) : x)) : v;
+}
+
+/** A copy of `root` with the value at `path` replaced (copying only the objects on the path); `root` when there is none. */
+function replaceAt(root: JsonValue, path: readonly string[], replace: (v: JsonValue) => JsonValue): JsonValue {
+  if (path.length === 0) return replace(root);
+  if (root === null || !isObject(root)) return root;
+  const child = root.get(path[0]);
+  if (child === undefined) return root;
+  return new Map(root).set(path[0], replaceAt(child, path.slice(1), replace));
+}
+
+function sourcePath(f: FieldDef): string[] {
+  return utf8Text(f.from ?? f.name).split('.');
 }
 
 function documentRoot(def: IndexDef, value: Value): JsonValue | HashValue | null {
@@ -76,8 +109,12 @@ function sourceValues(root: JsonValue | HashValue, f: FieldDef): JsonValue[] {
 
 /** The JSON value at a field's dotted path (schema names are bytes, JSON keys text). */
 function valueAt(root: JsonValue, f: FieldDef): JsonValue | undefined {
+  return valueAtPath(root, sourcePath(f));
+}
+
+function valueAtPath(root: JsonValue, path: readonly string[]): JsonValue | undefined {
   let at: JsonValue | undefined = root;
-  for (const step of utf8Text(f.from ?? f.name).split('.')) {
+  for (const step of path) {
     if (at === undefined || at === null || !isObject(at)) return undefined;
     at = at.get(step);
   }

@@ -15,6 +15,7 @@ export const EXISTS_DIFFERENT = (name: string) =>
   new ReplyError(`ERR Index ${name} already exists with a different configuration`);
 export const NAME_IS_KEY = (name: string) => new ReplyError(`ERR ${name} is already used by a non-index key`);
 export const unknownDataType = (type: string) => new ReplyError(`ERR Unknown data type: ${type}; use JSON, HASH or STRING`);
+export const unknownLanguage = (language: string) => new ReplyError(`ERR Unsupported language: ${language}`);
 export const unknownFieldType = (type: string) =>
   new ReplyError(`ERR Unknown field type: ${type}; use TEXT, U64, I64, F64, BOOL, DATE, KEYWORD or FACET`);
 export const optionNotFor = (option: string, type: string) => new ReplyError(`ERR ${option} is not valid for a ${type} field`);
@@ -24,6 +25,13 @@ export const MISSING_PREFIX = new ReplyError('ERR PREFIX <count> <prefix>... is 
 export const MISSING_SCHEMA = new ReplyError('ERR SCHEMA with at least one field is required');
 export const BAD_PREFIX_COUNT = new ReplyError('ERR PREFIX count must be a positive integer');
 export const OFFSET_RANGE = new ReplyError('ERR offset should be a non-negative number');
+export const QUERY_OFFSET_RANGE = new ReplyError('ERR offset should be a number from 0 to 10000');
+/** Worded after the reference's rule (SEARCH.QUERY: "SCOREFUNC cannot be combined with ORDERBY"); the service's text is not stated. */
+export const SCOREFUNC_WITH_ORDERBY = new ReplyError('ERR SCOREFUNC cannot be combined with ORDERBY');
+/** Worded after the reference's rule (SEARCH.QUERY: "Inside MULTI or EVAL, the command requires NOCONTENT"). */
+export const NOCONTENT_REQUIRED = new ReplyError('ERR SEARCH.QUERY inside MULTI or EVAL requires NOCONTENT');
+export const SCOREFUNC_NEEDS_FIELD = new ReplyError('ERR SCOREFUNC needs FIELDVALUE <field> before its options');
+export const notScoreField = (field: string) => new ReplyError(`ERR Field ${field} is not a FAST U64, I64 or F64 field: SCOREFUNC needs one`);
 export const NOCONTENT_WITH_SELECT = new ReplyError('ERR NOCONTENT cannot be combined with SELECT or HIGHLIGHT');
 export const invalidFilter = (why: string) => new ReplyError(`ERR Invalid query: ${why}`);
 export const unknownField = (field: string) => new ReplyError(`ERR Unknown field: ${field}`);

@@ -1,11 +1,12 @@
 // Evaluates a filter tree over one index: the matching keys, each with its relevance score.
-// TEXT terms score by BM25 (k1 = 1.2, b = 0.75, Lucene's and Tantivy's defaults) from the
-// postings; every other condition that holds adds a constant 1, so a match on more clauses
-// ranks higher. $mustNot and range/equality clauses read the documents.
+// TEXT terms and phrases score by BM25 (k1 = 1.2, b = 0.75, Lucene's and Tantivy's defaults)
+// from the postings; fuzzy, prefix and regex matches, and every other condition that holds,
+// add a constant 1, so a match on more clauses ranks higher; a boolean node's $boost
+// multiplies what it adds. Equality and ranges read the value maps (value-index.ts), never
+// the documents; only the empty filter {} walks them all.
 
-import type { FieldValue } from './document.js';
-import type { Bounds, Filter } from './filter.js';
-import type { InvertedIndex } from './inverted-index.js';
+import type { Filter, PhraseSlot } from './filter.js';
+import { positionList, termFrequency, type InvertedIndex, type Postings } from './inverted-index.js';
 
 const K1 = 1.2;
 const B = 0.75;
@@ -15,14 +16,18 @@ export type Scores = Map<string, number>;
 
 export function evaluate(f: Filter, index: InvertedIndex): Scores {
   switch (f.kind) {
-    case 'terms':
-      return termsScores(index, f.field.name, f.terms);
-    case 'any':
-      return union(f.any.map((g) => evaluate(g, index)));
-    case 'equals':
-      return scan(index, f.field.name, (v) => f.values.some((w) => w === v));
+    case 'term':
+      return termScores(index, f.field.name, f.term) ?? new Map();
+    case 'expand':
+      return constant(f.pattern.expand(index.dictionary(f.field.name)).map((term) => index.postings(f.field.name, term)!.keys()));
+    case 'phrase':
+      return phraseScores(index, f);
+    case 'equals': {
+      const values = index.valuesOf(f.field.name);
+      return constant(f.values.map((v) => values.equal(v)));
+    }
     case 'range':
-      return scan(index, f.field.name, (v) => inRange(v, f.bounds));
+      return constant(index.valuesOf(f.field.name).range(f.bounds));
     case 'bool':
       return boolScores(f, index);
   }
@@ -36,45 +41,99 @@ function boolScores(f: Extract<Filter, { kind: 'bool' }>, index: InvertedIndex):
     for (const g of f.should) addScores(out, evaluate(g, index));
   } else if (f.should.length > 0) {
     out = union(f.should.map((g) => evaluate(g, index)));
+  } else if (f.mustNot.length > 0) {
+    return new Map(); // the reference: $mustNot alone has no base set to filter
   } else {
-    out = new Map([...index.docs.keys()].map((k) => [k, 0]));
+    out = new Map([...index.docs.keys()].map((k) => [k, 0])); // {}: every document
   }
   for (const g of f.mustNot) for (const key of evaluate(g, index).keys()) out.delete(key);
+  if (f.boost !== 1) for (const [key, s] of out) out.set(key, s * f.boost);
   return out;
 }
 
-/** Documents holding every term in the field, scored by the sum of each term's BM25. */
-function termsScores(index: InvertedIndex, field: string, terms: readonly string[]): Scores {
-  if (terms.length === 0) return new Map();
-  const n = index.docs.size;
-  let out: Scores | null = null;
-  for (const term of terms) {
-    const postings = index.postings(field, term);
-    if (postings === undefined) return new Map();
-    const idf = Math.log(1 + (n - postings.size + 0.5) / (postings.size + 0.5));
-    const scores: Scores = new Map();
-    for (const [key, tf] of postings) {
-      if (out !== null && !out.has(key)) continue;
-      const { length, average } = index.fieldLength(field, key);
-      const norm = tf + K1 * (1 - B + (B * length) / average);
-      scores.set(key, (out?.get(key) ?? 0) + (idf * tf * (K1 + 1)) / norm);
-    }
-    out = scores;
-  }
-  return out!;
+/** The documents holding `term` in `field`, scored by its BM25; undefined when none does. */
+function termScores(index: InvertedIndex, field: string, term: string): Scores | undefined {
+  const postings = index.postings(field, term);
+  if (postings === undefined) return undefined;
+  const scores: Scores = new Map();
+  for (const key of postings.keys()) scores.set(key, bm25(index, field, postings, key));
+  return scores;
 }
 
-function scan(index: InvertedIndex, field: string, holds: (v: FieldValue) => boolean): Scores {
+/** The BM25 of a term (its `postings`) in the document `key`, which holds it. */
+function bm25(index: InvertedIndex, field: string, postings: Postings, key: string): number {
+  const idf = Math.log(1 + (index.docs.size - postings.size + 0.5) / (postings.size + 0.5));
+  const tf = termFrequency(postings.get(key)!);
+  const { length, average } = index.fieldLength(field, key);
+  return (idf * tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * length) / average));
+}
+
+/**
+ * Documents holding the phrase: every slot's terms, in order, with at most `slop` positions
+ * between them in all. Scored by the BM25 of its exact terms.
+ */
+function phraseScores(index: InvertedIndex, f: Extract<Filter, { kind: 'phrase' }>): Scores {
+  const field = f.field.name;
+  const slots = f.slots.map((slot) => slotPostings(index, field, slot));
+  if (slots.some((s) => s.length === 0)) return new Map();
+  const exact = f.slots.flatMap((slot, i) => (typeof slot === 'string' ? [slots[i][0]] : []));
   const out: Scores = new Map();
-  for (const [key, doc] of index.docs) if (doc.get(field)?.some(holds)) out.set(key, CONSTANT_SCORE);
+  for (const key of candidates(slots)) {
+    const positions = slots.map((postings) => mergedPositions(postings, key));
+    if (phraseAt(positions, f.slop)) out.set(key, exact.reduce((sum, postings) => sum + bm25(index, field, postings, key), 0));
+  }
   return out;
 }
 
-function inRange(v: FieldValue, b: Bounds): boolean {
-  if (typeof v === 'boolean') return false;
-  return (
-    (b.gt === undefined || v > b.gt) && (b.gte === undefined || v >= b.gte) && (b.lt === undefined || v < b.lt) && (b.lte === undefined || v <= b.lte)
-  );
+/** The postings of each term that may stand in a slot. */
+function slotPostings(index: InvertedIndex, field: string, slot: PhraseSlot): Postings[] {
+  const terms = typeof slot === 'string' ? [slot] : slot.expand(index.dictionary(field));
+  return terms.map((t) => index.postings(field, t)).filter((p): p is Postings => p !== undefined);
+}
+
+/** The keys present in every slot (read from the smallest slot's keys). */
+function candidates(slots: readonly Postings[][]): string[] {
+  const sizes = slots.map((s) => s.reduce((n, p) => n + p.size, 0));
+  const smallest = slots[sizes.indexOf(Math.min(...sizes))];
+  const keys = new Set(smallest.flatMap((p) => [...p.keys()]));
+  return [...keys].filter((key) => slots.every((s) => s.some((p) => p.has(key))));
+}
+
+function mergedPositions(postings: readonly Postings[], key: string): readonly number[] {
+  if (postings.length === 1) return positionList(postings[0].get(key)!);
+  const all: number[] = [];
+  for (const p of postings) {
+    const at = p.get(key);
+    if (at !== undefined) all.push(...positionList(at));
+  }
+  return all.sort((a, b) => a - b);
+}
+
+/**
+ * Whether positions p0 < p1 < ... (one from each list, in order) exist with
+ * (p_last - p0) - (n - 1) <= slop. From each start, taking the earliest later position of each
+ * next slot gives the shortest span, so trying every start decides it.
+ */
+function phraseAt(positions: readonly (readonly number[])[], slop: number): boolean {
+  for (const start of positions[0]) {
+    let at = start;
+    let ok = true;
+    for (let i = 1; i < positions.length && ok; i++) {
+      const next = positions[i].find((p) => p > at);
+      if (next === undefined) ok = false;
+      else at = next;
+    }
+    if (!ok) return false; // later starts only push every position further
+    if (at - start - (positions.length - 1) <= slop) return true;
+  }
+  return false;
+}
+
+/** Every key of `groups`, each scoring the constant once. */
+function constant(groups: Iterable<Iterable<string>>): Scores {
+  const out: Scores = new Map();
+  for (const keys of groups) for (const key of keys) out.set(key, CONSTANT_SCORE);
+  return out;
 }
 
 function intersect(a: Scores, b: Scores): Scores {

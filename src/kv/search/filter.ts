@@ -1,41 +1,53 @@
 // The JSON filter language of SEARCH.QUERY and SEARCH.COUNT, parsed into a tree checked
 // against the index's schema. Parsing never throws: the first problem is the reply.
 //
-//   filter   := { (field | $must | $should | $mustNot): ... }     several keys: all must hold
-//   field    := scalar (smart match) | { $eq | $in | $gt | $gte | $lt | $lte | $smart: ... }
-//   $must    := filter | [filter...]     every clause holds
+//   filter   := { (field | $must | $should | $mustNot | $and | $or | $boost): ... }   several keys: all must hold
+//   field    := scalar (smart match) | { op: operand, ..., [$boost: n] }
+//   op       := $eq | $in | $ne | $gt | $gte | $lt | $lte | $smart | $phrase | $fuzzy | $prefix | $contains | $regex
+//   $must    := filter | [filter...]     every clause holds ($and is the same)
 //   $should  := filter | [filter...]     alone: one clause at least; beside $must: optional, adds score
-//   $mustNot := filter | [filter...]     no clause holds
+//   $or      := filter | [filter...]     one clause at least, wherever it stands
+//   $mustNot := filter | [filter...]     no clause holds; alone (no $must/$should/field), nothing matches
+//   $ne      := value                     like a $mustNot of the field's $eq, in the object it stands in
+//   $boost   := number                   multiplies the score the object (or field clause) adds
 // Nested objects name nested fields: { author: { name: "x" } } is { "author.name": "x" }.
+// The TEXT operators are built in text-query.ts.
 
 import { utf8Bytes } from '../bytes.js';
 import { ReplyError } from '../errors.js';
-import { analyze } from './analysis.js';
+import { Analyzer } from './analysis.js';
 import type { FieldValue } from './document.js';
 import * as E from './errors.js';
 import type { FieldDef, IndexDef } from './schema.js';
+import type { TermPattern } from './term-match.js';
+import * as T from './text-query.js';
+import type { Bounds } from './value-index.js';
+
+export type { Bounds } from './value-index.js';
+
+/** One place of a phrase: a term, or a pattern for the terms that may stand there. */
+export type PhraseSlot = string | TermPattern;
 
 export type Filter =
-  | { readonly kind: 'bool'; readonly must: Filter[]; readonly should: Filter[]; readonly mustNot: Filter[] }
-  /** A TEXT field holds every one of `terms`. */
-  | { readonly kind: 'terms'; readonly field: FieldDef; readonly terms: readonly string[] }
+  /** `boost` multiplies the score the node adds. */
+  | { readonly kind: 'bool'; readonly must: Filter[]; readonly should: Filter[]; readonly mustNot: Filter[]; readonly boost: number }
+  /** A TEXT field holds `term`: scored by BM25. */
+  | { readonly kind: 'term'; readonly field: FieldDef; readonly term: string }
+  /** A TEXT field holds a term `pattern` matches (fuzzy, prefix, regex): a constant score, as Tantivy's automaton queries. */
+  | { readonly kind: 'expand'; readonly field: FieldDef; readonly pattern: TermPattern }
+  /** A TEXT field holds `slots` in order, with at most `slop` positions between them in all. */
+  | { readonly kind: 'phrase'; readonly field: FieldDef; readonly slots: readonly PhraseSlot[]; readonly slop: number }
   /** A non-TEXT field holds one of `values`. */
   | { readonly kind: 'equals'; readonly field: FieldDef; readonly values: readonly FieldValue[] }
-  | { readonly kind: 'range'; readonly field: FieldDef; readonly bounds: Bounds }
-  /** At least one of `any` holds ($in on a TEXT field). */
-  | { readonly kind: 'any'; readonly any: readonly Filter[] };
+  | { readonly kind: 'range'; readonly field: FieldDef; readonly bounds: Bounds };
 
-export interface Bounds {
-  readonly gt?: FieldValue;
-  readonly gte?: FieldValue;
-  readonly lt?: FieldValue;
-  readonly lte?: FieldValue;
-}
-
-type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
+/** A parsed filter's values. */
+export type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
+type JsonObject = { [k: string]: Json };
 const RANGE_OPS = ['$gt', '$gte', '$lt', '$lte'] as const;
-/** Operators of the reference that Larder does not evaluate yet. */
-const LATER_OPS = new Set(['$fuzzy', '$phrase', '$regex', '$prefix', '$boost']);
+const BOOLEAN_OPS = new Set(['$must', '$and', '$should', '$or', '$mustNot']);
+/** Operators only a TEXT field takes. */
+const TEXT_OPS = new Set(['$smart', '$phrase', '$fuzzy', '$prefix', '$contains', '$regex']);
 /** Types the reference allows range operators on. */
 const RANGE_TYPES = new Set(['U64', 'I64', 'F64', 'DATE', 'KEYWORD']);
 
@@ -50,34 +62,56 @@ export function parseFilter(text: string, def: IndexDef): Filter | ReplyError {
   return new FilterParser(def).object(json, '');
 }
 
-function isPlainObject(v: Json): v is { [k: string]: Json } {
+function isPlainObject(v: Json): v is JsonObject {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 class FilterParser {
+  private readonly analyzers = new Map<FieldDef, Analyzer>();
+
   constructor(private readonly def: IndexDef) {}
 
   /** An object's keys, all of which must hold; `prefix` names the nested object it sits in. */
-  object(obj: { [k: string]: Json }, prefix: string): Filter | ReplyError {
+  object(obj: JsonObject, prefix: string): Filter | ReplyError {
     const must: Filter[] = [];
     const should: Filter[] = [];
     const mustNot: Filter[] = [];
+    let boost = 1;
     for (const [key, value] of Object.entries(obj)) {
-      const into = key === '$must' ? must : key === '$should' ? should : key === '$mustNot' ? mustNot : null;
-      const parsed = into !== null ? this.clauses(value) : key.startsWith('$') ? E.unknownOperator(key) : this.field(prefix + key, value);
-      if (parsed instanceof ReplyError) return parsed;
-      (into ?? must).push(...(Array.isArray(parsed) ? parsed : [parsed]));
+      if (key === '$boost') {
+        if (typeof value !== 'number') return E.invalidFilter('$boost takes a number');
+        boost = value;
+        continue;
+      }
+      if (!key.startsWith('$')) {
+        const f = this.field(prefix + key, value, mustNot);
+        if (f instanceof ReplyError) return f;
+        if (f !== null) must.push(f);
+        continue;
+      }
+      if (!BOOLEAN_OPS.has(key)) return E.unknownOperator(key);
+      const clauses = this.clauses(value);
+      if (clauses instanceof ReplyError) return clauses;
+      if (key === '$must' || key === '$and') must.push(...clauses);
+      else if (key === '$should') should.push(...clauses);
+      else if (key === '$mustNot') mustNot.push(...clauses);
+      else must.push(T.any(clauses)); // $or: one clause at least, even beside $must
     }
-    return { kind: 'bool', must, should, mustNot };
+    return { kind: 'bool', must, should, mustNot, boost };
   }
 
-  /** The clauses of $must, $should or $mustNot: one object, each key a clause, or an array of objects. */
+  /** The clauses of a boolean operator: one object, each key a clause (its $boost boosting each), or an array of objects. */
   private clauses(value: Json): Filter[] | ReplyError {
-    const items = Array.isArray(value) ? value : isPlainObject(value) ? Object.entries(value).map(([k, v]) => ({ [k]: v })) : null;
-    if (items === null) return E.invalidFilter('a boolean operator takes an object or an array of objects');
+    const bad = E.invalidFilter('a boolean operator takes an object or an array of objects');
+    let items: Json[];
+    if (Array.isArray(value)) items = value;
+    else if (isPlainObject(value)) {
+      const { $boost, ...rest } = value;
+      items = Object.entries(rest).map(([k, v]) => ($boost === undefined ? { [k]: v } : { [k]: v, $boost }));
+    } else return bad;
     const out: Filter[] = [];
     for (const item of items) {
-      if (!isPlainObject(item)) return E.invalidFilter('a boolean operator takes an object or an array of objects');
+      if (!isPlainObject(item)) return bad;
       const f = this.object(item, '');
       if (f instanceof ReplyError) return f;
       out.push(f);
@@ -85,43 +119,73 @@ class FilterParser {
     return out;
   }
 
-  /** `name` is text (from the parsed filter); schema names are its UTF-8 bytes. */
-  private field(name: string, value: Json): Filter | ReplyError {
+  /**
+   * A field's clause; null when it only excludes: $ne adds to `mustNot`, the enclosing object's
+   * exclusions, since it filters that object's matches. `name` is text (from the parsed
+   * filter); schema names are its UTF-8 bytes.
+   */
+  private field(name: string, value: Json, mustNot: Filter[]): Filter | null | ReplyError {
     const bytes = utf8Bytes(name);
     const field = this.def.fields.find((f) => f.name === bytes);
     if (field === undefined) {
       const nested = isPlainObject(value) && this.def.fields.some((f) => f.name.startsWith(bytes + '.'));
-      return nested ? this.object(value as { [k: string]: Json }, name + '.') : E.unknownField(name);
+      return nested ? this.object(value as JsonObject, name + '.') : E.unknownField(name);
     }
-    if (!isPlainObject(value)) return this.equals(field, [value], '$eq');
+    if (!isPlainObject(value)) return this.operator(field, name, '$smart', value);
     const must: Filter[] = [];
     const bounds: Record<string, FieldValue> = {};
+    let boost = 1;
     for (const [op, operand] of Object.entries(value)) {
-      let f: Filter | ReplyError | null = null;
-      if (op === '$eq' || op === '$smart') f = this.equals(field, [operand], op);
-      else if (op === '$in') f = Array.isArray(operand) ? this.equals(field, operand, op) : E.invalidFilter('$in takes an array');
-      else if ((RANGE_OPS as readonly string[]).includes(op)) {
+      if (op === '$boost') {
+        if (typeof operand !== 'number') return E.invalidFilter('$boost takes a number');
+        boost = operand;
+      } else if (op === '$ne') {
+        if (field.type === 'FACET') return E.operatorNotFor(op, name, field.type);
+        const f = this.equals(field, [operand], op);
+        if (f instanceof ReplyError) return f;
+        mustNot.push(f);
+      } else if ((RANGE_OPS as readonly string[]).includes(op)) {
         if (!RANGE_TYPES.has(field.type)) return E.operatorNotFor(op, name, field.type);
         const v = this.value(field, operand);
         if (v instanceof ReplyError) return v;
         bounds[op.slice(1)] = v;
-      } else return LATER_OPS.has(op) ? E.notYet(`the ${op} operator`) : E.unknownOperator(op);
-      if (f instanceof ReplyError) return f;
-      if (f !== null) must.push(f);
+      } else {
+        const f = this.operator(field, name, op, operand);
+        if (f instanceof ReplyError) return f;
+        must.push(f);
+      }
     }
     if (Object.keys(bounds).length > 0) must.push({ kind: 'range', field, bounds });
-    return must.length === 1 ? must[0] : { kind: 'bool', must, should: [], mustNot: [] };
+    if (must.length === 0) return null;
+    if (must.length === 1 && boost === 1) return must[0];
+    return { kind: 'bool', must, should: [], mustNot: [], boost };
   }
 
-  /** The field equals one of `operands` ($eq: one; $in: any); on TEXT, holds all terms of one. */
+  /** One operator on a field, other than the range operators. */
+  private operator(field: FieldDef, name: string, op: string, operand: Json): Filter | ReplyError {
+    if (op === '$in') return Array.isArray(operand) ? this.equals(field, operand, op) : E.invalidFilter('$in takes an array');
+    if (op === '$eq') return this.equals(field, [operand], op);
+    if (!TEXT_OPS.has(op)) return E.unknownOperator(op);
+    if (field.type !== 'TEXT') return op === '$smart' ? this.equals(field, [operand], op) : E.operatorNotFor(op, name, field.type);
+    const a = this.analyzer(field);
+    if (op === '$phrase') return T.phraseText(a, operand);
+    if (op === '$fuzzy') return T.fuzzyText(a, operand);
+    if (typeof operand !== 'string') return E.invalidFilter(`${op} on TEXT field ${name} takes text`);
+    if (op === '$smart') return T.smartText(a, operand);
+    if (op === '$prefix') return T.prefixText(a, operand);
+    if (op === '$contains') return T.containsText(a, operand);
+    return T.regexText(a, operand);
+  }
+
+  /** The field equals one of `operands` ($eq: one; $in: any); on TEXT, as text-query.ts's eqText. */
   private equals(field: FieldDef, operands: readonly Json[], op: string): Filter | ReplyError {
     if (field.type === 'TEXT') {
       const any: Filter[] = [];
       for (const o of operands) {
         if (typeof o !== 'string') return E.invalidFilter(`${op} on TEXT field ${field.name} takes text`);
-        any.push({ kind: 'terms', field, terms: analyze(field, o) });
+        any.push(T.eqText(this.analyzer(field), o));
       }
-      return any.length === 1 ? any[0] : { kind: 'any', any };
+      return any.length === 1 ? any[0] : T.any(any);
     }
     const values: FieldValue[] = [];
     for (const o of operands) {
@@ -130,6 +194,12 @@ class FilterParser {
       values.push(v);
     }
     return { kind: 'equals', field, values };
+  }
+
+  private analyzer(field: FieldDef): Analyzer {
+    let a = this.analyzers.get(field);
+    if (a === undefined) this.analyzers.set(field, (a = new Analyzer(field, this.def.language)));
+    return a;
   }
 
   /** A query operand as the field's type holds values (document.ts). */

@@ -1,20 +1,47 @@
-// One index's documents and postings. Not safe for concurrent use, and needs none: it is
-// changed only by the database's JS thread, right after the write that changed the key.
+// One index's documents, postings and value maps. Not safe for concurrent use, and needs none:
+// it is changed only by the database's JS thread, right after the write that changed the key.
 //
 // Invariants:
 // - `docs` holds every key under the index's prefixes whose value is a document of the
 //   index's data type, with the fields read from it (document.ts).
-// - For every TEXT field, `postings` maps each term to the keys holding it and how often
-//   (term frequency), and `lengths` holds each document's term count in that field, with
-//   `totalLength` their sum: what BM25 needs.
-// - Other field types are matched by reading `docs` (a full scan per condition for now).
+// - For every TEXT field, `postings` maps each term to the keys holding it and the positions
+//   it holds there (their count is the term frequency); `lengths` holds each document's term
+//   count in that field, with `totalLength` their sum: what BM25 and phrases need. The values
+//   of a multi-valued field are POSITION_GAP apart, so a phrase does not span two of them.
+//   `dictionary` holds the same terms as `postings`, sorted.
+//   Memory: a term found once in a document (most are) keeps its one position as a bare
+//   number in the map entry; only repeated terms cost an array.
+// - For every other field, a ValueIndex maps each value to the keys holding it.
 
-import { analyze } from './analysis.js';
-import type { DocFields, FieldValue } from './document.js';
+import { Analyzer } from './analysis.js';
+import type { DocFields } from './document.js';
 import type { FieldDef, IndexDef } from './schema.js';
+import { SortedList } from './sorted-list.js';
+import { ValueIndex } from './value-index.js';
+
+/** How far apart the positions of two values of one field are. */
+const POSITION_GAP = 100;
+
+/** Where a term stands in one document's field: one position, or several in ascending order. */
+export type Positions = number | number[];
+
+/** A term's postings in one field: key to the term's positions in that document. */
+export type Postings = ReadonlyMap<string, Positions>;
+
+/** How often the term occurs. */
+export function termFrequency(p: Positions): number {
+  return typeof p === 'number' ? 1 : p.length;
+}
+
+export function positionList(p: Positions): readonly number[] {
+  return typeof p === 'number' ? [p] : p;
+}
 
 interface TextField {
-  readonly postings: Map<string, Map<string, number>>;
+  readonly analyzer: Analyzer;
+  readonly postings: Map<string, Map<string, Positions>>;
+  /** The keys of `postings`, sorted: fuzzy and prefix matching walk it (term-match.ts). */
+  readonly dictionary: SortedList<string>;
   readonly lengths: Map<string, number>;
   totalLength: number;
 }
@@ -22,9 +49,13 @@ interface TextField {
 export class InvertedIndex {
   readonly docs = new Map<string, DocFields>();
   private readonly text = new Map<string, TextField>();
+  private readonly values = new Map<string, ValueIndex>();
 
   constructor(readonly def: IndexDef) {
-    for (const f of def.fields) if (f.type === 'TEXT') this.text.set(f.name, { postings: new Map(), lengths: new Map(), totalLength: 0 });
+    for (const f of def.fields) {
+      if (f.type === 'TEXT') this.text.set(f.name, { analyzer: new Analyzer(f, def.language), postings: new Map(), dictionary: new SortedList(), lengths: new Map(), totalLength: 0 });
+      else this.values.set(f.name, new ValueIndex());
+    }
   }
 
   /** Whether `key` is under one of the index's prefixes. */
@@ -37,9 +68,10 @@ export class InvertedIndex {
     this.remove(key);
     if (doc === null) return;
     this.docs.set(key, doc);
-    for (const f of this.def.fields) {
-      const values = doc.get(f.name);
-      if (f.type === 'TEXT' && values !== undefined) this.addText(f, key, values);
+    for (const [name, values] of doc) {
+      const t = this.text.get(name);
+      if (t !== undefined) this.addText(t, key, values.map(String));
+      else for (const v of values) this.values.get(name)!.add(v, key);
     }
   }
 
@@ -47,14 +79,31 @@ export class InvertedIndex {
     this.docs.clear();
     for (const t of this.text.values()) {
       t.postings.clear();
+      t.dictionary.clear();
       t.lengths.clear();
       t.totalLength = 0;
     }
+    for (const v of this.values.values()) v.clear();
   }
 
-  /** The keys holding `term` in TEXT field `field`, with its frequency in each. */
-  postings(field: string, term: string): ReadonlyMap<string, number> | undefined {
+  /** The analyzer of TEXT field `field`. */
+  analyzer(field: FieldDef): Analyzer {
+    return this.text.get(field.name)!.analyzer;
+  }
+
+  /** The keys holding `term` in TEXT field `field`, with its positions in each. */
+  postings(field: string, term: string): Postings | undefined {
     return this.text.get(field)?.postings.get(term);
+  }
+
+  /** Every term TEXT field `field` holds, sorted. */
+  dictionary(field: string): SortedList<string> {
+    return this.text.get(field)!.dictionary;
+  }
+
+  /** The value map of non-TEXT field `field`. */
+  valuesOf(field: string): ValueIndex {
+    return this.values.get(field)!;
   }
 
   /** A document's term count in a TEXT field, and the average over documents having the field. */
@@ -64,16 +113,24 @@ export class InvertedIndex {
     return { length: t.lengths.get(key) ?? 0, average: t.totalLength / t.lengths.size };
   }
 
-  private addText(f: FieldDef, key: string, values: readonly FieldValue[]): void {
-    const t = this.text.get(f.name)!;
+  private addText(t: TextField, key: string, values: readonly string[]): void {
     let length = 0;
+    let position = 0;
     for (const v of values) {
-      for (const term of analyze(f, String(v))) {
+      for (const term of t.analyzer.terms(v)) {
         let keys = t.postings.get(term);
-        if (keys === undefined) t.postings.set(term, (keys = new Map()));
-        keys.set(key, (keys.get(key) ?? 0) + 1);
+        if (keys === undefined) {
+          t.postings.set(term, (keys = new Map()));
+          t.dictionary.insert(term);
+        }
+        const positions = keys.get(key);
+        if (positions === undefined) keys.set(key, position);
+        else if (typeof positions === 'number') keys.set(key, [positions, position]);
+        else positions.push(position);
+        position++;
         length++;
       }
+      position += POSITION_GAP;
     }
     t.lengths.set(key, length);
     t.totalLength += length;
@@ -83,14 +140,19 @@ export class InvertedIndex {
     const doc = this.docs.get(key);
     if (doc === undefined) return;
     this.docs.delete(key);
-    for (const [name, t] of this.text) {
-      const values = doc.get(name);
-      if (values === undefined) continue;
-      const f = this.def.fields.find((d) => d.name === name)!;
+    for (const [name, values] of doc) {
+      const t = this.text.get(name);
+      if (t === undefined) {
+        for (const v of values) this.values.get(name)!.remove(v, key);
+        continue;
+      }
       for (const v of values) {
-        for (const term of analyze(f, String(v))) {
+        for (const term of t.analyzer.terms(String(v))) {
           const keys = t.postings.get(term);
-          if (keys?.delete(key) && keys.size === 0) t.postings.delete(term);
+          if (keys?.delete(key) && keys.size === 0) {
+            t.postings.delete(term);
+            t.dictionary.delete(term);
+          }
         }
       }
       t.totalLength -= t.lengths.get(key) ?? 0;

@@ -52,7 +52,8 @@ for (const mode of PIPELINE_MODES) {
       const keysOnly = await items.query({ filter: { 'maker.country': 'IT', price: { $gt: 10 } }, select: {} });
       assert.deepEqual(keysOnly, [{ key: 'item:1', score: keysOnly[0].score }]);
 
-      const picked = await items.query({ filter: { sku: 'SKU-2' }, select: { price: true } });
+      // A plain value on a text field is smart matching, which takes SKU-1 as a typo of SKU-2: $eq is exact.
+      const picked = await items.query({ filter: { sku: { $eq: 'SKU-2' } }, select: { price: true } });
       assert.deepEqual(picked.map((r) => [r.key, r.data]), [['item:2', { price: 45.5 }]]);
 
       assert.deepEqual(await items.count({ filter: { active: true } }), { count: 2 });
@@ -78,6 +79,48 @@ for (const mode of PIPELINE_MODES) {
       assert.equal(await items.waitIndexing(), 0);
       assert.equal(await items.describe(), null);
       assert.equal(await items.query({ filter: {} }), null);
+    });
+
+    embeddedOnly('SEARCH.* needs the embedded engine')('query operators, highlight and scoreFunc as the SDK sends them', async () => {
+      const articles = await redis.search.createIndex({
+        name: 'articles',
+        dataType: 'hash',
+        prefix: 'article:',
+        language: 'english',
+        schema: s.object({ title: s.string(), code: s.string().noStem(), views: s.number('U64'), stars: s.number('F64') }),
+      });
+      await redis.hset('article:1', { title: 'Running wireless headphones', code: 'alpha', views: 10, stars: 4 });
+      await redis.hset('article:2', { title: 'Wireless bluetooth headphones for runners', code: 'beta', views: 1000, stars: 2 });
+      await redis.hset('article:3', { title: 'Desk lamp', code: 'gamma', views: 5 });
+      const keys = async (filter: Record<string, unknown>) => (await articles.query({ filter, select: {} })).map((r) => r.key).sort();
+
+      assert.deepEqual(await keys({ title: { $eq: 'run' } }), ['article:1']); // stemmed: running, not runners
+      assert.deepEqual(await keys({ title: { $fuzzy: 'headphons' } }), ['article:1', 'article:2']);
+      assert.deepEqual(await keys({ title: { $fuzzy: { value: 'hedphones', distance: 1, transpositionCostOne: true, prefix: false } } }), ['article:1', 'article:2']);
+      assert.deepEqual(await keys({ title: { $phrase: 'wireless headphones' } }), ['article:1']);
+      assert.deepEqual(await keys({ title: { $phrase: { value: 'wireless headphones', slop: 1 } } }), ['article:1', 'article:2']);
+      assert.deepEqual(await keys({ title: { $phrase: { value: 'wireless blue', prefix: true } } }), ['article:2']);
+      assert.deepEqual(await keys({ code: { $regex: '(alpha|gamma)' } }), ['article:1', 'article:3']);
+      const boosted = await articles.query({ filter: { $should: [{ code: { $eq: 'alpha' }, $boost: 1 }, { code: { $eq: 'beta' }, $boost: 9 }] }, select: {} });
+      assert.deepEqual(boosted.map((r) => r.key), ['article:2', 'article:1']);
+
+      const [hit] = await articles.query({ filter: { title: 'lamp' }, highlight: { fields: ['title'] } });
+      assert.deepEqual(hit.data, { title: 'Desk <em>lamp</em>', code: 'gamma', views: 5 });
+      const [tagged] = await articles.query({ filter: { title: 'lamp' }, highlight: { fields: ['title'], preTag: '**', postTag: '**' }, select: { title: true } });
+      assert.deepEqual(tagged.data, { title: 'Desk **lamp**' });
+
+      const byViews = await articles.query({ filter: { title: 'headphones' }, scoreFunc: { field: 'views', scoreMode: 'replace', modifier: 'log', factor: 2 }, select: {} });
+      assert.deepEqual(byViews.map((r) => [r.key, r.score]), [['article:2', 6], ['article:1', 2]]);
+      const plain = await articles.query({ filter: {}, scoreFunc: 'views', select: {} });
+      assert.deepEqual(plain.map((r) => [r.key, r.score]), [['article:2', 1000], ['article:1', 10], ['article:3', 5]]);
+      const combined = await articles.query({
+        filter: {},
+        scoreFunc: { fields: [{ field: 'views', modifier: 'sqrt' }, { field: 'stars', missing: 1 }], combineMode: 'multiply', scoreMode: 'sum' },
+        select: {},
+      });
+      assert.deepEqual(combined.map((r) => [r.key, r.score]), [['article:2', Math.sqrt(1000) * 2], ['article:1', Math.sqrt(10) * 4], ['article:3', Math.sqrt(5)]]);
+      await assert.rejects(articles.query({ filter: {}, select: {}, highlight: { fields: ['title'] } }), /NOCONTENT cannot be combined with SELECT or HIGHLIGHT/);
+      assert.equal(await articles.drop(), 1);
     });
   });
 }

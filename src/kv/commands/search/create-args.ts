@@ -2,6 +2,7 @@
 // with the other argument readers, so search/ needs nothing from commands/.
 
 import type { ReplyError } from '../../errors.js';
+import { LANGUAGES } from '../../search/analysis.js';
 import * as E from '../../search/errors.js';
 import { DATA_TYPES, DEFAULT_LANGUAGE, FAST_TYPES, FIELD_TYPES, type CreateRequest, type DataType, type FieldDef } from '../../search/schema.js';
 import { ArgReader } from '../args.js';
@@ -19,7 +20,7 @@ export function parseCreate(argv: Args): CreateRequest | ReplyError {
   for (let w = r.word('on', 'prefix', 'language', 'existsok', 'skipinitialscan'); w !== undefined; w = r.word('on', 'prefix', 'language', 'existsok', 'skipinitialscan')) {
     if (w === 'on') dataType = readDataType(r);
     else if (w === 'prefix') prefixes = readPrefixes(r);
-    else if (w === 'language') language = r.next().toLowerCase();
+    else if (w === 'language') language = readLanguage(r);
     else if (w === 'existsok') existsOk = true;
     else skipInitialScan = true;
   }
@@ -30,6 +31,13 @@ export function parseCreate(argv: Args): CreateRequest | ReplyError {
   const fields = readFields(r);
   if (fields instanceof Array) return { def: { name: argv[1], dataType, prefixes, language, fields }, existsOk, skipInitialScan };
   return fields;
+}
+
+/** A language the reference lists (analysis.ts has a stemmer for each). */
+function readLanguage(r: ArgReader): string {
+  const language = r.next().toLowerCase();
+  if (!LANGUAGES.includes(language)) r.fail(E.unknownLanguage(language));
+  return language;
 }
 
 function readDataType(r: ArgReader): DataType | null {

@@ -1,44 +1,41 @@
 // SEARCH.QUERY and SEARCH.COUNT: a JSON filter evaluated over an index (../../search/).
 
 import { utf8Text } from '../../bytes.js';
-import { isError, ReplyError, SYNTAX } from '../../errors.js';
+import { isError, ReplyError } from '../../errors.js';
 import type { Reply } from '../../reply.js';
 import { documentContent, type FieldValue } from '../../search/document.js';
 import * as E from '../../search/errors.js';
 import { evaluate, type Scores } from '../../search/evaluate.js';
-import { parseFilter } from '../../search/filter.js';
+import { parseFilter, type Filter } from '../../search/filter.js';
+import { marker } from '../../search/highlight.js';
 import type { InvertedIndex } from '../../search/inverted-index.js';
-import type { FieldDef } from '../../search/schema.js';
+import { applyScoreFunction } from '../../search/score-function.js';
 import { ArgReader, formatFloat } from '../args.js';
 import type { Args, Ctx } from '../spec.js';
+import { readQueryOptions, type QueryOptions } from './query-options.js';
 
-/** LIMIT when none is given, and the largest allowed (the reference: 1 to 1000). */
-const DEFAULT_LIMIT = 10;
-const MAX_LIMIT = 1000;
+const NUMERIC_TYPES = new Set(['U64', 'I64', 'F64']);
 
-interface QueryOptions {
-  limit: number;
-  offset: number;
-  noContent: boolean;
-  orderBy: { field: FieldDef; descending: boolean } | null;
-  /** The fields content holds; null: every schema field. */
-  select: FieldDef[] | null;
-}
-
-// SEARCH.QUERY name filter [LIMIT n] [OFFSET n] [NOCONTENT] [ORDERBY field ASC|DESC] [SELECT n field...]
+// SEARCH.QUERY name filter [LIMIT n] [OFFSET n] [NOCONTENT] [ORDERBY field [ASC|DESC]] [SELECT n field...]
+//   [HIGHLIGHT FIELDS n field... [TAGS open close]] [SCOREFUNC ...]   (options: query-options.ts)
 // Replies [key, score, [[field, value]...]] per match (no content with NOCONTENT); null without the index.
 export function queryCommand(ctx: Ctx, argv: Args): Reply {
   const index = ctx.search.get(argv[1]);
   if (index === undefined) return null;
   const opts = readQueryOptions(new ArgReader(argv, 3), index);
   if (isError(opts)) return opts;
-  const matches = liveMatches(ctx, index, argv[2]);
-  if (isError(matches)) return matches;
+  if (ctx.inTransaction && !opts.noContent) return E.NOCONTENT_REQUIRED;
+  const filter = parseFilter(utf8Text(argv[2]), index.def);
+  if (isError(filter)) return filter;
+  let matches = liveScores(ctx, index, filter);
+  if (opts.scoreFunction !== null) matches = applyScoreFunction(opts.scoreFunction, index, matches);
   const ranked = rank(index, matches, opts.orderBy).slice(opts.offset, opts.offset + opts.limit);
-  return ranked.map(([key, score]) => {
+  const highlight = opts.highlight === null ? null : { fields: opts.highlight.fields, mark: marker(opts.highlight, filter, index.def) };
+  return ranked.map(([key, relevance]) => {
+    const score = shownScore(index, key, relevance, opts.orderBy);
     if (opts.noContent) return [key, formatFloat(score)];
     const value = ctx.ks.peek(key)!.value;
-    return [key, formatFloat(score), documentContent(index.def, value, opts.select)];
+    return [key, formatFloat(score), documentContent(index.def, value, opts.select, highlight)];
   });
 }
 
@@ -50,49 +47,32 @@ export function countCommand(ctx: Ctx, argv: Args): Reply {
   return isError(matches) ? matches : matches.size;
 }
 
-/**
- * The matches of `filterArg`, leaving out keys whose time has passed: looking at each deletes
- * it, which takes it out of the index too (the database's expiry hook).
- */
+/** The matches of the filter argument `filterArg` (as liveScores), or why it is no filter. */
 export function liveMatches(ctx: Ctx, index: InvertedIndex, filterArg: string): Scores | ReplyError {
   const filter = parseFilter(utf8Text(filterArg), index.def);
-  if (isError(filter)) return filter;
+  return isError(filter) ? filter : liveScores(ctx, index, filter);
+}
+
+/**
+ * The matches of `filter`, leaving out keys whose time has passed: looking at each deletes
+ * it, which takes it out of the index too (the database's expiry hook).
+ */
+function liveScores(ctx: Ctx, index: InvertedIndex, filter: Filter): Scores {
   const scores = evaluate(filter, index);
   for (const key of [...scores.keys()]) if (ctx.ks.peek(key) === undefined) scores.delete(key);
   return scores;
 }
 
-function readQueryOptions(r: ArgReader, index: InvertedIndex): QueryOptions | ReplyError {
-  const opts: QueryOptions = { limit: DEFAULT_LIMIT, offset: 0, noContent: false, orderBy: null, select: null };
-  const field = (name: string): FieldDef | undefined => {
-    const f = index.def.fields.find((d) => d.name === name);
-    if (f === undefined) r.fail(E.unknownField(name));
-    return f;
-  };
-  const words = ['limit', 'offset', 'nocontent', 'orderby', 'select', 'highlight', 'scorefunc'] as const;
-  for (let w = r.word(...words); w !== undefined && r.error === null; w = r.word(...words)) {
-    if (w === 'limit') opts.limit = r.int(E.LIMIT_RANGE);
-    else if (w === 'offset') opts.offset = r.int(E.OFFSET_RANGE);
-    else if (w === 'nocontent') opts.noContent = true;
-    else if (w === 'orderby') {
-      const f = field(r.next());
-      const descending = r.word('asc', 'desc') === 'desc';
-      if (f !== undefined && !f.fast) r.fail(E.notFast(f.name));
-      if (f !== undefined) opts.orderBy = { field: f, descending };
-    } else if (w === 'select') {
-      const n = r.int();
-      opts.select = [];
-      for (let i = 0; i < n && r.error === null; i++) {
-        const f = field(r.next());
-        if (f !== undefined) opts.select.push(f);
-      }
-    } else r.fail(E.notYet(w.toUpperCase()));
-  }
-  if (!r.done) r.fail(SYNTAX);
-  if (opts.limit < 1 || opts.limit > MAX_LIMIT) r.fail(E.LIMIT_RANGE);
-  if (opts.offset < 0) r.fail(E.OFFSET_RANGE);
-  if (opts.noContent && opts.select !== null) r.fail(E.NOCONTENT_WITH_SELECT);
-  return r.error ?? opts;
+/**
+ * The score a result shows. The reference: "When using orderBy, the score in results reflects
+ * the sort field's value rather than relevance": so for a numeric sort field, its value; for
+ * other fields (and documents lacking it), the relevance score still (Larder's choice, the
+ * reference saying nothing of them).
+ */
+function shownScore(index: InvertedIndex, key: string, relevance: number, orderBy: QueryOptions['orderBy']): number {
+  if (orderBy === null || !NUMERIC_TYPES.has(orderBy.field.type)) return relevance;
+  const value = index.docs.get(key)?.get(orderBy.field.name)?.[0];
+  return typeof value === 'number' ? value : relevance;
 }
 
 /** Matches in reply order: by score, highest first, or by a FAST field; ties by key. */

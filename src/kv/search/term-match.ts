@@ -1,0 +1,208 @@
+// Which indexed terms a query word matches when it is not matched exactly: fuzzily (edit
+// distance), by prefix, by fuzzy prefix, or by a regular expression. A pattern answers for one
+// term (highlighting) and lists the terms of a field's sorted dictionary it matches
+// (evaluation). A word is tried as typed (lower-cased) and as its stem, since the index holds
+// stems: "wireles" is 1 edit from the indexed "wireless", while its stem "wirel" is 3.
+// Edits are counted in UTF-16 code units, as the dictionary is ordered.
+//
+// Fuzzy listing walks the dictionary as a trie: terms sharing a prefix share the rows of the
+// edit-distance table computed for it, a prefix already too far from the word skips every term
+// under it (one binary search), and in fuzzy-prefix mode a prefix close enough takes every
+// term under it at once. So a query costs about the prefixes within reach of the word, not
+// the dictionary's size.
+
+import type { Analyzer } from './analysis.js';
+import type { SortedList } from './sorted-list.js';
+
+export interface TermPattern {
+  /** Whether one term matches. */
+  matches(term: string): boolean;
+  /** The terms of `dictionary` that match. */
+  expand(dictionary: SortedList<string>): string[];
+}
+
+export interface FuzzyOptions {
+  /** The most edits allowed (the reference: 0 to 2). */
+  readonly distance: number;
+  /** Whether swapping two adjacent characters is one edit (else two). */
+  readonly transpositions: boolean;
+  /** Whether the word may match the start of a term (fuzzy prefix). */
+  readonly prefix: boolean;
+}
+
+/** The forms of a query word tried against the index: as typed and as stemmed. */
+function forms(analyzer: Analyzer, word: string): string[] {
+  const stem = analyzer.stemOf(word);
+  return stem === word ? [word] : [word, stem];
+}
+
+export function fuzzyPattern(analyzer: Analyzer, word: string, o: FuzzyOptions): TermPattern {
+  const wanted = forms(analyzer, word);
+  return {
+    matches: (term) => wanted.some((w) => editDistance(w, term, o) <= o.distance),
+    expand: (dictionary) => union(wanted.map((w) => fuzzyTerms(dictionary, w, o))),
+  };
+}
+
+export function prefixPattern(analyzer: Analyzer, word: string): TermPattern {
+  const wanted = forms(analyzer, word);
+  return {
+    matches: (term) => wanted.some((w) => term.startsWith(w)),
+    expand: (dictionary) => union(wanted.map((w) => dictionary.slice(...prefixRange(dictionary, w, 0)))),
+  };
+}
+
+/**
+ * A pattern that must match a whole term (the reference: "matched against individual terms");
+ * 'invalid' when it is not one, 'unsafe' when JavaScript's backtracking engine could take
+ * exponential time on it (see repeatsARepetition).
+ */
+export function regexPattern(pattern: string): TermPattern | 'invalid' | 'unsafe' {
+  let re: RegExp;
+  try {
+    re = new RegExp(`^(?:${pattern})$`, 'u');
+  } catch {
+    return 'invalid';
+  }
+  if (repeatsARepetition(pattern)) return 'unsafe';
+  return {
+    matches: (term) => re.test(term),
+    expand: (dictionary) => [...dictionary].filter((term) => re.test(term)),
+  };
+}
+
+/**
+ * Whether a quantifier applies to a group that holds a quantifier or an alternation, as in
+ * (a+)+ or (a|ab)*: the shapes on which a backtracking engine can take exponential time over
+ * one long term, which would stall the database's thread. Tantivy's engine is an automaton
+ * and has no such case; refusing them is the price of JavaScript's. Escapes and character
+ * classes are skipped; the pattern is already known to be valid.
+ */
+function repeatsARepetition(pattern: string): boolean {
+  const groups: boolean[] = []; // per open group: whether it holds a quantifier or an alternation
+  let lastGroupRepeats = false; // the atom just closed is a group that does
+  for (let i = 0; i < pattern.length; i++) {
+    const c = pattern[i];
+    const quantifier = c === '*' || c === '+' || c === '?' || c === '{';
+    if (quantifier && lastGroupRepeats) return true;
+    if (quantifier || c === '|') {
+      if (groups.length > 0) groups[groups.length - 1] = true;
+    }
+    lastGroupRepeats = false;
+    if (c === '\\') i++;
+    else if (c === '[') {
+      for (i++; i < pattern.length && pattern[i] !== ']'; i++) if (pattern[i] === '\\') i++;
+    } else if (c === '(') {
+      groups.push(false);
+      if (pattern[i + 1] === '?') i = groupModifierEnd(pattern, i + 2);
+    }
+    else if (c === ')') {
+      lastGroupRepeats = groups.pop() ?? false;
+      if (lastGroupRepeats && groups.length > 0) groups[groups.length - 1] = true;
+    }
+  }
+  return false;
+}
+
+/** Where the modifier of a group that opens with "(?" ends, from just after the "?": (?: (?= (?! (?<= (?<! (?<name>. */
+function groupModifierEnd(pattern: string, at: number): number {
+  if (pattern[at] !== '<' || pattern[at + 1] === '=' || pattern[at + 1] === '!') return pattern[at] === '<' ? at + 1 : at;
+  return pattern.indexOf('>', at);
+}
+
+function union(lists: string[][]): string[] {
+  return lists.length === 1 ? lists[0] : [...new Set(lists.flat())];
+}
+
+/** [from, to): the terms starting with `prefix`, from index `from` on. */
+function prefixRange(dictionary: SortedList<string>, prefix: string, from: number): [number, number] {
+  const start = dictionary.search((t) => t < prefix, from);
+  return [start, dictionary.search((t) => t.startsWith(prefix), start)];
+}
+
+/**
+ * The edit distance between `word` and `term`, or with `prefix` between `word` and the closest
+ * beginning of `term`; Damerau's adjacent swaps count as one edit with `transpositions`.
+ * Gives up early (returns distance + 1) once every path is over `distance`.
+ */
+export function editDistance(word: string, term: string, o: FuzzyOptions): number {
+  const over = o.distance + 1;
+  if (!o.prefix && Math.abs(word.length - term.length) > o.distance) return over;
+  let best = o.prefix ? word.length : over;
+  let before: Int32Array | null = null;
+  let row = firstRow(word);
+  for (let k = 0; k < term.length; k++) {
+    const next = nextRow(word, term, k, row, before, o.transpositions);
+    before = row;
+    row = next;
+    if (o.prefix) best = Math.min(best, row[word.length]);
+    if (rowMin(row) > o.distance) return Math.min(best, over);
+  }
+  return o.prefix ? best : row[word.length];
+}
+
+/** The terms of `dictionary` within `o.distance` of `word` (or, with `o.prefix`, starting within it). */
+function fuzzyTerms(dictionary: SortedList<string>, word: string, o: FuzzyOptions): string[] {
+  const m = word.length;
+  if (o.prefix && m <= o.distance) return [...dictionary]; // the empty beginning is close enough
+  const out: string[] = [];
+  // rows[k]: the table's row for the first k characters of `at`; valid up to `depth`.
+  const rows: Int32Array[] = [firstRow(word)];
+  let at = '';
+  let depth = 0;
+  let i = 0;
+  while (i < dictionary.length) {
+    const term = dictionary.at(i);
+    let k = Math.min(commonPrefix(at, term), depth);
+    let verdict: 'reached' | 'beyond' | null = null;
+    while (k < term.length && verdict === null) {
+      rows[k + 1] = nextRow(word, term, k, rows[k], k > 0 ? rows[k - 1] : null, o.transpositions);
+      k++;
+      if (o.prefix && rows[k][m] <= o.distance) verdict = 'reached';
+      else if (rowMin(rows[k]) > o.distance) verdict = 'beyond';
+    }
+    at = term;
+    depth = k;
+    if (verdict === null) {
+      if (!o.prefix && rows[k][m] <= o.distance) out.push(term);
+      i++;
+      continue;
+    }
+    // Every term under this prefix is decided alike: all in (reached) or all out (beyond).
+    const [, end] = prefixRange(dictionary, term.slice(0, k), i);
+    if (verdict === 'reached') for (let j = i; j < end; j++) out.push(dictionary.at(j));
+    i = end;
+  }
+  return out;
+}
+
+function firstRow(word: string): Int32Array {
+  return Int32Array.from({ length: word.length + 1 }, (_, j) => j);
+}
+
+/** The row for the term's first k + 1 characters, from the rows for k (`row`) and k - 1 (`before`). */
+function nextRow(word: string, term: string, k: number, row: Int32Array, before: Int32Array | null, transpositions: boolean): Int32Array {
+  const next = new Int32Array(word.length + 1);
+  next[0] = k + 1;
+  const c = term.charCodeAt(k);
+  for (let j = 1; j <= word.length; j++) {
+    const w = word.charCodeAt(j - 1);
+    let d = Math.min(row[j] + 1, next[j - 1] + 1, row[j - 1] + (w === c ? 0 : 1));
+    if (transpositions && before !== null && j > 1 && w === term.charCodeAt(k - 1) && word.charCodeAt(j - 2) === c) d = Math.min(d, before[j - 2] + 1);
+    next[j] = d;
+  }
+  return next;
+}
+
+function rowMin(row: Int32Array): number {
+  let min = row[0];
+  for (let j = 1; j < row.length; j++) if (row[j] < min) min = row[j];
+  return min;
+}
+
+function commonPrefix(a: string, b: string): number {
+  const n = Math.min(a.length, b.length);
+  let i = 0;
+  while (i < n && a.charCodeAt(i) === b.charCodeAt(i)) i++;
+  return i;
+}
