@@ -70,7 +70,8 @@ function randomFilter(rng: Rng): Pick<Case, 'filter' | 'holds'> {
     }
     case 2: {
       const tag = rng.pick(TAGS);
-      return { filter: { $mustNot: { tag } }, holds: (d) => d.tag !== tag };
+      // $mustNot alone matches nothing (the reference), so it stands beside a clause every numbered document holds.
+      return { filter: { n: { $gte: -1000 }, $mustNot: { tag } }, holds: (d) => d.n !== undefined && d.tag !== tag };
     }
     default: {
       const tags = rng.some(TAGS, 2);
