@@ -297,6 +297,8 @@ export class PostgresLog implements SharedLog {
   private async compact(): Promise<void> {
     await this.sql.begin(async (tx) => {
       await this.lockAndFetch(tx);
+      // Another process compacted first (the fetch reloaded from its snapshot): nothing to do.
+      if (this.bytesSinceSnapshot <= this.s.compactAfterBytes) return;
       const payload = Buffer.concat(this.store.snapshotOps().map((p) => frame(p)));
       await tx`insert into snapshot (one, upto, payload) values (true, ${this.seq}, ${payload})
                on conflict (one) do update set upto = excluded.upto, payload = excluded.payload`;
