@@ -21,9 +21,6 @@
 // Not safe for concurrent use; the service's JS thread owns it.
 
 import type { Sql, TransactionSql } from 'postgres';
-
-/** The pool, or one transaction's connection. */
-type Db = Sql | TransactionSql;
 import type { Logger } from '../../../server/log.js';
 import { LogFailedError } from '../../../storage/errors.js';
 import { frame, readFrames } from '../../../storage/frames.js';
@@ -31,6 +28,9 @@ import { decodeOp, encodeOp, type Op } from '../ops.js';
 import type { QueueStore, SharedLog } from '../queue-store.js';
 import { LOCK } from './migrations.js';
 import { reasonOf } from './connect.js';
+
+/** The pool, or one transaction's connection. */
+type Db = Sql | TransactionSql;
 
 /** How often a process looks for others' ops without being notified. */
 const POLL_MS = 1000;
