@@ -1,8 +1,8 @@
 // `larder` command line: `larder start [--config FILE] [--port N] [--host H] [--data-dir DIR]
 // [--runtime node|bun] [--log-level L] [--fsync always|everysec] [--kv-backend URL] [--workers N]
-// [--qstash-dev] [--topic NAME:PARTITIONS]... [--vector-index NAME:TYPE[:DIMENSION[:SIMILARITY]]]...`
+// [--queue-backend URL] [--qstash-dev] [--topic NAME:PARTITIONS]... [--vector-index NAME:TYPE[:DIMENSION[:SIMILARITY]]]...`
 // and `larder topic create ...` (topic.ts), `larder vector-index create ...` (vector-index.ts),
-// `larder repair ...` (repair.ts).
+// `larder repair ...` (repair.ts), `larder migrate ...` (migrate.ts).
 
 import { ConfigError, loadConfig } from '../config/load.js';
 import { addTopicFlags } from '../config/topic-flags.js';
@@ -11,6 +11,7 @@ import { startLarder } from '../larder.js';
 import { CorruptDataError } from '../storage/errors.js';
 import { envLines } from './env-lines.js';
 import { parseFlags } from './flags.js';
+import { MIGRATE_USAGE, migrateCommand } from './migrate.js';
 import { REPAIR_USAGE, repairCommand } from './repair.js';
 import { TOPIC_USAGE, topicCommand } from './topic.js';
 import { VECTOR_INDEX_USAGE, vectorIndexCommand } from './vector-index.js';
@@ -19,12 +20,15 @@ import { isWorker, portFromPrimary, reportListening, runPrimary } from './worker
 const USAGE = `usage: larder start [--config FILE] [--port N] [--host H] [--data-dir DIR]
                     [--runtime auto|node|bun] [--log-level LEVEL] [--fsync always|everysec]
                     [--kv-backend redis://HOST:PORT | redis+cluster://HOST:PORT,HOST:PORT]
+                    [--queue-backend postgres://USER:PASSWORD@HOST:PORT/DATABASE]
                     [--workers N] [--qstash-dev]
                     [--topic NAME:PARTITIONS]... [--vector-index NAME:TYPE[:DIMENSION[:SIMILARITY]]]...
 
 Starts every configured service on one port. Settings: defaults < config file (JSON or
 YAML; also LARDER_CONFIG) < LARDER_* environment variables < flags. --kv-backend keeps
 the default key-value database on a remote Redis or Valkey instead of the data dir;
+--queue-backend keeps the message queue and workflows in PostgreSQL, which several Larder
+processes may share; \`larder migrate\` applies its schema changes and exits (start does too).
 --workers N serves the port from N processes (every database on a remote Redis).
 --qstash-dev serves the message queue the way @upstash/qstash's QSTASH_DEV=true mode expects:
 its published dev token and signing keys, the queue API also at the root (/v2/...), and the
@@ -34,9 +38,11 @@ ${TOPIC_USAGE}
 
 ${VECTOR_INDEX_USAGE}
 
-${REPAIR_USAGE}`;
+${REPAIR_USAGE}
 
-const FLAGS = new Set(['config', 'port', 'host', 'data-dir', 'runtime', 'log-level', 'fsync', 'kv-backend', 'workers']);
+${MIGRATE_USAGE}`;
+
+const FLAGS = new Set(['config', 'port', 'host', 'data-dir', 'runtime', 'log-level', 'fsync', 'kv-backend', 'queue-backend', 'workers']);
 /** Flags that may repeat. */
 const LIST_FLAGS = new Set(['topic', 'vector-index']);
 /** Flags without a value. */
@@ -51,6 +57,7 @@ async function main(argv: string[]): Promise<void> {
   if (command === 'topic') return topicCommand(rest);
   if (command === 'vector-index') return vectorIndexCommand(rest);
   if (command === 'repair') return repairCommand(rest);
+  if (command === 'migrate') return migrateCommand(rest);
   if (command !== 'start') throw new ConfigError(`unknown command '${command}'\n${USAGE}`);
   const { flags, lists } = parseFlags(rest, FLAGS, USAGE, LIST_FLAGS, SWITCHES);
   const config = loadConfig(flags);
