@@ -111,7 +111,7 @@ export class Persistence implements Journal {
       if (e instanceof LogFailedError) return diskWriteFailed(e.reason);
       throw e;
     }
-    if (this.generations.wantsCompaction()) this.compact();
+    if (this.generations.wantsCompaction()) this.compact(true);
     return null;
   }
 
@@ -125,24 +125,25 @@ export class Persistence implements Journal {
     return this.generations.log.retry();
   }
 
-  /** Writes a snapshot of the whole keyspace and starts a new, empty log. */
-  compact(): void {
+  /**
+   * Writes a snapshot of the whole keyspace as it is now and starts a new, empty log; in the
+   * background, a slice at a time while commands go on (see Generations.compact).
+   */
+  compact(background = false): void {
     this.seal();
-    const entries = [...this.db.ks.live()];
     const { scripts, libraries } = this.db.scripting.snapshot();
     const search = this.db.search.declared ? this.db.search.definitions() : [];
     const header = {
-      keys: entries.length,
       ...(scripts.length > 0 && { scripts }),
       ...(libraries.length > 0 && { libraries }),
       ...(search.length > 0 && { search }),
     };
-    this.generations.compact(header, encodeEntries(entries));
+    this.generations.compact(header, this.db.ks.snapshot(encodeEntry), background);
   }
 
   close(): void {
     this.seal();
-    this.generations.log.close();
+    this.generations.close();
   }
 
   /** Fills the search indexes from the loaded keys, and says how long that took. */
@@ -201,15 +202,13 @@ function searchDefinitions(v: unknown): (string[] | null)[] {
   return v.map((argv) => (Array.isArray(argv) && argv.every((s) => typeof s === 'string') ? argv : null));
 }
 
-/** Snapshot entries, [u32 key length][key][f64 expiry][value], encoded one at a time as written. */
-function* encodeEntries(entries: readonly Entry[]): Generator<Buffer> {
-  for (const e of entries) {
-    const value = encodeValue(e.value);
-    const buf = Buffer.allocUnsafe(12 + e.key.length + value.length);
-    buf.writeUInt32LE(e.key.length, 0);
-    buf.write(e.key, 4, 'latin1');
-    buf.writeDoubleLE(e.exp, 4 + e.key.length);
-    buf.write(value, 12 + e.key.length, 'latin1');
-    yield buf;
-  }
+/** One snapshot entry: [u32 key length][key][f64 expiry][value]. */
+function encodeEntry(e: Entry): Buffer {
+  const value = encodeValue(e.value);
+  const buf = Buffer.allocUnsafe(12 + e.key.length + value.length);
+  buf.writeUInt32LE(e.key.length, 0);
+  buf.write(e.key, 4, 'latin1');
+  buf.writeDoubleLE(e.exp, 4 + e.key.length);
+  buf.write(value, 12 + e.key.length, 'latin1');
+  return buf;
 }

@@ -218,7 +218,7 @@ export class QueueStore {
       this.compactionQueued = false;
       if (this.closed) return;
       const ops = this.snapshotOps();
-      this.generations.compact({ ops: ops.length }, ops);
+      this.generations.compact({}, ops);
     });
   }
 

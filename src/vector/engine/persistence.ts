@@ -99,7 +99,7 @@ export class VectorPersistence implements Journal {
   /** Writes a snapshot of the whole index and starts a new, empty log. */
   compact(): void {
     const ops = this.snapshotOps();
-    this.generations.compact({ ops: ops.length }, ops);
+    this.generations.compact({}, ops);
   }
 
   /** Writes what a failure held back, if it can now; the failure that still holds, or null. */
