@@ -8,14 +8,17 @@
 //   queue     publish (single, batch of 100), deliveries/s, publish-to-delivery latency, 10% failing once
 //   vector-scale  query QPS and recall@10 at 10k and 100k vectors (1M on request), the same pair
 //   workflow  @upstash/workflow steps/s with 8 runs at once, and the latency a step adds (issue 10)
+//   kv-scale  GET and SET p99 during a compaction of 2M keys, and memory per key against
+//             redis-server for strings, small hashes and a sorted set (issue 20)
 //
-//   npm run bench -- [kv] [families] [streams] [vector] [queue] [vector-scale] [workflow]
+//   npm run bench -- [kv] [families] [streams] [vector] [queue] [vector-scale] [workflow] [kv-scale]
 //                    [--warmup S] [--rounds N] [--threads N] [--connections N] [--doc PATH|none]
 //                    [--duration S] [--only id,id]                                (kv)
 //                    [--cell S] [--sizes N,N,N] [--modes engine,http] [--family-rounds N] (families)
 //                    [--run-seconds S]             (streams, vector, queue, vector-scale, workflow)
 //                    [--vectors N] [--queries N]                                  (vector)
 //                    [--scale-sizes N,N,N] [--scale-queries N]                    (vector-scale)
+//                    [--compaction-keys N] [--memory-scale F]   (kv-scale; also --duration, --warmup)
 //
 // Never part of `npm test`; test/bench/smoke.test.ts runs every workload for about a second.
 
@@ -27,6 +30,7 @@ import { parseArgs } from 'node:util';
 import { writeSection } from './doc-section.js';
 import { benchFamilies, FAMILY_MODES } from './families.js';
 import { benchKv } from './kv.js';
+import { benchKvScale } from './kv-scale.js';
 import { factsText, loadText, machine } from './machine.js';
 import { benchQueue } from './queue.js';
 import { benchStreams } from './streams.js';
@@ -36,7 +40,7 @@ import { benchWorkflow } from './workflow.js';
 
 const BENCH_DIR = dirname(fileURLToPath(import.meta.url)); // dist/bench
 const ROOT = resolve(BENCH_DIR, '../..');
-const WORKLOADS = ['kv', 'families', 'streams', 'vector', 'queue', 'vector-scale', 'workflow'];
+const WORKLOADS = ['kv', 'families', 'streams', 'vector', 'queue', 'vector-scale', 'workflow', 'kv-scale'];
 
 // Defaults aim at a whole run under 15 minutes on two cores: about 12 to 13 at load average 2 to 5
 // (18 at load 16 to 21; docs/benchmarks.md, "How long"). KV 2 s per run and 3 rounds; the
@@ -65,6 +69,8 @@ const { values, positionals } = parseArgs({
     'scale-sizes': { type: 'string', default: '10000,100000' },
     'scale-queries': { type: 'string', default: '100' },
     doc: { type: 'string', default: 'docs/benchmarks.md' },
+    'compaction-keys': { type: 'string', default: '2000000' },
+    'memory-scale': { type: 'string', default: '1' },
   },
 });
 
@@ -98,7 +104,7 @@ async function main(): Promise<void> {
   const runSeconds = seconds('run-seconds', values['run-seconds'], 0.1);
   const doc = values.doc === 'none' ? null : resolve(ROOT, values.doc);
   // The families' in-process mode loads nothing over HTTP, so only their http mode needs wrk.
-  const needsWrk = workloads.includes('kv') || (workloads.includes('families') && values.modes.split(',').includes('http'));
+  const needsWrk = workloads.includes('kv') || workloads.includes('kv-scale') || (workloads.includes('families') && values.modes.split(',').includes('http'));
   if (needsWrk && spawnSync('wrk', ['--version']).error !== undefined) {
     console.error('bench: wrk not installed (apt-get install wrk); nothing measured');
     process.exit(1);
@@ -119,6 +125,14 @@ async function main(): Promise<void> {
       const summary = await benchKv(ROOT, BENCH_DIR, { load, warmup, rounds, only: values.only?.split(',') });
       clean &&= summary.clean;
       text = summary.render();
+    } else if (workload === 'kv-scale') {
+      const load = { seconds: positive('duration', values.duration, 1), threads, connections };
+      const compactionKeys = positive('compaction-keys', values['compaction-keys'], 1000, 100_000_000);
+      const memoryScale = Number(values['memory-scale']);
+      if (!(memoryScale > 0 && memoryScale <= 10)) throw new Error(`--memory-scale must be a number above 0, at most 10, got '${values['memory-scale']}'`);
+      const { compaction, memory } = await benchKvScale(ROOT, BENCH_DIR, { load, warmup, compactionKeys, memoryScale });
+      clean &&= compaction.clean && memory.clean;
+      text = `${compaction.render()}\n\n${memory.render()}`;
     } else if (workload === 'families') {
       const sizes = values.sizes.split(',').map((s) => positive('sizes', s, 10, 10_000_000));
       const modes = oneOf('mode', values.modes.split(','), FAMILY_MODES);
