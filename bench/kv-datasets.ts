@@ -13,7 +13,8 @@ export interface Dataset {
 }
 
 const BATCH = 1000;
-const VALUE = 'v'.repeat(100);
+/** 100 bytes, different for each key (as values arriving in requests are different strings). */
+const value = (i: number) => `${'v'.repeat(90)}${String(i).padStart(10, '0')}`;
 
 /** `n` keys `string:<i>` of 100-byte values, by MSET of BATCH keys. */
 export function strings(n: number): Dataset {
@@ -25,7 +26,7 @@ export function strings(n: number): Dataset {
     *commands() {
       for (let i = 0; i < n; i += BATCH) {
         const argv = ['MSET'];
-        for (let k = i; k < Math.min(n, i + BATCH); k++) argv.push(`string:${k}`, VALUE);
+        for (let k = i; k < Math.min(n, i + BATCH); k++) argv.push(`string:${k}`, value(k));
         yield argv;
       }
     },

@@ -30,7 +30,10 @@ if (dataset === undefined) throw new Error(`unknown data set '${id}'`);
 const db = new Database('default', new AclRegistry('token', 'read-only-token', COMMANDS), runtime, Date.now);
 const before = heapBytes();
 const rssBefore = process.memoryUsage().rss;
-for (const argv of dataset.commands()) {
+for (const built of dataset.commands()) {
+  // Parsed from JSON as the server parses a request body: flat strings of their own, not the
+  // ropes and shared constants the generator builds them from.
+  const argv = JSON.parse(JSON.stringify(built)) as string[];
   const reply = db.execute(argv, SYSTEM_CALLER);
   if (reply instanceof ReplyError) throw new Error(`${argv[0]}: ${reply.text}`);
 }
