@@ -211,19 +211,20 @@ export class Generations {
 
   /** Moves the writes to log <gen+1> and opens snapshot <gen+1> for writing. */
   private begin(header: Record<string, unknown>, entries: Iterable<Buffer>): SnapshotWrite {
-    this.log.flush();
-    const next = this.gen + 1;
-    const write = new SnapshotWrite(
-      join(this.settings.dir, genName('snapshot', next)),
-      { version: this.format.version, ...header },
-      this.format.countField,
-      entries[Symbol.iterator](),
-    );
+    const source = entries[Symbol.iterator]();
+    let write: SnapshotWrite;
     try {
-      const log = AppendLog.open(join(this.settings.dir, genName('log', next)), this.settings.fsync).log;
+      this.log.flush();
+      write = new SnapshotWrite(join(this.settings.dir, genName('snapshot', this.gen + 1)), { version: this.format.version, ...header }, this.format.countField, source);
+    } catch (err) {
+      source.return?.(); // its owner may hold state for it (kv's keyspace walk)
+      throw err;
+    }
+    try {
+      const log = AppendLog.open(join(this.settings.dir, genName('log', this.gen + 1)), this.settings.fsync).log;
       this.log.close();
       this.log = log;
-      this.gen = next;
+      this.gen++;
     } catch (err) {
       write.abandon();
       throw err;

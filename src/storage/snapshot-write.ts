@@ -10,7 +10,7 @@
 import { closeSync, fchmodSync, fsync, fsyncSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { FILE_MODE, syncDirectory } from './atomic-file.js';
-import { frame } from './frames.js';
+import { frame, FRAME_HEADER, writeFrame } from './frames.js';
 
 /** Entries are gathered into writes of about this size. */
 const WRITE_BYTES = 1 << 20;
@@ -21,6 +21,9 @@ export class SnapshotWrite {
   private readonly tmp: string;
   private readonly fd: number;
   private readonly headerJson: string;
+  /** Frames are gathered here and written out when it is full: one copy each, and no garbage. */
+  private readonly chunk = Buffer.allocUnsafe(WRITE_BYTES);
+  private chunkBytes = 0;
   private count = 0;
   /** Bytes in the file so far. */
   bytes = 0;
@@ -48,29 +51,18 @@ export class SnapshotWrite {
   /** Writes entries until `budgetMs` have passed or none is left; true once none is left. */
   step(budgetMs: number): boolean {
     const until = performance.now() + budgetMs;
-    let chunk: Buffer[] = [];
-    let chunkBytes = 0;
-    let more = true;
     // Checking the clock costs more than encoding a small entry: look every 64 entries.
     for (let n = 1; ; n++) {
       const next = this.entries.next();
       if (next.done === true) {
-        more = false;
-        break;
+        this.putChunk();
+        return true;
       }
-      const f = frame(next.value);
-      chunk.push(f);
-      chunkBytes += f.length;
-      this.count++;
-      if (chunkBytes >= WRITE_BYTES) {
-        this.put(Buffer.concat(chunk, chunkBytes));
-        chunk = [];
-        chunkBytes = 0;
-      }
+      this.add(next.value);
       if (n % 64 === 0 && performance.now() >= until) break;
     }
-    if (chunkBytes > 0) this.put(Buffer.concat(chunk, chunkBytes));
-    return !more;
+    this.putChunk();
+    return false;
   }
 
   /** Writes what is left, makes the file durable and puts it in place; returns its size. */
@@ -132,6 +124,21 @@ export class SnapshotWrite {
   private sealHeader(): void {
     const header = this.headerFrame();
     for (let off = 0; off < header.length; ) off += writeSync(this.fd, header, off, header.length - off, off);
+  }
+
+  private add(payload: Buffer): void {
+    this.count++;
+    const size = FRAME_HEADER + payload.length;
+    if (this.chunkBytes + size > this.chunk.length) this.putChunk();
+    if (size > this.chunk.length) return this.put(frame(payload));
+    this.chunkBytes += writeFrame(this.chunk, this.chunkBytes, payload);
+  }
+
+  /** Writes the gathered frames; the chunk is reused, as the write copies it. */
+  private putChunk(): void {
+    if (this.chunkBytes === 0) return;
+    this.put(this.chunk.subarray(0, this.chunkBytes));
+    this.chunkBytes = 0;
   }
 
   private put(data: Buffer): void {

@@ -12,14 +12,15 @@
 
 import type { Entry } from './keyspace.js';
 
-export class KeyspaceSnapshot implements Iterable<Buffer> {
+export class KeyspaceSnapshot implements IterableIterator<Buffer> {
   /** Index in `order` of the next entry the walk reaches. */
   private at = 0;
   private readonly end: number;
   /** Entries encoded ahead of the walk. */
   private readonly kept = new Set<Entry>();
-  /** Their encodings, not yet yielded. */
-  private ready: Buffer[] = [];
+  /** Their encodings, not yet handed out. */
+  private readonly ready: Buffer[] = [];
+  private over = false;
 
   constructor(
     private readonly order: readonly Entry[],
@@ -39,24 +40,29 @@ export class KeyspaceSnapshot implements Iterable<Buffer> {
     if (this.liveAtStart(e)) this.ready.push(this.encode(e));
   }
 
-  *[Symbol.iterator](): Iterator<Buffer> {
-    try {
-      while (this.at < this.end) {
-        if (this.ready.length > 0) yield* this.takeReady();
-        const e = this.order[this.at++];
-        if (this.kept.delete(e) || e.dead || !this.liveAtStart(e)) continue;
-        yield this.encode(e);
-      }
-      yield* this.takeReady();
-    } finally {
-      this.ended();
-    }
+  [Symbol.iterator](): this {
+    return this;
   }
 
-  private takeReady(): Buffer[] {
-    const ready = this.ready;
-    this.ready = [];
-    return ready;
+  next(): IteratorResult<Buffer> {
+    while (!this.over) {
+      const kept = this.ready.pop();
+      if (kept !== undefined) return { done: false, value: kept };
+      if (this.at === this.end) break;
+      const e = this.order[this.at++];
+      if (this.kept.delete(e) || e.dead || !this.liveAtStart(e)) continue;
+      return { done: false, value: this.encode(e) };
+    }
+    return this.return();
+  }
+
+  /** Ends the walk, whole or dropped (also when it never began): the keyspace stops calling `keep`. */
+  return(): IteratorResult<Buffer> {
+    if (!this.over) {
+      this.over = true;
+      this.ended();
+    }
+    return { done: true, value: undefined };
   }
 
   private liveAtStart(e: Entry): boolean {

@@ -18,7 +18,7 @@ import { diskWriteFailed, type ReplyError } from '../errors.js';
 import { decodeCommands, encodeCommands } from './command-codec.js';
 import type { Entry, Keyspace } from './keyspace.js';
 import type { Scripting } from './scripting/scripting.js';
-import { decodeValue, encodeValue } from './value-codec.js';
+import { decodeValue, encodeValueAfter } from './value-codec.js';
 
 export const SNAPSHOT_FORMAT = { version: 1, countField: 'keys' };
 
@@ -204,11 +204,9 @@ function searchDefinitions(v: unknown): (string[] | null)[] {
 
 /** One snapshot entry: [u32 key length][key][f64 expiry][value]. */
 function encodeEntry(e: Entry): Buffer {
-  const value = encodeValue(e.value);
-  const buf = Buffer.allocUnsafe(12 + e.key.length + value.length);
-  buf.writeUInt32LE(e.key.length, 0);
-  buf.write(e.key, 4, 'latin1');
-  buf.writeDoubleLE(e.exp, 4 + e.key.length);
-  buf.write(value, 12 + e.key.length, 'latin1');
-  return buf;
+  const out = encodeValueAfter(e.value, 12 + e.key.length);
+  out.writeUInt32LE(e.key.length, 0);
+  out.write(e.key, 4, 'latin1');
+  out.writeDoubleLE(e.exp, 4 + e.key.length);
+  return out;
 }
