@@ -46,11 +46,11 @@ export const GEN_FILE = /^(snapshot|log)-(\d{20})\.(bin|aof)$/;
 /** Snapshot frames are gathered into writes of about this size. */
 const SNAPSHOT_CHUNK = 1 << 20;
 /**
- * A background compaction encodes and writes for this long, then lets the event loop serve
- * what waits: a request waits at most about this long for one, and a snapshot of 2M small
- * keys (about 2 s of work) takes a few hundred slices.
+ * A background compaction encodes for this long (or until it has 1 MiB to write), then lets
+ * the event loop serve what waits while the write runs off the JS thread: a request waits
+ * about this long for one slice, and a snapshot of 2M small keys takes a few thousand slices.
  */
-const SLICE_MS = 2;
+const SLICE_MS = 1;
 
 const genName = (kind: 'snapshot' | 'log', gen: number) =>
   `${kind}-${String(gen).padStart(20, '0')}.${kind === 'snapshot' ? 'bin' : 'aof'}`;
@@ -164,27 +164,29 @@ export class Generations {
       return;
     }
     this.writing = write;
+    const failed = (err: unknown) => {
+      if (this.writing !== write) return;
+      this.writing = null;
+      write.abandon();
+      this.failed(err);
+    };
     const slice = () => {
       if (this.writing !== write) return; // closed meanwhile
+      let done: boolean;
       try {
-        if (!write.step(SLICE_MS)) return void setImmediate(slice);
+        done = write.step(SLICE_MS);
       } catch (err) {
-        this.writing = null;
-        write.abandon();
-        return this.failed(err);
+        return failed(err);
       }
-      write.finishInBackground().then(
-        (bytes) => {
+      write.writeGatheredInBackground().then(() => {
+        if (this.writing !== write) return;
+        if (!done) return void setImmediate(slice);
+        write.finishInBackground().then((bytes) => {
           if (this.writing !== write) return;
           this.writing = null;
           this.installed(bytes);
-        },
-        (err: unknown) => {
-          if (this.writing !== write) return;
-          this.writing = null;
-          this.failed(err);
-        },
-      );
+        }, failed);
+      }, failed);
     };
     setImmediate(slice);
   }

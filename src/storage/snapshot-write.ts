@@ -4,10 +4,11 @@
 // name. The entries come from an iterator the owner keeps point-in-time (kv's keyspace encodes an
 // entry before a command changes it); how many there are is known only at the end, so the header
 // frame is written first with its count padded to a fixed width and written over once the
-// count is known.
+// count is known. In the background the writes and the fsync run off the JS thread: a write
+// the kernel holds back (a disk behind on dirty pages) then delays the snapshot, not requests.
 // Not safe for concurrent use; its owner's JS thread owns it.
 
-import { closeSync, fchmodSync, fsync, fsyncSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, fchmodSync, fsync, fsyncSync, openSync, renameSync, rmSync, write, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { FILE_MODE, syncDirectory } from './atomic-file.js';
 import { frame, FRAME_HEADER, writeFrame } from './frames.js';
@@ -21,13 +22,17 @@ export class SnapshotWrite {
   private readonly tmp: string;
   private readonly fd: number;
   private readonly headerJson: string;
-  /** Frames are gathered here and written out when it is full: one copy each, and no garbage. */
-  private readonly chunk = Buffer.allocUnsafe(WRITE_BYTES);
+  /** Frames are gathered here, one copy each, and handed to `gathered` when it is full. */
+  private chunk = Buffer.allocUnsafe(WRITE_BYTES);
   private chunkBytes = 0;
+  /** Full chunks (and frames too large for one) waiting to be written. */
+  private gathered: Buffer[] = [];
   private count = 0;
   /** Bytes in the file so far. */
   bytes = 0;
-  private state: 'writing' | 'syncing' | 'done' | 'abandoned' = 'writing';
+  private state: 'writing' | 'done' | 'abandoned' = 'writing';
+  /** A background write or fsync is running: the descriptor stays open until it ends. */
+  private busy = false;
 
   /** `header` gets its format's `countField` filled in at the end. */
   constructor(
@@ -48,37 +53,66 @@ export class SnapshotWrite {
     }
   }
 
-  /** Writes entries until `budgetMs` have passed or none is left; true once none is left. */
+  /**
+   * Encodes entries until `budgetMs` have passed, a chunk is full or none is left; true once
+   * none is left. What it gathered is written by writeGathered or writeGatheredInBackground.
+   */
   step(budgetMs: number): boolean {
     const until = performance.now() + budgetMs;
     // Checking the clock costs more than encoding a small entry: look every 64 entries.
     for (let n = 1; ; n++) {
       const next = this.entries.next();
-      if (next.done === true) {
-        this.putChunk();
-        return true;
-      }
+      if (next.done === true) return true;
       this.add(next.value);
-      if (n % 64 === 0 && performance.now() >= until) break;
+      if (this.gathered.length > 0 || (n % 64 === 0 && performance.now() >= until)) return false;
     }
-    this.putChunk();
-    return false;
+  }
+
+  writeGathered(): void {
+    for (const data of this.takeGathered()) this.put(data);
+  }
+
+  writeGatheredInBackground(): Promise<void> {
+    const all = this.takeGathered();
+    return new Promise((resolve, reject) => {
+      const next = (i: number, off: number): void => {
+        if (this.state === 'abandoned') return this.discard();
+        if (i === all.length) return resolve();
+        const data = all[i];
+        if (off === data.length) return next(i + 1, 0);
+        this.busy = true;
+        write(this.fd, data, off, data.length - off, null, (err, n) => {
+          this.busy = false;
+          if (err !== null) {
+            this.abandon();
+            return reject(err);
+          }
+          this.bytes += n;
+          next(i, off + n);
+        });
+      };
+      next(0, 0);
+    });
   }
 
   /** Writes what is left, makes the file durable and puts it in place; returns its size. */
   finish(): number {
-    while (!this.step(Infinity));
+    for (let done = false; !done; ) {
+      done = this.step(Infinity);
+      this.writeGathered();
+    }
     this.sealHeader();
     fsyncSync(this.fd);
     return this.install();
   }
 
-  /** As finish() once step() returned true, with the fsync (the slow part) off the JS thread. */
+  /** As finish() once step() returned true and the gathered frames are written, the fsync off the JS thread. */
   finishInBackground(): Promise<number> {
     this.sealHeader();
-    this.state = 'syncing';
+    this.busy = true;
     return new Promise((resolve, reject) =>
       fsync(this.fd, (err) => {
+        this.busy = false;
         if (this.state === 'abandoned') return this.discard(); // closed meanwhile: the temp file is garbage
         if (err !== null) {
           this.abandon();
@@ -93,13 +127,12 @@ export class SnapshotWrite {
     );
   }
 
-  /** Stops the write and deletes the temp file (once a background fsync has ended). */
+  /** Stops the write and deletes the temp file (once a background write or fsync has ended). */
   abandon(): void {
-    if (this.state === 'done' || this.state === 'abandoned') return;
-    const syncing = this.state === 'syncing';
+    if (this.state !== 'writing') return;
     this.state = 'abandoned';
     this.entries.return?.();
-    if (!syncing) this.discard();
+    if (!this.busy) this.discard();
   }
 
   private discard(): void {
@@ -129,16 +162,24 @@ export class SnapshotWrite {
   private add(payload: Buffer): void {
     this.count++;
     const size = FRAME_HEADER + payload.length;
-    if (this.chunkBytes + size > this.chunk.length) this.putChunk();
-    if (size > this.chunk.length) return this.put(frame(payload));
-    this.chunkBytes += writeFrame(this.chunk, this.chunkBytes, payload);
+    if (this.chunkBytes + size > this.chunk.length) this.handOver();
+    if (size > this.chunk.length) this.gathered.push(frame(payload));
+    else this.chunkBytes += writeFrame(this.chunk, this.chunkBytes, payload);
   }
 
-  /** Writes the gathered frames; the chunk is reused, as the write copies it. */
-  private putChunk(): void {
+  /** Moves the chunk's frames to `gathered` and starts a new chunk. */
+  private handOver(): void {
     if (this.chunkBytes === 0) return;
-    this.put(this.chunk.subarray(0, this.chunkBytes));
+    this.gathered.push(this.chunk.subarray(0, this.chunkBytes));
+    this.chunk = Buffer.allocUnsafe(WRITE_BYTES);
     this.chunkBytes = 0;
+  }
+
+  private takeGathered(): Buffer[] {
+    this.handOver();
+    const all = this.gathered;
+    this.gathered = [];
+    return all;
   }
 
   private put(data: Buffer): void {
