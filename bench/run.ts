@@ -10,8 +10,10 @@
 //   workflow  @upstash/workflow steps/s with 8 runs at once, and the latency a step adds (issue 10)
 //   search    Redis Search: JSON documents indexed/s, term/phrase/fuzzy/range/aggregate QPS and p99
 //             at 10k and 100k documents against a full scan in-process, index memory (issue 23)
+//   kv-scale  GET and SET p99 during a compaction of 2M keys, and memory per key against
+//             redis-server for strings, small hashes and a sorted set (issue 20)
 //
-//   npm run bench -- [kv] [families] [streams] [vector] [queue] [vector-scale] [workflow] [search]
+//   npm run bench -- [kv] [families] [streams] [vector] [queue] [vector-scale] [workflow] [search] [kv-scale]
 //                    [--warmup S] [--rounds N] [--threads N] [--connections N] [--doc PATH|none]
 //                    [--duration S] [--only id,id]                                (kv)
 //                    [--cell S] [--sizes N,N,N] [--modes engine,http] [--family-rounds N] (families)
@@ -19,6 +21,7 @@
 //                    [--vectors N] [--queries N]                                  (vector)
 //                    [--scale-sizes N,N,N] [--scale-queries N]                    (vector-scale)
 //                    [--search-sizes N,N]                                         (search)
+//                    [--compaction-keys N] [--memory-scale F]   (kv-scale; also --duration, --warmup)
 //
 // Never part of `npm test`; test/bench/smoke.test.ts runs every workload for about a second.
 
@@ -30,6 +33,7 @@ import { parseArgs } from 'node:util';
 import { writeSection } from './doc-section.js';
 import { benchFamilies, FAMILY_MODES } from './families.js';
 import { benchKv } from './kv.js';
+import { benchKvScale } from './kv-scale.js';
 import { factsText, loadText, machine } from './machine.js';
 import { benchQueue } from './queue.js';
 import { benchSearch } from './search.js';
@@ -40,7 +44,7 @@ import { benchWorkflow } from './workflow.js';
 
 const BENCH_DIR = dirname(fileURLToPath(import.meta.url)); // dist/bench
 const ROOT = resolve(BENCH_DIR, '../..');
-const WORKLOADS = ['kv', 'families', 'streams', 'vector', 'queue', 'vector-scale', 'workflow', 'search'];
+const WORKLOADS = ['kv', 'families', 'streams', 'vector', 'queue', 'vector-scale', 'workflow', 'search', 'kv-scale'];
 
 // Defaults aim at a whole run under 15 minutes on two cores: about 12 to 13 at load average 2 to 5
 // (18 at load 16 to 21; docs/benchmarks.md, "How long"). KV 2 s per run and 3 rounds; the
@@ -70,6 +74,8 @@ const { values, positionals } = parseArgs({
     'scale-queries': { type: 'string', default: '100' },
     'search-sizes': { type: 'string', default: '10000,100000' },
     doc: { type: 'string', default: 'docs/benchmarks.md' },
+    'compaction-keys': { type: 'string', default: '2000000' },
+    'memory-scale': { type: 'string', default: '1' },
   },
 });
 
@@ -103,7 +109,7 @@ async function main(): Promise<void> {
   const runSeconds = seconds('run-seconds', values['run-seconds'], 0.1);
   const doc = values.doc === 'none' ? null : resolve(ROOT, values.doc);
   // The families' in-process mode loads nothing over HTTP, so only their http mode needs wrk.
-  const needsWrk = workloads.includes('kv') || (workloads.includes('families') && values.modes.split(',').includes('http'));
+  const needsWrk = workloads.includes('kv') || workloads.includes('kv-scale') || (workloads.includes('families') && values.modes.split(',').includes('http'));
   if (needsWrk && spawnSync('wrk', ['--version']).error !== undefined) {
     console.error('bench: wrk not installed (apt-get install wrk); nothing measured');
     process.exit(1);
@@ -124,6 +130,14 @@ async function main(): Promise<void> {
       const summary = await benchKv(ROOT, BENCH_DIR, { load, warmup, rounds, only: values.only?.split(',') });
       clean &&= summary.clean;
       text = summary.render();
+    } else if (workload === 'kv-scale') {
+      const load = { seconds: positive('duration', values.duration, 1), threads, connections };
+      const compactionKeys = positive('compaction-keys', values['compaction-keys'], 1000, 100_000_000);
+      const memoryScale = Number(values['memory-scale']);
+      if (!(memoryScale > 0 && memoryScale <= 10)) throw new Error(`--memory-scale must be a number above 0, at most 10, got '${values['memory-scale']}'`);
+      const { compaction, memory } = await benchKvScale(ROOT, BENCH_DIR, { load, warmup, compactionKeys, memoryScale });
+      clean &&= compaction.clean && memory.clean;
+      text = `${compaction.render()}\n\n${memory.render()}`;
     } else if (workload === 'families') {
       const sizes = values.sizes.split(',').map((s) => positive('sizes', s, 10, 10_000_000));
       const modes = oneOf('mode', values.modes.split(','), FAMILY_MODES);

@@ -21,12 +21,18 @@ import { crc32 } from './crc32.js';
 export const FRAME_HEADER = 8;
 
 export function frame(payload: Uint8Array): Buffer {
-  if (payload.length === 0) throw new Error('a frame payload must not be empty');
   const out = Buffer.allocUnsafe(FRAME_HEADER + payload.length);
-  out.writeUInt32LE(payload.length, 0);
-  out.writeUInt32LE(crc32(payload), 4);
-  out.set(payload, FRAME_HEADER);
+  writeFrame(out, 0, payload);
   return out;
+}
+
+/** Writes `payload`'s frame into `out` at `at`, which must have room for it; returns the bytes written. */
+export function writeFrame(out: Buffer, at: number, payload: Uint8Array): number {
+  if (payload.length === 0) throw new Error('a frame payload must not be empty');
+  out.writeUInt32LE(payload.length, at);
+  out.writeUInt32LE(crc32(payload), at + 4);
+  out.set(payload, at + FRAME_HEADER);
+  return FRAME_HEADER + payload.length;
 }
 
 /** Why a scan stopped before the end of its input. */

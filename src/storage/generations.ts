@@ -1,13 +1,17 @@
-// The generational layout a kv database and a vector index keep their data in, one directory each:
+// The generational layout a kv database, a vector index and the queue keep their data in, one directory each:
 //   snapshot-<gen>.bin   everything at the moment generation <gen> began (absent for gen 0):
 //                        a JSON header frame {"version", <count>: N, ...}, then N entry frames
 //   log-<gen>.aof        every write since, one frame each
-// Restoring loads the newest snapshot and replays its log. Compaction writes snapshot <gen+1>
-// atomically, starts log <gen+1>, then deletes generation <gen>: a crash at any point leaves one
-// complete generation, and leftovers of older ones are deleted on the next start. A log's
-// torn tail is cut and reported (AppendLog.open); damage in the middle of a log, any damage in
-// a snapshot (it is written whole, never torn), or a log newer than every snapshot stops the
-// start with a CorruptDataError naming the file. `larder repair` (repair.ts) sets damage aside.
+// Restoring loads the newest snapshot and replays every log from its generation on, in order.
+// Compaction starts log <gen+1> at once (writes go on into it), writes snapshot <gen+1> of the
+// state at that moment, a slice at a time (snapshot-write.ts) or all at once, and once it is in
+// place deletes the generations before it. Until then the newest snapshot is an older one, and
+// its log and the logs after it, which follow each other with no gap, say everything since: a
+// crash (or a close) at any point leaves a complete chain, and leftovers of older generations
+// are deleted on the next start. A log's torn tail is cut and reported (AppendLog.open); damage
+// in the middle of a log, any damage in a snapshot (it is written whole, never torn), or a log
+// that does not continue the chain from the newest snapshot stops the start with a
+// CorruptDataError naming the file. `larder repair` (repair.ts) sets damage aside.
 // Not safe for concurrent use; its owner's JS thread owns it.
 
 import { readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -17,6 +21,7 @@ import { AppendLog, type FsyncPolicy, type Recovered } from './append-log.js';
 import { makeDirectory, replaceFile } from './atomic-file.js';
 import { CorruptDataError, DamagedFileError } from './errors.js';
 import { frame, readFrames } from './frames.js';
+import { SnapshotWrite } from './snapshot-write.js';
 
 export interface GenerationSettings {
   dir: string;
@@ -40,16 +45,27 @@ export interface Snapshot {
 export const GEN_FILE = /^(snapshot|log)-(\d{20})\.(bin|aof)$/;
 /** Snapshot frames are gathered into writes of about this size. */
 const SNAPSHOT_CHUNK = 1 << 20;
+/**
+ * A background compaction encodes for this long (or until it has 1 MiB to write), then lets
+ * the event loop serve what waits while the write runs off the JS thread: a request waits
+ * about this long for one slice, and a snapshot of 2M small keys takes a few thousand slices.
+ */
+const SLICE_MS = 1;
 
 const genName = (kind: 'snapshot' | 'log', gen: number) =>
   `${kind}-${String(gen).padStart(20, '0')}.${kind === 'snapshot' ? 'bin' : 'aof'}`;
 
 export class Generations {
+  /** The generation of the log being appended to. */
   gen = 0;
   log!: AppendLog;
+  /** The generation of the newest snapshot (0: none); its log and every later one make the chain. */
+  private base = 0;
   private snapshotBytes = 0;
   /** After a failed compaction, the log size at which to try again. */
   private retryCompactionAt = 0;
+  /** The snapshot being written in the background, if one is. */
+  private writing: SnapshotWrite | null = null;
 
   /** `owner` names the data in errors and logs: "kv database 'default'". */
   constructor(
@@ -59,81 +75,181 @@ export class Generations {
     private readonly logger: Logger,
   ) {}
 
-  /** Finds the newest generation and reads its snapshot; null for generation 0. */
+  /** Finds the newest snapshot and the chain of logs after it, and reads the snapshot; null for generation 0. */
   openSnapshot(): Snapshot | null {
     const dir = this.settings.dir;
     makeDirectory(dir);
     const files = readdirSync(dir);
+    const logs = new Set<number>();
     for (const name of files) {
       const m = GEN_FILE.exec(name);
-      if (m !== null && m[1] === 'snapshot') this.gen = Math.max(this.gen, Number(m[2]));
+      if (m === null) continue;
+      if (m[1] === 'snapshot') this.base = Math.max(this.base, Number(m[2]));
+      else logs.add(Number(m[2]));
     }
-    // A log newer than every snapshot holds writes that no snapshot precedes: never guess.
-    for (const name of files) {
-      const m = GEN_FILE.exec(name);
-      if (m !== null && m[1] === 'log' && Number(m[2]) > this.gen) {
+    this.gen = this.base;
+    while (logs.has(this.gen) && logs.has(this.gen + 1)) this.gen++;
+    // A log the chain does not reach holds writes that no snapshot or log before it leads to: never guess.
+    for (const g of logs) {
+      if (g > this.gen) {
         throw new CorruptDataError(
-          `${this.owner}: ${join(dir, name)} has no snapshot-${m[2]}.bin beside it; ` +
-            'restore that snapshot from a backup, or move the log away to start from the newest snapshot',
+          `${this.owner}: ${join(dir, genName('log', g))} has no snapshot-${String(g).padStart(20, '0')}.bin beside it ` +
+            'nor the log before it; restore that snapshot from a backup, or move the log away to start from the newest snapshot',
         );
       }
     }
-    return this.gen === 0 ? null : this.readSnapshot(join(dir, genName('snapshot', this.gen)));
-  }
-
-  /** Opens the generation's log for appending; the frames it held. */
-  openLog(): Recovered & { readonly path: string } {
-    const path = join(this.settings.dir, genName('log', this.gen));
-    const { log, recovered } = AppendLog.open(path, this.settings.fsync);
-    this.log = log;
-    if (recovered.cutBytes > 0) {
-      this.logger.warn(
-        { owner: this.owner, file: path, validBytes: recovered.validBytes, cutBytes: recovered.cutBytes, reason: recovered.stop },
-        'log had a torn tail; cut it and kept every write before it',
-      );
-    }
-    return { ...recovered, path };
-  }
-
-  /** Whether the log has outgrown the settings and the last snapshot (and no failure holds it back). */
-  wantsCompaction(): boolean {
-    const size = this.log.size;
-    return size > this.settings.compactAfterBytes && size > this.snapshotBytes && size >= this.retryCompactionAt;
+    return this.base === 0 ? null : this.readSnapshot(join(dir, genName('snapshot', this.base)));
   }
 
   /**
-   * Writes snapshot <gen+1> from `header` (with the format's version) and `entries`, starts log
-   * <gen+1> and deletes generation <gen>. A failure (a full disk) is logged, not thrown: the
-   * writes are durable in the log already, and compaction is tried again after more growth.
+   * Opens the newest log for appending; the frames of every log in the chain, oldest first.
+   * `path` names the newest log, or the chain when there are several.
    */
-  compact(header: Record<string, unknown>, entries: Iterable<Buffer>): void {
-    try {
-      this.log.flush();
-      const next = this.gen + 1;
-      this.snapshotBytes = writeSnapshot(join(this.settings.dir, genName('snapshot', next)), { ...header, version: this.format.version }, entries);
-      this.log.close();
-      this.gen = next;
-      this.log = AppendLog.open(join(this.settings.dir, genName('log', next)), this.settings.fsync).log;
-      this.removeOlder();
-      this.retryCompactionAt = 0;
-      this.logger.info({ owner: this.owner, generation: next, snapshotBytes: this.snapshotBytes }, 'log compacted');
-    } catch (err) {
-      this.retryCompactionAt = this.log.size + this.settings.compactAfterBytes;
-      this.logger.error({ err, owner: this.owner, retryAtBytes: this.retryCompactionAt }, 'log compaction failed');
+  openLog(): Recovered & { readonly path: string } {
+    const frames: Buffer[] = [];
+    const paths: string[] = [];
+    let cutBytes = 0;
+    let last!: Recovered;
+    for (let g = this.base; g <= this.gen; g++) {
+      const path = join(this.settings.dir, genName('log', g));
+      const { log, recovered } = AppendLog.open(path, this.settings.fsync);
+      if (recovered.cutBytes > 0) {
+        this.logger.warn(
+          { owner: this.owner, file: path, validBytes: recovered.validBytes, cutBytes: recovered.cutBytes, reason: recovered.stop },
+          'log had a torn tail; cut it and kept every write before it',
+        );
+      }
+      if (g < this.gen) log.close();
+      else this.log = log;
+      frames.push(...recovered.frames);
+      paths.push(path);
+      cutBytes += recovered.cutBytes;
+      last = recovered;
     }
+    return { ...last, frames, cutBytes, path: paths.join(' followed by ') };
   }
 
-  /** Deletes older generations and unfinished snapshot writes. */
+  /** Whether the log has outgrown the settings and the last snapshot (and no compaction or failure holds it back). */
+  wantsCompaction(): boolean {
+    const size = this.log.size;
+    return (
+      this.writing === null && size > this.settings.compactAfterBytes && size > this.snapshotBytes && size >= this.retryCompactionAt
+    );
+  }
+
+  /**
+   * Starts log <gen+1> and writes snapshot <gen+1> from `header` (with the format's version and
+   * count) and `entries`, which must yield the state as it is now even as later writes change it,
+   * then deletes the generations before it. A failure (a full disk) is logged, not thrown: the
+   * writes are durable in the logs already, and compaction is tried again after more growth.
+   * In the background, the entries are written a slice at a time between turns of the event
+   * loop and fsynced off the JS thread; otherwise all at once.
+   */
+  compact(header: Record<string, unknown>, entries: Iterable<Buffer>, background = false): void {
+    this.writing?.abandon(); // its log stays in the chain
+    this.writing = null;
+    let write: SnapshotWrite;
+    try {
+      write = this.begin(header, entries);
+    } catch (err) {
+      return this.failed(err);
+    }
+    if (!background) {
+      try {
+        this.installed(write.finish());
+      } catch (err) {
+        write.abandon();
+        this.failed(err);
+      }
+      return;
+    }
+    this.writing = write;
+    const failed = (err: unknown) => {
+      if (this.writing !== write) return;
+      this.writing = null;
+      write.abandon();
+      this.failed(err);
+    };
+    const slice = () => {
+      if (this.writing !== write) return; // closed meanwhile
+      let done: boolean;
+      try {
+        done = write.step(SLICE_MS);
+      } catch (err) {
+        return failed(err);
+      }
+      write.writeGatheredInBackground().then(() => {
+        if (this.writing !== write) return;
+        if (!done) return void setImmediate(slice);
+        write.finishInBackground().then((bytes) => {
+          if (this.writing !== write) return;
+          this.writing = null;
+          this.installed(bytes);
+        }, failed);
+      }, failed);
+    };
+    setImmediate(slice);
+  }
+
+  /** Closes the log; a compaction still running is dropped (the chain of logs stays whole). */
+  close(): void {
+    this.writing?.abandon();
+    this.writing = null;
+    this.log.close();
+  }
+
+  /** Deletes the generations before the newest snapshot and unfinished snapshot writes. */
   removeOlder(): void {
     for (const name of readdirSync(this.settings.dir)) {
       const m = GEN_FILE.exec(name);
-      if ((m !== null && Number(m[2]) < this.gen) || name.endsWith('.tmp')) rmSync(join(this.settings.dir, name));
+      if ((m !== null && Number(m[2]) < this.base) || name.endsWith('.tmp')) rmSync(join(this.settings.dir, name));
     }
   }
 
   /** The error for a snapshot or log entry that cannot be read. */
   corrupt(path: string, what: string): CorruptDataError {
     return new CorruptDataError(`${this.owner}: ${path} ${what}; restore it from a backup`);
+  }
+
+  /** Moves the writes to log <gen+1> and opens snapshot <gen+1> for writing. */
+  private begin(header: Record<string, unknown>, entries: Iterable<Buffer>): SnapshotWrite {
+    const source = entries[Symbol.iterator]();
+    let write: SnapshotWrite;
+    try {
+      this.log.flush();
+      write = new SnapshotWrite(join(this.settings.dir, genName('snapshot', this.gen + 1)), { version: this.format.version, ...header }, this.format.countField, source);
+    } catch (err) {
+      source.return?.(); // its owner may hold state for it (kv's keyspace walk)
+      throw err;
+    }
+    try {
+      const log = AppendLog.open(join(this.settings.dir, genName('log', this.gen + 1)), this.settings.fsync).log;
+      this.log.close();
+      this.log = log;
+      this.gen++;
+    } catch (err) {
+      write.abandon();
+      throw err;
+    }
+    return write;
+  }
+
+  private installed(snapshotBytes: number): void {
+    this.snapshotBytes = snapshotBytes;
+    this.base = this.gen;
+    this.retryCompactionAt = 0;
+    try {
+      this.removeOlder();
+    } catch (err) {
+      // The new generation is whole; the next start deletes what is left of the old ones.
+      this.logger.warn({ err, owner: this.owner }, 'could not delete the generations before the new snapshot');
+    }
+    this.logger.info({ owner: this.owner, generation: this.gen, snapshotBytes }, 'log compacted');
+  }
+
+  private failed(err: unknown): void {
+    this.retryCompactionAt = this.log.size + this.settings.compactAfterBytes;
+    this.logger.error({ err, owner: this.owner, retryAtBytes: this.retryCompactionAt }, 'log compaction failed');
   }
 
   private readSnapshot(path: string): Snapshot {

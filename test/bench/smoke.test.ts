@@ -28,6 +28,7 @@ const SMOKE: Record<string, string[]> = {
   'vector-scale': ['--scale-sizes', '500,2000', '--scale-queries', '20', '--run-seconds', '0.2', '--rounds', '1'],
   workflow: ['--run-seconds', '0.2', '--warmup', '0', '--rounds', '1'],
   search: ['--search-sizes', '500,2000', '--run-seconds', '0.2', '--rounds', '1'],
+  'kv-scale': ['--compaction-keys', '20000', '--memory-scale', '0.01', '--duration', '1', '--warmup', '0'],
 };
 
 function runBench(args: string[]): Promise<{ code: number | null; out: string }> {
@@ -42,7 +43,8 @@ function runBench(args: string[]): Promise<{ code: number | null; out: string }>
 
 describe('bench smoke', { concurrency: true }, () => {
   for (const [workload, args] of Object.entries(SMOKE)) {
-    test(workload, { skip: workload === 'kv' && !hasTool('wrk') ? 'wrk not installed' : false }, async () => {
+    const needsWrk = workload === 'kv' || workload === 'kv-scale';
+    test(workload, { skip: needsWrk && !hasTool('wrk') ? 'wrk not installed' : false }, async () => {
       const dir = mkdtempSync(join(tmpdir(), 'larder-bench-smoke-'));
       try {
         const doc = join(dir, 'benchmarks.md');
@@ -66,6 +68,10 @@ describe('bench smoke', { concurrency: true }, () => {
         if (workload === 'vector-scale') assert.equal(section.match(/\| query recall@10 \(recall\) +\| 2k +\| [01]\.\d{3} /g)?.length, 2, 'recall at 2k of Larder and of its ANN graph');
         if (workload === 'workflow') assert.match(section, /\| latency per step, one run p50 \(ms\) +\| Larder \(node\) +\| [\d.]+ /);
         if (workload === 'search') assert.match(section, /\| term p99 \(ms\) +\| Larder \(bun\), HTTP +\| [\d.]+ /);
+        if (workload === 'kv-scale') {
+          assert.match(section, /\| GET p99 \(ms\) +\| Larder \(bun\), compaction running +\| [\d.]+ /);
+          if (ON_CI || hasTool('redis-server')) assert.match(section, /, per key \(B\) +\| Larder \(node\) +\| [\d,]+ /);
+        }
         if (workload === 'streams') assert.match(section, /\| produce-to-consume p99 \(ms\) +\| Larder \(node\) +\| [\d.]+ /);
       } finally {
         rmSync(dir, { recursive: true, force: true });

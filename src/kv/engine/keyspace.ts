@@ -16,9 +16,12 @@
 // - `atime` is the last access on the coarse clock `lruClock`, which `expireCycle` advances
 //   (Redis's LRU clock, advanced by serverCron): `lookup` stamps it, `peek` does not, so
 //   commands that only inspect a key (TTL, TYPE, OBJECT, SCAN) leave its idle time alone.
+// - While a snapshot is written, `walk` is told of every live entry before a command can see
+//   or change it, and of every entry before it is deleted (keyspace-snapshot.ts).
 
 import type { Container, Value } from './value.js';
 import { seekSeq } from './insertion-order.js';
+import { KeyspaceSnapshot } from './keyspace-snapshot.js';
 
 export interface Entry {
   readonly key: string;
@@ -48,6 +51,8 @@ export class Keyspace {
   expiredKeys = 0;
   /** While replaying the log nothing expires: the log's own DELs say what did. */
   loading = false;
+  /** The snapshot being written, if one is. */
+  private walk: KeyspaceSnapshot | null = null;
 
   constructor(
     readonly now: Clock,
@@ -82,6 +87,7 @@ export class Keyspace {
   peek(key: string): Entry | undefined {
     const e = this.entries.get(key);
     if (e === undefined || this.loading) return e;
+    this.walk?.keep(e);
     if (e.exp !== 0 && e.exp <= this.now()) {
       this.expire(e);
       return undefined;
@@ -159,10 +165,17 @@ export class Keyspace {
     }
   }
 
-  /** Every live entry; for snapshots. */
-  *live(): IterableIterator<Entry> {
-    const now = this.now();
-    for (const e of this.entries.values()) if (e.exp === 0 || e.exp > now) yield e;
+  /**
+   * Every entry live now, each encoded as it is now, even when commands change it before the
+   * walk reaches it; for a snapshot written in slices. One walk at a time: a new one replaces
+   * the last, which its writer has dropped.
+   */
+  snapshot(encode: (e: Entry) => Buffer): Iterable<Buffer> {
+    const walk = new KeyspaceSnapshot(this.order, this.now(), encode, () => {
+      if (this.walk === walk) this.walk = null;
+    });
+    this.walk = walk;
+    return walk;
   }
 
   /**
@@ -251,6 +264,7 @@ export class Keyspace {
 
   /** Deletes the expired members of live entry `e`; false when that emptied and deleted it. */
   private expireMembers(e: Entry, v: Container): boolean {
+    this.walk?.keep(e);
     const { log, left } = v.kind.expireMembers!(v, e.key, this.now());
     this.onExpired(log);
     if (left > 0) return true;
@@ -263,6 +277,7 @@ export class Keyspace {
   }
 
   private remove(e: Entry): void {
+    this.walk?.keep(e);
     this.entries.delete(e.key);
     this.volatileMembers.delete(e.key);
     if (e.exp > 0) this.volatile.delete(e.key);

@@ -18,7 +18,7 @@ import { diskWriteFailed, type ReplyError } from '../errors.js';
 import { decodeCommands, encodeCommands } from './command-codec.js';
 import type { Entry, Keyspace } from './keyspace.js';
 import type { Scripting } from './scripting/scripting.js';
-import { decodeValue, encodeValue } from './value-codec.js';
+import { decodeValue, encodeValueAfter } from './value-codec.js';
 
 export const SNAPSHOT_FORMAT = { version: 1, countField: 'keys' };
 
@@ -114,7 +114,7 @@ export class Persistence implements Journal {
       if (e instanceof LogFailedError) return diskWriteFailed(e.reason);
       throw e;
     }
-    if (this.generations.wantsCompaction()) this.compact();
+    if (this.generations.wantsCompaction()) this.compact(true);
     return null;
   }
 
@@ -128,26 +128,27 @@ export class Persistence implements Journal {
     return this.generations.log.retry();
   }
 
-  /** Writes a snapshot of the whole keyspace and starts a new, empty log. */
-  compact(): void {
+  /**
+   * Writes a snapshot of the whole keyspace as it is now and starts a new, empty log; in the
+   * background, a slice at a time while commands go on (see Generations.compact).
+   */
+  compact(background = false): void {
     this.seal();
-    const entries = [...this.db.ks.live()];
     const { scripts, libraries } = this.db.scripting.snapshot();
     const search = this.db.search.declared ? this.db.search.definitions() : [];
     const searchSkipped = this.db.search.active ? this.db.search.skippedKeys() : [];
     const header = {
-      keys: entries.length,
       ...(scripts.length > 0 && { scripts }),
       ...(libraries.length > 0 && { libraries }),
       ...(search.length > 0 && { search }),
       ...(searchSkipped.length > 0 && { searchSkipped }),
     };
-    this.generations.compact(header, encodeEntries(entries));
+    this.generations.compact(header, this.db.ks.snapshot(encodeEntry), background);
   }
 
   close(): void {
     this.seal();
-    this.generations.log.close();
+    this.generations.close();
   }
 
   /** Fills the search indexes from the loaded keys, and says how long that took. */
@@ -209,15 +210,11 @@ function searchDefinitions(v: unknown): (string[] | null)[] {
   return v.map((argv) => (Array.isArray(argv) && argv.every((s) => typeof s === 'string') ? argv : null));
 }
 
-/** Snapshot entries, [u32 key length][key][f64 expiry][value], encoded one at a time as written. */
-function* encodeEntries(entries: readonly Entry[]): Generator<Buffer> {
-  for (const e of entries) {
-    const value = encodeValue(e.value);
-    const buf = Buffer.allocUnsafe(12 + e.key.length + value.length);
-    buf.writeUInt32LE(e.key.length, 0);
-    buf.write(e.key, 4, 'latin1');
-    buf.writeDoubleLE(e.exp, 4 + e.key.length);
-    buf.write(value, 12 + e.key.length, 'latin1');
-    yield buf;
-  }
+/** One snapshot entry: [u32 key length][key][f64 expiry][value]. */
+function encodeEntry(e: Entry): Buffer {
+  const out = encodeValueAfter(e.value, 12 + e.key.length);
+  out.writeUInt32LE(e.key.length, 0);
+  out.write(e.key, 4, 'latin1');
+  out.writeDoubleLE(e.exp, 4 + e.key.length);
+  return out;
 }

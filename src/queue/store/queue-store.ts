@@ -290,7 +290,7 @@ export class QueueStore {
   close(): void {
     if (this.closed) return;
     this.closed = true;
-    if (this.shared === null) this.generations.log.close();
+    if (this.shared === null) this.generations.close();
   }
 
   /** Writes what a failure held back, if it can now; the failure that still holds, or null. */
@@ -320,8 +320,7 @@ export class QueueStore {
     queueMicrotask(() => {
       this.compactionQueued = false;
       if (this.closed) return;
-      const ops = this.snapshotOps();
-      this.generations.compact({ ops: ops.length }, ops);
+      this.generations.compact({}, this.snapshotOps(), true);
     });
   }
 
@@ -404,26 +403,34 @@ export class QueueStore {
     }
   }
 
-  /** The state restated as ops: live dedup keys, then messages, then the DLQ, URL groups, schedules, queues and flow-control keys. */
-  snapshotOps(): Buffer[] {
-    const out: Buffer[] = [];
-    // Runs before the messages, whose puts then only re-link them to their run.
-    for (const run of this.runs.all()) out.push(encodeOp({ op: 'run', run }));
+  /**
+   * The state restated as ops, as it is now, for a snapshot written while writes go on: runs
+   * first (their puts then only re-link messages), then live dedup keys, messages, the DLQ, URL
+   * groups, schedules, queues, flow-control keys, leases and secrets. Runs change in place, so
+   * they are encoded now; the rest is gathered now and encoded as the snapshot is written, with
+   * a copy of what changes in place (a message on a retry, a schedule when it fires).
+   */
+  snapshotOps(): Iterable<Buffer> {
+    const runs = [...this.runs.all()].map((run) => encodeOp({ op: 'run', run }));
+    const ops: Op[] = [];
     const oldest = this.now() - this.settings.deduplicationWindowMs;
-    for (const [key, { id, at }] of this.dedup) if (at > oldest) out.push(encodeOp({ op: 'dedup', key, id, at }));
+    for (const [key, { id, at }] of this.dedup) if (at > oldest) ops.push({ op: 'dedup', key, id, at });
     for (const message of this.messages.values()) {
-      out.push(encodeOp({ op: 'put', message }));
+      ops.push({ op: 'put', message: { ...message } });
       const response = this.responses.get(message.id);
-      if (response !== undefined) out.push(encodeOp({ op: 'retry', id: message.id, retried: message.retried, notBefore: message.notBefore, response }));
+      if (response !== undefined) ops.push({ op: 'retry', id: message.id, retried: message.retried, notBefore: message.notBefore, response });
     }
-    for (const entry of this.dlqEntries.values()) out.push(encodeOp({ op: 'dlq', entry }));
-    for (const group of this.groups.values()) out.push(encodeOp({ op: 'urlGroup', group }));
-    for (const schedule of this.scheduleMap.values()) out.push(encodeOp({ op: 'schedule', schedule }));
-    for (const queue of this.queueRecords.values()) out.push(encodeOp({ op: 'queue', queue }));
-    for (const flow of this.flowRecords.values()) out.push(encodeOp({ op: 'flow', flow }));
-    for (const [id, { owner, at, until }] of this.leaseMap) out.push(encodeOp({ op: 'lease', id, owner, at, until }));
-    for (const [name, value] of this.secretValues) out.push(encodeOp({ op: 'secret', name, value }));
-    return out;
+    for (const entry of this.dlqEntries.values()) ops.push({ op: 'dlq', entry });
+    for (const group of this.groups.values()) ops.push({ op: 'urlGroup', group });
+    for (const schedule of this.scheduleMap.values()) ops.push({ op: 'schedule', schedule: { ...schedule } });
+    for (const queue of this.queueRecords.values()) ops.push({ op: 'queue', queue });
+    for (const flow of this.flowRecords.values()) ops.push({ op: 'flow', flow });
+    for (const [id, { owner, at, until }] of this.leaseMap) ops.push({ op: 'lease', id, owner, at, until });
+    for (const [name, value] of this.secretValues) ops.push({ op: 'secret', name, value });
+    return (function* () {
+      yield* runs;
+      for (const op of ops) yield encodeOp(op);
+    })();
   }
 
   private decode(payload: Buffer, path: string, i: number): Op {

@@ -21,7 +21,6 @@ import { writeFileAtomic } from '../../storage/atomic-file.js';
 import type { LogFailedError } from '../../storage/errors.js';
 import { Generations, type GenerationSettings, type Snapshot } from '../../storage/generations.js';
 import { decodeOp, encodeOp, type Op } from './ops.js';
-import type { VectorData } from './record.js';
 import type { Journal, VectorIndex } from './vector-index.js';
 
 export const SNAPSHOT_FORMAT = { version: 1, countField: 'ops' };
@@ -92,14 +91,16 @@ export class VectorPersistence implements Journal {
     this.compactionQueued = true;
     queueMicrotask(() => {
       this.compactionQueued = false;
-      if (!this.closed) this.compact();
+      if (!this.closed) this.compact(true);
     });
   }
 
-  /** Writes a snapshot of the whole index and starts a new, empty log. */
-  compact(): void {
-    const ops = this.snapshotOps();
-    this.generations.compact({ ops: ops.length }, ops);
+  /**
+   * Writes a snapshot of the whole index as it is now and starts a new, empty log; in the
+   * background, a slice at a time while writes go on (see Generations.compact).
+   */
+  compact(background = false): void {
+    this.generations.compact({}, this.snapshotOps(), background);
   }
 
   /** Writes what a failure held back, if it can now; the failure that still holds, or null. */
@@ -112,7 +113,7 @@ export class VectorPersistence implements Journal {
     if (this.closed) return;
     this.closed = true;
     const { log, gen } = this.generations;
-    log.close();
+    this.generations.close();
     try {
       const graphs = this.index.saveGraphs((i) => join(this.settings.dir, `graph-${String(gen).padStart(20, '0')}-${i}.hnsw`));
       for (const path of graphs.values()) syncFile(path);
@@ -157,24 +158,22 @@ export class VectorPersistence implements Journal {
     entries.forEach((payload, i) => this.index.apply(this.decode(payload, path, i + 1)));
   }
 
-  /** The index restated as ops, in the order a load applies them. */
-  private snapshotOps(): Buffer[] {
-    const payloads: Buffer[] = [];
+  /**
+   * The index restated as ops, in the order a load applies them, as it is now: the records are
+   * gathered now (a write replaces a record, never changes it) and encoded as they are written.
+   */
+  private snapshotOps(): Iterable<Buffer> {
     const dimension = this.index.dimension;
-    if (dimension !== null) payloads.push(encodeOp({ op: 'dimension', dimension }));
-    for (const [ns, records, next] of this.index.contents()) {
-      payloads.push(encodeOp({ op: 'namespace', ns, next }));
-      let batch: VectorData[] = [];
-      for (const r of records) {
-        batch.push(r);
-        if (batch.length === SNAPSHOT_BATCH) {
-          payloads.push(encodeOp({ op: 'upsert', ns, records: batch }));
-          batch = [];
+    const spaces = [...this.index.contents()].map(([ns, records, next]) => ({ ns, records: [...records], next }));
+    return (function* () {
+      if (dimension !== null) yield encodeOp({ op: 'dimension', dimension });
+      for (const { ns, records, next } of spaces) {
+        yield encodeOp({ op: 'namespace', ns, next });
+        for (let i = 0; i < records.length; i += SNAPSHOT_BATCH) {
+          yield encodeOp({ op: 'upsert', ns, records: records.slice(i, i + SNAPSHOT_BATCH) });
         }
       }
-      if (batch.length > 0) payloads.push(encodeOp({ op: 'upsert', ns, records: batch }));
-    }
-    return payloads;
+    })();
   }
 }
 

@@ -1,18 +1,21 @@
 // Persistence of one embedded database, in process, with a clock the test moves: restore,
-// compaction into generations, expiry kept as absolute time, and the crash points between
-// compaction's steps (simulated by putting back the files a crash would have left).
+// compaction into generations (in the background while commands go on, or all at once),
+// expiry kept as absolute time, and the crash points between compaction's steps (simulated by
+// putting back the files a crash would have left).
 
 import assert from 'node:assert/strict';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { pino } from 'pino';
 import { AclRegistry } from '../../../src/kv/acl/registry.js';
 import { COMMANDS } from '../../../src/kv/commands/table.js';
 import { encodeCommands } from '../../../src/kv/engine/command-codec.js';
 import { Database, SYSTEM_CALLER } from '../../../src/kv/database.js';
 import { Persistence } from '../../../src/kv/engine/persistence.js';
+import type { FsyncPolicy } from '../../../src/storage/append-log.js';
 import { CorruptDataError } from '../../../src/storage/errors.js';
 import { frame } from '../../../src/storage/frames.js';
 
@@ -29,9 +32,9 @@ const LOG1 = 'log-00000000000000000001.aof';
 class Opened {
   readonly db: Database;
   readonly persistence: Persistence;
-  constructor(dir: string, clock: () => number = Date.now, compactAfterBytes = 1 << 30) {
+  constructor(dir: string, clock: () => number = Date.now, compactAfterBytes = 1 << 30, fsync: FsyncPolicy = 'always') {
     this.db = new Database('default', new AclRegistry('standard-token', 'read-only-token', COMMANDS), 'node', clock);
-    this.persistence = new Persistence(this.db, { dir, fsync: 'always', compactAfterBytes }, logger);
+    this.persistence = new Persistence(this.db, { dir, fsync, compactAfterBytes }, logger);
     this.persistence.open();
   }
   run(...argv: string[]) {
@@ -47,6 +50,53 @@ class Opened {
 
 function setMany(o: Opened, prefix: string, n: number): void {
   for (let i = 0; i < n; i++) o.run('set', `${prefix}${i}`, `${prefix}-value-${i}`);
+}
+
+const LATER_MS = Date.parse('2099-01-01T00:00:00Z');
+
+/** `n` strings, and a list, a hash and a sorted set for every tenth of them. */
+function fillTypes(o: Opened, n: number): void {
+  for (let i = 0; i < n; i++) {
+    o.run('set', `s${i}`, `value-${i}`);
+    if (i % 10 !== 0) continue;
+    o.run('rpush', `l${i}`, 'a', 'b');
+    o.run('hset', `h${i}`, 'f', '1', 'g', 'text');
+    o.run('zadd', `z${i}`, '1', 'm', '2', 'n');
+  }
+}
+
+/** Every key with its DUMP and expiry time. */
+function state(o: Opened): Map<string, unknown> {
+  const keys = (o.run('keys', '*') as string[]).sort();
+  return new Map(keys.map((k) => [k, [o.run('dump', k), o.run('pexpiretime', k)]]));
+}
+
+/** A xorshift generator: the same `seed`, the same numbers in [0, 1). */
+function seeded(seed: number): () => number {
+  let x = seed;
+  return () => {
+    x ^= x << 13;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    return (x >>> 0) / 2 ** 32;
+  };
+}
+
+/** As setMany, letting the event loop turn (and a background compaction go on) between writes. */
+async function setManySlowly(o: Opened, prefix: string, n: number): Promise<void> {
+  for (let i = 0; i < n; i++) {
+    o.run('set', `${prefix}${i}`, `${prefix}-value-${i}`);
+    await nextTurn();
+  }
+}
+
+/** Waits until no snapshot is being written in `dir`: its temp file is gone and one log is left. */
+async function compacted(dir: string): Promise<string[]> {
+  for (;;) {
+    const files = readdirSync(dir).sort();
+    if (!files.some((f) => f.endsWith('.tmp')) && files.filter((f) => f.startsWith('log-')).length === 1) return files;
+    await nextTurn();
+  }
 }
 
 function assertMany(o: Opened, prefix: string, n: number): void {
@@ -70,13 +120,13 @@ describe('kv persistence', () => {
     second.close();
   });
 
-  it('compacts into new generations and deletes the old ones', () => {
+  it('compacts into new generations and deletes the old ones', async () => {
     const dir = newDir();
     const first = new Opened(dir, Date.now, 2048);
-    setMany(first, 'k', 400);
+    await setManySlowly(first, 'k', 400);
     for (let i = 0; i < 400; i += 2) first.run('set', `k${i}`, `k-value-${i}`); // overwrites, same values
     first.run('del', 'k399');
-    const files = readdirSync(dir).sort();
+    const files = await compacted(dir);
     assert.equal(files.length, 2, files.join(' '));
     assert.match(files[0], /^log-\d{20}\.aof$/);
     assert.match(files[1], /^snapshot-\d{20}\.bin$/);
@@ -90,7 +140,7 @@ describe('kv persistence', () => {
     second.close();
   });
 
-  it('answers writes while compaction fails, and compacts once it can', () => {
+  it('answers writes while compaction fails, and compacts once it can', async () => {
     const dir = newDir();
     const first = new Opened(dir, Date.now, 1024);
     // A directory where the snapshot's temp file goes makes writing the snapshot fail.
@@ -100,12 +150,76 @@ describe('kv persistence', () => {
     assert.deepEqual(readdirSync(dir).sort(), [LOG0, `${SNAPSHOT1}.tmp`]);
     rmSync(blocker, { recursive: true });
     setMany(first, 'b', 100);
-    assert.ok(readdirSync(dir).includes(SNAPSHOT1), readdirSync(dir).join(' '));
+    const files = await compacted(dir);
+    assert.ok(files.includes(SNAPSHOT1), files.join(' '));
     first.close();
     const second = new Opened(dir);
     assertMany(second, 'a', 100);
     assertMany(second, 'b', 100);
     second.close();
+  });
+
+  it('writes a snapshot in the background that holds the keyspace as it was when compaction began', async () => {
+    const KEYS = 10_000;
+    const dir = newDir();
+    const first = new Opened(dir, Date.now, 1 << 30, 'everysec'); // an fsync per write would make the test slow, not truer
+    fillTypes(first, KEYS);
+    const before = state(first);
+    first.persistence.compact(true);
+    const random = seeded(20);
+    let rounds = 0;
+    // Commands that are not idempotent, on keys the walk has passed and keys it has still to reach:
+    // a snapshot holding any of their effects would have them applied twice by the log after it.
+    while (readdirSync(dir).some((f) => f.endsWith('.tmp'))) {
+      for (let n = 0; n < 10; n++) {
+        const i = Math.floor(random() * KEYS);
+        first.run('append', `s${i}`, '+');
+        first.run('del', `s${(i + 1) % KEYS}`);
+        first.run('pexpireat', `s${(i + 2) % KEYS}`, String(LATER_MS));
+        first.run('rename', `s${(i + 3) % KEYS}`, `moved${i}`);
+        first.run('lpush', `l${i - (i % 10)}`, 'x');
+        first.run('hincrby', `h${i - (i % 10)}`, 'f', '1');
+        first.run('zincrby', `z${i - (i % 10)}`, '1', 'm');
+        first.run('set', `new${i}`, 'v');
+      }
+      if (++rounds === 3) first.run('flushdb');
+      await nextTurn();
+    }
+    assert.ok(rounds > 1, 'commands ran between slices of the snapshot');
+    const last = state(first);
+    first.close();
+    // The snapshot alone: what the keyspace held when compaction began.
+    const alone = newDir();
+    mkdirSync(alone);
+    copyFileSync(join(dir, SNAPSHOT1), join(alone, SNAPSHOT1));
+    const fromSnapshot = new Opened(alone, Date.now, 1 << 30, 'everysec');
+    assert.deepEqual(state(fromSnapshot), before);
+    fromSnapshot.close();
+    // With the log after it: what it held at the end.
+    const second = new Opened(dir, Date.now, 1 << 30, 'everysec');
+    assert.deepEqual(state(second), last);
+    second.close();
+  });
+
+  it('keeps every write when closed while a compaction runs, and compacts again later', async () => {
+    const dir = newDir();
+    const first = new Opened(dir, Date.now, 1 << 30, 'everysec');
+    fillTypes(first, 5_000);
+    first.persistence.compact(true);
+    first.run('incr', 'counter');
+    const before = state(first);
+    first.close(); // before the first slice ran: the snapshot is dropped, log 0 and log 1 make the chain
+    assert.deepEqual(readdirSync(dir).sort(), [LOG0, LOG1]);
+    const second = new Opened(dir, Date.now, 1);
+    assert.deepEqual(state(second), before);
+    second.run('incr', 'counter');
+    const files = await compacted(dir);
+    assert.deepEqual(files, ['log-00000000000000000002.aof', 'snapshot-00000000000000000002.bin']);
+    second.close();
+    const third = new Opened(dir);
+    assert.equal(third.get('counter'), '2');
+    assert.equal(third.db.ks.size, before.size);
+    third.close();
   });
 
   it('keeps expiry as absolute time through a snapshot', () => {
@@ -178,9 +292,10 @@ describe('kv persistence', () => {
     third.close();
   });
 
-  it('refuses a log newer than every snapshot, naming it', () => {
+  it('refuses a log that no snapshot or log before it leads to, naming it', () => {
     const dir = newDir();
     new Opened(dir).close();
+    rmSync(join(dir, LOG0));
     writeFileSync(join(dir, LOG1), frame(encodeCommands([['set', 'k', 'v']])));
     assert.throws(() => new Opened(dir), (e: Error) => e instanceof CorruptDataError && e.message.includes(LOG1));
     assert.ok(existsSync(join(dir, LOG1)), 'the orphan log is left for the user');

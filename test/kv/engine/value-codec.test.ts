@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { decodeValue, encodeValue } from '../../../src/kv/engine/value-codec.js';
+import { decodeValue, encodeValue, encodeValueAfter } from '../../../src/kv/engine/value-codec.js';
+import { HashValue } from '../../../src/kv/engine/hash/hash-value.js';
 import { crc32 } from '../../../src/storage/crc32.js';
 
 const ALL_BYTES = Array.from({ length: 256 }, (_, i) => String.fromCharCode(i)).join('');
@@ -11,6 +12,14 @@ describe('value codec', () => {
       const encoded = encodeValue(v);
       assert.ok([...encoded].every((c) => c.charCodeAt(0) < 256), 'the encoding is a byte string');
       assert.equal(decodeValue(encoded), v);
+    }
+  });
+
+  it('writes the same bytes into a Buffer after the room asked for', () => {
+    const hash = HashValue.of([{ name: 'f', value: 'v', exp: 0 }]);
+    for (const v of [ALL_BYTES, '', 'short', hash]) {
+      const out = encodeValueAfter(v, 5);
+      assert.deepEqual(out.subarray(5), Buffer.from(encodeValue(v), 'latin1'));
     }
   });
 

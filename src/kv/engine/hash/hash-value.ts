@@ -1,72 +1,60 @@
 // A hash: fields in insertion order, each with an optional expiry (Redis 7.4's field TTLs).
 // Not safe for concurrent use, and needs none.
 //
-// Invariants:
-// - `byName` maps each live field's name to its Field, in insertion order: the order HGETALL
-//   answers in, as Redis's listpack does for small hashes (an overwrite keeps the place, a
-//   field deleted and set again goes last).
-// - `order` holds the same fields sorted by `seq`, plus dead ones awaiting compaction; HSCAN
-//   cursors are seqs and HRANDFIELD picks by index, both in O(1) or O(log n).
-// - `expiries` holds exactly the live fields with an expiry (exp > 0), earliest on top.
-//   Fields past their expiry are deleted by the keyspace (`expireDue`) before any command
-//   sees the hash, so the commands never meet one.
-// - `listpack` is whether Redis would still hold this hash as a listpack (at most 128 fields,
-//   none of whose names or values is longer than 64 bytes). Once false it stays false, as
-//   Redis never converts back. OBJECT ENCODING and HSCAN's paging follow it.
+// Two forms, as Redis has a listpack and a hashtable:
+// - packed: while Redis would keep the hash as a plain listpack (at most 128 fields, no name or
+//   value longer than 64 bytes, no field ever given an expiry), every field is one string,
+//   [one char: name length][name][one char: value length][value] per field, in insertion
+//   order. Lookups scan it, as Redis scans a listpack; it costs a few hundred bytes less per
+//   hash than objects per field, which matters for the many small hashes a cache holds.
+//   `get`, `fields` and `random` hand out Field objects made on the spot, seq being the
+//   field's place (1-based); changes go through `set`, `delete` and `setExpiry` by name.
+// - a FieldTable (field-table.ts), for good, once the hash outgrows the packed form.
 
 import { LISTPACK_OVERHEAD, stringSize } from '../listpack-size.js';
 import { DICT_ENTRY, dictSize, jemallocSize, ROBJ, sdsSize, spreadSampled } from '../redis-memory.js';
 import { registerKind, type Container, type ContainerKind } from '../value.js';
-import { ExpiryHeap } from './expiry-heap.js';
+import { FieldTable, LISTPACK_MAX_ENTRIES, LISTPACK_MAX_VALUE, type Field } from './field-table.js';
 import { decodeFields, encodeFields, type FieldRow } from './hash-codec.js';
-import { seekSeq } from '../insertion-order.js';
 
-/** Redis's hash-max-listpack-entries and hash-max-listpack-value defaults. */
-const LISTPACK_MAX_ENTRIES = 128;
-const LISTPACK_MAX_VALUE = 64;
-
-export interface Field extends FieldRow {
-  value: string;
-  exp: number;
-  readonly seq: number;
-  heapAt: number;
-  dead: boolean;
-}
+export type { Field } from './field-table.js';
 
 export class HashValue implements Container {
-  private readonly byName = new Map<string, Field>();
-  private order: Field[] = [];
-  private deadInOrder = 0;
-  private nextSeq = 1;
-  private readonly expiries = new ExpiryHeap<Field>();
-  private listpack = true;
-  /** Whether a field ever had an expiry: Redis's listpack then becomes "listpackex" for good. */
-  private everVolatile = false;
+  /** The packed fields, or null once `table` holds them. */
+  private packed: string | null = '';
+  private packedCount = 0;
+  private table: FieldTable | null = null;
 
   get kind(): ContainerKind {
     return HASH_KIND;
   }
 
   get size(): number {
-    return this.byName.size;
+    return this.table === null ? this.packedCount : this.table.size;
   }
 
   get memberExpiry(): number {
-    return this.expiries.peek()?.exp ?? 0;
+    return this.table === null ? 0 : this.table.memberExpiry;
   }
 
   /** Whether Redis would hold this hash as a listpack, small enough to answer whole. */
   get compact(): boolean {
-    return this.listpack;
+    return this.table === null || this.table.compact;
   }
 
   get encoding(): string {
-    if (!this.listpack) return 'hashtable';
-    return this.everVolatile ? 'listpackex' : 'listpack';
+    return this.table === null ? 'listpack' : this.table.encoding;
   }
 
   get(name: string): Field | undefined {
-    return this.byName.get(name);
+    if (this.table !== null) return this.table.get(name);
+    let found: Field | undefined;
+    this.walk((at, valueAt, end, seq) => {
+      if (!this.named(name, at, valueAt)) return false;
+      found = packedField(name, this.packed!.slice(valueAt + 1, end), seq);
+      return true;
+    });
+    return found;
   }
 
   /**
@@ -74,95 +62,86 @@ export class HashValue implements Container {
    * drops it, unless `keepTtl` (HINCRBY, HSETEX KEEPTTL).
    */
   set(name: string, value: string, keepTtl = false): boolean {
-    this.fit(name);
-    this.fit(value);
-    const f = this.byName.get(name);
-    if (f !== undefined) {
-      f.value = value;
-      if (!keepTtl && f.exp !== 0) this.setExpiry(f, 0);
+    const packed = this.packed;
+    if (packed === null || name.length > LISTPACK_MAX_VALUE || value.length > LISTPACK_MAX_VALUE) return this.unpack().set(name, value, keepTtl);
+    const at = this.find(name);
+    if (at >= 0) {
+      const valueAt = at + 1 + name.length;
+      this.packed = packed.slice(0, valueAt) + lengthChar(value) + value + packed.slice(valueAt + 1 + packed.charCodeAt(valueAt));
       return false;
     }
-    const field: Field = { name, value, exp: 0, seq: this.nextSeq++, heapAt: -1, dead: false };
-    this.byName.set(name, field);
-    this.order.push(field);
-    if (this.byName.size > LISTPACK_MAX_ENTRIES) this.listpack = false;
+    if (this.packedCount === LISTPACK_MAX_ENTRIES) return this.unpack().set(name, value, keepTtl);
+    this.packed = packed + lengthChar(name) + name + lengthChar(value) + value;
+    this.packedCount++;
     return true;
   }
 
   delete(name: string): boolean {
-    const f = this.byName.get(name);
-    if (f === undefined) return false;
-    this.byName.delete(name);
-    if (f.exp !== 0) this.expiries.remove(f);
-    f.dead = true;
-    if (++this.deadInOrder > 16 && this.deadInOrder * 2 > this.order.length) {
-      this.order = this.order.filter((x) => !x.dead);
-      this.deadInOrder = 0;
-    }
+    const packed = this.packed;
+    if (packed === null) return this.table!.delete(name);
+    const at = this.find(name);
+    if (at < 0) return false;
+    const valueAt = at + 1 + name.length;
+    this.packed = packed.slice(0, at) + packed.slice(valueAt + 1 + packed.charCodeAt(valueAt));
+    this.packedCount--;
     return true;
   }
 
-  /** Gives live field `f` an absolute expiry in ms, or none with 0. */
+  /** Gives live field `f` (by its name) an absolute expiry in ms, or none with 0. */
   setExpiry(f: Field, exp: number): void {
-    if (f.exp === exp) return;
-    const had = f.exp !== 0;
-    f.exp = exp;
-    if (exp === 0) this.expiries.remove(f);
-    else if (had) this.expiries.update(f);
-    else {
-      this.expiries.add(f);
-      this.everVolatile = true;
-    }
-  }
-
-  /** Redis's hashTypeTryConversion: an argument too long for a listpack converts the hash. */
-  private fit(arg: string): void {
-    if (arg.length > LISTPACK_MAX_VALUE) this.listpack = false;
+    if (this.table === null && exp === 0) return; // a packed field has none
+    const table = this.unpack();
+    table.setExpiry(table.get(f.name)!, exp);
   }
 
   /** The live fields in order. */
   fields(): IterableIterator<Field> {
-    return this.byName.values();
+    if (this.table !== null) return this.table.fields();
+    const packed = this.packed!;
+    const out: Field[] = [];
+    this.walk((at, valueAt, end, seq) => {
+      out.push(packedField(packed.slice(at + 1, valueAt), packed.slice(valueAt + 1, end), seq));
+      return false;
+    });
+    return out.values();
   }
 
   /** A uniformly chosen live field; the hash must not be empty. */
   random(): Field {
-    for (;;) {
-      const f = this.order[Math.floor(Math.random() * this.order.length)];
-      if (!f.dead) return f;
-    }
+    if (this.table !== null) return this.table.random();
+    const pick = Math.floor(Math.random() * this.packedCount);
+    let i = 0;
+    for (const f of this.fields()) if (i++ === pick) return f;
+    throw new Error('random() of an empty hash');
   }
 
   /**
    * Visits the live fields from cursor `from` on, stopping after `count` of them; returns the
    * cursor to go on from, 0 when the walk is complete. A field present for the whole walk is
-   * visited exactly once.
+   * visited exactly once (HSCAN answers a packed hash whole, so its cursors never outlive a change).
    */
   scan(from: number, count: number, visit: (f: Field) => void): number {
-    const order = this.order;
-    let i = seekSeq(order, from);
-    for (let seen = 0; i < order.length && seen < count; i++) {
-      if (order[i].dead) continue;
-      visit(order[i]);
+    if (this.table !== null) return this.table.scan(from, count, visit);
+    let seen = 0;
+    for (const f of this.fields()) {
+      if (f.seq < from) continue;
+      if (seen === count) return f.seq;
+      visit(f);
       seen++;
     }
-    return i < order.length ? order[i].seq : 0;
+    return 0;
   }
 
   /** Deletes the fields whose expiry is at or before `now`; returns their names. */
   expireDue(now: number): string[] {
-    const gone: string[] = [];
-    for (let f = this.expiries.peek(); f !== undefined && f.exp <= now; f = this.expiries.peek()) {
-      gone.push(f.name);
-      this.delete(f.name);
-    }
-    return gone;
+    return this.table === null ? [] : this.table.expireDue(now);
   }
 
   clone(): HashValue {
-    const copy = HashValue.of(this.byName.values());
-    copy.listpack = this.listpack;
-    copy.everVolatile = this.everVolatile;
+    const copy = new HashValue();
+    copy.packed = this.packed;
+    copy.packedCount = this.packedCount;
+    copy.table = this.table?.clone() ?? null;
     return copy;
   }
 
@@ -175,6 +154,47 @@ export class HashValue implements Container {
     }
     return h;
   }
+
+  /** Where `name`'s length char sits in the packed string, or -1. */
+  private find(name: string): number {
+    return this.walk((at, valueAt) => this.named(name, at, valueAt));
+  }
+
+  /** Whether the packed field at `at` (its value at `valueAt`) is named `name`. */
+  private named(name: string, at: number, valueAt: number): boolean {
+    return valueAt - at - 1 === name.length && this.packed!.startsWith(name, at + 1);
+  }
+
+  /**
+   * Calls `visit` with each packed field's start, its value's start (the length char), its end
+   * and its place, until it answers true; returns the start it stopped at, or -1.
+   */
+  private walk(visit: (at: number, valueAt: number, end: number, seq: number) => boolean): number {
+    const packed = this.packed!;
+    for (let at = 0, seq = 1; at < packed.length; seq++) {
+      const valueAt = at + 1 + packed.charCodeAt(at);
+      const end = valueAt + 1 + packed.charCodeAt(valueAt);
+      if (visit(at, valueAt, end, seq)) return at;
+      at = end;
+    }
+    return -1;
+  }
+
+  /** Moves the fields to a FieldTable, for good. */
+  private unpack(): FieldTable {
+    if (this.table === null) {
+      this.table = FieldTable.of(this.fields());
+      this.packed = null;
+      this.packedCount = 0;
+    }
+    return this.table;
+  }
+}
+
+const lengthChar = (s: string) => String.fromCharCode(s.length);
+
+function packedField(name: string, value: string, seq: number): Field {
+  return { name, value, exp: 0, seq, heapAt: -1, dead: false };
 }
 
 export const HASH_KIND: ContainerKind = registerKind({

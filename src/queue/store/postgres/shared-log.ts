@@ -299,7 +299,7 @@ export class PostgresLog implements SharedLog {
       await this.lockAndFetch(tx);
       // Another process compacted first (the fetch reloaded from its snapshot): nothing to do.
       if (this.bytesSinceSnapshot <= this.s.compactAfterBytes) return;
-      const payload = Buffer.concat(this.store.snapshotOps().map((p) => frame(p)));
+      const payload = Buffer.concat(Array.from(this.store.snapshotOps(), (p) => frame(p)));
       await tx`insert into snapshot (one, upto, payload) values (true, ${this.seq}, ${payload})
                on conflict (one) do update set upto = excluded.upto, payload = excluded.payload`;
       await tx`delete from ops where seq <= ${this.seq}`;
