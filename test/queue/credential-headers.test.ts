@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Client } from '@upstash/qstash';
 import { eventually } from '../support/eventually.js';
-import { startTestLarder, type TestLarder } from '../support/larder.js';
+import { embeddedQueueOnly, startTestLarder, type TestLarder } from '../support/larder.js';
 import { queueClient, startQueueReceiver, type QueueReceiver } from '../support/queue-receiver.js';
 
 const SECRETS = { authorization: 'Bearer s3cret-bearer', cookie: 'session=s3cret-cookie', 'x-api-key': 's3cret-key' };
@@ -88,7 +88,7 @@ describe('credential headers of queue messages', () => {
     noSecret('the schedule', JSON.stringify(schedule));
   });
 
-  it('never writes them in clear to the events files', async () => {
+  embeddedQueueOnly('reads <dataDir>/queue/events*.log')('never writes them in clear to the events files', async () => {
     const dir = join(t.dataDir, 'queue');
     await eventually(async () => readdirSync(dir).some((f) => f.startsWith('events')), 'an events file');
     for (const file of readdirSync(dir).filter((f) => f.startsWith('events'))) noSecret(file, readFileSync(join(dir, file), 'latin1'));

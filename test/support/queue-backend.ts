@@ -1,0 +1,55 @@
+// The queue engine test Larders run on. LARDER_TEST_QUEUE_BACKEND=postgres (`npm run
+// test:postgres`) puts every test Larder's queue on the one PostgreSQL cluster of the run
+// (postgres-run.ts starts it and names it in LARDER_TEST_POSTGRES_URL), each in a schema of its
+// own. A Larder's schema is named after its data dir, so a Larder restarted on its data dir finds
+// its queue again, as the embedded engine finds its files. startTestLarder drops the schema with
+// the data dir; schemas of data dirs a test removes itself go with the run's cluster.
+
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import postgres from 'postgres';
+
+const BACKENDS = ['embedded', 'postgres'] as const;
+export const TEST_QUEUE_BACKEND: (typeof BACKENDS)[number] =
+  BACKENDS.find((b) => b === process.env.LARDER_TEST_QUEUE_BACKEND) ?? 'embedded';
+
+export const POSTGRES_URL_ENV = 'LARDER_TEST_POSTGRES_URL';
+
+/** The run's cluster, as a postgres:// URL; a clear error outside `npm run test:postgres`. */
+export function sharedPostgresUrl(): string {
+  const url = process.env[POSTGRES_URL_ENV];
+  if (url === undefined || url === '') {
+    throw new Error(`${POSTGRES_URL_ENV} is not set: run the tests under node dist/test/queue/postgres/postgres-run.js (see npm run test:postgres)`);
+  }
+  return url;
+}
+
+/** The schema of the queue of the Larder on `dataDir`: a name PostgreSQL takes unquoted. */
+export function schemaOf(dataDir: string): string {
+  return `t_${createHash('sha256').update(dataDir).digest('hex').slice(0, 24)}`;
+}
+
+/** `config` with its queue on the test queue backend: unchanged for the embedded engine. */
+export function withTestQueue(config: Record<string, unknown>, dataDir: string): Record<string, unknown> {
+  if (TEST_QUEUE_BACKEND === 'embedded') return config;
+  const queue = (config.queue ?? {}) as Record<string, unknown>;
+  return { ...config, queue: { url: sharedPostgresUrl(), schema: schemaOf(dataDir), ...queue } };
+}
+
+/** Whether the embedded engine's data dir holds a snapshot of the queue; the PostgreSQL engine writes none. */
+export function queueSnapshotTaken(dataDir: string): boolean {
+  const dir = join(dataDir, 'queue');
+  return existsSync(dir) && readdirSync(dir).some((f) => f.startsWith('snapshot-'));
+}
+
+/** Drops the queue schema of `dataDir` (nothing for the embedded engine, whose queue is in the dir). */
+export async function dropTestQueue(dataDir: string): Promise<void> {
+  if (TEST_QUEUE_BACKEND === 'embedded') return;
+  const sql = postgres(sharedPostgresUrl(), { max: 1, onnotice: () => {} });
+  try {
+    await sql.unsafe(`DROP SCHEMA IF EXISTS ${schemaOf(dataDir)} CASCADE`);
+  } finally {
+    await sql.end();
+  }
+}
