@@ -63,7 +63,7 @@ export async function startLarder(config: Config, log: Logger = createLogger(con
       services.push(vector);
       // Deliveries go out through the runtime's faster client, chosen once here.
       const http = runtime === 'bun' ? fetchClient : (await import('./server/adapters/node-client.js')).nodeClient;
-      queue = mountQueue(config, secrets, log, http);
+      queue = await mountQueue(config, secrets, log, http);
       services.push(queue);
     }
   } catch (e) {

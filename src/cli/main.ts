@@ -1,6 +1,6 @@
 // `larder` command line: `larder start [--config FILE] [--port N] [--host H] [--data-dir DIR]
 // [--runtime node|bun] [--log-level L] [--fsync always|everysec] [--kv-backend URL] [--workers N]
-// [--qstash-dev] [--topic NAME:PARTITIONS]... [--vector-index NAME:TYPE[:DIMENSION[:SIMILARITY]]]...`
+// [--queue-backend URL] [--qstash-dev] [--topic NAME:PARTITIONS]... [--vector-index NAME:TYPE[:DIMENSION[:SIMILARITY]]]...`
 // and `larder topic create ...` (topic.ts), `larder vector-index create ...` (vector-index.ts),
 // `larder repair ...` (repair.ts).
 
@@ -19,12 +19,15 @@ import { isWorker, reportListening, runPrimary } from './workers.js';
 const USAGE = `usage: larder start [--config FILE] [--port N] [--host H] [--data-dir DIR]
                     [--runtime auto|node|bun] [--log-level LEVEL] [--fsync always|everysec]
                     [--kv-backend redis://HOST:PORT | redis+cluster://HOST:PORT,HOST:PORT]
+                    [--queue-backend postgres://USER:PASSWORD@HOST:PORT/DATABASE]
                     [--workers N] [--qstash-dev]
                     [--topic NAME:PARTITIONS]... [--vector-index NAME:TYPE[:DIMENSION[:SIMILARITY]]]...
 
 Starts every configured service on one port. Settings: defaults < config file (JSON or
 YAML; also LARDER_CONFIG) < LARDER_* environment variables < flags. --kv-backend keeps
 the default key-value database on a remote Redis or Valkey instead of the data dir;
+--queue-backend keeps the message queue and workflows in PostgreSQL, which several Larder
+processes may share; \`larder migrate\` applies its schema changes and exits (start does too).
 --workers N serves the port from N processes (Node only; every database on a remote Redis).
 --qstash-dev serves the message queue the way @upstash/qstash's QSTASH_DEV=true mode expects:
 its published dev token and signing keys, the queue API also at the root (/v2/...), and the
@@ -36,7 +39,7 @@ ${VECTOR_INDEX_USAGE}
 
 ${REPAIR_USAGE}`;
 
-const FLAGS = new Set(['config', 'port', 'host', 'data-dir', 'runtime', 'log-level', 'fsync', 'kv-backend', 'workers']);
+const FLAGS = new Set(['config', 'port', 'host', 'data-dir', 'runtime', 'log-level', 'fsync', 'kv-backend', 'queue-backend', 'workers']);
 /** Flags that may repeat. */
 const LIST_FLAGS = new Set(['topic', 'vector-index']);
 /** Flags without a value. */

@@ -17,6 +17,8 @@ const OVERRIDES: readonly { env: string; flag: string; path: readonly string[]; 
   { env: 'LARDER_FSYNC', flag: 'fsync', path: ['kv', 'fsync'], parse: String },
   // The default database on a remote Redis (its engine follows from the url).
   { env: 'LARDER_KV_BACKEND', flag: 'kv-backend', path: ['kv', 'databases', 'default', 'url'], parse: String },
+  // The queue on PostgreSQL (its engine follows from the url).
+  { env: 'LARDER_QUEUE_BACKEND', flag: 'queue-backend', path: ['queue', 'url'], parse: String },
   { env: 'LARDER_QSTASH_DEV', flag: 'qstash-dev', path: ['queue', 'dev'], parse: booleanOrText },
 ];
 

@@ -146,8 +146,23 @@ const destinationRule = z.string().superRefine((text, ctx) => {
   if (typeof r === 'string') ctx.addIssue({ code: 'custom', message: r });
 });
 
+/** postgres:// or postgresql://, user and password in the URL; checked for form here, reached at start. */
+const postgresUrl = z.string().regex(/^postgres(ql)?:\/\/[^\s]+$/i, 'a postgres:// or postgresql:// URL');
+
 const queueSettings = z
   .object({
+    /**
+     * Where the queue's state lives: embedded (in Larder's data dir, one process) or postgres
+     * (a PostgreSQL database at `url`, shared by every Larder process on it). Defaults to
+     * postgres when `url` is set.
+     */
+    engine: z.enum(['embedded', 'postgres']).optional(),
+    /** engine postgres: postgres://USER:PASSWORD@HOST:PORT/DATABASE */
+    url: postgresUrl.optional(),
+    /** engine postgres: connections kept open to PostgreSQL by this process. */
+    poolSize: z.number().int().positive().default(10),
+    /** engine postgres: the schema holding every table (created if absent), so several Larders may share one database apart. */
+    schema: z.string().regex(/^[a-z_][a-z0-9_]{0,62}$/, 'a lower-case SQL identifier').default('larder'),
     /** Full-access token: base64 of {"UserID", "Password"} as the SDKs decode; generated and kept in the data dir when not given. */
     token: token.optional(),
     /** Read-only token (GET endpoints only); generated likewise. */
@@ -200,7 +215,12 @@ const queueSettings = z
      */
     credentialHeaders: z.array(z.string().regex(/^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/, 'a header name')).default([]),
   })
-  .strict();
+  .strict()
+  .superRefine((q, ctx) => {
+    if (q.engine === 'postgres' && q.url === undefined) ctx.addIssue({ code: 'custom', path: ['url'], message: 'engine postgres needs a url' });
+    if (q.engine === 'embedded' && q.url !== undefined) ctx.addIssue({ code: 'custom', path: ['url'], message: 'url is for engine postgres' });
+  })
+  .transform((q) => ({ ...q, engine: q.engine ?? (q.url === undefined ? 'embedded' : 'postgres') }));
 
 export const configSchema = z
   .object({

@@ -46,3 +46,5 @@ export const invalidFlowControl = (value: string) =>
 export const retriesAboveLimit = (retries: number, max: number) => new QueueError(412, `invalid retries: ${retries}, the maximum is ${max}`);
 export const workflowRunNotActive = (id: string) => new QueueError(400, `workflow run ${id} is not active`);
 export const unknownWorkflowRun = (id: string) => new QueueError(404, `workflow run ${id} not found`);
+/** Engine postgres: a write PostgreSQL could not take (stopped, unreachable); the client may try again. */
+export const storeUnavailable = (reason: string) => new QueueError(503, `the queue's PostgreSQL database cannot be written (${reason}); writes resume once it can`);

@@ -3,6 +3,9 @@
 // (delivery/, signing/), and the REST surface the official @upstash/qstash client speaks (rest/).
 // Tokens are base64 of {"UserID","Password"}, the shape the SDKs decode; they and the signing
 // keys are generated once and kept in the data dir when the config names none.
+// Engine postgres (store/postgres/) keeps all of it in PostgreSQL instead, shared by every
+// process on the schema: a request that writes is then one unit of work (the store's), and a
+// read first catches up with what the other processes wrote.
 //
 // Imports go one way: rest/ (every REST handler; parses requests, shapes answers) -> engine.ts,
 // workflow/, schedules/, url-groups.ts (decide) -> delivery/, signing/, store/ -> storage/.
@@ -13,6 +16,7 @@ import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import type { Config } from '../config/schema.js';
 import type { SecretStore } from '../config/secrets.js';
+import type { HttpRequest, HttpResponse } from '../server/http.js';
 import type { HttpClient } from '../server/http-client.js';
 import type { Logger } from '../server/log.js';
 import type { Service } from '../server/service.js';
@@ -20,14 +24,16 @@ import { DestinationPolicy } from './delivery/destination-policy.js';
 import { Scheduler } from './delivery/scheduler.js';
 import { DEV_CREDENTIALS, rootAlias } from './dev-mode.js';
 import { QueueEngine } from './engine.js';
-import { QueueError } from './errors.js';
+import { QueueError, storeUnavailable } from './errors.js';
 import { fail } from './rest/envelope.js';
 import { queueRoutes } from './rest/routes.js';
 import { Schedules } from './schedules/schedules.js';
-import { KeyRing } from './signing/keys.js';
+import { KeyRing, type Secrets } from './signing/keys.js';
 import { EventFile } from './store/event-file.js';
 import { EventLog } from './store/event-log.js';
 import type { QueueMessage } from './store/message.js';
+import { openSharedQueue, storeSecrets, type SharedQueue } from './store/postgres/shared-queue.js';
+import { SharedLogUnavailable } from './store/postgres/shared-log.js';
 import { credentialHeaders } from './store/redaction.js';
 import { QueueStore } from './store/queue-store.js';
 import { UrlGroups } from './url-groups.js';
@@ -65,20 +71,24 @@ export interface QueueService extends Service {
 const queueToken = (user: string) => () => Buffer.from(JSON.stringify({ UserID: user, Password: randomBytes(24).toString('base64url') })).toString('base64');
 
 /** `http` sends the deliveries: the runtime's client (server/http-client.ts). */
-export function mountQueue(config: Config, secrets: SecretStore, log: Logger, http: HttpClient): QueueService {
+export async function mountQueue(config: Config, secrets: SecretStore, log: Logger, http: HttpClient): Promise<QueueService> {
   const c = config.queue;
   const now = () => Date.now();
-  // Dev mode takes the SDK's dev credentials over configured or stored ones, as the SDK does.
-  const token = c.dev ? DEV_CREDENTIALS.token : (c.token ?? secrets.get('queue.token', queueToken('larder')));
-  const readOnlyToken = c.readOnlyToken ?? secrets.get('queue.readOnlyToken', queueToken('larder-readonly'));
-  const keyRing = c.dev
-    ? new KeyRing(secrets, { current: DEV_CREDENTIALS.currentSigningKey, next: DEV_CREDENTIALS.nextSigningKey }, true)
-    : new KeyRing(secrets, { ...(c.currentSigningKey !== undefined && { current: c.currentSigningKey }), ...(c.nextSigningKey !== undefined && { next: c.nextSigningKey }) });
   const store = new QueueStore({ dir: join(config.dataDir, 'queue'), fsync: c.fsync, compactAfterBytes: c.compactAfterBytes, deduplicationWindowMs: c.deduplicationWindowMs }, now, log);
-  store.open();
-  const opened = EventFile.open(join(config.dataDir, 'queue'), log);
+  const shared = c.engine === 'postgres' ? await openSharedQueue(c, store, log) : null;
   const credentials = credentialHeaders(c.credentialHeaders);
-  const events = new EventLog(now, c.maxLogEvents, credentials, opened.file, opened.events, opened.current);
+  const events = shared === null ? embeddedEvents(store, config.dataDir, c.maxLogEvents, credentials, now, log) : new EventLog(now, c.maxLogEvents, credentials, shared.events, shared.initialEvents);
+  if (shared !== null) shared.events.log = events;
+  const kept: Secrets = shared === null ? secrets : storeSecrets(store);
+  // One unit: on engine postgres, the first process makes the secrets and every other reads them.
+  const { token, readOnlyToken, keyRing } = await store.unit(() => ({
+    // Dev mode takes the SDK's dev credentials over configured or stored ones, as the SDK does.
+    token: c.dev ? DEV_CREDENTIALS.token : (c.token ?? kept.get('queue.token', queueToken('larder'))),
+    readOnlyToken: c.readOnlyToken ?? kept.get('queue.readOnlyToken', queueToken('larder-readonly')),
+    keyRing: c.dev
+      ? new KeyRing(kept, { current: DEV_CREDENTIALS.currentSigningKey, next: DEV_CREDENTIALS.nextSigningKey }, true)
+      : new KeyRing(kept, { ...(c.currentSigningKey !== undefined && { current: c.currentSigningKey }), ...(c.nextSigningKey !== undefined && { next: c.nextSigningKey }) }),
+  }));
   const destinations = new DestinationPolicy({ allow: c.allowDestinations, deny: c.denyDestinations, production: c.production });
   const scheduler = new Scheduler(store, events, {
     concurrency: c.maxConcurrentDeliveries,
@@ -92,6 +102,7 @@ export function mountQueue(config: Config, secrets: SecretStore, log: Logger, ht
     http,
     onError: (err, m) => log.error({ err, messageId: m.id }, 'queue delivery failed unexpectedly; the message stays pending'),
     workflows: new RunDelivery(store, events),
+    owner: shared?.log.origin ?? 'embedded',
   });
   const engine = new QueueEngine(store, events, scheduler, keyRing, c.maxPendingMessages, now);
   const steps = { defaultRetries: c.defaultRetries, maxMessageBytes: c.maxMessageBytes, now };
@@ -103,7 +114,14 @@ export function mountQueue(config: Config, secrets: SecretStore, log: Logger, ht
   const urlGroups = new UrlGroups(store, now);
   const schedules = new Schedules(store, events, scheduler, c.maxPendingMessages, now);
   schedules.start();
+  if (shared !== null)
+    shared.log.onRemote = (ops) => {
+      scheduler.follow(ops);
+      schedules.follow(ops);
+      waits.arm();
+    };
   const keys = keyRing.get();
+  const routes = queueRoutes({ engine, urlGroups, schedules, maxBodyBytes: config.maxBodyBytes, maxNestingDepth: config.maxNestingDepth, maxMessageBytes: c.maxMessageBytes, credentials, defaultRetries: c.defaultRetries, maxRetries: c.maxRetries, now, destinations, workflows }, { token, readOnlyToken });
   const service: Service = {
     name: 'queue',
     prefix: 'qstash',
@@ -112,13 +130,17 @@ export function mountQueue(config: Config, secrets: SecretStore, log: Logger, ht
       const failure = store.writeFailure();
       return failure === null ? null : `message queue: ${failure.reason}`;
     },
-    handle: queueRoutes({ engine, urlGroups, schedules, maxBodyBytes: config.maxBodyBytes, maxNestingDepth: config.maxNestingDepth, maxMessageBytes: c.maxMessageBytes, credentials, defaultRetries: c.defaultRetries, maxRetries: c.maxRetries, now, destinations, workflows }, { token, readOnlyToken }),
+    handle: shared === null ? routes : sharedRoutes(routes, shared),
     async close() {
       schedules.close();
       waits.close();
       await scheduler.close();
       store.close();
       events.close();
+      if (shared !== null) {
+        await shared.events.flushed();
+        await shared.log.close();
+      }
     },
   };
   return {
@@ -130,5 +152,32 @@ export function mountQueue(config: Config, secrets: SecretStore, log: Logger, ht
         yield { id, url, method, queueName, retried, retries, createdAt, notBefore, delivering: scheduler.delivering(id) };
       }
     },
+  };
+}
+
+function embeddedEvents(store: QueueStore, dataDir: string, maxLogEvents: number, credentials: ReturnType<typeof credentialHeaders>, now: () => number, log: Logger): EventLog {
+  store.open();
+  const opened = EventFile.open(join(dataDir, 'queue'), log);
+  return new EventLog(now, maxLogEvents, credentials, opened.file, opened.events, opened.current);
+}
+
+type Routes = (req: HttpRequest, restAt: number) => HttpResponse | Promise<HttpResponse>;
+
+/**
+ * Engine postgres: a request that may write runs as one unit of work, answered once its ops
+ * are committed (503 when PostgreSQL cannot take them); a read first catches up with the other
+ * processes, or, while PostgreSQL cannot be reached, answers from what this process holds.
+ */
+function sharedRoutes(routes: Routes, shared: SharedQueue): Routes {
+  const unavailable = (e: unknown) => {
+    if (e instanceof SharedLogUnavailable) return fail(storeUnavailable(e.reason));
+    throw e;
+  };
+  return (req, restAt) => {
+    if (req.method === 'GET' || req.method === 'HEAD') {
+      const read = () => routes(req, restAt);
+      return Promise.all([shared.log.catchUp(), shared.events.catchUp()]).then(read, read);
+    }
+    return shared.log.unit(() => routes(req, restAt)).catch(unavailable);
   };
 }

@@ -37,11 +37,12 @@ describe('the error boundary answers a thrown error 500 in the service envelope'
   const config = validate({ host: '127.0.0.1', port: 0, logLevel: 'silent', dataDir: dir });
   const log = createLogger('silent');
   const secrets = new SecretStore(dir);
-  const services: Service[] = [mountKv(config, secrets, log, 'node'), mountStreams(config, secrets, log), mountVector(config, secrets, log), mountQueue(config, secrets, log, fetchClient)];
+  let services: Service[];
   let server: RunningServer;
   let url: string;
 
   before(async () => {
+    services = [mountKv(config, secrets, log, 'node'), mountStreams(config, secrets, log), mountVector(config, secrets, log), await mountQueue(config, secrets, log, fetchClient)];
     const [kv, streams, vector, queue] = services;
     const brokenQueue = throwing(queue, 'async');
     // rootAlias: the queue again at /v2, as the SDK's dev mode calls it.

@@ -12,6 +12,8 @@
 // rolled (`nextWake()` says when), the gate resumed or its settings changed. Parked messages are
 // still in the store; only cancelling one (`forget`) takes it out of a gate.
 // Settings are durable (store `queue` and `flow` ops); what runs and the rate counters are not.
+// On engine postgres another process's settings and finished messages arrive as its ops
+// (`adopt*`, `gone`); parallelism across processes is counted by the leases (leases.ts).
 // Not safe for concurrent use; the scheduler owns it.
 
 import { unknownFlowControlKey, unknownQueue, type QueueError } from '../errors.js';
@@ -180,6 +182,43 @@ export class Gates {
     let at = Infinity;
     for (const f of this.rateBlocked) at = Math.min(at, f.periodStart + f.rec.periodMs);
     return at;
+  }
+
+  /** A queue's settings as another process wrote them (engine postgres). */
+  adoptQueue(rec: QueueRecord): void {
+    const q = this.queues.get(rec.name);
+    if (q === undefined) this.queues.set(rec.name, queueGate({ ...rec }));
+    else {
+      Object.assign(q.rec, rec);
+      this.openQueue(q);
+    }
+  }
+
+  /** Another process deleted a queue (engine postgres). */
+  dropQueue(name: string): void {
+    this.queues.delete(name);
+  }
+
+  /** A flow-control key's settings as another process wrote them (engine postgres). */
+  adoptFlow(rec: FlowRecord): void {
+    const f = this.flows.get(rec.key);
+    if (f === undefined) this.flows.set(rec.key, flowGate({ ...rec }));
+    else {
+      Object.assign(f.rec, rec);
+      this.openFlow(f);
+    }
+  }
+
+  /** A message left the store in another process (delivered, dead-lettered, cancelled): it leaves its queue and wait list. */
+  gone(id: string): void {
+    for (const q of this.queues.values()) {
+      if (!q.order.has(id)) continue;
+      q.waiting.delete(id);
+      this.leave(q, id);
+      this.openQueue(q);
+    }
+    for (const f of this.flows.values()) f.waiting.delete(id);
+    this.followUpDone(id);
   }
 
   // --- queues ---

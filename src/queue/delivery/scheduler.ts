@@ -5,6 +5,9 @@
 // before that write leaves the message pending, and the next start delivers it again with the
 // same Upstash-Message-Id (at least once). A due message starts only when gates.ts lets it (its
 // queue's order and parallelism, its flow-control key's parallelism and rate).
+// On a shared store (engine postgres) every process schedules every message (`follow` learns
+// those others accept), and an attempt starts only once its lease is committed (leases.ts): one
+// process at a time delivers a message, and another takes over once a lease runs out.
 // Not safe for concurrent use; the service's JS thread owns it.
 
 import { setMaxListeners } from 'node:events';
@@ -12,6 +15,7 @@ import type { HttpClient } from '../../server/http-client.js';
 import { diskFailureOf } from '../../storage/errors.js';
 import type { EventLog } from '../store/event-log.js';
 import { newDlqId, type QueueMessage } from '../store/message.js';
+import type { Op } from '../store/ops.js';
 import { STORE_RETRY_MS, type QueueStore } from '../store/queue-store.js';
 import type { RunDelivery } from '../workflow/run-delivery.js';
 import { attempt, type Outcome } from './attempt.js';
@@ -20,6 +24,7 @@ import { callbackMessage } from './callbacks.js';
 import type { DestinationPolicy } from './destination-policy.js';
 import { DueHeap } from './due-heap.js';
 import { Gates } from './gates.js';
+import { claim, leaseUntil } from './leases.js';
 
 export interface SchedulerSettings {
   concurrency: number;
@@ -35,6 +40,8 @@ export interface SchedulerSettings {
   destinations: DestinationPolicy;
   /** The runtime's HTTP client (server/http-client.ts). */
   http: HttpClient;
+  /** This process, as its leases name it (engine postgres). */
+  owner: string;
 }
 
 /** setTimeout's longest delay; a later due time is reached in steps. */
@@ -52,6 +59,8 @@ export class Scheduler {
   /** Queues and flow-control keys: which due messages may start. */
   readonly gates: Gates;
   private poked = false;
+  /** Shared store: messages another process's deliveries hold back, tried again when one ends. */
+  private readonly blocked = new Map<string, number>();
 
   constructor(
     private readonly store: QueueStore,
@@ -84,6 +93,34 @@ export class Scheduler {
     this.pump();
   }
 
+  /**
+   * Ops another process committed (engine postgres): gate settings, its messages (scheduled
+   * here too, so any process may deliver them), new due times, and messages gone, whose places
+   * free up. A message another process's delivery held back is tried again.
+   */
+  follow(ops: readonly Op[]): void {
+    for (const op of ops) {
+      if (op.op === 'queue') this.gates.adoptQueue(op.queue);
+      else if (op.op === 'unqueue') this.gates.dropQueue(op.name);
+      else if (op.op === 'flow') this.gates.adoptFlow(op.flow);
+    }
+    let ended = false;
+    for (const op of ops) {
+      if (op.op === 'put' || op.op === 'retry') {
+        const m = this.store.get(op.op === 'put' ? op.message.id : op.id);
+        if (m === undefined) continue;
+        if (op.op === 'put') this.gates.restore(m);
+        this.heap.push({ at: m.notBefore, id: m.id });
+        ended ||= op.op === 'retry';
+      } else if (op.op === 'done') {
+        this.gates.gone(op.id);
+        ended = true;
+      }
+    }
+    if (ended) this.unblock();
+    this.pump();
+  }
+
   /** A message was cancelled: it frees its place in its queue. */
   cancelled(m: QueueMessage): void {
     this.gates.forget(m);
@@ -113,6 +150,13 @@ export class Scheduler {
     const now = this.s.now();
     // No attempt starts while the store cannot write: its outcome could not be recorded.
     if (this.store.writeFailure() !== null) return this.wakeAt(now + STORE_RETRY_MS, now);
+    // Held back by another process's delivery: due again when its lease ends, if no op said sooner.
+    for (const [id, at] of this.blocked) {
+      if (at > now) continue;
+      this.blocked.delete(id);
+      const m = this.store.get(id);
+      if (m !== undefined) this.heap.push({ at: m.notBefore, id });
+    }
     // Starting a queue's message may wake the next one in line, hence the outer loop.
     for (;;) {
       // A woken message goes back at its own due time, so the entry is live for the check below.
@@ -127,8 +171,8 @@ export class Scheduler {
         const m = this.store.get(top.id);
         // Stale entries: cancelled, delivered, rescheduled, or already running.
         if (m === undefined || m.notBefore !== top.at || this.inFlight.has(m.id)) continue;
-        // Held by its queue or flow-control key: parked there until woken.
-        if (this.s.workflows.drop(m)) {
+        // Held by its queue or flow-control key: parked there until woken. (A shared store drops in claim.)
+        if (!this.store.isShared && this.s.workflows.drop(m)) {
           this.gates.forget(m);
           continue;
         }
@@ -137,7 +181,8 @@ export class Scheduler {
       }
       if (!this.gates.hasWoken()) break;
     }
-    const next = Math.min(this.heap.peek()?.at ?? Infinity, this.gates.nextWake());
+    let next = Math.min(this.heap.peek()?.at ?? Infinity, this.gates.nextWake());
+    for (const at of this.blocked.values()) next = Math.min(next, at);
     if (next === Infinity || this.inFlight.size >= this.s.concurrency) return;
     this.wakeAt(next, now);
   }
@@ -156,12 +201,49 @@ export class Scheduler {
 
   private run(m: QueueMessage): void {
     this.inFlight.add(m.id);
+    if (!this.store.isShared) return this.deliver(m);
+    const at = m.notBefore;
+    Promise.resolve(this.store.unit(() => claim(this.store, m, at, this.s.owner, this.s.now(), leaseUntil(m, this.s), this.s.workflows))).then(
+        (c) => {
+          if (c.kind === 'ok') return this.deliver(m);
+          if (c.kind === 'held') this.blocked.set(m.id, c.retryAt);
+          this.notDelivered(m, this.store.get(m.id) === undefined);
+        },
+        (err: unknown) => {
+          this.s.onError(err, m);
+          this.notDelivered(m, false);
+          if (diskFailureOf(err) !== null) this.heap.push({ at, id: m.id });
+        },
+      );
+  }
+
+  /** A claim refused: the message frees its slot; `gone` when it left the store. */
+  private notDelivered(m: QueueMessage, gone: boolean): void {
+    this.inFlight.delete(m.id);
+    if (this.closed) {
+      if (this.inFlight.size === 0) this.idle?.();
+      return;
+    }
+    this.gates.release(m, gone);
+    this.pump();
+  }
+
+  /** Messages held back by other processes' deliveries go back to the heap, now or at their lease's end. */
+  private unblock(): void {
+    for (const id of this.blocked.keys()) {
+      const m = this.store.get(id);
+      if (m !== undefined) this.heap.push({ at: m.notBefore, id });
+    }
+    this.blocked.clear();
+  }
+
+  private deliver(m: QueueMessage): void {
     // ACTIVE: picked for delivery, an attempt starts (the service's word for it).
     this.events.add('ACTIVE', m);
     const settings = { signingKey: this.s.signingKey(), defaultTimeoutMs: this.s.defaultTimeoutMs, maxBodyBytes: this.s.maxBodyBytes, now: this.s.now, stop: this.stop.signal, destinations: this.s.destinations, http: this.s.http };
     attempt(this.s.workflows.view(m), settings)
       .then((out) => {
-        if (!this.closed) this.settle(m.id, this.s.workflows.judge(m, out));
+        if (!this.closed) return this.store.unit(() => this.settle(m.id, this.s.workflows.judge(m, out)));
       })
       .catch((err: unknown) => {
         this.s.onError(err, m);
@@ -170,6 +252,7 @@ export class Scheduler {
       })
       .finally(() => {
         this.inFlight.delete(m.id);
+        if (this.blocked.size > 0) this.unblock();
         if (!this.closed) this.gates.release(m, this.store.get(m.id) === undefined);
         if (this.closed) {
           if (this.inFlight.size === 0) this.idle?.();

@@ -5,12 +5,16 @@
 // Times missed while the server was down are not replayed one by one: a schedule whose next
 // time passed fires once at start, then follows its cron from then on. Paused schedules are
 // not timed; resuming one times it from the moment it resumes.
+// On engine postgres every process times every schedule (`follow` learns those others change)
+// and a firing is a unit of work that skips a tick another process already fired, so each
+// tick fires once whichever processes run.
 // Not safe for concurrent use; the service's JS thread owns it.
 
 import type { Scheduler } from '../delivery/scheduler.js';
 import { invalidScheduleId, unknownSchedule, type QueueError, isError } from '../errors.js';
 import type { EventLog } from '../store/event-log.js';
 import { newMessageId, type QueueMessage } from '../store/message.js';
+import type { Op } from '../store/ops.js';
 import { STORE_RETRY_MS, type QueueStore } from '../store/queue-store.js';
 import { newScheduleId, type Schedule } from '../store/schedule.js';
 import { isUrlGroupName } from '../url-groups.js';
@@ -106,6 +110,26 @@ export class Schedules {
     return null;
   }
 
+  /** Schedules another process made, changed or deleted (engine postgres). */
+  follow(ops: readonly Op[]): void {
+    const now = this.now();
+    let changed = false;
+    for (const op of ops) {
+      if (op.op === 'schedule') {
+        const cron = parseCron(op.schedule.cron, now);
+        if (isError(cron)) continue;
+        this.crons.set(op.schedule.id, cron);
+        this.time(op.schedule.id, op.schedule.paused ? null : cron.next(now));
+        changed = true;
+      } else if (op.op === 'unschedule') {
+        this.crons.delete(op.id);
+        this.due.delete(op.id);
+        changed = true;
+      }
+    }
+    if (changed) this.arm();
+  }
+
   close(): void {
     this.closed = true;
     if (this.timer !== null) clearTimeout(this.timer);
@@ -130,10 +154,17 @@ export class Schedules {
   private tick(): void {
     this.timer = null;
     // While the store cannot write, firings wait; a time missed meanwhile is skipped, as when late.
-    if (this.store.writeFailure() !== null) {
-      this.timer = setTimeout(() => this.tick(), STORE_RETRY_MS);
-      return;
-    }
+    if (this.store.writeFailure() !== null) return this.retryLater();
+    const fired = this.store.unit(() => this.fireDue());
+    if (fired instanceof Promise) fired.then(() => this.arm(), () => this.retryLater());
+    else this.arm();
+  }
+
+  private retryLater(): void {
+    if (!this.closed) this.timer = setTimeout(() => this.tick(), STORE_RETRY_MS);
+  }
+
+  private fireDue(): void {
     const now = this.now();
     for (const [id, at] of this.due) {
       if (at > now) continue;
@@ -142,11 +173,11 @@ export class Schedules {
         this.due.delete(id);
         continue;
       }
-      this.fire(s, now);
+      // Fired for this time already: by another process on the same PostgreSQL.
+      if (s.lastScheduleTime === undefined || s.lastScheduleTime < at) this.fire(s, now);
       // Late by more than one period (a stalled loop): the missed times are skipped, not queued.
       this.time(id, this.crons.get(id)?.next(Math.max(now, at)) ?? null);
     }
-    this.arm();
   }
 
   private fire(s: Schedule, now: number): void {

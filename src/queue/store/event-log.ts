@@ -6,7 +6,6 @@
 // Upstash-Redact-Fields, credential headers always); bodies over LOG_BODY_BYTES are left out, so the log's memory and
 // file stay bounded however large messages are.
 
-import type { EventFile } from './event-file.js';
 import type { QueueMessage } from './message.js';
 import { matches, type RecordFilter } from './record-filter.js';
 import { shownBody, shownHeaders, type CredentialHeaders } from './redaction.js';
@@ -34,6 +33,17 @@ export interface QueueEvent {
   body?: string;
 }
 
+/** Where the events are kept besides memory: event-file.ts (embedded) or postgres/event-table.ts. */
+export interface EventSink {
+  /** Keeps one more event (soon; never throws). */
+  append(e: QueueEvent): void;
+  /** The current events become the previous ones; those before go. */
+  rotate(): void;
+  /** Keeps exactly `events` (at start, to a smaller bound). */
+  replace(events: readonly QueueEvent[]): void;
+  close(): void;
+}
+
 /** Bodies up to this size (base64 characters) are kept in the log. */
 const LOG_BODY_BYTES = 2048;
 
@@ -46,7 +56,7 @@ export class EventLog {
     private readonly now: () => number,
     private readonly max: number,
     private readonly credentials: CredentialHeaders,
-    private readonly file: EventFile | null = null,
+    private readonly file: EventSink | null = null,
     private events: QueueEvent[] = [],
     private current = events.length,
   ) {
@@ -73,8 +83,17 @@ export class EventLog {
     e.header = shownHeaders(m, this.credentials);
     const body = shownBody(m, this.credentials);
     if (body.length <= LOG_BODY_BYTES) e.body = body;
-    this.events.push(e);
     this.file?.append(e);
+    this.keep(e);
+  }
+
+  /** An event another process logged (engine postgres): kept in memory, its sink already holds it. */
+  receive(e: QueueEvent): void {
+    this.keep(e);
+  }
+
+  private keep(e: QueueEvent): void {
+    this.events.push(e);
     if (++this.current < this.max) return;
     this.file?.rotate();
     this.events = this.events.slice(this.events.length - this.max);

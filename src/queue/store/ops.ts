@@ -42,7 +42,11 @@ export type Op =
   /** A workflow run as it stands (snapshots only: in the log its messages' ops build it). */
   | { op: 'run'; run: RunRecord }
   /** A workflow run waits for an event, keeps a notification, or is made from a failed one (issue 10). */
-  | { op: 'runChange'; change: RunChange };
+  | { op: 'runChange'; change: RunChange }
+  /** Engine postgres: process `owner` delivers the message until `until` (a `retry` or `done` ends it sooner). */
+  | { op: 'lease'; id: string; owner: string; until: number }
+  /** Engine postgres: a generated token or signing key (the data dir's secrets.json on the embedded engine). */
+  | { op: 'secret'; name: string; value: string };
 
 export const encodeOp = (op: Op): Buffer => Buffer.from(JSON.stringify(op));
 

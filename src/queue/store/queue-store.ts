@@ -6,11 +6,13 @@
 // A write the disk refuses is forgotten, never applied, and thrown (LogFailedError); while it
 // fails, background writers (deliveries, schedules, wait deadlines) hold off and look again
 // every STORE_RETRY_MS, and a request's write is answered 503 by the service's boundary.
+// On engine postgres the same maps are a replica of an op log kept in PostgreSQL (`share()`,
+// postgres/shared-log.ts): every write then belongs to a unit of work, which commits its ops
+// there before the change is answered, and ops other processes commit are applied as they come.
 // Not safe for concurrent use; the service's JS thread owns it.
 
 import type { FsyncPolicy } from '../../storage/append-log.js';
 import type { Logger } from '../../server/log.js';
-import type { LogFailedError } from '../../storage/errors.js';
 import { Generations } from '../../storage/generations.js';
 import type { FlowRecord, QueueRecord } from './gate-records.js';
 import type { DeliveryResponse, DlqEntry, QueueMessage } from './message.js';
@@ -22,6 +24,25 @@ import { RunStore, type RunChange, type RunEnd } from '../workflow/run.js';
 export const SNAPSHOT_FORMAT = { version: 1, countField: 'ops' };
 /** How long a background writer held off by a store that cannot write waits to look again. */
 export const STORE_RETRY_MS = 1000;
+
+/** An op log kept outside the data dir, shared by several processes (postgres/shared-log.ts). */
+export interface SharedLog {
+  /** Adds ops to the unit of work running now; throws when none runs (a write outside one is a bug). */
+  persist(ops: readonly Op[]): void;
+  /** Runs `work` with every other writer held off, on a replica caught up; its ops commit before it resolves. */
+  unit<T>(work: () => T | Promise<T>): Promise<T>;
+  /** Applies what other processes committed, so a read sees every acknowledged write. */
+  catchUp(): Promise<void>;
+  /** Why writes fail now, or null; asks again in the background when they did. */
+  failure(): string | null;
+  close(): Promise<void>;
+}
+
+/** A delivery in flight (engine postgres): process `owner` has it until `until`. */
+export interface Lease {
+  owner: string;
+  until: number;
+}
 
 export interface StoreSettings {
   dir: string;
@@ -40,11 +61,16 @@ export class QueueStore {
   private readonly scheduleMap = new Map<string, Schedule>();
   private readonly queueRecords = new Map<string, QueueRecord>();
   private readonly flowRecords = new Map<string, FlowRecord>();
+  /** Engine postgres: deliveries in flight, by message id, in whichever process. */
+  private readonly leaseMap = new Map<string, Lease>();
+  /** Engine postgres: generated tokens and signing keys. */
+  private readonly secretValues = new Map<string, string>();
   /** Workflow runs, built from the same ops (issue 10). */
   readonly runs = new RunStore();
   private readonly generations: Generations;
   private compactionQueued = false;
   private closed = false;
+  private shared: SharedLog | null = null;
 
   constructor(
     private readonly settings: StoreSettings,
@@ -62,6 +88,65 @@ export class QueueStore {
     const { frames, path } = g.openLog();
     frames.forEach((p, i) => this.apply(this.decode(p, path, i)));
     g.removeOlder();
+  }
+
+  /** Keeps the ops in `log` from now on, instead of the data dir; the caller replays its state first. */
+  share(log: SharedLog): void {
+    this.shared = log;
+  }
+
+  /**
+   * Runs a change: at once when the store is embedded; on a shared log, as a unit of work
+   * (the change is durable, and others' changes seen, when the promise resolves).
+   */
+  unit<T>(work: () => T | Promise<T>): T | Promise<T> {
+    return this.shared === null ? work() : this.shared.unit(work);
+  }
+
+  /** A read's first step: nothing when embedded; on a shared log, catching up with the others' writes. */
+  catchUp(): Promise<void> | null {
+    return this.shared === null ? null : this.shared.catchUp();
+  }
+
+  /** Applies an op a shared log holds (replaying it, or another process's write). */
+  replay(op: Op): void {
+    this.apply(op);
+  }
+
+  /** Forgets every state, before replaying a shared log from its snapshot. */
+  clear(): void {
+    for (const m of [this.messages, this.responses, this.dlqEntries, this.dedup, this.groups, this.scheduleMap, this.queueRecords, this.flowRecords, this.leaseMap, this.secretValues]) m.clear();
+    this.runs.clear();
+  }
+
+  /** Whether the ops live in a shared log (engine postgres): deliveries are then leased. */
+  get isShared(): boolean {
+    return this.shared !== null;
+  }
+
+  lease(id: string): Lease | undefined {
+    return this.leaseMap.get(id);
+  }
+
+  /** Live leases and the messages they hold. */
+  *leased(now: number): IterableIterator<QueueMessage> {
+    for (const [id, l] of this.leaseMap) {
+      const m = this.messages.get(id);
+      if (l.until > now && m !== undefined) yield m;
+    }
+  }
+
+  /** Process `owner` delivers message `id` until `until` (engine postgres). */
+  putLease(id: string, owner: string, until: number): void {
+    this.write([{ op: 'lease', id, owner, until }]);
+  }
+
+  secret(name: string): string | undefined {
+    return this.secretValues.get(name);
+  }
+
+  putSecret(name: string, value: string): void {
+    this.write([{ op: 'secret', name, value }]);
   }
 
   get size(): number {
@@ -90,6 +175,14 @@ export class QueueStore {
 
   queues(): IterableIterator<QueueRecord> {
     return this.queueRecords.values();
+  }
+
+  queueRecord(name: string): QueueRecord | undefined {
+    return this.queueRecords.get(name);
+  }
+
+  flowRecord(key: string): FlowRecord | undefined {
+    return this.flowRecords.get(key);
   }
 
   flows(): IterableIterator<FlowRecord> {
@@ -194,15 +287,22 @@ export class QueueStore {
   close(): void {
     if (this.closed) return;
     this.closed = true;
-    this.generations.log.close();
+    if (this.shared === null) this.generations.log.close();
   }
 
   /** Writes what a failure held back, if it can now; the failure that still holds, or null. */
-  writeFailure(): LogFailedError | null {
-    return this.generations.log.retry();
+  writeFailure(): { readonly reason: string } | null {
+    if (this.shared === null) return this.generations.log.retry();
+    const reason = this.shared.failure();
+    return reason === null ? null : { reason };
   }
 
   private write(ops: Op[]): void {
+    if (this.shared !== null) {
+      this.shared.persist(ops);
+      for (const op of ops) this.apply(op);
+      return;
+    }
     const log = this.generations.log;
     for (const op of ops) log.append(encodeOp(op));
     try {
@@ -235,11 +335,13 @@ export class QueueStore {
         m.retried = op.retried;
         m.notBefore = op.notBefore;
         this.responses.set(op.id, op.response);
+        this.leaseMap.delete(op.id);
         break;
       }
       case 'done':
         this.messages.delete(op.id);
         this.responses.delete(op.id);
+        this.leaseMap.delete(op.id);
         this.runs.done(op.id);
         break;
       case 'dlq':
@@ -287,11 +389,17 @@ export class QueueStore {
       case 'flow':
         this.flowRecords.set(op.flow.key, op.flow);
         break;
+      case 'lease':
+        this.leaseMap.set(op.id, { owner: op.owner, until: op.until });
+        break;
+      case 'secret':
+        this.secretValues.set(op.name, op.value);
+        break;
     }
   }
 
   /** The state restated as ops: live dedup keys, then messages, then the DLQ, URL groups, schedules, queues and flow-control keys. */
-  private snapshotOps(): Buffer[] {
+  snapshotOps(): Buffer[] {
     const out: Buffer[] = [];
     // Runs before the messages, whose puts then only re-link them to their run.
     for (const run of this.runs.all()) out.push(encodeOp({ op: 'run', run }));
@@ -307,6 +415,8 @@ export class QueueStore {
     for (const schedule of this.scheduleMap.values()) out.push(encodeOp({ op: 'schedule', schedule }));
     for (const queue of this.queueRecords.values()) out.push(encodeOp({ op: 'queue', queue }));
     for (const flow of this.flowRecords.values()) out.push(encodeOp({ op: 'flow', flow }));
+    for (const [id, { owner, until }] of this.leaseMap) out.push(encodeOp({ op: 'lease', id, owner, until }));
+    for (const [name, value] of this.secretValues) out.push(encodeOp({ op: 'secret', name, value }));
     return out;
   }
 

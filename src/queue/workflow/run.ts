@@ -139,6 +139,12 @@ export class RunStore {
     return this.runs.get(id);
   }
 
+  /** Forgets every run (the store replays its shared log again). */
+  clear(): void {
+    for (const m of [this.runs, this.owner, this.pendingByRun, this.stepMessages]) m.clear();
+    this.ended.length = 0;
+  }
+
   /** Oldest first. */
   all(): IterableIterator<RunRecord> {
     return this.runs.values();

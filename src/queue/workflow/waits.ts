@@ -3,7 +3,9 @@
 // server-made step published into the run like any step result (run-publish.ts re-applies the
 // trigger's settings to it), whose `put` removes the waiter in the same write. A timed-out wait
 // and a notify racing it both publish the same step id: the second is deduplicated.
-// Deadlines are kept by one timer for the earliest, re-armed at start and on every change.
+// Deadlines are kept by one timer for the earliest, re-armed at start and on every change (on
+// engine postgres, also when another process's ops arrive; the timeout then races between
+// processes like a notify, and the step's deduplication keeps one).
 // Not safe for concurrent use; the service's JS thread owns it.
 
 import type { Published, QueueEngine } from '../engine.js';
@@ -118,17 +120,20 @@ export class Waits {
   }
 
   /** One timer, for the earliest deadline; on firing, every wait past its deadline times out. */
-  private arm(): void {
+  arm(): void {
     if (this.closed) return;
     if (this.timer !== null) clearTimeout(this.timer);
     this.timer = null;
-    const now = this.s.now();
     // While the store cannot write, passed deadlines wait to be written.
-    if (this.engine.store.writeFailure() !== null) {
-      this.timer = setTimeout(() => this.arm(), STORE_RETRY_MS);
-      this.timer.unref();
-      return;
-    }
+    if (this.engine.store.writeFailure() !== null) return this.armAt(this.s.now() + STORE_RETRY_MS);
+    const next = this.engine.store.unit(() => this.expire());
+    if (next instanceof Promise) next.then((at) => this.armAt(at), () => this.armAt(this.s.now() + STORE_RETRY_MS));
+    else this.armAt(next);
+  }
+
+  /** Every wait past its deadline times out; answers the next deadline. */
+  private expire(): number {
+    const now = this.s.now();
     let next = Infinity;
     for (const run of [...this.runs.all()]) {
       if (run.state !== 'RUN_STARTED') continue;
@@ -137,8 +142,13 @@ export class Waits {
         else next = Math.min(next, w.deadline);
       }
     }
-    if (next === Infinity) return;
-    this.timer = setTimeout(() => this.arm(), Math.min(MAX_TIMER_MS, next - now));
+    return next;
+  }
+
+  private armAt(at: number): void {
+    if (this.closed || at === Infinity) return;
+    if (this.timer !== null) clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.arm(), Math.min(MAX_TIMER_MS, Math.max(0, at - this.s.now())));
     this.timer.unref();
   }
 }

@@ -32,7 +32,7 @@ export class Workflows {
     this.store = engine.store;
     this.dlq = new RunDlq(engine, scheduler, events, s);
     // Deferred: a run ends inside a store write, and the result step is a write of its own.
-    this.store.runs.onEnd = (run) => queueMicrotask(() => this.giveResult(run));
+    this.store.runs.onEnd = (run) => queueMicrotask(() => this.giveResultOnce(run));
   }
 
   /**
@@ -42,7 +42,17 @@ export class Workflows {
    */
   start(): void {
     this.waits.start();
-    for (const run of [...this.store.runs.all()]) if (run.state !== 'RUN_STARTED' && run.invoker !== undefined) this.giveResult(run);
+    for (const run of [...this.store.runs.all()]) if (run.state !== 'RUN_STARTED' && run.invoker !== undefined) this.giveResultOnce(run);
+  }
+
+  /**
+   * As a unit of its own (engine postgres: every process sees the run end, and each gives the
+   * result; the invoke step's deduplication keeps the first).
+   */
+  private giveResultOnce(run: RunRecord): void {
+    const given = this.store.unit(() => this.giveResult(run));
+    // Refused only while PostgreSQL cannot be reached, which the store has logged: the next start gives it again.
+    if (given instanceof Promise) given.catch(() => undefined);
   }
 
   /**

@@ -1,0 +1,53 @@
+// Opens the queue's PostgreSQL database (engine postgres): a pool of `poolSize` connections
+// whose search_path is the configured schema, migrated before anything else runs. A database
+// Larder cannot use at start (a wrong URL, password or database name, nobody listening) stops
+// the start with one line that says which and why; once started, losing it is a fault the
+// shared log rides out (shared-log.ts).
+
+import postgres, { type Sql } from 'postgres';
+import { ConfigError } from '../../../config/load.js';
+import { migrate } from './migrations.js';
+
+export interface PostgresSettings {
+  url: string;
+  poolSize: number;
+  schema: string;
+}
+
+/** How long a connection attempt may take; also how long a write waits before it is refused (503). */
+const CONNECT_TIMEOUT_S = 5;
+
+export interface QueueDatabase {
+  readonly sql: Sql;
+  /** Versions applied by this open (empty when the schema was up to date). */
+  readonly applied: readonly number[];
+}
+
+export async function openQueueDatabase(s: PostgresSettings): Promise<QueueDatabase> {
+  const sql = postgres(s.url, {
+    max: s.poolSize,
+    connect_timeout: CONNECT_TIMEOUT_S,
+    idle_timeout: 60,
+    onnotice: () => undefined,
+    connection: { application_name: 'larder', search_path: s.schema },
+  });
+  try {
+    return { sql, applied: await migrate(sql, s.schema) };
+  } catch (e) {
+    await sql.end({ timeout: 0 });
+    throw new ConfigError(`queue: cannot use PostgreSQL at ${withoutPassword(s.url)}: ${reasonOf(e)}`);
+  }
+}
+
+/** The URL as it may be printed: the password replaced. */
+export function withoutPassword(url: string): string {
+  return url.replace(/^(postgres(?:ql)?:\/\/[^:@/]*):[^@/]*@/i, '$1:***@');
+}
+
+/** The database's words for a failure, or the socket's ("connect ECONNREFUSED 127.0.0.1:5432"). */
+export function reasonOf(e: unknown): string {
+  const err = e as { message?: string; code?: string; errors?: { message: string }[] };
+  // A host name with several addresses fails with an AggregateError of each attempt.
+  if (err.errors !== undefined && err.errors.length > 0) return err.errors[0].message;
+  return err.message || err.code || String(e);
+}

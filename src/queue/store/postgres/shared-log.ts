@@ -1,0 +1,279 @@
+// The queue's op log in PostgreSQL (engine postgres), shared by every Larder process on the
+// schema. Each process keeps the store (queue-store.ts) as a replica: the snapshot row and the
+// ops after it at open, then the ops others commit, fetched when a NOTIFY says there are some
+// (and every POLL_MS in case a notification was lost), and before every read a request makes.
+//
+// Writes are units of work. A unit takes the write lock (one advisory lock per schema, held to
+// the end of its transaction), fetches what it has not applied, runs its work against the
+// replica (the work decides synchronously, as on the embedded engine: dedup, leases, whether a
+// schedule's tick fired), inserts the ops the work wrote and commits; only then does the unit
+// resolve and the change get answered. Units waiting in this process share one transaction
+// (group commit). Because every op is inserted under the lock, `seq` order is commit order,
+// and fetching `seq > last applied` misses nothing.
+//
+// Faults: a unit that cannot commit (PostgreSQL stopped, unreachable) rejects with
+// SharedLogUnavailable (the service answers 503); `failure()` says why until a probe or a unit
+// gets through. If its work had already applied ops, the replica is rebuilt from PostgreSQL
+// before anything else is fetched, so uncommitted state never lingers.
+// Compaction: a process whose applied ops since the snapshot pass `compactAfterBytes` writes a
+// new snapshot row (under the write lock) and deletes the ops it covers; a process that finds
+// the snapshot newer than its last op reloads from it.
+// Not safe for concurrent use; the service's JS thread owns it.
+
+import type { Sql, TransactionSql } from 'postgres';
+
+/** The pool, or one transaction's connection. */
+type Db = Sql | TransactionSql;
+import type { Logger } from '../../../server/log.js';
+import { LogFailedError } from '../../../storage/errors.js';
+import { frame, readFrames } from '../../../storage/frames.js';
+import { decodeOp, encodeOp, type Op } from '../ops.js';
+import type { QueueStore, SharedLog } from '../queue-store.js';
+import { LOCK } from './migrations.js';
+import { reasonOf } from './connect.js';
+
+/** How often a process looks for others' ops without being notified. */
+const POLL_MS = 1000;
+/** Most units one transaction commits together. */
+const MAX_UNITS_PER_COMMIT = 256;
+
+/**
+ * A write the shared log could not commit: PostgreSQL is stopped or unreachable. A kind of
+ * LogFailedError, so the writers that hold off while a disk refuses writes hold off for it too.
+ */
+export class SharedLogUnavailable extends LogFailedError {
+  constructor(cause: unknown) {
+    super('PostgreSQL', new Error(reasonOf(cause)));
+  }
+}
+
+interface Unit {
+  work: () => unknown;
+  resolve(value: unknown): void;
+  reject(err: unknown): void;
+}
+
+type Result = { ok: true; value: unknown } | { ok: false; error: unknown };
+
+export interface SharedLogSettings {
+  schema: string;
+  /** This process, as it names itself in leases and events. */
+  origin: string;
+  compactAfterBytes: number;
+}
+
+export class PostgresLog implements SharedLog {
+  /** The last op applied to the replica. */
+  private seq = 0;
+  /** Op bytes since the snapshot: compaction is due past settings.compactAfterBytes. */
+  private bytesSinceSnapshot = 0;
+  /** The ops the running units wrote; null outside a unit. */
+  private batch: Op[] | null = null;
+  private readonly waiting: Unit[] = [];
+  private draining = false;
+  private failed: string | null = null;
+  private probing = false;
+  /** The replica holds ops no commit confirmed: rebuild it before fetching more. */
+  private dirty = false;
+  private fetching: Promise<void> | null = null;
+  private fetchAgain: Promise<void> | null = null;
+  private timer: NodeJS.Timeout | null = null;
+  private unlisten: (() => Promise<void>) | null = null;
+  private closed = false;
+  /** Ops other processes committed, after the replica applied them (the scheduler follows them). */
+  onRemote: ((ops: readonly Op[]) => void) | null = null;
+
+  private constructor(
+    private readonly sql: Sql,
+    private readonly store: QueueStore,
+    private readonly s: SharedLogSettings,
+    private readonly log: Logger,
+  ) {}
+
+  /** Loads the replica into `store` and starts following the others' commits. */
+  static async open(sql: Sql, store: QueueStore, s: SharedLogSettings, log: Logger): Promise<PostgresLog> {
+    const shared = new PostgresLog(sql, store, s, log);
+    await shared.reload(sql);
+    store.share(shared);
+    const listening = await sql.listen(shared.channel, () => shared.poke());
+    shared.unlisten = listening.unlisten;
+    shared.timer = setInterval(() => shared.poke(), POLL_MS);
+    shared.timer.unref();
+    return shared;
+  }
+
+  /** The NOTIFY channel of the schema's commits. */
+  get channel(): string {
+    return `larder_queue_${this.s.schema}`;
+  }
+
+  get origin(): string {
+    return this.s.origin;
+  }
+
+  persist(ops: readonly Op[]): void {
+    if (this.batch === null) throw new Error('queue store written outside a unit of work (engine postgres)');
+    this.batch.push(...ops);
+  }
+
+  unit<T>(work: () => T | Promise<T>): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      this.waiting.push({ work, resolve: resolve as (v: unknown) => void, reject });
+      if (!this.draining) void this.drain();
+    });
+  }
+
+  catchUp(): Promise<void> {
+    // A fetch already running may have started before the caller's write was acknowledged: queue one more.
+    if (this.fetchAgain !== null) return this.fetchAgain;
+    if (this.fetching === null) return this.startFetch();
+    const again = this.fetching.then(
+      () => this.startFetch(),
+      () => this.startFetch(),
+    );
+    this.fetchAgain = again;
+    return again;
+  }
+
+  failure(): string | null {
+    if (this.failed !== null && !this.probing && !this.closed) {
+      this.probing = true;
+      this.catchUp()
+        .then(() => this.recovered())
+        .catch((e: unknown) => this.fail(e))
+        .finally(() => (this.probing = false));
+    }
+    return this.failed;
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    if (this.timer !== null) clearInterval(this.timer);
+    // Units still waiting get their answer (or their refusal) before the pool ends.
+    while (this.draining) await new Promise((r) => setTimeout(r, 10));
+    await this.unlisten?.().catch(() => undefined);
+    await this.sql.end({ timeout: 5 });
+  }
+
+  private poke(): void {
+    if (this.closed || this.fetching !== null) return;
+    this.catchUp().catch((e: unknown) => this.fail(e));
+  }
+
+  private startFetch(): Promise<void> {
+    this.fetchAgain = null;
+    const run = this.fetch(this.sql).finally(() => {
+      if (this.fetching === run) this.fetching = null;
+    });
+    this.fetching = run;
+    return run;
+  }
+
+  /** Applies the ops committed since the last one applied (reloading when a snapshot passed it). */
+  private async fetch(sql: Db): Promise<void> {
+    if (this.dirty) return this.reload(sql);
+    const [snap] = await sql<{ upto: string }[]>`select upto from snapshot`;
+    if (snap !== undefined && Number(snap.upto) > this.seq) return this.reload(sql);
+    const rows = await sql<{ seq: string; payload: Buffer }[]>`select seq, payload from ops where seq > ${this.seq} order by seq`;
+    const remote: Op[] = [];
+    for (const r of rows) {
+      const seq = Number(r.seq);
+      // Another fetch (or this process's own commit) may have applied it meanwhile.
+      if (seq <= this.seq) continue;
+      const op = decodeOp(r.payload);
+      this.store.replay(op);
+      this.seq = seq;
+      this.bytesSinceSnapshot += r.payload.length;
+      remote.push(op);
+    }
+    if (remote.length > 0) this.onRemote?.(remote);
+  }
+
+  /** Rebuilds the replica from the snapshot and every op after it. */
+  private async reload(sql: Db): Promise<void> {
+    const [snap] = await sql<{ upto: string; payload: Buffer }[]>`select upto, payload from snapshot`;
+    const rows = await sql<{ seq: string; payload: Buffer }[]>`select seq, payload from ops where seq > ${snap === undefined ? 0 : snap.upto} order by seq`;
+    this.store.clear();
+    if (snap !== undefined) for (const p of readFrames(snap.payload).frames) this.store.replay(decodeOp(p));
+    this.seq = snap === undefined ? 0 : Number(snap.upto);
+    this.bytesSinceSnapshot = 0;
+    for (const r of rows) {
+      this.store.replay(decodeOp(r.payload));
+      this.seq = Number(r.seq);
+      this.bytesSinceSnapshot += r.payload.length;
+    }
+    this.dirty = false;
+  }
+
+  private async drain(): Promise<void> {
+    this.draining = true;
+    while (this.waiting.length > 0) await this.commit(this.waiting.splice(0, MAX_UNITS_PER_COMMIT));
+    if (this.bytesSinceSnapshot > this.s.compactAfterBytes && !this.closed) await this.compact().catch((e: unknown) => this.log.warn({ err: reasonOf(e) }, 'queue snapshot could not be written to PostgreSQL; trying again later'));
+    this.draining = false;
+  }
+
+  private async commit(units: readonly Unit[]): Promise<void> {
+    const results: Result[] = [];
+    try {
+      await this.sql.begin(async (tx) => {
+        await tx`select pg_advisory_xact_lock(${LOCK.writes}, hashtext(${this.s.schema}))`;
+        await this.fetch(tx);
+        this.batch = [];
+        for (const u of units) {
+          try {
+            results.push({ ok: true, value: await u.work() });
+          } catch (error) {
+            results.push({ ok: false, error });
+          }
+        }
+        const ops = this.batch;
+        this.batch = null;
+        if (ops.length === 0) return;
+        // Applied already: if the commit fails, the replica is rebuilt from what PostgreSQL holds.
+        this.dirty = true;
+        const payloads = ops.map(encodeOp);
+        const rows = await tx<{ seq: string }[]>`insert into ops ${tx(payloads.map((payload) => ({ payload })))} returning seq`;
+        for (const r of rows) this.seq = Math.max(this.seq, Number(r.seq));
+        for (const p of payloads) this.bytesSinceSnapshot += p.length;
+        await tx`select pg_notify(${this.channel}, ${String(this.seq)})`;
+      });
+    } catch (e) {
+      this.batch = null;
+      const failure = this.fail(e);
+      for (const u of units) u.reject(failure);
+      return;
+    }
+    this.dirty = false;
+    this.recovered();
+    units.forEach((u, i) => {
+      const r = results[i];
+      if (r.ok) u.resolve(r.value);
+      else u.reject(r.error);
+    });
+  }
+
+  /** Writes the replica as the snapshot row and deletes the ops it covers. */
+  private async compact(): Promise<void> {
+    await this.sql.begin(async (tx) => {
+      await tx`select pg_advisory_xact_lock(${LOCK.writes}, hashtext(${this.s.schema}))`;
+      await this.fetch(tx);
+      const payload = Buffer.concat(this.store.snapshotOps().map((p) => frame(p)));
+      await tx`insert into snapshot (one, upto, payload) values (true, ${this.seq}, ${payload})
+               on conflict (one) do update set upto = excluded.upto, payload = excluded.payload`;
+      await tx`delete from ops where seq <= ${this.seq}`;
+    });
+    this.bytesSinceSnapshot = 0;
+  }
+
+  private fail(e: unknown): SharedLogUnavailable {
+    const failure = e instanceof SharedLogUnavailable ? e : new SharedLogUnavailable(e);
+    if (this.failed === null) this.log.warn({ reason: failure.reason }, 'the queue cannot reach PostgreSQL; writes are refused (503) and deliveries wait until it can');
+    this.failed = failure.reason;
+    return failure;
+  }
+
+  private recovered(): void {
+    if (this.failed !== null) this.log.info('the queue reaches PostgreSQL again; writes and deliveries resume');
+    this.failed = null;
+  }
+}
