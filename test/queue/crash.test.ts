@@ -29,7 +29,9 @@ describe('queue crash', () => {
   after(() => rmSync(dataDir, { recursive: true, force: true }));
 
   it(`delivers each of ${MESSAGES} messages at least once across a kill -9 mid-delivery`, async () => {
-    const config = { queue: { retryDelayScale: 0.001, maxConcurrentDeliveries: IN_FLIGHT } };
+    // On engine postgres the killed process's leases last the attempt timeout plus 5 s, and the
+    // restarted process (another owner) delivers their messages once they run out.
+    const config = { queue: { retryDelayScale: 0.001, maxConcurrentDeliveries: IN_FLIGHT, deliveryTimeoutMs: 2000 } };
     const first = await spawnLarder({ runtime: TEST_RUNTIME, dataDir, config });
     const q = first.info.queue;
     const rx = await startQueueReceiver({ current: q.currentSigningKey, next: q.nextSigningKey });
