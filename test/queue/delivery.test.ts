@@ -1,5 +1,6 @@
 // The queue through the official @upstash/qstash Client, delivering to a real local receiver
-// that verifies every request with the SDK's Receiver: bodies and headers, delay, retries,
+// that verifies every request with the SDK's Receiver: bodies and headers, a steady trickle of
+// publishes (none left behind), delay, retries,
 // 489, callbacks, failure callbacks and the DLQ. Retry delays are scaled down
 // (queue.retryDelayScale) so the real back-off runs in milliseconds.
 
@@ -27,6 +28,22 @@ describe('queue delivery', () => {
     assert.equal(d.headers['user-agent'], 'Upstash-QStash');
     assert.equal(d.headers['upstash-message-id'], res.messageId);
     assert.equal(d.headers['upstash-retried'], '0');
+  });
+
+  it('delivers every message of a steady trickle of publishes, each arriving while others are published', async () => {
+    // One publish every 5 ms for 3 s, not awaited in turn: publishes, claims and deliveries
+    // interleave, as they do under a real load.
+    const publishes: Promise<string>[] = [];
+    for (const end = Date.now() + 3000; Date.now() < end; ) {
+      publishes.push(client.publish({ url: `${rx.url}/trickle`, body: `t${publishes.length}` }).then((r) => r.messageId));
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    const ids = await Promise.all(publishes);
+    const missing = () => ids.filter((id) => !rx.at('/trickle').some((d) => d.headers['upstash-message-id'] === id));
+    await eventually(async () => missing().length === 0, `all ${ids.length} messages delivered`, 1500).catch(async (e: Error) => {
+      const stuck = missing();
+      throw new Error(`${e.message}: ${stuck.length} missing, e.g. ${JSON.stringify(await client.messages.get(stuck[0]))}`);
+    });
   });
 
   it('delivers a raw body with the method asked for', async () => {
