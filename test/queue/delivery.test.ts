@@ -1,8 +1,7 @@
 // The queue through the official @upstash/qstash Client, delivering to a real local receiver
 // that verifies every request with the SDK's Receiver: bodies and headers, a steady trickle of
-// publishes (none left behind), delay, retries,
-// 489, callbacks, failure callbacks and the DLQ. Retry delays are scaled down
-// (queue.retryDelayScale) so the real back-off runs in milliseconds.
+// publishes (none left behind), delay, retries, 489, callbacks, failure callbacks and the DLQ.
+// Retry delays are scaled down (queue.retryDelayScale) so the real back-off runs in milliseconds.
 
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
