@@ -2,7 +2,7 @@
 // [--runtime node|bun] [--log-level L] [--fsync always|everysec] [--kv-backend URL] [--workers N]
 // [--queue-backend URL] [--qstash-dev] [--topic NAME:PARTITIONS]... [--vector-index NAME:TYPE[:DIMENSION[:SIMILARITY]]]...`
 // and `larder topic create ...` (topic.ts), `larder vector-index create ...` (vector-index.ts),
-// `larder repair ...` (repair.ts).
+// `larder repair ...` (repair.ts), `larder migrate ...` (migrate.ts).
 
 import { ConfigError, loadConfig } from '../config/load.js';
 import { addTopicFlags } from '../config/topic-flags.js';
@@ -11,6 +11,7 @@ import { startLarder } from '../larder.js';
 import { CorruptDataError } from '../storage/errors.js';
 import { envLines } from './env-lines.js';
 import { parseFlags } from './flags.js';
+import { MIGRATE_USAGE, migrateCommand } from './migrate.js';
 import { REPAIR_USAGE, repairCommand } from './repair.js';
 import { TOPIC_USAGE, topicCommand } from './topic.js';
 import { VECTOR_INDEX_USAGE, vectorIndexCommand } from './vector-index.js';
@@ -37,7 +38,9 @@ ${TOPIC_USAGE}
 
 ${VECTOR_INDEX_USAGE}
 
-${REPAIR_USAGE}`;
+${REPAIR_USAGE}
+
+${MIGRATE_USAGE}`;
 
 const FLAGS = new Set(['config', 'port', 'host', 'data-dir', 'runtime', 'log-level', 'fsync', 'kv-backend', 'queue-backend', 'workers']);
 /** Flags that may repeat. */
@@ -54,6 +57,7 @@ async function main(argv: string[]): Promise<void> {
   if (command === 'topic') return topicCommand(rest);
   if (command === 'vector-index') return vectorIndexCommand(rest);
   if (command === 'repair') return repairCommand(rest);
+  if (command === 'migrate') return migrateCommand(rest);
   if (command !== 'start') throw new ConfigError(`unknown command '${command}'\n${USAGE}`);
   const { flags, lists } = parseFlags(rest, FLAGS, USAGE, LIST_FLAGS, SWITCHES);
   const config = loadConfig(flags);

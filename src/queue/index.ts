@@ -14,7 +14,7 @@
 
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import type { Config } from '../config/schema.js';
+import type { Config, QueueConfig } from '../config/schema.js';
 import type { SecretStore } from '../config/secrets.js';
 import type { HttpRequest, HttpResponse } from '../server/http.js';
 import type { HttpClient } from '../server/http-client.js';
@@ -32,6 +32,7 @@ import { KeyRing, type Secrets } from './signing/keys.js';
 import { EventFile } from './store/event-file.js';
 import { EventLog } from './store/event-log.js';
 import type { QueueMessage } from './store/message.js';
+import { openQueueDatabase, withoutPassword } from './store/postgres/connect.js';
 import { openSharedQueue, storeSecrets, type SharedQueue } from './store/postgres/shared-queue.js';
 import { SharedLogUnavailable } from './store/postgres/shared-log.js';
 import { credentialHeaders } from './store/redaction.js';
@@ -66,6 +67,15 @@ export interface QueueService extends Service {
   readonly root: Service | null;
   /** Every message not yet delivered (read-only; the console lists them). */
   pending(): Iterable<PendingMessage>;
+}
+
+/** `larder migrate`: applies the PostgreSQL engine's migrations; answers what it did, in one line. */
+export async function migrateQueue(c: QueueConfig): Promise<string> {
+  const url = c.url as string; // engine postgres has one
+  const { sql, applied } = await openQueueDatabase({ url, poolSize: 1, schema: c.schema });
+  await sql.end();
+  const where = `schema ${c.schema} at ${withoutPassword(url)}`;
+  return applied.length === 0 ? `queue: ${where} is up to date` : `queue: applied migration${applied.length > 1 ? 's' : ''} ${applied.join(', ')} to ${where}`;
 }
 
 const queueToken = (user: string) => () => Buffer.from(JSON.stringify({ UserID: user, Password: randomBytes(24).toString('base64url') })).toString('base64');

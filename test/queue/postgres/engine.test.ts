@@ -1,6 +1,7 @@
 // The queue on engine postgres, one process: publish and delivery through the SDK, retries and
 // the DLQ, a schedule, and a restart of Larder that keeps every message, dead letter, schedule,
-// token, key and log event (they live in PostgreSQL, not the data dir).
+// token, key and log event (they live in PostgreSQL, not the data dir). The op log is compacted
+// into a snapshot many times on the way (a tiny compactAfterBytes).
 
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -23,7 +24,7 @@ describe('queue on PostgreSQL, one process', { skip }, () => {
     await pg?.stop();
   });
 
-  const config = (schema: string) => ({ queue: { url: pg.url(), schema, retryDelayScale: 0.001 } });
+  const config = (schema: string) => ({ queue: { url: pg.url(), schema, retryDelayScale: 0.001, compactAfterBytes: 4096 } });
 
   it('publishes and delivers, retries into the DLQ, fires a schedule, and a restart keeps all of it', async () => {
     const first = await startTestLarder(config('one'));

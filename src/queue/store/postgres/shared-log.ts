@@ -186,7 +186,16 @@ export class PostgresLog implements SharedLog {
       this.bytesSinceSnapshot += r.payload.length;
       remote.push(op);
     }
-    if (remote.length > 0) this.onRemote?.(remote);
+    if (remote.length > 0) this.follow(remote);
+  }
+
+  /** Hands others' ops to the scheduler; a bug there is logged, never taken for PostgreSQL failing. */
+  private follow(ops: readonly Op[]): void {
+    try {
+      this.onRemote?.(ops);
+    } catch (err) {
+      this.log.error({ err }, "following another process's queue changes failed");
+    }
   }
 
   /** Rebuilds the replica from the snapshot and every op after it. */
