@@ -4,7 +4,8 @@
 // is held back until then; its `retry` or `done` op ends the lease sooner. A process killed
 // mid-delivery leaves its lease to run out, and another process delivers the message then (at
 // least once, as QStash promises). The parallelism of a queue and of a flow-control key counts
-// the live leases of every process, so it holds across processes.
+// the live leases of every process, so it holds across processes. A process that stops hands
+// its leases back (a lease ending now), so a restart delays nothing.
 
 import type { QueueMessage } from '../store/message.js';
 import type { QueueStore } from '../store/queue-store.js';
@@ -62,4 +63,9 @@ function busyUntil(store: QueueStore, m: QueueMessage, now: number): number | nu
     if (sameQueue || sameFlow) until = Math.max(until, store.lease(other.id)?.until ?? now);
   }
   return (queueMax > 0 && inQueue >= queueMax) || (flowMax > 0 && inFlow >= flowMax) ? until : null;
+}
+
+/** A stopping process hands back its leases, so another delivers those messages now rather than when they run out. */
+export function releaseLeases(store: QueueStore, owner: string, now: number): void {
+  for (const m of [...store.leased(now)]) if (store.lease(m.id)?.owner === owner) store.putLease(m.id, owner, now);
 }

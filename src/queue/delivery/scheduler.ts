@@ -24,7 +24,7 @@ import { callbackMessage } from './callbacks.js';
 import type { DestinationPolicy } from './destination-policy.js';
 import { DueHeap } from './due-heap.js';
 import { Gates } from './gates.js';
-import { claim, leaseUntil } from './leases.js';
+import { claim, leaseUntil, releaseLeases } from './leases.js';
 
 export interface SchedulerSettings {
   concurrency: number;
@@ -115,7 +115,7 @@ export class Scheduler {
       } else if (op.op === 'done') {
         this.gates.gone(op.id);
         ended = true;
-      }
+      } else if (op.op === 'lease') ended ||= op.until <= this.s.now(); // handed back by a process that stopped
     }
     if (ended) this.unblock();
     this.pump();
@@ -143,6 +143,8 @@ export class Scheduler {
     if (this.timer !== null) clearTimeout(this.timer);
     this.stop.abort();
     if (this.inFlight.size > 0) await new Promise<void>((resolve) => (this.idle = resolve));
+    // Refused only while PostgreSQL cannot be reached: the leases then run out on their own.
+    if (this.store.isShared) await Promise.resolve(this.store.unit(() => releaseLeases(this.store, this.s.owner, this.s.now()))).catch(() => undefined);
   }
 
   private pump(): void {

@@ -31,11 +31,8 @@ export interface SharedLog {
   persist(ops: readonly Op[]): void;
   /** Runs `work` with every other writer held off, on a replica caught up; its ops commit before it resolves. */
   unit<T>(work: () => T | Promise<T>): Promise<T>;
-  /** Applies what other processes committed, so a read sees every acknowledged write. */
-  catchUp(): Promise<void>;
   /** Why writes fail now, or null; asks again in the background when they did. */
   failure(): string | null;
-  close(): Promise<void>;
 }
 
 /** A delivery in flight (engine postgres): process `owner` has it until `until`. */
@@ -101,11 +98,6 @@ export class QueueStore {
    */
   unit<T>(work: () => T | Promise<T>): T | Promise<T> {
     return this.shared === null ? work() : this.shared.unit(work);
-  }
-
-  /** A read's first step: nothing when embedded; on a shared log, catching up with the others' writes. */
-  catchUp(): Promise<void> | null {
-    return this.shared === null ? null : this.shared.catchUp();
   }
 
   /** Applies an op a shared log holds (replaying it, or another process's write). */

@@ -5,6 +5,7 @@
 
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import postgres from 'postgres';
 import { eventually } from '../../support/eventually.js';
 import { startTestLarder } from '../../support/larder.js';
 import { postgresMissing, startPostgres, type PostgresCluster } from '../../support/postgres.js';
@@ -24,7 +25,7 @@ describe('queue on PostgreSQL, one process', { skip }, () => {
     await pg?.stop();
   });
 
-  const config = (schema: string) => ({ queue: { url: pg.url(), schema, retryDelayScale: 0.001, compactAfterBytes: 4096 } });
+  const config = (schema: string) => ({ queue: { url: pg.url(), schema, retryDelayScale: 0.001, compactAfterBytes: 1024 } });
 
   it('publishes and delivers, retries into the DLQ, fires a schedule, and a restart keeps all of it', async () => {
     const first = await startTestLarder(config('one'));
@@ -54,6 +55,13 @@ describe('queue on PostgreSQL, one process', { skip }, () => {
       assert.ok(logs.logs.some((l) => l.state === 'DELIVERED'), 'the DELIVERED event');
     } finally {
       await first.close();
+    }
+    const sql = postgres(pg.url(), { onnotice: () => undefined });
+    try {
+      const [snapshot] = await sql`select upto from one.snapshot`;
+      assert.ok(Number(snapshot?.upto) > 0, 'the op log was compacted into a snapshot');
+    } finally {
+      await sql.end();
     }
 
     const second = await startTestLarder(config('one'));

@@ -58,6 +58,12 @@ describe('engine postgres: two processes lease deliveries', { skip: postgresMiss
     const delivered = rx.at('/once').map((d) => String(d.headers['upstash-message-id']));
     assert.equal(delivered.length, ids.length, 'no message delivered twice');
     assert.deepEqual([...delivered].sort(), [...ids].sort());
+    // The signing keys are the same everywhere, and a rotation by one process is seen by the other.
+    const keys = (l: Running, path: string, method: string) =>
+      fetch(`${l.info.queue.url}${path}`, { method, headers: { authorization: `Bearer ${l.info.queue.token}` } }).then((r) => r.json());
+    assert.deepEqual(await keys(b, '/v2/keys', 'GET'), await keys(a, '/v2/keys', 'GET'));
+    const rotated = await keys(a, '/v2/keys/rotate', 'POST');
+    assert.deepEqual(await keys(b, '/v2/keys', 'GET'), rotated);
     await Promise.all(larders.map((l) => l.stop()));
     larders = [];
   });

@@ -70,7 +70,8 @@ export class PostgresLog implements SharedLog {
   /** The ops the running units wrote; null outside a unit. */
   private batch: Op[] | null = null;
   private readonly waiting: Unit[] = [];
-  private draining = false;
+  /** Commits the waiting units, one transaction after another; null when none wait. */
+  private draining: Promise<void> | null = null;
   private failed: string | null = null;
   private probing = false;
   /** The replica holds ops no commit confirmed: rebuild it before fetching more. */
@@ -119,7 +120,7 @@ export class PostgresLog implements SharedLog {
   unit<T>(work: () => T | Promise<T>): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       this.waiting.push({ work, resolve: resolve as (v: unknown) => void, reject });
-      if (!this.draining) void this.drain();
+      this.kick();
     });
   }
 
@@ -150,7 +151,7 @@ export class PostgresLog implements SharedLog {
     this.closed = true;
     if (this.timer !== null) clearInterval(this.timer);
     // Units still waiting get their answer (or their refusal) before the pool ends.
-    while (this.draining) await new Promise((r) => setTimeout(r, 10));
+    await this.draining;
     await this.unlisten?.().catch(() => undefined);
     await this.sql.end({ timeout: 5 });
   }
@@ -172,11 +173,17 @@ export class PostgresLog implements SharedLog {
   /** Applies the ops committed since the last one applied (reloading when a snapshot passed it). */
   private async fetch(sql: Db): Promise<void> {
     if (this.dirty) return this.reload(sql);
-    const [snap] = await sql<{ upto: string }[]>`select upto from snapshot`;
-    if (snap !== undefined && Number(snap.upto) > this.seq) return this.reload(sql);
-    const rows = await sql<{ seq: string; payload: Buffer }[]>`select seq, payload from ops where seq > ${this.seq} order by seq`;
+    // One statement, so one view of both tables: a compaction committing between two reads
+    // would hide the ops it deleted. The snapshot's row comes even when no op follows.
+    const since = this.seq;
+    const rows = await sql<{ upto: string | null; seq: string | null; payload: Buffer | null }[]>`
+      select s.upto, o.seq, o.payload from (select max(upto) as upto from snapshot) s
+      left join ops o on o.seq > ${since} order by o.seq`;
+    // Measured against what is applied now: a fetch that answered late may be behind it.
+    if (rows[0].upto !== null && Number(rows[0].upto) > this.seq) return this.reload(sql);
     const remote: Op[] = [];
     for (const r of rows) {
+      if (r.seq === null || r.payload === null) continue;
       const seq = Number(r.seq);
       // Another fetch (or this process's own commit) may have applied it meanwhile.
       if (seq <= this.seq) continue;
@@ -200,13 +207,23 @@ export class PostgresLog implements SharedLog {
 
   /** Rebuilds the replica from the snapshot and every op after it. */
   private async reload(sql: Db): Promise<void> {
-    const [snap] = await sql<{ upto: string; payload: Buffer }[]>`select upto, payload from snapshot`;
-    const rows = await sql<{ seq: string; payload: Buffer }[]>`select seq, payload from ops where seq > ${snap === undefined ? 0 : snap.upto} order by seq`;
+    // One statement (one view): the snapshot row first, then the ops after it.
+    const rows = await sql<{ snapshot: boolean; seq: string; payload: Buffer }[]>`
+      select true as snapshot, upto as seq, payload from snapshot
+      union all select false, seq, payload from ops order by snapshot desc, seq`;
+    // A unit began meanwhile: its own fetch, under the lock, brings the replica up to date;
+    // clearing now would drop the ops it applied and has not committed yet.
+    if (this.batch !== null && sql === this.sql) return;
     this.store.clear();
-    if (snap !== undefined) for (const p of readFrames(snap.payload).frames) this.store.replay(decodeOp(p));
-    this.seq = snap === undefined ? 0 : Number(snap.upto);
+    this.seq = 0;
     this.bytesSinceSnapshot = 0;
     for (const r of rows) {
+      if (r.snapshot) {
+        for (const p of readFrames(r.payload).frames) this.store.replay(decodeOp(p));
+        this.seq = Number(r.seq);
+        continue;
+      }
+      if (Number(r.seq) <= this.seq) continue;
       this.store.replay(decodeOp(r.payload));
       this.seq = Number(r.seq);
       this.bytesSinceSnapshot += r.payload.length;
@@ -214,19 +231,27 @@ export class PostgresLog implements SharedLog {
     this.dirty = false;
   }
 
+  private kick(): void {
+    if (this.draining !== null) return;
+    this.draining = this.drain().finally(() => {
+      this.draining = null;
+      // Units that came while the last step settled.
+      if (this.waiting.length > 0) this.kick();
+    });
+  }
+
+  /** Never rejects: a unit's failure goes to its caller, a compaction's to the log. */
   private async drain(): Promise<void> {
-    this.draining = true;
     while (this.waiting.length > 0) await this.commit(this.waiting.splice(0, MAX_UNITS_PER_COMMIT));
-    if (this.bytesSinceSnapshot > this.s.compactAfterBytes && !this.closed) await this.compact().catch((e: unknown) => this.log.warn({ err: reasonOf(e) }, 'queue snapshot could not be written to PostgreSQL; trying again later'));
-    this.draining = false;
+    if (this.bytesSinceSnapshot > this.s.compactAfterBytes && !this.closed) await this.compact().catch((e: unknown) => this.log.warn({ reason: reasonOf(e) }, 'queue snapshot could not be written to PostgreSQL; trying again after the next write'));
   }
 
   private async commit(units: readonly Unit[]): Promise<void> {
     const results: Result[] = [];
+    let applied = false;
     try {
       await this.sql.begin(async (tx) => {
-        await tx`select pg_advisory_xact_lock(${LOCK.writes}, hashtext(${this.s.schema}))`;
-        await this.fetch(tx);
+        await this.lockAndFetch(tx);
         this.batch = [];
         for (const u of units) {
           try {
@@ -238,21 +263,20 @@ export class PostgresLog implements SharedLog {
         const ops = this.batch;
         this.batch = null;
         if (ops.length === 0) return;
-        // Applied already: if the commit fails, the replica is rebuilt from what PostgreSQL holds.
-        this.dirty = true;
+        applied = true;
         const payloads = ops.map(encodeOp);
-        const rows = await tx<{ seq: string }[]>`insert into ops ${tx(payloads.map((payload) => ({ payload })))} returning seq`;
+        const [rows] = await Promise.all([tx<{ seq: string }[]>`insert into ops ${tx(payloads.map((payload) => ({ payload })))} returning seq`, tx`select pg_notify(${this.channel}, '')`]);
         for (const r of rows) this.seq = Math.max(this.seq, Number(r.seq));
         for (const p of payloads) this.bytesSinceSnapshot += p.length;
-        await tx`select pg_notify(${this.channel}, ${String(this.seq)})`;
       });
     } catch (e) {
       this.batch = null;
+      // The work's ops are applied here but maybe not there: rebuild from what PostgreSQL holds.
+      if (applied) this.dirty = true;
       const failure = this.fail(e);
       for (const u of units) u.reject(failure);
       return;
     }
-    this.dirty = false;
     this.recovered();
     units.forEach((u, i) => {
       const r = results[i];
@@ -261,11 +285,18 @@ export class PostgresLog implements SharedLog {
     });
   }
 
+  /**
+   * Takes the write lock and fetches, in one round trip: the lock's query is sent at once
+   * (execute) and the fetch's after it on the same connection, so it runs with the lock held.
+   */
+  private async lockAndFetch(tx: TransactionSql): Promise<void> {
+    await Promise.all([tx`select pg_advisory_xact_lock(${LOCK.writes}, hashtext(${this.s.schema}))`.execute(), this.fetch(tx)]);
+  }
+
   /** Writes the replica as the snapshot row and deletes the ops it covers. */
   private async compact(): Promise<void> {
     await this.sql.begin(async (tx) => {
-      await tx`select pg_advisory_xact_lock(${LOCK.writes}, hashtext(${this.s.schema}))`;
-      await this.fetch(tx);
+      await this.lockAndFetch(tx);
       const payload = Buffer.concat(this.store.snapshotOps().map((p) => frame(p)));
       await tx`insert into snapshot (one, upto, payload) values (true, ${this.seq}, ${payload})
                on conflict (one) do update set upto = excluded.upto, payload = excluded.payload`;
