@@ -30,10 +30,14 @@ export function schemaOf(dataDir: string): string {
   return `t_${createHash('sha256').update(dataDir).digest('hex').slice(0, 24)}`;
 }
 
-/** `config` with its queue on the test queue backend: unchanged for the embedded engine. */
+/**
+ * `config` with its queue on the test queue backend: unchanged for the embedded engine, and for
+ * a test that names the queue's engine or database itself (those of the PostgreSQL engine's own
+ * tests, and their bad settings).
+ */
 export function withTestQueue(config: Record<string, unknown>, dataDir: string): Record<string, unknown> {
-  if (TEST_QUEUE_BACKEND === 'embedded') return config;
   const queue = (config.queue ?? {}) as Record<string, unknown>;
+  if (TEST_QUEUE_BACKEND === 'embedded' || 'engine' in queue || 'url' in queue) return config;
   return { ...config, queue: { url: sharedPostgresUrl(), schema: schemaOf(dataDir), ...queue } };
 }
 
