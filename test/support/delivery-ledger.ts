@@ -2,9 +2,11 @@
 // ledger of every attempt: when it arrived, whether it was answered or its connection dropped
 // first (the process delivering it was killed), and how many attempts to a path were open at
 // once (flow control and queue parallelism hold across processes). Each attempt is held `holdMs`
-// before its 200, so attempts overlap and a kill finds some in flight. Signatures are checked
-// with the official SDK's Receiver.
+// before its 200, so attempts overlap and a kill finds some in flight. Each attempt keeps the
+// port it came from, which names the process that sent it (`tcpPortsOf`). Signatures are
+// checked with the official SDK's Receiver.
 
+import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { Receiver } from '@upstash/qstash';
 
@@ -13,6 +15,8 @@ export interface Attempt {
   readonly messageId: string;
   readonly body: string;
   readonly arrivedAt: number;
+  /** The sender's end of the connection. */
+  readonly fromPort: number;
   /** Answered 200 with the connection still open. */
   answered: boolean;
   /** Its connection closed before the answer: the delivering process went away. */
@@ -28,6 +32,8 @@ export interface DeliveryLedger {
   at(path: string): Attempt[];
   /** The most attempts to `path` open at one time so far. */
   mostAtOnce(path: string): number;
+  /** Attempts neither answered nor cut yet. */
+  open(): Attempt[];
   close(): Promise<void>;
 }
 
@@ -62,7 +68,7 @@ export async function startDeliveryLedger(keys: { current: string; next: string 
     req.on('end', () => {
       const body = Buffer.concat(chunks).toString('utf8');
       const messageId = String(req.headers['upstash-message-id'] ?? '');
-      const a: Attempt = { path, messageId, body, arrivedAt: Date.now(), answered: false, aborted: false, verified: false };
+      const a: Attempt = { path, messageId, body, arrivedAt: Date.now(), fromPort: req.socket.remotePort ?? 0, answered: false, aborted: false, verified: false };
       attempt = a;
       attempts.push(a);
       const signature = req.headers['upstash-signature'];
@@ -89,10 +95,35 @@ export async function startDeliveryLedger(keys: { current: string; next: string 
     attempts,
     at: (path) => attempts.filter((a) => a.path === path),
     mostAtOnce: (path) => most.get(path) ?? 0,
+    open: () => attempts.filter((a) => !a.answered && !a.aborted),
     close: () =>
       new Promise((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();
       }),
   };
+}
+
+/** The local ports of the TCP connections process `pid` holds open (Linux: its socket fds in /proc/net/tcp*). */
+export function tcpPortsOf(pid: number): Set<number> {
+  const inodes = new Set<string>();
+  for (const fd of readdirSync(`/proc/${pid}/fd`)) {
+    let target = '';
+    try {
+      target = readlinkSync(`/proc/${pid}/fd/${fd}`);
+    } catch {
+      continue; // closed while we listed
+    }
+    const inode = /^socket:\[(\d+)\]$/.exec(target)?.[1];
+    if (inode !== undefined) inodes.add(inode);
+  }
+  const ports = new Set<number>();
+  for (const table of ['/proc/net/tcp', '/proc/net/tcp6']) {
+    // Columns: sl, local_address (hex ip:port), rem_address, st, queues, tr, retrnsmt, uid, timeout, inode.
+    for (const line of readFileSync(table, 'utf8').split('\n').slice(1)) {
+      const f = line.trim().split(/\s+/);
+      if (f.length > 9 && inodes.has(f[9])) ports.add(parseInt(f[1].split(':')[1], 16));
+    }
+  }
+  return ports;
 }

@@ -1,16 +1,16 @@
 // Two Larder processes on one PostgreSQL queue, one killed with SIGKILL under a publish and
-// delivery load: no acknowledged publish is lost, every message is delivered (the killed
-// process's leases run out and the other takes them), and the only messages delivered twice
-// are those whose first attempt the killed process had in flight (its connection dropped
-// before the answer).
+// delivery load, at a moment it has attempts in flight at the destination: no acknowledged
+// publish is lost, every message is delivered (the killed process's leases run out and the
+// other takes them), and the only messages delivered twice are those whose first attempt the
+// killed process had in flight (its connection, and only its, dropped before the answer).
 
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { startDeliveryLedger, type Attempt, type DeliveryLedger } from '../../support/delivery-ledger.js';
+import { startDeliveryLedger, tcpPortsOf, type Attempt, type DeliveryLedger } from '../../support/delivery-ledger.js';
 import { startFleet, fleetSkip, type Fleet } from '../../support/queue-fleet.js';
 
 const IN_FLIGHT = 16;
-const HOLD_MS = 25;
+const HOLD_MS = 50;
 const BATCH = 10;
 const PUBLISHES = 60; // each a batch of BATCH, alternating between the two processes
 const KILL_AFTER = 150; // answered deliveries before the kill
@@ -54,19 +54,21 @@ describe('queue on PostgreSQL: kill -9 of one of two processes', { skip: fleetSk
       }
     };
     const answered = () => ledger.at('/load').filter((a) => a.answered).length;
-    let killedAt = 0;
-    for (let n = 0; n < PUBLISHES; n++) {
-      await Promise.all([publishTo(0, n), publishTo(1, n)]);
-      if (killedAt === 0 && answered() >= KILL_AFTER) {
-        killed.kill('SIGKILL');
-        killedAt = Date.now();
-      }
-    }
-    if (killedAt === 0) {
-      await until(() => answered() >= KILL_AFTER, 20_000, () => `${KILL_AFTER} deliveries (${answered()} so far)`);
-      killed.kill('SIGKILL');
-      killedAt = Date.now();
-    }
+    const publishing = (async () => {
+      for (let n = 0; n < PUBLISHES; n++) await Promise.all([publishTo(0, n), publishTo(1, n)]);
+    })();
+    // Killed once the load runs and while an attempt of its own is open at the destination: the
+    // connections it holds name its attempts.
+    let killedPorts = new Set<number>();
+    const busy = () => {
+      if (answered() < KILL_AFTER) return false;
+      killedPorts = tcpPortsOf(killed.child.pid!);
+      return ledger.open().some((a) => killedPorts.has(a.fromPort));
+    };
+    await until(busy, 30_000, () => `an attempt of the first process in flight after ${KILL_AFTER} deliveries (${answered()} so far)`);
+    killed.kill('SIGKILL');
+    const killedAt = Date.now();
+    await publishing;
     assert.equal((await killed.exited).signal, 'SIGKILL');
     assert.ok(acknowledged.size < 2 * PUBLISHES * BATCH, 'every publish to the killed process was answered: it died after the load');
 
@@ -89,6 +91,7 @@ describe('queue on PostgreSQL: kill -9 of one of two processes', { skip: fleetSk
         repeats++;
       }
     }
+    for (const a of attempts.filter((x) => x.aborted)) assert.ok(killedPorts.has(a.fromPort), `${a.messageId}: an attempt of the surviving process was cut`);
     assert.ok(repeats > 0, 'no attempt was in flight at the kill');
     assert.ok(repeats <= IN_FLIGHT, `${repeats} repeats, more than the ${IN_FLIGHT} attempts the killed process can have in flight`);
     t.diagnostic(`${acknowledged.size} acknowledged, ${refused} batches refused by the killed process, ${repeats} delivered again after the kill`);
