@@ -6,7 +6,7 @@
 // the data dir; schemas of data dirs a test removes itself go with the run's cluster.
 
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import postgres from 'postgres';
 
@@ -45,6 +45,25 @@ export function withTestQueue(config: Record<string, unknown>, dataDir: string):
 export function queueSnapshotTaken(dataDir: string): boolean {
   const dir = join(dataDir, 'queue');
   return existsSync(dir) && readdirSync(dir).some((f) => f.startsWith('snapshot-'));
+}
+
+/**
+ * Where the queue keeps the events of /v2/logs, as [where, text] pairs: the embedded engine's
+ * events files in <dataDir>/queue, or the rows of the PostgreSQL engine's `events` table.
+ */
+export async function storedEvents(dataDir: string): Promise<[string, string][]> {
+  if (TEST_QUEUE_BACKEND === 'embedded') {
+    const dir = join(dataDir, 'queue');
+    const files = existsSync(dir) ? readdirSync(dir).filter((f) => f.startsWith('events')) : [];
+    return files.map((f) => [f, readFileSync(join(dir, f), 'latin1')]);
+  }
+  const sql = postgres(sharedPostgresUrl(), { max: 1, onnotice: () => {} });
+  try {
+    const rows = await sql.unsafe<{ seq: string; text: string }[]>(`select seq, convert_from(payload, 'UTF8') as text from ${schemaOf(dataDir)}.events order by seq`);
+    return rows.map((r) => [`events row ${r.seq}`, r.text]);
+  } finally {
+    await sql.end();
+  }
 }
 
 /** Drops the queue schema of `dataDir` (nothing for the embedded engine, whose queue is in the dir). */
