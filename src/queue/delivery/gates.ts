@@ -136,8 +136,11 @@ export class Gates {
     this.unfinished.set(source.id, callbacks.length);
   }
 
-  /** An attempt of `m` ended; `gone` when the message left the store (delivered, dead-lettered, cancelled). */
-  release(m: QueueMessage, gone: boolean): void {
+  /**
+   * An attempt of `m` ended; `gone` when the message left the store (delivered, dead-lettered,
+   * cancelled); `neverStarted` when its lease was refused, so it did not start at all.
+   */
+  release(m: QueueMessage, gone: boolean, neverStarted = false): void {
     const q = m.queueName === undefined ? undefined : this.queues.get(m.queueName);
     if (q !== undefined) {
       if (gone && !this.unfinished.has(m.id)) this.leave(q, m.id);
@@ -147,6 +150,8 @@ export class Gates {
     const f = m.flowControl === undefined ? undefined : this.flows.get(m.flowControl.key);
     if (f !== undefined) {
       f.inFlight = Math.max(0, f.inFlight - 1);
+      // Admitted but not leased (engine postgres): it used none of the key's rate here.
+      if (neverStarted) f.count = Math.max(0, f.count - 1);
       this.openFlow(f);
     }
   }

@@ -4,7 +4,9 @@
 // is held back until then; its `retry` or `done` op ends the lease sooner. A process killed
 // mid-delivery leaves its lease to run out, and another process delivers the message then (at
 // least once, as QStash promises). The parallelism of a queue and of a flow-control key counts
-// the live leases of every process, so it holds across processes. A process that stops hands
+// the live leases of every process, and a key's rate the leases that started in the last
+// period (a sliding window here, where one process counts from the period's first start), so
+// both hold across processes. A process that stops hands
 // its leases back (a lease ending now), so a restart delays nothing.
 
 import type { QueueMessage } from '../store/message.js';
@@ -40,10 +42,18 @@ export function claim(store: QueueStore, m: QueueMessage, at: number, owner: str
   const lease = store.lease(m.id);
   if (lease !== undefined && lease.owner !== owner && lease.until > now) return { kind: 'held', retryAt: lease.until };
   if (runs.drop(current)) return { kind: 'dropped' };
-  const takenUntil = busyUntil(store, current, now);
+  const takenUntil = busyUntil(store, current, now) ?? rateUntil(store, current, now);
   if (takenUntil !== null) return { kind: 'held', retryAt: takenUntil };
-  store.putLease(m.id, owner, until);
+  store.putLease(m.id, owner, now, until);
   return { kind: 'ok' };
+}
+
+/** When m's flow-control key may start another delivery, if its rate is used up for the period; else null. */
+function rateUntil(store: QueueStore, m: QueueMessage, now: number): number | null {
+  const flow = m.flowControl === undefined ? undefined : store.flowRecord(m.flowControl.key);
+  if (flow === undefined || flow.rate === 0) return null;
+  const starts = store.flowStarts(flow.key, now - flow.periodMs);
+  return starts.length < flow.rate ? null : starts[starts.length - flow.rate] + flow.periodMs;
 }
 
 /** When a slot of m's queue or flow-control key, all taken by live leases, frees at the latest; null when one is free. */
@@ -67,5 +77,5 @@ function busyUntil(store: QueueStore, m: QueueMessage, now: number): number | nu
 
 /** A stopping process hands back its leases, so another delivers those messages now rather than when they run out. */
 export function releaseLeases(store: QueueStore, owner: string, now: number): void {
-  for (const m of [...store.leased(now)]) if (store.lease(m.id)?.owner === owner) store.putLease(m.id, owner, now);
+  for (const m of [...store.leased(now)]) if (store.lease(m.id)?.owner === owner) store.putLease(m.id, owner, now, now);
 }

@@ -226,7 +226,7 @@ export class Scheduler {
       if (this.inFlight.size === 0) this.idle?.();
       return;
     }
-    this.gates.release(m, gone);
+    this.gates.release(m, gone, true);
     this.pump();
   }
 

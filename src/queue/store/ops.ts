@@ -43,8 +43,8 @@ export type Op =
   | { op: 'run'; run: RunRecord }
   /** A workflow run waits for an event, keeps a notification, or is made from a failed one (issue 10). */
   | { op: 'runChange'; change: RunChange }
-  /** Engine postgres: process `owner` delivers the message until `until` (a `retry` or `done` ends it sooner). */
-  | { op: 'lease'; id: string; owner: string; until: number }
+  /** Engine postgres: process `owner` delivers the message from `at` until `until` (a `retry` or `done` ends it sooner). */
+  | { op: 'lease'; id: string; owner: string; at: number; until: number }
   /** Engine postgres: a generated token or signing key (the data dir's secrets.json on the embedded engine). */
   | { op: 'secret'; name: string; value: string };
 

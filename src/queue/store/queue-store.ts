@@ -35,9 +35,10 @@ export interface SharedLog {
   failure(): string | null;
 }
 
-/** A delivery in flight (engine postgres): process `owner` has it until `until`. */
+/** A delivery in flight (engine postgres): process `owner` has it from `at` until `until`. */
 export interface Lease {
   owner: string;
+  at: number;
   until: number;
 }
 
@@ -60,6 +61,8 @@ export class QueueStore {
   private readonly flowRecords = new Map<string, FlowRecord>();
   /** Engine postgres: deliveries in flight, by message id, in whichever process. */
   private readonly leaseMap = new Map<string, Lease>();
+  /** Engine postgres: when deliveries of each flow-control key started, oldest first (for its rate). */
+  private readonly flowStartTimes = new Map<string, number[]>();
   /** Engine postgres: generated tokens and signing keys. */
   private readonly secretValues = new Map<string, string>();
   /** Workflow runs, built from the same ops (issue 10). */
@@ -107,7 +110,7 @@ export class QueueStore {
 
   /** Forgets every state, before replaying a shared log from its snapshot. */
   clear(): void {
-    for (const m of [this.messages, this.responses, this.dlqEntries, this.dedup, this.groups, this.scheduleMap, this.queueRecords, this.flowRecords, this.leaseMap, this.secretValues]) m.clear();
+    for (const m of [this.messages, this.responses, this.dlqEntries, this.dedup, this.groups, this.scheduleMap, this.queueRecords, this.flowRecords, this.leaseMap, this.flowStartTimes, this.secretValues]) m.clear();
     this.runs.clear();
   }
 
@@ -128,9 +131,17 @@ export class QueueStore {
     }
   }
 
-  /** Process `owner` delivers message `id` until `until` (engine postgres). */
-  putLease(id: string, owner: string, until: number): void {
-    this.write([{ op: 'lease', id, owner, until }]);
+  /** Process `owner` delivers message `id` from `at` until `until` (engine postgres); `until` = `at` hands it back. */
+  putLease(id: string, owner: string, at: number, until: number): void {
+    this.write([{ op: 'lease', id, owner, at, until }]);
+  }
+
+  /** When deliveries of flow-control key `key` started since `since`, oldest first (older ones are forgotten). */
+  flowStarts(key: string, since: number): readonly number[] {
+    const times = this.flowStartTimes.get(key) ?? [];
+    const first = times.findIndex((t) => t >= since);
+    if (first !== 0) times.splice(0, first === -1 ? times.length : first);
+    return times;
   }
 
   secret(name: string): string | undefined {
@@ -381,9 +392,12 @@ export class QueueStore {
       case 'flow':
         this.flowRecords.set(op.flow.key, op.flow);
         break;
-      case 'lease':
-        this.leaseMap.set(op.id, { owner: op.owner, until: op.until });
+      case 'lease': {
+        this.leaseMap.set(op.id, { owner: op.owner, at: op.at, until: op.until });
+        const key = this.messages.get(op.id)?.flowControl?.key;
+        if (key !== undefined && op.until > op.at) this.flowStartTimes.set(key, [...(this.flowStartTimes.get(key) ?? []), op.at]);
         break;
+      }
       case 'secret':
         this.secretValues.set(op.name, op.value);
         break;
@@ -407,7 +421,7 @@ export class QueueStore {
     for (const schedule of this.scheduleMap.values()) out.push(encodeOp({ op: 'schedule', schedule }));
     for (const queue of this.queueRecords.values()) out.push(encodeOp({ op: 'queue', queue }));
     for (const flow of this.flowRecords.values()) out.push(encodeOp({ op: 'flow', flow }));
-    for (const [id, { owner, until }] of this.leaseMap) out.push(encodeOp({ op: 'lease', id, owner, until }));
+    for (const [id, { owner, at, until }] of this.leaseMap) out.push(encodeOp({ op: 'lease', id, owner, at, until }));
     for (const [name, value] of this.secretValues) out.push(encodeOp({ op: 'secret', name, value }));
     return out;
   }

@@ -1,9 +1,11 @@
 // Two Larder processes on one PostgreSQL schema deliver each message once between them (the
 // delivery is leased), and when the process holding a lease is killed with -9 mid-delivery,
 // the other delivers the message once the lease runs out (at least once, as QStash promises).
+// A flow-control key's parallelism and rate count the deliveries of both processes.
 
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -95,5 +97,40 @@ describe('engine postgres: two processes lease deliveries', { skip: postgresMiss
     release();
     await within(5000, () => rx.at('/held').length === 2, 'both attempts recorded');
     assert.deepEqual(rx.at('/held').map((d) => d.headers['upstash-message-id']), [messageId, messageId]);
+  });
+
+  it('counts the parallelism and the rate of a flow-control key over both processes', async () => {
+    const [a, b] = await startTwo('flow');
+    const clients = [queueClient(a.info.queue), queueClient(b.info.queue)];
+    // A destination that answers each request after 150 ms, noting how many run at once and when each came.
+    let running = 0;
+    let most = 0;
+    const came: Record<string, number[]> = { '/one': [], '/rate': [] };
+    const server = createServer((req, res) => {
+      came[req.url ?? '']?.push(Date.now());
+      most = Math.max(most, ++running);
+      req.resume();
+      setTimeout(() => {
+        running--;
+        res.end('ok');
+      }, 150);
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+    try {
+      for (let i = 0; i < 6; i++) await clients[i % 2].publish({ url: `${base}/one`, body: `p${i}`, flowControl: { key: 'one-at-a-time', parallelism: 1 } });
+      await within(20_000, () => came['/one'].length === 6, 'the six deliveries of the parallelism-1 key');
+      assert.equal(most, 1, 'never two deliveries of the key at once');
+
+      for (let i = 0; i < 6; i++) await clients[i % 2].publish({ url: `${base}/rate`, body: `r${i}`, flowControl: { key: 'two-per-second', rate: 2, period: 1 } });
+      await within(20_000, () => came['/rate'].length === 6, 'the six deliveries of the rate-2 key');
+      // Any three starts span a period at least (less a little for the way from start to arrival).
+      const t = came['/rate'];
+      for (let i = 0; i + 2 < t.length; i++) assert.ok(t[i + 2] - t[i] >= 900, `three deliveries within ${t[i + 2] - t[i]} ms`);
+    } finally {
+      server.close();
+      await Promise.all(larders.map((l) => l.stop()));
+      larders = [];
+    }
   });
 });
