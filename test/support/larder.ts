@@ -111,9 +111,6 @@ export function embeddedQueueOnly(why: string): typeof it {
   return ((name: string, fn: () => Promise<void>) => it(name, { skip: `PostgreSQL engine: ${why}` }, fn)) as typeof it;
 }
 
-/** `it` for a queue restarted from a snapshot of its message log, which only the embedded engine writes. */
-export const fromQueueSnapshot = embeddedQueueOnly('a restart from a snapshot of the message log, an embedded engine file');
-
 /** Test Larders of this process running on its shared Cluster; it is emptied when the first starts. */
 let onSharedCluster = 0;
 

@@ -41,10 +41,13 @@ export function withTestQueue(config: Record<string, unknown>, dataDir: string):
   return { ...config, queue: { url: sharedPostgresUrl(), schema: schemaOf(dataDir), ...queue } };
 }
 
-/** Whether the embedded engine's data dir holds a snapshot of the queue; the PostgreSQL engine writes none. */
-export function queueSnapshotTaken(dataDir: string): boolean {
-  const dir = join(dataDir, 'queue');
-  return existsSync(dir) && readdirSync(dir).some((f) => f.startsWith('snapshot-'));
+/** Whether the queue of the Larder on `dataDir` was compacted into a snapshot: a file of the embedded engine, the `snapshot` row of the PostgreSQL engine. */
+export async function queueSnapshotTaken(dataDir: string): Promise<boolean> {
+  if (TEST_QUEUE_BACKEND === 'embedded') {
+    const dir = join(dataDir, 'queue');
+    return existsSync(dir) && readdirSync(dir).some((f) => f.startsWith('snapshot-'));
+  }
+  return (await query<{ upto: string }>(`select upto from ${schemaOf(dataDir)}.snapshot`)).length > 0;
 }
 
 /**
@@ -57,21 +60,20 @@ export async function storedEvents(dataDir: string): Promise<[string, string][]>
     const files = existsSync(dir) ? readdirSync(dir).filter((f) => f.startsWith('events')) : [];
     return files.map((f) => [f, readFileSync(join(dir, f), 'latin1')]);
   }
-  const sql = postgres(sharedPostgresUrl(), { max: 1, onnotice: () => {} });
-  try {
-    const rows = await sql.unsafe<{ seq: string; text: string }[]>(`select seq, convert_from(payload, 'UTF8') as text from ${schemaOf(dataDir)}.events order by seq`);
-    return rows.map((r) => [`events row ${r.seq}`, r.text]);
-  } finally {
-    await sql.end();
-  }
+  const rows = await query<{ seq: string; text: string }>(`select seq, convert_from(payload, 'UTF8') as text from ${schemaOf(dataDir)}.events order by seq`);
+  return rows.map((r) => [`events row ${r.seq}`, r.text]);
 }
 
 /** Drops the queue schema of `dataDir` (nothing for the embedded engine, whose queue is in the dir). */
 export async function dropTestQueue(dataDir: string): Promise<void> {
-  if (TEST_QUEUE_BACKEND === 'embedded') return;
+  if (TEST_QUEUE_BACKEND === 'postgres') await query(`drop schema if exists ${schemaOf(dataDir)} cascade`);
+}
+
+/** Runs one statement on the run's cluster, on a connection of its own. */
+async function query<Row extends object>(text: string): Promise<Row[]> {
   const sql = postgres(sharedPostgresUrl(), { max: 1, onnotice: () => {} });
   try {
-    await sql.unsafe(`DROP SCHEMA IF EXISTS ${schemaOf(dataDir)} CASCADE`);
+    return await sql.unsafe<Row[]>(text);
   } finally {
     await sql.end();
   }

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { eventually } from '../../support/eventually.js';
-import { fromQueueSnapshot, TEST_RUNTIME } from '../../support/larder.js';
+import { TEST_RUNTIME } from '../../support/larder.js';
 import { spawnLarder } from '../../support/larder-process.js';
 import { startWorkflowEndpoint } from '../../support/workflow-endpoint.js';
 
@@ -19,10 +19,10 @@ const STEPS = 20;
 
 describe('workflow durability', () => {
   for (const way of [
-    { how: 'replayed from the log', queue: {}, test: it },
-    { how: 'loaded from a snapshot', queue: { compactAfterBytes: 1 }, test: fromQueueSnapshot },
+    { how: 'replayed from the log', queue: {} },
+    { how: 'loaded from a snapshot', queue: { compactAfterBytes: 1 } },
   ]) {
-    way.test(`finishes a 20-step run after a kill -9 mid-run, ${way.how}`, async () => {
+    it(`finishes a 20-step run after a kill -9 mid-run, ${way.how}`, async () => {
       const dataDir = mkdtempSync(join(tmpdir(), 'larder-workflow-crash-'));
       // On engine postgres the killed process's leases last the attempt timeout plus 5 s, and the
       // restarted process (another owner) delivers the step in flight once its lease runs out.
@@ -62,7 +62,7 @@ describe('workflow durability', () => {
       }
     });
 
-    way.test(`keeps a waiting run and a kept notification across a restart, ${way.how}`, async () => {
+    it(`keeps a waiting run and a kept notification across a restart, ${way.how}`, async () => {
       const dataDir = mkdtempSync(join(tmpdir(), 'larder-workflow-wait-'));
       const config = { port: await freePort(), queue: { retryDelayScale: 0.001, ...way.queue } };
       let larder = await spawnLarder({ runtime: TEST_RUNTIME, config, dataDir });
