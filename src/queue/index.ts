@@ -14,6 +14,7 @@
 
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
+import { ConfigError } from '../config/load.js';
 import type { Config, QueueConfig } from '../config/schema.js';
 import type { SecretStore } from '../config/secrets.js';
 import type { HttpRequest, HttpResponse } from '../server/http.js';
@@ -87,11 +88,11 @@ export async function mountQueue(config: Config, secrets: SecretStore, log: Logg
   const store = new QueueStore({ dir: join(config.dataDir, 'queue'), fsync: c.fsync, compactAfterBytes: c.compactAfterBytes, deduplicationWindowMs: c.deduplicationWindowMs }, now, log);
   const shared = c.engine === 'postgres' ? await openSharedQueue(c, store, log) : null;
   const credentials = credentialHeaders(c.credentialHeaders);
-  const events = shared === null ? embeddedEvents(store, config.dataDir, c.maxLogEvents, credentials, now, log) : new EventLog(now, c.maxLogEvents, credentials, shared.events, shared.initialEvents);
+  const events = shared === null ? openEmbedded(store, config.dataDir, c.maxLogEvents, credentials, now, log) : new EventLog(now, c.maxLogEvents, credentials, shared.events, shared.initialEvents);
   if (shared !== null) shared.events.log = events;
   const kept: Secrets = shared === null ? secrets : storeSecrets(store);
   // One unit: on engine postgres, the first process makes the secrets and every other reads them.
-  const { token, readOnlyToken, keyRing } = await store.unit(() => ({
+  const secretsMade = store.unit(() => ({
     // Dev mode takes the SDK's dev credentials over configured or stored ones, as the SDK does.
     token: c.dev ? DEV_CREDENTIALS.token : (c.token ?? kept.get('queue.token', queueToken('larder'))),
     readOnlyToken: c.readOnlyToken ?? kept.get('queue.readOnlyToken', queueToken('larder-readonly')),
@@ -99,6 +100,7 @@ export async function mountQueue(config: Config, secrets: SecretStore, log: Logg
       ? new KeyRing(kept, { current: DEV_CREDENTIALS.currentSigningKey, next: DEV_CREDENTIALS.nextSigningKey }, true)
       : new KeyRing(kept, { ...(c.currentSigningKey !== undefined && { current: c.currentSigningKey }), ...(c.nextSigningKey !== undefined && { next: c.nextSigningKey }) }),
   }));
+  const { token, readOnlyToken, keyRing } = shared === null ? await secretsMade : await startShared(secretsMade, shared);
   const destinations = new DestinationPolicy({ allow: c.allowDestinations, deny: c.denyDestinations, production: c.production });
   const scheduler = new Scheduler(store, events, {
     concurrency: c.maxConcurrentDeliveries,
@@ -165,10 +167,21 @@ export async function mountQueue(config: Config, secrets: SecretStore, log: Logg
   };
 }
 
-function embeddedEvents(store: QueueStore, dataDir: string, maxLogEvents: number, credentials: ReturnType<typeof credentialHeaders>, now: () => number, log: Logger): EventLog {
+/** The embedded engine: the store's state from the data dir, and the event log on its files. */
+function openEmbedded(store: QueueStore, dataDir: string, maxLogEvents: number, credentials: ReturnType<typeof credentialHeaders>, now: () => number, log: Logger): EventLog {
   store.open();
   const opened = EventFile.open(join(dataDir, 'queue'), log);
   return new EventLog(now, maxLogEvents, credentials, opened.file, opened.events, opened.current);
+}
+
+/** What the start's first unit answers; PostgreSQL lost since the open stops the start with one line and closes the pool. */
+async function startShared<T>(first: T | Promise<T>, shared: SharedQueue): Promise<T> {
+  try {
+    return await first;
+  } catch (e) {
+    await shared.log.close();
+    throw e instanceof SharedLogUnavailable ? new ConfigError(`queue: cannot write to PostgreSQL: ${e.reason}`) : e;
+  }
 }
 
 type Routes = (req: HttpRequest, restAt: number) => HttpResponse | Promise<HttpResponse>;

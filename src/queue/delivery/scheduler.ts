@@ -205,18 +205,20 @@ export class Scheduler {
     this.inFlight.add(m.id);
     if (!this.store.isShared) return this.deliver(m);
     const at = m.notBefore;
-    Promise.resolve(this.store.unit(() => claim(this.store, m, at, this.s.owner, this.s.now(), leaseUntil(m, this.s), this.s.workflows))).then(
-        (c) => {
-          if (c.kind === 'ok') return this.deliver(m);
-          if (c.kind === 'held') this.blocked.set(m.id, c.retryAt);
-          this.notDelivered(m, this.store.get(m.id) === undefined);
-        },
-        (err: unknown) => {
-          this.s.onError(err, m);
-          this.notDelivered(m, false);
-          if (diskFailureOf(err) !== null) this.heap.push({ at, id: m.id });
-        },
-      );
+    const claimed = this.store.unit(() => claim(this.store, m, at, this.s.owner, this.s.now(), leaseUntil(m, this.s), this.s.workflows));
+    Promise.resolve(claimed).then(
+      (c) => {
+        if (c.kind === 'ok') return this.deliver(m);
+        if (c.kind === 'held') this.blocked.set(m.id, c.retryAt);
+        this.notDelivered(m, this.store.get(m.id) === undefined);
+      },
+      (err: unknown) => {
+        // PostgreSQL out of reach (the store has said so once): the message waits for it.
+        if (diskFailureOf(err) === null) this.s.onError(err, m);
+        this.notDelivered(m, false);
+        this.heap.push({ at, id: m.id });
+      },
+    );
   }
 
   /** A claim refused: the message frees its slot; `gone` when it left the store. */

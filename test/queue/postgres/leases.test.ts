@@ -1,7 +1,8 @@
 // Two Larder processes on one PostgreSQL schema deliver each message once between them (the
 // delivery is leased), and when the process holding a lease is killed with -9 mid-delivery,
 // the other delivers the message once the lease runs out (at least once, as QStash promises).
-// A flow-control key's parallelism and rate count the deliveries of both processes.
+// Deduplication holds across them, and a flow-control key's parallelism and rate count the
+// deliveries of both processes.
 
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -54,6 +55,13 @@ describe('engine postgres: two processes lease deliveries', { skip: postgresMiss
     const clients = [queueClient(a.info.queue), queueClient(b.info.queue)];
     const ids: string[] = [];
     for (let i = 0; i < 40; i++) ids.push((await clients[i % 2].publish({ url: `${rx.url}/once`, body: `m${i}` })).messageId);
+    // A deduplication id (and a body's content) seen by one process is seen by the other.
+    const first = await clients[0].publish({ url: `${rx.url}/once`, body: 'same', deduplicationId: 'dedup-1' });
+    const again = await clients[1].publish({ url: `${rx.url}/once`, body: 'other', deduplicationId: 'dedup-1' });
+    assert.equal(again.messageId, first.messageId);
+    const byContent = await clients[1].publish({ url: `${rx.url}/once`, body: 'by content', contentBasedDeduplication: true });
+    assert.equal((await clients[0].publish({ url: `${rx.url}/once`, body: 'by content', contentBasedDeduplication: true })).messageId, byContent.messageId);
+    ids.push(first.messageId, byContent.messageId);
     await within(20_000, () => rx.at('/once').length >= ids.length, 'every delivery');
     // Deliveries that would be duplicates come within a moment of the first ones.
     await new Promise((r) => setTimeout(r, 1000));

@@ -97,7 +97,7 @@ export class EventTable implements EventSink {
     return this.flushing;
   }
 
-  /** Deletes all but the newest `rows` events. */
+  /** Deletes all but the newest `rows` events; a failure leaves them for the next rotation to delete. */
   private async trim(rows: number): Promise<void> {
     await this.sql`delete from events where seq < (select min(seq) from (select seq from events order by seq desc limit ${rows}) newest)`.catch(() => undefined);
   }

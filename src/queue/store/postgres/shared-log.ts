@@ -21,9 +21,6 @@
 // Not safe for concurrent use; the service's JS thread owns it.
 
 import type { Sql, TransactionSql } from 'postgres';
-
-/** The pool, or one transaction's connection. */
-type Db = Sql | TransactionSql;
 import type { Logger } from '../../../server/log.js';
 import { LogFailedError } from '../../../storage/errors.js';
 import { frame, readFrames } from '../../../storage/frames.js';
@@ -31,6 +28,9 @@ import { decodeOp, encodeOp, type Op } from '../ops.js';
 import type { QueueStore, SharedLog } from '../queue-store.js';
 import { LOCK } from './migrations.js';
 import { reasonOf } from './connect.js';
+
+/** The pool, or one transaction's connection. */
+type Db = Sql | TransactionSql;
 
 /** How often a process looks for others' ops without being notified. */
 const POLL_MS = 1000;
@@ -297,6 +297,8 @@ export class PostgresLog implements SharedLog {
   private async compact(): Promise<void> {
     await this.sql.begin(async (tx) => {
       await this.lockAndFetch(tx);
+      // Another process compacted first (the fetch reloaded from its snapshot): nothing to do.
+      if (this.bytesSinceSnapshot <= this.s.compactAfterBytes) return;
       const payload = Buffer.concat(this.store.snapshotOps().map((p) => frame(p)));
       await tx`insert into snapshot (one, upto, payload) values (true, ${this.seq}, ${payload})
                on conflict (one) do update set upto = excluded.upto, payload = excluded.payload`;
