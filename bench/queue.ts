@@ -1,6 +1,8 @@
 // The queue workload: Larder's message queue (the QStash API at /qstash) on Bun and on Node,
-// with Bun as the reference, delivering to a bare node:http receiver in the bench's process
-// (queue-receiver.ts). Per round and system:
+// with Bun as the reference, and on Bun with the PostgreSQL engine (one throwaway cluster, as
+// the tests start it) in 1 and 2 processes sharing one schema, publishers taking the processes
+// in turn; delivering to a bare node:http receiver in the bench's process (queue-receiver.ts).
+// Per round and system:
 // - publish throughput, one message per request and batches of 100 (/v2/batch), from 8
 //   concurrent publishers. The messages are delayed by an hour, so deliveries do not compete
 //   with the publishes; each run's messages are then cancelled (and the count checked).
@@ -10,14 +12,20 @@
 // - publish-to-delivery latency: one message every 5 ms, each carrying its send time.
 // - the last two again with every 10th message failing once (answered 500, then retried after
 //   the back-off scaled by queue.retryDelayScale, about a millisecond here).
+// - the CPU time each publish and delivery figure cost per message: the Larder processes', and
+//   PostgreSQL's (the postmaster and its backends) with them.
 // Every message must arrive, signed; anything missing or unsigned counts as an error answer.
 
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { findPostgres, startPostgres, type PostgresCluster } from '../test/support/postgres.js';
+import { cpuMicros, treeCpuMicros } from './cpu-time.js';
 import { closedLoop, type LoopResult } from './http-load.js';
 import { QueueReceiver } from './queue-receiver.js';
+import { Missing } from './server-process.js';
 import { quantile, Summary, type Figure } from './summary.js';
 import { bunPath, startLarder, type LarderServer } from './targets.js';
 
@@ -30,10 +38,13 @@ export interface QueueOptions {
 
 interface Target {
   readonly system: string;
-  readonly server: LarderServer;
-  /** QSTASH_URL. */
-  readonly url: string;
+  /** QSTASH_URL of each process; publisher i publishes to process i mod their number. */
+  readonly urls: readonly string[];
   readonly headers: Record<string, string>;
+  readonly keys: { current: string; next: string };
+  /** CPU time (µs) of every process serving the queue so far, PostgreSQL's included; null where unreadable. */
+  cpu(): number | null;
+  stop(): Promise<void>;
 }
 
 const REFERENCE = 'Larder (bun)';
@@ -46,6 +57,8 @@ const FAIL_EVERY = 10;
 const RETRY_DELAY_SCALE = 0.0001;
 const DRAIN_MS = 60_000;
 const BODY = 'q'.repeat(100);
+/** Larder processes of the PostgreSQL rows. */
+const POSTGRES_PROCESSES = [1, 2];
 
 const fig = (name: string, unit: string): Figure => ({ name, unit });
 
@@ -53,23 +66,37 @@ export async function benchQueue(root: string, opts: QueueOptions): Promise<Summ
   const title = `Queue: ${opts.seconds} s per figure, ${opts.rounds} round(s), ${PUBLISHERS} publishers, 100-byte bodies`;
   const summary = new Summary(title, REFERENCE);
   const configDir = mkdtempSync(join(tmpdir(), 'larder-bench-queue-'));
-  const config = join(configDir, 'larder.json');
   // Room for every delayed message of a publish run (they are cancelled after it).
-  writeFileSync(config, JSON.stringify({ queue: { retryDelayScale: RETRY_DELAY_SCALE, maxPendingMessages: 10_000_000 } }));
+  const queue = { retryDelayScale: RETRY_DELAY_SCALE, maxPendingMessages: 10_000_000 };
   const targets: Target[] = [];
   let rx: QueueReceiver | null = null;
+  let cluster: PostgresCluster | null = null;
   try {
     for (const [runtime, path] of [['bun', bunPath(root)], ['node', process.execPath]]) {
       process.stderr.write(`queue: starting Larder on ${runtime}\n`);
-      const server = await startLarder(root, path, runtime, ['--config', config]);
-      targets.push({ system: `Larder (${runtime})`, server, url: server.env.QSTASH_URL, headers: { authorization: `Bearer ${server.env.QSTASH_TOKEN}` } });
+      const server = await startLarder(root, path, runtime, ['--config', configFile(configDir, runtime, { queue })]);
+      targets.push({ system: `Larder (${runtime})`, urls: [server.env.QSTASH_URL], ...access(server), cpu: () => cpuMicros([server.pid]), stop: () => server.stop() });
+    }
+    const unmeasured = (e: unknown) => (e instanceof Missing ? `skipped: ${e.message}` : `failed: ${(e as Error).message}`);
+    cluster = await startCluster().catch((e: unknown) => {
+      for (const n of POSTGRES_PROCESSES) summary.noteSystem(postgresSystem(n), unmeasured(e));
+      return null;
+    });
+    const pg = cluster;
+    if (pg !== null) {
+      for (const n of POSTGRES_PROCESSES) {
+        await postgresTarget(root, configDir, pg, n, queue).then(
+          (t) => void targets.push(t),
+          (e: unknown) => summary.noteSystem(postgresSystem(n), unmeasured(e)),
+        );
+      }
     }
     // One receiver for both: every Larder here signs with its own keys, so only one may verify.
     for (let round = 1; round <= opts.rounds; round++) {
       for (const t of targets) {
         process.stderr.write(`queue: round ${round}/${opts.rounds}: ${t.system}\n`);
         await rx?.close();
-        rx = await QueueReceiver.start({ current: t.server.env.QSTASH_CURRENT_SIGNING_KEY, next: t.server.env.QSTASH_NEXT_SIGNING_KEY });
+        rx = await QueueReceiver.start(t.keys);
         if (round === 1 && opts.warmup > 0) await publishRun(summary, t, rx, 1, opts.warmup, false);
         await publishRun(summary, t, rx, 1, opts.seconds, true);
         await publishRun(summary, t, rx, BATCH, opts.seconds, true);
@@ -87,7 +114,8 @@ export async function benchQueue(root: string, opts: QueueOptions): Promise<Summ
     }
   } finally {
     await rx?.close();
-    for (const t of targets) await t.server.stop();
+    for (const t of targets) await t.stop();
+    await cluster?.stop();
     rmSync(configDir, { recursive: true, force: true });
   }
   summary.notes.push(
@@ -95,6 +123,7 @@ export async function benchQueue(root: string, opts: QueueOptions): Promise<Summ
     `Deliveries go to a bare node:http server in the bench's own Node process, at most 64 at once (queue.maxConcurrentDeliveries); each is signed (every 100th signature verified with @upstash/qstash's Receiver).`,
     `"failing once": every ${FAIL_EVERY}th message is answered 500 on its first attempt and retried after the back-off times ${RETRY_DELAY_SCALE} (about 1.2 ms).`,
     'The load runs in the bench\'s own Node process (fetch), on the same two cores as the server.',
+    'PostgreSQL rows: Larder on Bun with queue.engine postgres, on a throwaway PostgreSQL cluster on the same machine started as the tests start it (fsync off); with 2 processes both serve one schema and the publishers take them in turn. The "CPU" figures (per message) count the Larder processes, and PostgreSQL\'s postmaster with all its backends.',
   );
   return summary;
 }
@@ -102,14 +131,20 @@ export async function benchQueue(root: string, opts: QueueOptions): Promise<Summ
 /** Publishes delayed messages from PUBLISHERS loops for `seconds`, then cancels them, checking the count. */
 async function publishRun(summary: Summary, t: Target, rx: QueueReceiver, batch: number, seconds: number, measure: boolean): Promise<void> {
   const destination = `${rx.url}/delayed`;
-  const r = await closedLoop(PUBLISHERS, seconds, () => publish(t, destination, batch, { 'upstash-delay': '1h' }).then((ids) => ids.length));
-  const res = await fetch(`${t.url}/v2/messages?url=${encodeURIComponent(destination)}`, { method: 'DELETE', headers: t.headers });
+  const cpuBefore = t.cpu();
+  const r = await closedLoop(PUBLISHERS, seconds, (loop) => publish(t, t.urls[loop % t.urls.length], destination, batch, { 'upstash-delay': '1h' }).then((ids) => ids.length));
+  const cpu = perMessage(cpuBefore, t.cpu(), r.units);
+  const res = await fetch(`${t.urls[0]}/v2/messages?url=${encodeURIComponent(destination)}`, { method: 'DELETE', headers: t.headers });
   const { cancelled } = (await res.json()) as { cancelled: number };
   const name = batch === 1 ? 'publish, single' : `publish, batch of ${batch}`;
   const errors = r.errors + Math.abs(cancelled - r.units);
   if (cancelled !== r.units) summary.notes.push(`${t.system}, ${name}: published ${r.units} but cancelled ${cancelled}`);
   if (measure) record(summary, t.system, name, r, errors);
+  if (measure && cpu !== null) summary.add(t.system, fig(`${name} CPU`, 'µs'), cpu, errors);
 }
+
+/** CPU microseconds per message between two readings; null where one is missing. */
+const perMessage = (before: number | null, after: number | null, messages: number) => (before === null || after === null || messages === 0 ? null : (after - before) / messages);
 
 function record(summary: Summary, system: string, name: string, r: LoopResult, errors: number): void {
   summary.add(system, fig(name, 'msg/s'), r.units / r.seconds, errors);
@@ -119,12 +154,12 @@ function record(summary: Summary, system: string, name: string, r: LoopResult, e
 }
 
 /** One publish of `bodies.length` messages (a batch when more than one); the message ids, checked. */
-async function publish(t: Target, destination: string, batch: number, headers: Record<string, string>, bodies?: readonly string[]): Promise<string[]> {
+async function publish(t: Target, url: string, destination: string, batch: number, headers: Record<string, string>, bodies?: readonly string[]): Promise<string[]> {
   const all = bodies ?? Array.from({ length: batch }, () => BODY);
   const res =
     all.length === 1
-      ? await fetch(`${t.url}/v2/publish/${destination}`, { method: 'POST', headers: { ...t.headers, ...headers }, body: all[0] })
-      : await fetch(`${t.url}/v2/batch`, {
+      ? await fetch(`${url}/v2/publish/${destination}`, { method: 'POST', headers: { ...t.headers, ...headers }, body: all[0] })
+      : await fetch(`${url}/v2/batch`, {
           method: 'POST',
           headers: { ...t.headers, 'content-type': 'application/json' },
           body: JSON.stringify(all.map((body) => ({ destination, headers, body }))),
@@ -148,18 +183,22 @@ async function backlog(summary: Summary, t: Target, rx: QueueReceiver, count: nu
   for (let i = 0; i < count; i += BATCH) {
     const bodies = Array.from({ length: Math.min(BATCH, count - i) }, (_, j) => ((i + j) % FAIL_EVERY === 0 && failing ? 'f' : 'q') + BODY);
     try {
-      ids.push(...(await publish(t, destination, bodies.length, { 'upstash-not-before': due }, bodies)));
+      ids.push(...(await publish(t, t.urls[(i / BATCH) % t.urls.length], destination, bodies.length, { 'upstash-not-before': due }, bodies)));
     } catch (e) {
       errors++;
       summary.notes.push(`${t.system}, ${name}: ${(e as Error).message}`);
     }
   }
   if (Date.now() >= Number(due) * 1000) summary.notes.push(`${t.system}, ${name}: the publishes ran past the due time`);
+  // The publishes are done; from here the CPU goes to the deliveries.
+  const cpuBefore = t.cpu();
   const missing = await rx.waitFor(ids, DRAIN_MS);
+  const cpu = perMessage(cpuBefore, t.cpu(), ids.length - missing);
   const times = ids.flatMap((id) => rx.delivered.get(id) ?? []);
   const span = (Math.max(...times) - Math.min(...times)) / 1000;
   if (missing > 0) summary.notes.push(`${t.system}, ${name}: ${missing} of ${ids.length} messages never arrived`);
   summary.add(t.system, fig(name, 'msg/s'), span > 0 ? times.length / span : NaN, errors + missing);
+  if (cpu !== null) summary.add(t.system, fig(`${name} CPU`, 'µs'), cpu, errors + missing);
 }
 
 /** A message every E2E_INTERVAL_MS carrying its send time; the latency until it is delivered. */
@@ -178,7 +217,7 @@ async function endToEnd(summary: Summary, t: Target, rx: QueueReceiver, seconds:
     // `f` fails its first attempt (queue-receiver.ts).
     const body = `${failing && n % FAIL_EVERY === 0 ? 'f' : 'e'}:${performance.now()}`;
     publishes.push(
-      publish(t, destination, 1, {}, [body]).then(
+      publish(t, t.urls[n % t.urls.length], destination, 1, {}, [body]).then(
         (got) => void ids.push(...got),
         (e: Error) => {
           errors++;
@@ -196,4 +235,78 @@ async function endToEnd(summary: Summary, t: Target, rx: QueueReceiver, seconds:
   if (missing > 0) summary.notes.push(`${t.system}, ${name}: ${missing} of ${ids.length} messages never arrived`);
   summary.add(t.system, fig(`${name} p50`, 'ms'), quantile(latencies, 0.5), errors + missing);
   summary.add(t.system, fig(`${name} p99`, 'ms'), quantile(latencies, 0.99), errors + missing);
+}
+
+const postgresSystem = (processes: number) => `Larder (bun), PostgreSQL, ${processes} process${processes === 1 ? '' : 'es'}`;
+
+/** The config file of one row: the settings as a `larder start --config` file. */
+function configFile(dir: string, name: string, config: object): string {
+  const path = join(dir, `${name}.json`);
+  writeFileSync(path, JSON.stringify(config));
+  return path;
+}
+
+/** Bearer header and signing keys from the lines a Larder printed. */
+function access(server: LarderServer): Pick<Target, 'headers' | 'keys'> {
+  return {
+    headers: { authorization: `Bearer ${server.env.QSTASH_TOKEN}` },
+    keys: { current: server.env.QSTASH_CURRENT_SIGNING_KEY, next: server.env.QSTASH_NEXT_SIGNING_KEY },
+  };
+}
+
+async function startCluster(): Promise<PostgresCluster> {
+  if (findPostgres() === undefined) throw new Missing('PostgreSQL not installed (apt-get install postgresql)');
+  process.stderr.write('queue: starting PostgreSQL\n');
+  return startPostgres();
+}
+
+/** `processes` Larders on Bun serving one schema of `cluster`, with the same tokens and keys. */
+async function postgresTarget(root: string, dir: string, cluster: PostgresCluster, processes: number, queue: object): Promise<Target> {
+  const secret = () => randomBytes(18).toString('base64url');
+  const token = Buffer.from(JSON.stringify({ UserID: 'bench', Password: secret() })).toString('base64');
+  const keys = { current: `sig_${secret()}`, next: `sig_${secret()}` };
+  const config = configFile(dir, `postgres-${processes}`, {
+    queue: { ...queue, url: cluster.url(), schema: `bench_${processes}`, token, currentSigningKey: keys.current, nextSigningKey: keys.next },
+  });
+  const servers: LarderServer[] = [];
+  const stop = async () => {
+    for (const s of servers) await s.stop();
+  };
+  try {
+    for (let i = 0; i < processes; i++) {
+      process.stderr.write(`queue: starting Larder on bun, PostgreSQL, process ${i + 1} of ${processes}\n`);
+      servers.push(await startLarder(root, bunPath(root), 'bun', ['--config', config]));
+    }
+  } catch (e) {
+    await stop();
+    throw e;
+  }
+  const postmaster = postmasterPid(cluster.port);
+  return {
+    system: postgresSystem(processes),
+    urls: servers.map((s) => s.env.QSTASH_URL),
+    headers: { authorization: `Bearer ${token}` },
+    keys,
+    cpu() {
+      const larder = cpuMicros(servers.map((s) => s.pid));
+      const pg = postmaster === null ? null : treeCpuMicros(postmaster);
+      return larder === null || pg === null ? null : larder + pg;
+    },
+    stop,
+  };
+}
+
+/** The PostgreSQL server listening on `port` (its backends rename themselves; it keeps its argv). */
+function postmasterPid(port: number): number | null {
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    let argv: string[];
+    try {
+      argv = readFileSync(`/proc/${name}/cmdline`, 'latin1').split('\0');
+    } catch {
+      continue;
+    }
+    if (argv[0].endsWith('/postgres') && argv.some((a, i) => a === '-p' && argv[i + 1] === String(port))) return Number(name);
+  }
+  return null;
 }

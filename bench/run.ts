@@ -5,7 +5,8 @@
 //   families  sorted-set and list operations at 10k, 100k and 1M items (issue 4)
 //   streams   produce in batches, fetch, produce-to-consume latency
 //   vector    upsert, query QPS and recall@10, filtered query, against its ANN graph (usearch) called directly
-//   queue     publish (single, batch of 100), deliveries/s, publish-to-delivery latency, 10% failing once
+//   queue     publish (single, batch of 100), deliveries/s, publish-to-delivery latency, 10% failing once,
+//             CPU per message; embedded, and PostgreSQL with 1 and 2 processes
 //   vector-scale  query QPS and recall@10 at 10k and 100k vectors (1M on request), the same pair
 //   workflow  @upstash/workflow steps/s with 8 runs at once, and the latency a step adds (issue 10)
 //   search    Redis Search: JSON documents indexed/s, term/phrase/fuzzy/range/aggregate QPS and p99

@@ -4,7 +4,8 @@
 // families run in-process only here (their HTTP mode takes whole seconds per cell). The KV
 // workload needs wrk; its webdis and redis-benchmark rows are skipped where those tools are
 // absent, except under CI, where redis-server (and with it redis-benchmark) is installed and
-// that row must have figures.
+// that row must have figures. The queue's PostgreSQL rows must have figures wherever PostgreSQL
+// is installed (always under CI).
 
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
@@ -13,6 +14,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { findPostgres } from '../support/postgres.js';
 
 const ROOT = resolve(fileURLToPath(import.meta.url), '../../../..'); // dist/test/bench -> repo
 const RUNNER = join(ROOT, 'dist/bench/run.js');
@@ -64,6 +66,10 @@ describe('bench smoke', { concurrency: true }, () => {
         if (workload === 'queue') {
           assert.match(section, /\| deliveries, 1 in 10 failing once \(msg\/s\) +\| Larder \(node\) +\| [\d,]+ /);
           assert.match(section, /\| publish-to-delivery p99 \(ms\) +\| Larder \(bun\) +\| [\d.]+ /);
+          if (ON_CI || findPostgres() !== undefined) {
+            assert.match(section, /\| deliveries \(msg\/s\) +\| Larder \(bun\), PostgreSQL, 2 processes +\| [\d,]+ /);
+            assert.match(section, /\| deliveries CPU \(µs\) +\| Larder \(bun\), PostgreSQL, 1 process +\| [\d.]+ /);
+          }
         }
         if (workload === 'vector-scale') assert.equal(section.match(/\| query recall@10 \(recall\) +\| 2k +\| [01]\.\d{3} /g)?.length, 2, 'recall at 2k of Larder and of its ANN graph');
         if (workload === 'workflow') assert.match(section, /\| latency per step, one run p50 \(ms\) +\| Larder \(node\) +\| [\d.]+ /);

@@ -1,15 +1,14 @@
 // Credential headers (Authorization, Cookie and queue.credentialHeaders) a publish forwards are
 // delivered as they are, and shown as "[redacted]" everywhere the queue shows a message: the logs
-// (and the events files behind them), the DLQ, message and schedule views, and the sourceHeader
+// (and the events files or rows behind them), the DLQ, message and schedule views, and the sourceHeader
 // of a callback's body as the logs show it.
 
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Client } from '@upstash/qstash';
 import { eventually } from '../support/eventually.js';
 import { startTestLarder, type TestLarder } from '../support/larder.js';
+import { storedEvents } from '../support/queue-backend.js';
 import { queueClient, startQueueReceiver, type QueueReceiver } from '../support/queue-receiver.js';
 
 const SECRETS = { authorization: 'Bearer s3cret-bearer', cookie: 'session=s3cret-cookie', 'x-api-key': 's3cret-key' };
@@ -88,9 +87,8 @@ describe('credential headers of queue messages', () => {
     noSecret('the schedule', JSON.stringify(schedule));
   });
 
-  it('never writes them in clear to the events files', async () => {
-    const dir = join(t.dataDir, 'queue');
-    await eventually(async () => readdirSync(dir).some((f) => f.startsWith('events')), 'an events file');
-    for (const file of readdirSync(dir).filter((f) => f.startsWith('events'))) noSecret(file, readFileSync(join(dir, file), 'latin1'));
+  it('never writes them in clear where it keeps the events (files, or PostgreSQL rows)', async () => {
+    await eventually(async () => (await storedEvents(t.dataDir)).length > 0, 'stored events');
+    for (const [where, text] of await storedEvents(t.dataDir)) noSecret(where, text);
   });
 });

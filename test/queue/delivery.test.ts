@@ -1,7 +1,8 @@
 // The queue through the official @upstash/qstash Client, delivering to a real local receiver
-// that verifies every request with the SDK's Receiver: bodies and headers, delay, retries,
-// 489, callbacks, failure callbacks and the DLQ. Retry delays are scaled down
-// (queue.retryDelayScale) so the real back-off runs in milliseconds.
+// that verifies every request with the SDK's Receiver: bodies and headers, a steady trickle of
+// publishes and a backlog with failures (none left behind), delay, retries, 489, callbacks,
+// failure callbacks and the DLQ. Retry delays are scaled down (queue.retryDelayScale) so the
+// real back-off runs in milliseconds.
 
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
@@ -27,6 +28,35 @@ describe('queue delivery', () => {
     assert.equal(d.headers['user-agent'], 'Upstash-QStash');
     assert.equal(d.headers['upstash-message-id'], res.messageId);
     assert.equal(d.headers['upstash-retried'], '0');
+  });
+
+  it('delivers every message of a steady trickle of publishes, each arriving while others are published', async () => {
+    // One publish every 5 ms for 3 s, not awaited in turn: publishes, claims and deliveries
+    // interleave, as they do under a real load.
+    const publishes: Promise<string>[] = [];
+    for (const end = Date.now() + 3000; Date.now() < end; ) {
+      publishes.push(client.publish({ url: `${rx.url}/trickle`, body: `t${publishes.length}` }).then((r) => r.messageId));
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    const ids = await Promise.all(publishes);
+    const missing = () => ids.filter((id) => !rx.at('/trickle').some((d) => d.headers['upstash-message-id'] === id));
+    await eventually(async () => missing().length === 0, `all ${ids.length} messages delivered`, 1500).catch(async (e: Error) => {
+      const stuck = missing();
+      throw new Error(`${e.message}: ${stuck.length} missing, e.g. ${JSON.stringify(await client.messages.get(stuck[0]))}`);
+    });
+  });
+
+  it('delivers every message of a backlog due at once, a tenth of them failing once', async () => {
+    const failed = new Set<string>();
+    rx.answer('/backlog', (_, d) => (d.body.startsWith('f') && !failed.has(d.body) && failed.add(d.body) ? { status: 500, body: 'once' } : { status: 200 }));
+    const bodies = Array.from({ length: 400 }, (_, i) => `${i % 10 === 0 ? 'f' : 'q'}${i}`);
+    const notBefore = Math.ceil(Date.now() / 1000) + 2;
+    for (let i = 0; i < bodies.length; i += 100) await client.batch(bodies.slice(i, i + 100).map((body) => ({ url: `${rx.url}/backlog`, body, notBefore })));
+    const times = (body: string) => rx.at('/backlog').filter((d) => d.body === body).length;
+    const owed = () => bodies.filter((b) => times(b) < (b.startsWith('f') ? 2 : 1));
+    await eventually(async () => owed().length === 0, 'every message delivered, the failing ones retried', 3000).catch((e: Error) => {
+      throw new Error(`${e.message}: ${owed().length} owed, e.g. ${owed().slice(0, 3).join(', ')}`);
+    });
   });
 
   it('delivers a raw body with the method asked for', async () => {

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { readFrames } from '../../src/storage/frames.js';
 import { eventually } from '../support/eventually.js';
-import { startTestLarder, type TestLarder } from '../support/larder.js';
+import { embeddedQueueOnly, startTestLarder, type TestLarder } from '../support/larder.js';
 import { queueClient, startQueueReceiver, type QueueReceiver } from '../support/queue-receiver.js';
 
 interface Logged {
@@ -89,7 +89,7 @@ describe('queue logs across restarts', () => {
     }
   });
 
-  it('keeps the newest queue.maxLogEvents, in memory and on disk, before and after a restart', async () => {
+  embeddedQueueOnly('counts the events in <dataDir>/queue/events*.log')('keeps the newest queue.maxLogEvents, in memory and on disk, before and after a restart', async () => {
     const config = { queue: { maxLogEvents: 10 } };
     // Each delivered message makes three events: CREATED, ACTIVE, DELIVERED.
     const { dataDir, first, rx, ids } = await run(config, async (url, t) => {

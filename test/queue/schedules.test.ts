@@ -5,11 +5,10 @@
 // not against a wall-clock wait. Schedules are kept in the store log and survive a restart.
 
 import assert from 'node:assert/strict';
-import { readdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import type { Client, QstashError } from '@upstash/qstash';
 import { eventually } from '../support/eventually.js';
+import { queueSnapshotTaken } from '../support/queue-backend.js';
 import { queueClient, queueSuite, startQueueReceiver, type QueueReceiver } from '../support/queue-receiver.js';
 import { restartableServers } from '../support/restarts.js';
 
@@ -221,8 +220,7 @@ describe('queue schedules across a restart', () => {
         // The paused one does not change while the others fire, so it must come back as it was.
         const pausedBefore = (await kept(client)).find((s) => s.scheduleId === paused.scheduleId);
         await servers.stop(first);
-        const files = readdirSync(join(first.dataDir, 'queue'));
-        assert.equal(files.some((f) => f.startsWith('snapshot-')), 'compactAfterBytes' in more, files.join(' '));
+        assert.equal(await queueSnapshotTaken(first.dataDir), 'compactAfterBytes' in more);
 
         const second = await servers.start(config, first.dataDir);
         const client2 = queueClient(second.queue());

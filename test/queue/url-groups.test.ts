@@ -3,11 +3,10 @@
 // delivery with the SDK's Receiver. Groups are kept in the store log and survive a restart.
 
 import assert from 'node:assert/strict';
-import { readdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import type { QstashError } from '@upstash/qstash';
 import { eventually } from '../support/eventually.js';
+import { queueSnapshotTaken } from '../support/queue-backend.js';
 import { queueClient, queueSuite, startQueueReceiver } from '../support/queue-receiver.js';
 import { restartableServers } from '../support/restarts.js';
 
@@ -127,8 +126,7 @@ describe('queue url groups across a restart', () => {
         await client.urlGroups.delete('gone');
         const before = await client.urlGroups.list();
         await servers.stop(first);
-        const files = readdirSync(join(first.dataDir, 'queue'));
-        assert.equal(files.some((f) => f.startsWith('snapshot-')), 'compactAfterBytes' in more, files.join(' '));
+        assert.equal(await queueSnapshotTaken(first.dataDir), 'compactAfterBytes' in more);
 
         const second = await servers.start(config, first.dataDir);
         const client2 = queueClient(second.queue());

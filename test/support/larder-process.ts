@@ -2,6 +2,7 @@
 // SIGKILL and restart, signals, what the server prints, and the SDK suite served by Bun. The
 // config is written as a JSON file and passed with --config; the port is 0 and the real one
 // is read from the "Larder listening on" line, the credentials from the env lines after it.
+// Its queue runs on the test queue backend (queue-backend.ts).
 
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -10,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { withTestQueue } from './queue-backend.js';
 
 export type Runtime = 'node' | 'bun';
 
@@ -96,7 +98,7 @@ process.on('exit', () => {
 /** Starts the process without waiting; see `ready` and `exited`. */
 export function launchLarder(opts: LaunchOptions): LarderProcess {
   const runtime = opts.runtime ?? 'node';
-  const config = { host: '127.0.0.1', port: 0, logLevel: 'warn', ...opts.config, dataDir: opts.dataDir };
+  const config = { host: '127.0.0.1', port: 0, logLevel: 'warn', ...withTestQueue(opts.config ?? {}, opts.dataDir), dataDir: opts.dataDir };
   const configDir = mkdtempSync(join(tmpdir(), 'larder-config-'));
   const configFile = join(configDir, 'larder.json');
   writeFileSync(configFile, JSON.stringify(config));

@@ -10,6 +10,9 @@
 // remote backend (`npm run test:redis`). LARDER_TEST_KV_BACKEND=redis-cluster puts it on a
 // 3-master Redis Cluster: the one this test process shares in `npm run test:cluster`
 // (shared-clusters.ts), emptied when a Larder starts alone, or else a throwaway one per Larder.
+//
+// LARDER_TEST_QUEUE_BACKEND=postgres puts the queue on PostgreSQL: on the cluster the run shares
+// (`npm run test:postgres`), in a schema of each data dir's own (queue-backend.ts).
 
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
@@ -21,6 +24,7 @@ import { startLarder } from '../../src/larder.js';
 import { findRedisServer, startRedisServer } from '../kv/differential/redis-server.js';
 import { startRedisCluster } from '../kv/redis/redis-cluster.js';
 import { sharedCluster } from '../kv/redis/shared-clusters.js';
+import { dropTestQueue, TEST_QUEUE_BACKEND, withTestQueue } from './queue-backend.js';
 import { spawnLarder, type ClusterCredentials, type QueueCredentials, type Runtime } from './larder-process.js';
 
 export interface KvClient {
@@ -97,6 +101,16 @@ export function notOnCluster(why: string): typeof it {
   return ((name: string, fn: () => Promise<void>) => it(name, { skip: `Redis Cluster: ${why}` }, fn)) as typeof it;
 }
 
+/**
+ * `it` for a queue test about the embedded engine's own files (their damage and repair, a full
+ * disk, what they hold), which the PostgreSQL engine does not write, saying so in the skip.
+ * `npm run test:postgres` prints these reasons.
+ */
+export function embeddedQueueOnly(why: string): typeof it {
+  if (TEST_QUEUE_BACKEND === 'embedded') return it;
+  return ((name: string, fn: () => Promise<void>) => it(name, { skip: `PostgreSQL engine: ${why}` }, fn)) as typeof it;
+}
+
 /** Test Larders of this process running on its shared Cluster; it is emptied when the first starts. */
 let onSharedCluster = 0;
 
@@ -124,7 +138,10 @@ export async function startTestLarder(config: Record<string, unknown> = {}, data
     }
   }
   const removeData = async (keepData: boolean) => {
-    if (!keepData && dataDir === undefined) rmSync(dir, { recursive: true, force: true });
+    if (!keepData && dataDir === undefined) {
+      rmSync(dir, { recursive: true, force: true });
+      await dropTestQueue(dir);
+    }
     await remote?.stop();
   };
   // A Larder that fails to start must not leave its redis-server running.
@@ -170,7 +187,8 @@ async function serve(config: Record<string, unknown>, dir: string, removeData: (
       },
     };
   }
-  const larder = await startLarder(validate({ host: '127.0.0.1', port: 0, logLevel: 'silent', ...config, dataDir: dir }));
+  // A Bun server starts through launchLarder, which puts its queue on the test backend likewise.
+  const larder = await startLarder(validate({ host: '127.0.0.1', port: 0, logLevel: 'silent', ...withTestQueue(config, dir), dataDir: dir }));
   const creds = larder.kv.find((c) => c.db === 'default') ?? larder.kv[0];
   return {
     ...kvClient(`${larder.url}/redis/${creds.db}`, creds.token, creds.readOnlyToken),

@@ -24,7 +24,9 @@ describe('workflow durability', () => {
   ]) {
     it(`finishes a 20-step run after a kill -9 mid-run, ${way.how}`, async () => {
       const dataDir = mkdtempSync(join(tmpdir(), 'larder-workflow-crash-'));
-      const config = { port: await freePort(), queue: { retryDelayScale: 0.001, ...way.queue } };
+      // On engine postgres the killed process's leases last the attempt timeout plus 5 s, and the
+      // restarted process (another owner) delivers the step in flight once its lease runs out.
+      const config = { port: await freePort(), queue: { retryDelayScale: 0.001, deliveryTimeoutMs: 2000, ...way.queue } };
       let larder = await spawnLarder({ runtime: TEST_RUNTIME, config, dataDir });
       const ep = await startWorkflowEndpoint(larder.info.queue);
       try {

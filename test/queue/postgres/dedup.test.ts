@@ -1,0 +1,50 @@
+// Three Larder processes on one PostgreSQL queue: a deduplication id, or a body with
+// content-based deduplication, published to all three at the same moment makes one message,
+// every process answering its id, and it is delivered once.
+
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { Client } from '@upstash/qstash';
+import { startDeliveryLedger, type DeliveryLedger } from '../../support/delivery-ledger.js';
+import { eventually } from '../../support/eventually.js';
+import { queueClient } from '../../support/queue-receiver.js';
+import { fleetSkip, startFleet, type Fleet } from '../../support/queue-fleet.js';
+
+const ROUNDS = 10;
+
+describe('queue on PostgreSQL: deduplication across three processes', { skip: fleetSkip }, () => {
+  let fleet: Fleet;
+  let ledger: DeliveryLedger;
+  let clients: Client[];
+  before(async () => {
+    fleet = await startFleet(3);
+    const q = fleet.queue(0);
+    ledger = await startDeliveryLedger({ current: q.currentSigningKey, next: q.nextSigningKey }, 5);
+    clients = fleet.members.map((_, i) => queueClient(fleet.queue(i)));
+  });
+  after(async () => {
+    await fleet?.close();
+    await ledger?.close();
+  });
+
+  for (const [how, options] of [
+    ['a deduplication id', (r: number) => ({ deduplicationId: `fleet-${r}`, body: `r${r}-` })],
+    ['content', (r: number) => ({ contentBasedDeduplication: true, body: `same ${r}` })],
+  ] as const) {
+    it(`makes one message of ${ROUNDS} times three publishes at once with the same ${how}`, async () => {
+      const path = `/by-${how.replaceAll(' ', '-')}`;
+      for (let r = 0; r < ROUNDS; r++) {
+        const { body, ...dedup } = options(r);
+        // The bodies differ with a deduplication id: the first one stored wins.
+        const answers = await Promise.all(clients.map((c, i) => c.publish({ url: `${ledger.url}${path}`, ...dedup, body: 'deduplicationId' in dedup ? `${body}${i}` : body })));
+        assert.equal(new Set(answers.map((a) => a.messageId)).size, 1, `round ${r}: ${JSON.stringify(answers)}`);
+        assert.equal(answers.filter((a) => a.deduplicated !== true).length, 1, `round ${r}: ${JSON.stringify(answers)}`);
+      }
+      await eventually(async () => ledger.at(path).filter((a) => a.answered).length >= ROUNDS, `${ROUNDS} deliveries`, 3000);
+      // Anything delivered twice would have arrived by now: each message's one attempt has.
+      await new Promise((r) => setTimeout(r, 500));
+      assert.equal(ledger.at(path).length, ROUNDS);
+      assert.equal(new Set(ledger.at(path).map((a) => a.messageId)).size, ROUNDS);
+    });
+  }
+});

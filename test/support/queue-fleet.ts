@@ -1,0 +1,60 @@
+// Several `larder start` processes serving one queue on PostgreSQL, as production runs them
+// behind a load balancer: each its own data dir, all on one schema of the run's cluster
+// (queue-backend.ts) with the same tokens and signing keys, so a client or a destination may
+// talk to any of them. The processes run on TEST_RUNTIME. Only under `npm run test:postgres`:
+// elsewhere `fleetSkip` says why the suite skips.
+
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { spawnLarder, type LarderProcess, type QueueCredentials, type Ready } from './larder-process.js';
+import { TEST_RUNTIME } from './larder.js';
+import { dropTestQueue, schemaOf, TEST_QUEUE_BACKEND } from './queue-backend.js';
+
+/** The skip option of a fleet suite: false under `npm run test:postgres`, else the reason. */
+export const fleetSkip: string | false =
+  TEST_QUEUE_BACKEND === 'postgres' ? false : 'several Larder processes on one queue need PostgreSQL: npm run test:postgres runs these';
+
+export interface Fleet {
+  /** The running processes, in start order; a killed one stays in place. */
+  readonly members: readonly (LarderProcess & { readonly info: Ready })[];
+  /** The queue credentials of member `i` (its URL; the tokens and keys every member shares). */
+  queue(i: number): QueueCredentials;
+  /** Stops every member still running, then drops the schema and the data dirs. */
+  close(): Promise<void>;
+}
+
+const secret = () => randomBytes(18).toString('base64url');
+/** A token shaped as the SDKs decode it: base64 of {"UserID", "Password"}. */
+const token = (user: string) => Buffer.from(JSON.stringify({ UserID: user, Password: secret() })).toString('base64');
+
+/** Starts `count` processes on one fresh schema with `config` (its queue part merged). */
+export async function startFleet(count: number, config: Record<string, unknown> = {}): Promise<Fleet> {
+  const root = mkdtempSync(join(tmpdir(), 'larder-fleet-'));
+  const queue = {
+    schema: schemaOf(root),
+    token: token('fleet'),
+    readOnlyToken: token('fleet-read'),
+    currentSigningKey: `sig_${secret()}`,
+    nextSigningKey: `sig_${secret()}`,
+    ...(config.queue as object | undefined),
+  };
+  const members: (LarderProcess & { readonly info: Ready })[] = [];
+  const close = async () => {
+    await Promise.all(members.map((m) => m.stop('SIGTERM')));
+    await dropTestQueue(root);
+    rmSync(root, { recursive: true, force: true });
+  };
+  // All at once, as a deployment starts them: one applies the migrations while the others wait.
+  const started = await Promise.allSettled(
+    Array.from({ length: count }, (_, i) => spawnLarder({ runtime: TEST_RUNTIME, config: { ...config, queue }, dataDir: mkdtempSync(join(root, `member-${i}-`)) })),
+  );
+  for (const s of started) if (s.status === 'fulfilled') members.push(s.value);
+  const failed = started.find((s) => s.status === 'rejected');
+  if (failed !== undefined) {
+    await close();
+    throw failed.reason;
+  }
+  return { members, queue: (i) => members[i].info.queue, close };
+}
