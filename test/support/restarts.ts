@@ -8,6 +8,7 @@ import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { decodeCommands } from '../../src/kv/engine/command-codec.js';
 import { readFrames } from '../../src/storage/frames.js';
+import { eventually } from './eventually.js';
 import { startTestLarder, type TestLarder } from './larder.js';
 
 export interface RestartWay {
@@ -131,4 +132,13 @@ export function restartableServers() {
       await t.close(true);
     },
   };
+}
+
+/**
+ * Waits until no snapshot is being written in `dir`: a compaction runs in the background, and a
+ * stop drops one still running (its log stays in the chain), so a test that needs the snapshot
+ * waits for it before stopping.
+ */
+export async function compactionsSettled(dir: string): Promise<void> {
+  await eventually(async () => !readdirSync(dir).some((f) => f.endsWith('.tmp')), `no snapshot being written in ${dir}`);
 }

@@ -7,7 +7,7 @@ import { readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { startTestLarder, type TestLarder } from '../../support/larder.js';
-import { loggedCommands } from '../../support/restarts.js';
+import { compactionsSettled, loggedCommands } from '../../support/restarts.js';
 
 const range = (from: number, n: number) => Array.from({ length: n }, (_, i) => String(from + i));
 const BINARY = ['', '\u0000', 'a\u0000b', '\u00e9', '\ud83d\ude00'];
@@ -71,6 +71,7 @@ describe('sets across a restart', () => {
     await writeShapes(first);
     const before = new Map<string, KeyState>();
     for (const key of KEYS) before.set(key, await stateOf(first, key));
+    await compactionsSettled(join(first.dataDir, 'kv', 'default'));
     await first.close(true);
     return { before, first, second: await startTestLarder(config, first.dataDir) };
   }
