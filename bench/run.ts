@@ -17,7 +17,7 @@
 //                    [--cell S] [--sizes N,N,N] [--modes engine,http] [--family-rounds N] (families)
 //                    [--run-seconds S]             (streams, vector, queue, vector-scale, workflow)
 //                    [--vectors N] [--queries N]                                  (vector)
-//                    [--scale-sizes N,N,N] [--scale-queries N]                    (vector-scale)
+//                    [--scale-sizes N,N,N] [--scale-queries N] [--scale-dim N]    (vector-scale)
 //                    [--search-sizes N,N]                                         (search)
 //
 // Never part of `npm test`; test/bench/smoke.test.ts runs every workload for about a second.
@@ -68,6 +68,7 @@ const { values, positionals } = parseArgs({
     queries: { type: 'string', default: '200' },
     'scale-sizes': { type: 'string', default: '10000,100000' },
     'scale-queries': { type: 'string', default: '100' },
+    'scale-dim': { type: 'string', default: '32' },
     'search-sizes': { type: 'string', default: '10000,100000' },
     doc: { type: 'string', default: 'docs/benchmarks.md' },
   },
@@ -150,7 +151,8 @@ async function main(): Promise<void> {
     } else if (workload === 'vector-scale') {
       const sizes = values['scale-sizes'].split(',').map((s) => positive('scale-sizes', s, 100, 10_000_000));
       const queries = positive('scale-queries', values['scale-queries'], 1, 10_000);
-      const summary = await benchVectorScale(ROOT, { sizes: [...new Set(sizes)].sort((a, b) => a - b), queries, seconds: runSeconds, rounds });
+      const dim = positive('scale-dim', values['scale-dim'], 2, 4096);
+      const summary = await benchVectorScale(ROOT, { sizes: [...new Set(sizes)].sort((a, b) => a - b), queries, dim, seconds: runSeconds, rounds });
       clean &&= summary.clean;
       text = summary.render();
     } else {
