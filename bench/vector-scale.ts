@@ -45,6 +45,7 @@ const F = {
   recall: fig('query recall@10', 'recall'),
   cpu: fig('server CPU per query', 'µs'),
   rss: fig('server resident memory', 'MB'),
+  growth: fig('server resident memory less its empty start', 'MB'),
   bound: fig('issue 20 memory bound: 2 x float32 data + graph links', 'MB'),
 };
 
@@ -100,6 +101,7 @@ export async function benchVectorScale(root: string, opts: VectorScaleOptions): 
   try {
     process.stderr.write('vector-scale: starting Larder on bun\n');
     server = await startLarder(root, bunPath(root), 'bun');
+    const empty = residentMb(server.pid);
     const index = { url: server.env.UPSTASH_VECTOR_REST_URL, headers: { authorization: `Bearer ${server.env.UPSTASH_VECTOR_REST_TOKEN}` } };
     let from = 0;
     for (const n of sizes) {
@@ -120,6 +122,7 @@ export async function benchVectorScale(root: string, opts: VectorScaleOptions): 
       }
       const rss = residentMb(server.pid);
       if (rss !== null) tables.larder.add(at, F.rss, rss);
+      if (rss !== null && empty !== null) tables.larder.add(at, F.growth, rss - empty);
       tables.larder.add(at, F.bound, memoryBoundMb(n, data.dim));
       const ratio = (tables.larder.median(at, F.query.name) ?? NaN) / (tables.direct.median(at, F.query.name) ?? NaN);
       tables.notes.push(`At ${at}, Larder over HTTP answers ${ratio.toFixed(2)}x the queries per second of its ANN graph called directly (medians).`);
