@@ -48,8 +48,8 @@ const WORKLOADS = ['kv', 'families', 'streams', 'vector', 'queue', 'vector-scale
 // vector-scale and workflow 2 s per measured figure, 3 rounds (3 s put the run at 15 to 16
 // minutes); the vector issue's 100,000 vectors (--vectors 20000 when building two graphs of that
 // size is too slow); vector-scale at 10k and 100k only: two graphs of 1M take about 15 minutes
-// more to build here (efConstruction 200 at about 2,500 vectors/s), so 1M is asked for with
-// --scale-sizes.
+// more to build here, so 1M is asked for with --scale-sizes (and issue 20's 128 dimensions
+// with --scale-dim 128).
 const { values, positionals } = parseArgs({
   allowPositionals: true,
   options: {

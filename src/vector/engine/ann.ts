@@ -43,7 +43,9 @@ export interface AnnIndex {
 // picks candidates; their scores come from similarity.ts, exact. Squared L2 orders as L2 does.
 const METRIC = { COSINE: MetricKind.IP, EUCLIDEAN: MetricKind.L2sq, DOT_PRODUCT: MetricKind.IP } as const;
 const PRECISION = { COSINE: ScalarKind.F16, EUCLIDEAN: ScalarKind.F32, DOT_PRODUCT: ScalarKind.F32 } as const;
-/** Graph degree and build effort: hnswlib's usual defaults for recall above 0.95. */
+/** Graph degree and build effort: hnswlib's usual defaults for recall above 0.95. usearch's own
+ *  default efConstruction, 128, builds a third faster, but on 5,000 vectors in 20 tight clusters
+ *  recall@10 fell from 0.97 to 0.94 (and inserting on two cores costs about 0.015 of it). */
 const M = 16;
 const EF_CONSTRUCTION = 200;
 /** Search breadth floor; usearch raises it to k for larger k. */
