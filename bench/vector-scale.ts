@@ -41,6 +41,7 @@ const DIRECT = 'ANN graph (usearch), in-process';
 const fig = (name: string, unit: string): Figure => ({ name, unit });
 const F = {
   upsert: fig('upsert up to this size, batches of 1000', 'vectors/s'),
+  upsertCpu: fig('server CPU per upserted vector, all threads', 'µs'),
   query: fig('query topK 10', 'queries/s'),
   recall: fig('query recall@10', 'recall'),
   cpu: fig('server CPU per query', 'µs'),
@@ -107,7 +108,7 @@ export async function benchVectorScale(root: string, opts: VectorScaleOptions): 
     for (const n of sizes) {
       const at = label(n);
       process.stderr.write(`vector-scale: ${at}: upserting over HTTP\n`);
-      await upsertLarder(tables.larder, at, index, data, from, n);
+      await upsertLarder(tables.larder, at, server.pid, index, data, from, n);
       process.stderr.write(`vector-scale: ${at}: growing the ANN graph\n`);
       const grown = await ask<GrowAnswer>({ op: 'grow', to: n });
       tables.direct.add(at, F.upsert, (n - from) / grown.seconds);
@@ -136,8 +137,9 @@ export async function benchVectorScale(root: string, opts: VectorScaleOptions): 
   return tables;
 }
 
-async function upsertLarder(summary: Summary, at: string, index: Index, data: ScaleData, from: number, to: number): Promise<void> {
+async function upsertLarder(summary: Summary, at: string, pid: number, index: Index, data: ScaleData, from: number, to: number): Promise<void> {
   const start = performance.now();
+  const before = cpuMicros([pid]);
   let errors = 0;
   for (let first = from; first < to; first += BATCH) {
     const batch = [];
@@ -146,6 +148,8 @@ async function upsertLarder(summary: Summary, at: string, index: Index, data: Sc
     if (answer?.result !== 'Success') errors++;
   }
   summary.add(at, F.upsert, (to - from) / ((performance.now() - start) / 1000), errors);
+  const after = cpuMicros([pid]);
+  if (before !== null && after !== null) summary.add(at, F.upsertCpu, (after - before) / (to - from), errors);
 }
 
 async function queryLarder(summary: Summary, at: string, pid: number, index: Index, data: ScaleData, truth: readonly number[][], seconds: number): Promise<void> {
