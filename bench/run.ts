@@ -20,7 +20,7 @@
 //                    [--cell S] [--sizes N,N,N] [--modes engine,http] [--family-rounds N] (families)
 //                    [--run-seconds S]             (streams, vector, queue, vector-scale, workflow)
 //                    [--vectors N] [--queries N]                                  (vector)
-//                    [--scale-sizes N,N,N] [--scale-queries N]                    (vector-scale)
+//                    [--scale-sizes N,N,N] [--scale-queries N] [--scale-dim N]    (vector-scale)
 //                    [--search-sizes N,N]                                         (search)
 //                    [--compaction-keys N] [--memory-scale F]   (kv-scale; also --duration, --warmup)
 //
@@ -53,8 +53,8 @@ const WORKLOADS = ['kv', 'families', 'streams', 'vector', 'queue', 'vector-scale
 // vector-scale and workflow 2 s per measured figure, 3 rounds (3 s put the run at 15 to 16
 // minutes); the vector issue's 100,000 vectors (--vectors 20000 when building two graphs of that
 // size is too slow); vector-scale at 10k and 100k only: two graphs of 1M take about 15 minutes
-// more to build here (efConstruction 200 at about 2,500 vectors/s), so 1M is asked for with
-// --scale-sizes.
+// more to build here, so 1M is asked for with --scale-sizes (and issue 20's 128 dimensions
+// with --scale-dim 128).
 const { values, positionals } = parseArgs({
   allowPositionals: true,
   options: {
@@ -73,6 +73,7 @@ const { values, positionals } = parseArgs({
     queries: { type: 'string', default: '200' },
     'scale-sizes': { type: 'string', default: '10000,100000' },
     'scale-queries': { type: 'string', default: '100' },
+    'scale-dim': { type: 'string', default: '32' },
     'search-sizes': { type: 'string', default: '10000,100000' },
     doc: { type: 'string', default: 'docs/benchmarks.md' },
     'compaction-keys': { type: 'string', default: '2000000' },
@@ -165,7 +166,8 @@ async function main(): Promise<void> {
     } else if (workload === 'vector-scale') {
       const sizes = values['scale-sizes'].split(',').map((s) => positive('scale-sizes', s, 100, 10_000_000));
       const queries = positive('scale-queries', values['scale-queries'], 1, 10_000);
-      const summary = await benchVectorScale(ROOT, { sizes: [...new Set(sizes)].sort((a, b) => a - b), queries, seconds: runSeconds, rounds });
+      const dim = positive('scale-dim', values['scale-dim'], 2, 4096);
+      const summary = await benchVectorScale(ROOT, { sizes: [...new Set(sizes)].sort((a, b) => a - b), queries, dim, seconds: runSeconds, rounds });
       clean &&= summary.clean;
       text = summary.render();
     } else {

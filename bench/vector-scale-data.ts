@@ -6,6 +6,9 @@
 
 import { clusteredDraws, K } from './vector-data.js';
 
+/** Vectors per upsert request, and per batch the in-process graph takes. */
+export const BATCH = 1000;
+
 export interface ScaleData {
   readonly dim: number;
   /** Vector i is elements [i * dim, (i + 1) * dim). */

@@ -100,8 +100,28 @@ export class Namespace {
     return this.records.get(id);
   }
 
-  /** Inserts or replaces; a replaced record keeps its place in insertion order, and its label. */
-  put(data: VectorData): void {
+  /**
+   * Inserts or replaces each record of `batch` (ids distinct); a replaced record keeps its place
+   * in insertion order, and its label. The graph takes the batch's vectors in one call, on every core.
+   */
+  put(batch: readonly VectorData[]): void {
+    const labels: number[] = [];
+    const vectors: Float32Array[] = [];
+    for (const data of batch) {
+      const { record, old } = this.store(data);
+      if (this.deferred) continue;
+      if (record.vector !== null) {
+        labels.push(record.label);
+        vectors.push(record.vector);
+      } else if (old?.vector) this.ann?.remove(record.label);
+    }
+    if (vectors.length === 0) return;
+    this.ann ??= new HnswAnn(this.similarity, vectors[0].length);
+    this.ann.addMany(labels, vectors);
+  }
+
+  /** Files one record everywhere but in the graph; returns it with the record it replaced. */
+  private store(data: VectorData): { record: VectorRecord; old: VectorRecord | undefined } {
     const old = this.records.get(data.id);
     const label = old?.label ?? data.label ?? this.nextLabel;
     this.nextLabel = Math.max(this.nextLabel, label + 1);
@@ -113,11 +133,7 @@ export class Namespace {
     this.metadata.add(label, record.metadata);
     if (old?.sparse) this.sparse.remove(label, old.sparse);
     if (record.sparse !== null) this.sparse.add(label, record.sparse);
-    if (this.deferred) return;
-    if (record.vector !== null) {
-      this.ann ??= new HnswAnn(this.similarity, record.vector.length);
-      this.ann.add(label, record.vector);
-    } else if (old?.vector) this.ann?.remove(label);
+    return { record, old };
   }
 
   delete(id: string): boolean {

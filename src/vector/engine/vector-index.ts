@@ -268,11 +268,9 @@ export class VectorIndex {
         if (op.next !== undefined) this.space(op.ns).nextLabel = op.next;
         else this.space(op.ns);
         return;
-      case 'upsert': {
-        const space = this.space(op.ns);
-        for (const r of op.records) space.put(r);
+      case 'upsert':
+        this.space(op.ns).put(op.records);
         return;
-      }
       case 'delete': {
         const space = this.namespaces.get(op.ns);
         if (space !== undefined) for (const id of op.ids) space.delete(id);

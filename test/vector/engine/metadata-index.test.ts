@@ -46,16 +46,16 @@ describe('vector metadata index', () => {
       nested: { b: i % 4 },
     });
     const vec = (i: number) => Float32Array.from([i % 17, i % 5]);
-    for (let i = 0; i < 300; i++) ns.put({ id: `v${i}`, vector: vec(i), sparse: null, metadata: i % 10 === 0 ? undefined : meta(i, 0), data: undefined });
+    for (let i = 0; i < 300; i++) ns.put([{ id: `v${i}`, vector: vec(i), sparse: null, metadata: i % 10 === 0 ? undefined : meta(i, 0), data: undefined }]);
     const query = Float32Array.from([3, 2]);
     check(ns, query);
     // Change the indexed field of some, remove the metadata of others, delete a few.
-    for (let i = 0; i < 300; i += 4) ns.put({ id: `v${i}`, vector: vec(i), sparse: null, metadata: meta(i, 5), data: undefined });
-    for (let i = 1; i < 300; i += 9) ns.put({ id: `v${i}`, vector: vec(i), sparse: null, metadata: undefined, data: undefined });
+    for (let i = 0; i < 300; i += 4) ns.put([{ id: `v${i}`, vector: vec(i), sparse: null, metadata: meta(i, 5), data: undefined }]);
+    for (let i = 1; i < 300; i += 9) ns.put([{ id: `v${i}`, vector: vec(i), sparse: null, metadata: undefined, data: undefined }]);
     for (let i = 2; i < 300; i += 7) assert.ok(ns.delete(`v${i}`));
     check(ns, query);
     ns.clear();
-    for (let i = 0; i < 50; i++) ns.put({ id: `w${i}`, vector: vec(i), sparse: null, metadata: meta(i, 2), data: undefined });
+    for (let i = 0; i < 50; i++) ns.put([{ id: `w${i}`, vector: vec(i), sparse: null, metadata: meta(i, 2), data: undefined }]);
     check(ns, query);
   });
 });

@@ -29,7 +29,7 @@ describe('vector namespace engine', () => {
       const dim = 24;
       // Clustered data: 20 centres, points scattered around them.
       const centres = Array.from({ length: 20 }, () => Array.from({ length: dim }, () => rand() * 4));
-      for (let i = 0; i < 4000; i++) ns.put(rec(`v${i}`, centres[i % 20].map((c) => c + rand()), { i }));
+      for (let i = 0; i < 4000; i++) ns.put([rec(`v${i}`, centres[i % 20].map((c) => c + rand()), { i })]);
       let found = 0;
       const queries = 40;
       for (let q = 0; q < queries; q++) {
@@ -45,7 +45,7 @@ describe('vector namespace engine', () => {
   it('fills topK under a filter at every selectivity, and skips deleted vectors', () => {
     const rand = random(11);
     const ns = new Namespace('COSINE');
-    for (let i = 0; i < 3000; i++) ns.put(rec(`v${i}`, Array.from({ length: 8 }, rand), { i }));
+    for (let i = 0; i < 3000; i++) ns.put([rec(`v${i}`, Array.from({ length: 8 }, rand), { i })]);
     for (let i = 0; i < 3000; i += 3) assert.ok(ns.delete(`v${i}`));
     const query = Float32Array.from(Array.from({ length: 8 }, rand));
     for (const mod of [2, 7, 50, 500]) {
@@ -61,10 +61,10 @@ describe('vector namespace engine', () => {
 
   it('ranges in id order by position across deletes, re-upserts and inserts', () => {
     const ns = new Namespace('EUCLIDEAN');
-    for (let i = 0; i < 3000; i++) ns.put(rec(`v${i}`, [i, 0]));
+    for (let i = 0; i < 3000; i++) ns.put([rec(`v${i}`, [i, 0])]);
     for (let i = 0; i < 3000; i++) if (i % 10 !== 0) ns.delete(`v${i}`);
-    ns.put(rec('v10', [5, 5]));
-    ns.put(rec('late', [1, 1]));
+    ns.put([rec('v10', [5, 5])]);
+    ns.put([rec('late', [1, 1])]);
     const ids: string[] = [];
     let cursor: number | null = 0;
     while (cursor !== null) {
@@ -85,12 +85,12 @@ describe('vector namespace engine', () => {
       const rand = random(13);
       const ns = new Namespace(similarity);
       const vector = () => Array.from({ length: 16 }, rand);
-      for (let i = 0; i < 1000; i++) ns.put(rec(`v${i}`, vector()));
+      for (let i = 0; i < 1000; i++) ns.put([rec(`v${i}`, vector())]);
       const bytes = ns.bytes;
       for (let round = 0; round < 5000; round++) {
         const id = `v${round % 1000}`;
         if (round % 3 === 0) assert.ok(ns.delete(id));
-        ns.put(rec(id, vector()));
+        ns.put([rec(id, vector())]);
       }
       assert.equal(ns.size, 1000);
       assert.equal(ns.bytes, bytes);
