@@ -89,6 +89,10 @@ describe('SEARCH.AGGREGATE', () => {
     const r = await index().aggregate({
       aggregations: {
         picked: { $terms: { field: 'category', include: ['hats', 'socks', 'ties'], exclude: ['socks'] } },
+        // A string is a regular expression (RE2's syntax) that must match the whole key.
+        matched: { $terms: { field: 'category', include: '(s|h)[a-z]+', exclude: 'so.*' } },
+        partial: { $terms: { field: 'category', include: 'h' } },
+        hostile: { $terms: { field: 'category', include: '(s+)+x' } },
         top: { $terms: { field: 'category', size: 2 }, $aggs: { avg: { $avg: { field: 'price' } } } },
         byKey: { $terms: { field: 'category', order: { key: 'asc' }, missing: 'none' } },
         active: { $terms: { field: 'active' } },
@@ -102,6 +106,9 @@ describe('SEARCH.AGGREGATE', () => {
       sumOtherDocCount: 1,
     });
     assert.deepEqual(r.picked, { buckets: [{ key: 'hats', docCount: 2 }], sumOtherDocCount: 0 });
+    assert.deepEqual(r.matched, { buckets: [{ key: 'hats', docCount: 2 }, { key: 'shoes', docCount: 2 }], sumOtherDocCount: 0 });
+    assert.deepEqual(r.partial, { buckets: [], sumOtherDocCount: 0 });
+    assert.deepEqual(r.hostile, { buckets: [], sumOtherDocCount: 0 });
     assert.deepEqual(r.byKey.buckets.map((b: { key: string; docCount: number }) => [b.key, b.docCount]),
       [['hats', 2], ['none', 1], ['shoes', 2], ['socks', 1]]);
     // keyAsString is the text "true"/"false", which the SDK's automatic deserialization turns into booleans.
@@ -224,7 +231,8 @@ describe('SEARCH.AGGREGATE', () => {
     await fails(agg(`{"a":{"$histogram":{"field":"price","interval":1,"minDocCount":0},"$aggs":{"r":{"$range":{"field":"price","ranges":${ranges}}}}}}`),
       'ERR Aggregation would create more than 65000 buckets');
     await fails(agg(`{"a":{"$range":{"field":"price","ranges":[${'{"to":1},'.repeat(1000)}{"to":2}]}}}`), 'ERR Invalid aggregation: $range ranges may hold at most 1000 ranges');
-    await fails(agg('{"a":{"$terms":{"field":"category","include":"sh.*"}}}'), "ERR a regular expression in $terms include is not supported by Larder's search yet");
+    await fails(agg('{"a":{"$terms":{"field":"category","include":"("}}}'), 'ERR Invalid aggregation: $terms include "(" is not a valid regular expression');
+    await fails(agg('{"a":{"$terms":{"field":"category","exclude":{"a":1}}}}'), 'ERR Invalid aggregation: $terms exclude must be a regular expression or an array of values');
     await fails(agg('{"a":{"$dateHistogram":{"field":"added","fixedInterval":"1 fortnight"}}}'),
       'ERR Invalid aggregation: $dateHistogram fixedInterval must be a number and a unit (ms, s, m, h or d), e.g. 1d');
     await fails(agg('{"a":{"$range":{"field":"price","ranges":[]}}}'), 'ERR Invalid aggregation: $range ranges must be a non-empty array of {from, to}');
