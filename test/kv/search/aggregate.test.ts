@@ -208,6 +208,25 @@ describe('SEARCH.AGGREGATE', () => {
       ['s', ['count', 0, 'min', null, 'max', null, 'sum', 0, 'avg', null], 'n', ['value', 0]]);
   });
 
+  embeddedOnly('SEARCH.* needs the embedded engine')('{} and filters read the columns as every write leaves them: deleted, rewritten and new documents', async () => {
+    for (const [key, n, tag] of [['c:1', '1', 'a'], ['c:2', '2', 'b'], ['c:3', '3', 'a'], ['c:4', '4', 'b']]) await redis.hset(key, { n, tag });
+    await reply(['search.create', 'columns', 'ON', 'HASH', 'PREFIX', '1', 'c:', 'SCHEMA', 'n', 'U64', 'FAST', 'tag', 'KEYWORD', 'FAST'], 1);
+    await redis.del('c:2');
+    await redis.hset('c:3', { n: '30' });
+    await redis.hset('c:5', { n: '5', tag: 'b' }); // a new document after a deleted one
+    await redis.hdel('c:4', 'n');
+    const aggs = '{"n":{"$sum":{"field":"n"}},"c":{"$count":{"field":"n"}},"t":{"$terms":{"field":"tag"},"$aggs":{"m":{"$max":{"field":"n"}}}}}';
+    await reply(['search.aggregate', 'columns', '{}', aggs], ['n', ['value', 36], 'c', ['value', 3],
+      't', ['buckets', [['key', 'a', 'docCount', 2, 'm', ['value', 30]], ['key', 'b', 'docCount', 2, 'm', ['value', 5]]], 'sumOtherDocCount', 0]]);
+    await reply(['search.aggregate', 'columns', '{"tag":"b"}', '{"n":{"$sum":{"field":"n"}}}'], ['n', ['value', 5]]);
+    await reply(['search.count', 'columns', '{}'], 4);
+    await redis.unlink('c:1', 'c:3');
+    await redis.hset('c:6', { n: '6', tag: 'a' });
+    await reply(['search.aggregate', 'columns', '{}', '{"n":{"$sum":{"field":"n"}},"t":{"$terms":{"field":"tag"}}}'],
+      ['n', ['value', 11], 't', ['buckets', [['key', 'b', 'docCount', 2], ['key', 'a', 'docCount', 1]], 'sumOtherDocCount', 0]]);
+    await reply(['search.count', 'columns', '{}'], 3);
+  });
+
   embeddedOnly('SEARCH.* needs the embedded engine')('malformed aggregations are refused with a clear error', async () => {
     const agg = (aggs: string, filter = '{}') => ['search.aggregate', 'products', filter, aggs];
     await fails(agg('{"a":'), 'ERR Invalid aggregation: not valid JSON');
