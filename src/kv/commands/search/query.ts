@@ -56,7 +56,8 @@ export function liveDocs(ctx: Ctx, index: InvertedIndex, filterArg: string): num
   const filter = parseFilter(utf8Text(filterArg), index.def);
   if (isError(filter)) return filter;
   const live = (key: string) => ctx.ks.peek(key) !== undefined;
-  if (matchesAll(filter)) return index.ordinalsWhere(live);
+  // Every document of the index is a live key unless some key or hash field can expire.
+  if (matchesAll(filter)) return index.ordinalsWhere(ctx.ks.anyExpiry ? live : () => true);
   return [...evaluate(filter, index).keys()].filter(live).map((key) => index.ordinalOf(key));
 }
 
