@@ -71,6 +71,11 @@ export class Keyspace {
     return this.volatile.size;
   }
 
+  /** Whether some key or hash field has an expiry: when none has, looking at a key never expires it. */
+  get anyExpiry(): boolean {
+    return this.volatile.size > 0 || this.volatileMembers.size > 0;
+  }
+
   /** The coarse clock `atime` is read on: ms, advanced by each `expireCycle`. */
   get lruNow(): number {
     return this.lruClock;

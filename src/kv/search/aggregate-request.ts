@@ -12,6 +12,7 @@ import { ReplyError } from '../errors.js';
 import type { FieldValue } from './document.js';
 import * as E from './errors.js';
 import type { FieldDef, FieldType, IndexDef } from './schema.js';
+import { wholeMatch } from './term-match.js';
 
 /** The most buckets one request may make, nested ones included (Tantivy's default limit, which Upstash builds on). */
 export const MAX_BUCKETS = 65_000;
@@ -296,7 +297,7 @@ class Options {
     return { by: by!, direction };
   }
 
-  /** include/exclude: a list of values. */
+  /** include/exclude: a list of values, or a regular expression that must match a value's whole text. */
   matcher(name: string): ((v: FieldValue) => boolean) | null {
     const v = this.args[name];
     if (v === undefined) return null;
@@ -304,12 +305,16 @@ class Options {
       const values = new Set(v.map(String));
       return (x) => values.has(String(x));
     }
-    // A regular expression would run against every value, and JavaScript's may backtrack for
-    // ever on a crafted pattern, stalling the whole database: lists only, until a linear-time
-    // matcher is in (docs/search.md).
-    if (typeof v === 'string') this.error ??= E.notYet(`a regular expression in $terms ${name}`);
-    else this.fail(`${name} must be an array of values`);
-    return null;
+    if (typeof v !== 'string') {
+      this.fail(`${name} must be a regular expression or an array of values`);
+      return null;
+    }
+    const matches = wholeMatch(v);
+    if (matches === null) {
+      this.fail(`${name} ${JSON.stringify(v)} is not a valid regular expression`);
+      return null;
+    }
+    return (x) => matches(String(x));
   }
 
   ranges(): Range['ranges'] {

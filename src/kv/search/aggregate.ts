@@ -1,56 +1,67 @@
 // Computes SEARCH.AGGREGATE's aggregations (aggregate-request.ts) over the documents a filter
-// selected, in the reply's shape the SDK's deserializeAggregateResponse reads: alternating
+// selected (their ordinals), reading each field's values from its column (column.ts), in the reply's shape the SDK's deserializeAggregateResponse reads: alternating
 // names and values, buckets under "buckets", metrics under "value". Numbers stay numbers here;
 // the command writes the ones that are not integers as RESP2 floats (bulk strings).
 //
 // Figures are exact: Upstash's engine counts terms per segment and estimates percentiles with
 // a sketch, Larder holds every value in memory and counts and sorts them all (docs/search.md).
 
-import type { DocFields, FieldValue } from './document.js';
+import type { Column } from './column.js';
+import type { FieldValue } from './document.js';
 import { MAX_BUCKETS, type Aggregation, type Facet, type Histogram, type Metric, type Named, type Range, type Terms } from './aggregate-request.js';
 import * as E from './errors.js';
 import type { ReplyError } from '../errors.js';
 
 export type AggReply = null | number | string | readonly AggReply[];
 
-/**
- * The buckets one request may still make, sub-aggregations' included (Tantivy counts them so
- * too): nested bucket operators multiply, and each bucket's sub-aggregations read its documents.
- */
-interface Budget {
-  left: number;
+/** Documents, by their ordinals in the index. */
+type Docs = readonly number[];
+
+/** What one request reads, and what it may still spend. */
+interface Run {
+  /** The column of a FAST or FACET field. */
+  readonly column: (field: string) => Column;
+  /**
+   * The buckets the request may still make, sub-aggregations' included (Tantivy counts them so
+   * too): nested bucket operators multiply, and each bucket's sub-aggregations read its documents.
+   */
+  bucketsLeft: number;
 }
 
 /** [alias, result, alias, result...] for `aggs` over `docs`, or the first limit one broke. */
-export function aggregate(aggs: readonly Named[], docs: readonly DocFields[], budget: Budget = { left: MAX_BUCKETS }): AggReply[] | ReplyError {
+export function aggregate(aggs: readonly Named[], docs: Docs, column: Run['column']): AggReply[] | ReplyError {
+  return aggregateIn({ column, bucketsLeft: MAX_BUCKETS }, aggs, docs);
+}
+
+function aggregateIn(run: Run, aggs: readonly Named[], docs: Docs): AggReply[] | ReplyError {
   const out: AggReply[] = [];
   for (const { alias, agg } of aggs) {
-    const r = one(agg, docs, budget);
+    const r = one(run, agg, docs);
     if (!Array.isArray(r)) return r as ReplyError;
     out.push(alias, r);
   }
   return out;
 }
 
-function one(agg: Aggregation, docs: readonly DocFields[], budget: Budget): readonly AggReply[] | ReplyError {
+function one(run: Run, agg: Aggregation, docs: Docs): readonly AggReply[] | ReplyError {
   switch (agg.kind) {
     case 'metric':
-      return metric(agg, docs);
+      return metric(run, agg, docs);
     case 'terms':
-      return terms(agg, docs, budget);
+      return terms(run, agg, docs);
     case 'range':
-      return range(agg, docs, budget);
+      return range(run, agg, docs);
     case 'histogram':
-      return histogram(agg, docs, budget);
+      return histogram(run, agg, docs);
     case 'facet':
-      return facet(agg, docs);
+      return facet(run, agg, docs);
   }
 }
 
 /** A bucket: its own fields, its document count, then each sub-aggregation over its documents. */
-function bucket(head: AggReply[], docs: readonly DocFields[], aggs: readonly Named[], budget: Budget): AggReply[] | ReplyError {
-  if (--budget.left < 0) return E.tooManyBuckets(MAX_BUCKETS);
-  const sub = aggregate(aggs, docs, budget);
+function bucket(run: Run, head: AggReply[], docs: Docs, aggs: readonly Named[]): AggReply[] | ReplyError {
+  if (--run.bucketsLeft < 0) return E.tooManyBuckets(MAX_BUCKETS);
+  const sub = aggregateIn(run, aggs, docs);
   if (!Array.isArray(sub)) return sub;
   return [...head, 'docCount', docs.length, ...sub];
 }
@@ -69,10 +80,11 @@ function buckets<T>(specs: readonly T[], make: (spec: T) => AggReply[] | ReplyEr
 // ---- metrics ----
 
 /** The numbers a metric reads: every value of the field, or `missing` for a document without it. */
-function numbers(m: Metric, docs: readonly DocFields[]): number[] {
+function numbers(run: Run, m: Metric, docs: Docs): number[] {
+  const column = run.column(m.field.name);
   const out: number[] = [];
   for (const doc of docs) {
-    const values = doc.get(m.field.name);
+    const values = column.at(doc);
     if (values === undefined) {
       if (m.missing !== undefined) out.push(m.missing);
     } else for (const v of values) out.push(Number(v));
@@ -80,12 +92,13 @@ function numbers(m: Metric, docs: readonly DocFields[]): number[] {
   return out;
 }
 
-function metric(m: Metric, docs: readonly DocFields[]): readonly AggReply[] {
+function metric(run: Run, m: Metric, docs: Docs): readonly AggReply[] {
   if (m.op === 'count' || m.op === 'cardinality') {
-    const values = docs.flatMap((d) => d.get(m.field.name) ?? []);
+    const column = run.column(m.field.name);
+    const values = docs.flatMap((d) => column.at(d) ?? []);
     return ['value', m.op === 'count' ? values.length : new Set(values).size];
   }
-  const xs = numbers(m, docs);
+  const xs = numbers(run, m, docs);
   const s = summary(xs);
   switch (m.op) {
     case 'avg':
@@ -173,35 +186,36 @@ function dateText(ms: number): string {
   return iso.endsWith('.000Z') ? iso.slice(0, -5) + 'Z' : iso;
 }
 
-function terms(t: Terms, docs: readonly DocFields[], budget: Budget): readonly AggReply[] | ReplyError {
-  const groups = new Map<FieldValue, DocFields[]>();
-  const add = (v: FieldValue, doc: DocFields) => {
+function terms(run: Run, t: Terms, docs: Docs): readonly AggReply[] | ReplyError {
+  const column = run.column(t.field.name);
+  const groups = new Map<FieldValue, number[]>();
+  const add = (v: FieldValue, doc: number) => {
     if ((t.include !== null && !t.include(v)) || (t.exclude !== null && t.exclude(v))) return;
     let group = groups.get(v);
     if (group === undefined) groups.set(v, (group = []));
     group.push(doc);
   };
   for (const doc of docs) {
-    const values = doc.get(t.field.name) ?? (t.missing === undefined ? [] : [t.missing]);
+    const values = column.at(doc) ?? (t.missing === undefined ? [] : [t.missing]);
     // Most fields hold one value: only arrays need the Set that counts a document once per value.
     if (values.length === 1) add(values[0], doc);
     else for (const v of new Set(values)) add(v, doc);
   }
   const kept = [...groups].filter(([, g]) => g.length >= t.minDocCount);
-  const sorted = sortTerms(t, kept);
+  const sorted = sortTerms(run, t, kept);
   const shown = sorted.slice(0, t.size);
   const other = sorted.slice(t.size).reduce((n, [, g]) => n + g.length, 0);
   const tail = ['sumOtherDocCount', other, ...(t.showError ? ['docCountErrorUpperBound', 0] : [])];
-  return buckets(shown, ([key, g]) => bucket(keyFields(t.field, key), g, t.aggs, budget), tail);
+  return buckets(shown, ([key, g]) => bucket(run, keyFields(t.field, key), g, t.aggs), tail);
 }
 
 /** Buckets in the order asked for; ties by key, ascending. */
-function sortTerms(t: Terms, groups: [FieldValue, DocFields[]][]): [FieldValue, DocFields[]][] {
+function sortTerms(run: Run, t: Terms, groups: [FieldValue, number[]][]): [FieldValue, number[]][] {
   const sign = t.order.direction === 'asc' ? 1 : -1;
   const byKey = (a: FieldValue, b: FieldValue) => (a < b ? -1 : a > b ? 1 : 0);
   if (t.order.by === 'key') return groups.sort((a, b) => sign * byKey(a[0], b[0]));
   const sub = t.aggs.find((a) => a.alias === t.order.by)?.agg as Metric | undefined;
-  const figure = new Map(groups.map(([k, g]) => [k, sub === undefined ? g.length : singleValue(sub, g)]));
+  const figure = new Map(groups.map(([k, g]) => [k, sub === undefined ? g.length : singleValue(run, sub, g)]));
   return groups.sort((a, b) => {
     const x = figure.get(a[0]) ?? null;
     const y = figure.get(b[0]) ?? null;
@@ -211,28 +225,30 @@ function sortTerms(t: Terms, groups: [FieldValue, DocFields[]][]): [FieldValue, 
   });
 }
 
-function singleValue(m: Metric, docs: readonly DocFields[]): number | null {
-  return metric(m, docs)[1] as number | null;
+function singleValue(run: Run, m: Metric, docs: Docs): number | null {
+  return metric(run, m, docs)[1] as number | null;
 }
 
-function range(r: Range, docs: readonly DocFields[], budget: Budget): readonly AggReply[] | ReplyError {
+function range(run: Run, r: Range, docs: Docs): readonly AggReply[] | ReplyError {
+  const column = run.column(r.field.name);
   return buckets(r.ranges, (spec) => {
     const inside = docs.filter((d) =>
-      (d.get(r.field.name) ?? []).some((v) => (spec.from === undefined || Number(v) >= spec.from) && (spec.to === undefined || Number(v) < spec.to)),
+      (column.at(d) ?? []).some((v) => (spec.from === undefined || Number(v) >= spec.from) && (spec.to === undefined || Number(v) < spec.to)),
     );
     const head: AggReply[] = ['key', spec.key];
     if (spec.from !== undefined) head.push('from', spec.from);
     if (spec.to !== undefined) head.push('to', spec.to);
-    return bucket(head, inside, r.aggs, budget);
+    return bucket(run, head, inside, r.aggs);
   });
 }
 
-function histogram(h: Histogram, docs: readonly DocFields[], budget: Budget): readonly AggReply[] | ReplyError {
+function histogram(run: Run, h: Histogram, docs: Docs): readonly AggReply[] | ReplyError {
+  const column = run.column(h.field.name);
   const slot = (v: number) => Math.floor((v - h.offset) / h.interval);
-  const groups = new Map<number, DocFields[]>();
+  const groups = new Map<number, number[]>();
   for (const doc of docs) {
     const slots = new Set<number>();
-    for (const v of doc.get(h.field.name) ?? []) {
+    for (const v of column.at(doc) ?? []) {
       const x = Number(v);
       if (h.hardBounds === null || (x >= h.hardBounds.min && x <= h.hardBounds.max)) slots.add(slot(x));
     }
@@ -263,12 +279,13 @@ function histogram(h: Histogram, docs: readonly DocFields[], budget: Budget): re
     slots = slots.filter((s) => groups.get(s)!.length >= h.minDocCount);
     if (slots.length > MAX_BUCKETS) return E.tooManyBuckets(MAX_BUCKETS);
   }
-  return buckets(slots, (s) => bucket(keyFields(h.field, s * h.interval + h.offset), groups.get(s) ?? [], h.aggs, budget));
+  return buckets(slots, (s) => bucket(run, keyFields(h.field, s * h.interval + h.offset), groups.get(s) ?? [], h.aggs));
 }
 
 /** A FACET tree under `f.path`, `f.depth` levels deep: each child counts the documents under it. */
-function facet(f: Facet, docs: readonly DocFields[]): readonly AggReply[] {
-  const paths = docs.map((d) => (d.get(f.field.name) ?? []).map(String));
+function facet(run: Run, f: Facet, docs: Docs): readonly AggReply[] {
+  const column = run.column(f.field.name);
+  const paths = docs.map((d) => (column.at(d) ?? []).map(String));
   const { children, other } = facetLevel(f, f.path, paths, f.depth);
   return ['path', f.path, 'sumOtherDocCount', other, 'children', children];
 }

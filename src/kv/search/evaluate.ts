@@ -14,6 +14,11 @@ const CONSTANT_SCORE = 1;
 
 export type Scores = Map<string, number>;
 
+/** Whether `f` is {}, which matches every document (callers that need no scores skip evaluating it). */
+export function matchesAll(f: Filter): boolean {
+  return f.kind === 'bool' && f.must.length === 0 && f.should.length === 0 && f.mustNot.length === 0;
+}
+
 export function evaluate(f: Filter, index: InvertedIndex): Scores {
   switch (f.kind) {
     case 'term':

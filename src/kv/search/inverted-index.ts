@@ -12,8 +12,14 @@
 //   Memory: a term found once in a document (most are) keeps its one position as a bare
 //   number in the map entry; only repeated terms cost an array.
 // - For every other field, a ValueIndex maps each value to the keys holding it.
+// - Every document has an ordinal, a small number unique among the index's documents (freed
+//   ones are reused, so the columns stay dense): `ordinals` maps its key to it and `keyAt`
+//   back; `keyAt` is undefined at the ordinals in `freeOrdinals`.
+// - Every FAST field and every FACET field (the fields aggregations read) has a Column holding
+//   each document's values by ordinal.
 
 import { Analyzer } from './analysis.js';
+import { Column } from './column.js';
 import type { DocFields } from './document.js';
 import type { FieldDef, IndexDef } from './schema.js';
 import { SortedList } from './sorted-list.js';
@@ -50,11 +56,16 @@ export class InvertedIndex {
   readonly docs = new Map<string, DocFields>();
   private readonly text = new Map<string, TextField>();
   private readonly values = new Map<string, ValueIndex>();
+  private readonly columns = new Map<string, Column>();
+  private readonly ordinals = new Map<string, number>();
+  private readonly keyAt: (string | undefined)[] = [];
+  private readonly freeOrdinals: number[] = [];
 
   constructor(readonly def: IndexDef) {
     for (const f of def.fields) {
       if (f.type === 'TEXT') this.text.set(f.name, { analyzer: new Analyzer(f, def.language), postings: new Map(), dictionary: new SortedList(), lengths: new Map(), totalLength: 0 });
       else this.values.set(f.name, new ValueIndex());
+      if (f.type !== 'TEXT' && (f.fast || f.type === 'FACET')) this.columns.set(f.name, new Column());
     }
   }
 
@@ -68,6 +79,10 @@ export class InvertedIndex {
     this.remove(key);
     if (doc === null) return;
     this.docs.set(key, doc);
+    const ordinal = this.freeOrdinals.pop() ?? this.keyAt.length;
+    this.ordinals.set(key, ordinal);
+    this.keyAt[ordinal] = key;
+    for (const [name, column] of this.columns) column.set(ordinal, doc.get(name));
     for (const [name, values] of doc) {
       const t = this.text.get(name);
       if (t !== undefined) this.addText(t, key, values.map(String));
@@ -77,6 +92,10 @@ export class InvertedIndex {
 
   clear(): void {
     this.docs.clear();
+    this.ordinals.clear();
+    this.keyAt.length = 0;
+    this.freeOrdinals.length = 0;
+    for (const c of this.columns.values()) c.clear();
     for (const t of this.text.values()) {
       t.postings.clear();
       t.dictionary.clear();
@@ -99,6 +118,29 @@ export class InvertedIndex {
   /** Every term TEXT field `field` holds, sorted. */
   dictionary(field: string): SortedList<string> {
     return this.text.get(field)!.dictionary;
+  }
+
+  /** The ordinal of the document `key`, which the index holds. */
+  ordinalOf(key: string): number {
+    return this.ordinals.get(key)!;
+  }
+
+  /**
+   * The ordinals of the documents whose key `keep` accepts, ascending: every document, without
+   * a score map or a key lookup ({}). `keep` may take the key it is given out of the index.
+   */
+  ordinalsWhere(keep: (key: string) => boolean): number[] {
+    const out: number[] = [];
+    for (let ordinal = 0; ordinal < this.keyAt.length; ordinal++) {
+      const key = this.keyAt[ordinal];
+      if (key !== undefined && keep(key)) out.push(ordinal);
+    }
+    return out;
+  }
+
+  /** The column of FAST or FACET field `field`. */
+  column(field: string): Column {
+    return this.columns.get(field)!;
   }
 
   /** The value map of non-TEXT field `field`. */
@@ -140,6 +182,11 @@ export class InvertedIndex {
     const doc = this.docs.get(key);
     if (doc === undefined) return;
     this.docs.delete(key);
+    const ordinal = this.ordinals.get(key)!;
+    this.ordinals.delete(key);
+    this.keyAt[ordinal] = undefined;
+    this.freeOrdinals.push(ordinal);
+    for (const column of this.columns.values()) column.set(ordinal, undefined);
     for (const [name, values] of doc) {
       const t = this.text.get(name);
       if (t === undefined) {

@@ -11,6 +11,7 @@
 // term under it at once. So a query costs about the prefixes within reach of the word, not
 // the dictionary's size.
 
+import { RE2JS, RE2JSException } from 're2js';
 import type { Analyzer } from './analysis.js';
 import type { SortedList } from './sorted-list.js';
 
@@ -53,61 +54,29 @@ export function prefixPattern(analyzer: Analyzer, word: string): TermPattern {
 }
 
 /**
- * A pattern that must match a whole term (the reference: "matched against individual terms");
- * 'invalid' when it is not one, 'unsafe' when JavaScript's backtracking engine could take
- * exponential time on it (see repeatsARepetition).
+ * A regular expression (RE2's syntax, close to the Tantivy engine Upstash builds on) that must
+ * match a whole text, or null when it is not a valid one. RE2 matches in time linear in the
+ * text whatever the pattern, so a crafted pattern such as (a+)+b cannot stall the database's
+ * thread as JavaScript's backtracking engine would.
  */
-export function regexPattern(pattern: string): TermPattern | 'invalid' | 'unsafe' {
-  let re: RegExp;
+export function wholeMatch(pattern: string): ((text: string) => boolean) | null {
   try {
-    re = new RegExp(`^(?:${pattern})$`, 'u');
-  } catch {
-    return 'invalid';
+    const re = RE2JS.compile(pattern);
+    return (text) => re.matches(text);
+  } catch (e) {
+    if (e instanceof RE2JSException) return null;
+    throw e;
   }
-  if (repeatsARepetition(pattern)) return 'unsafe';
+}
+
+/** A pattern that must match a whole term (the reference: "matched against individual terms"); null when invalid. */
+export function regexPattern(pattern: string): TermPattern | null {
+  const matches = wholeMatch(pattern);
+  if (matches === null) return null;
   return {
-    matches: (term) => re.test(term),
-    expand: (dictionary) => [...dictionary].filter((term) => re.test(term)),
+    matches,
+    expand: (dictionary) => [...dictionary].filter(matches),
   };
-}
-
-/**
- * Whether a quantifier applies to a group that holds a quantifier or an alternation, as in
- * (a+)+ or (a|ab)*: the shapes on which a backtracking engine can take exponential time over
- * one long term, which would stall the database's thread. Tantivy's engine is an automaton
- * and has no such case; refusing them is the price of JavaScript's. Escapes and character
- * classes are skipped; the pattern is already known to be valid.
- */
-function repeatsARepetition(pattern: string): boolean {
-  const groups: boolean[] = []; // per open group: whether it holds a quantifier or an alternation
-  let lastGroupRepeats = false; // the atom just closed is a group that does
-  for (let i = 0; i < pattern.length; i++) {
-    const c = pattern[i];
-    const quantifier = c === '*' || c === '+' || c === '?' || c === '{';
-    if (quantifier && lastGroupRepeats) return true;
-    if (quantifier || c === '|') {
-      if (groups.length > 0) groups[groups.length - 1] = true;
-    }
-    lastGroupRepeats = false;
-    if (c === '\\') i++;
-    else if (c === '[') {
-      for (i++; i < pattern.length && pattern[i] !== ']'; i++) if (pattern[i] === '\\') i++;
-    } else if (c === '(') {
-      groups.push(false);
-      if (pattern[i + 1] === '?') i = groupModifierEnd(pattern, i + 2);
-    }
-    else if (c === ')') {
-      lastGroupRepeats = groups.pop() ?? false;
-      if (lastGroupRepeats && groups.length > 0) groups[groups.length - 1] = true;
-    }
-  }
-  return false;
-}
-
-/** Where the modifier of a group that opens with "(?" ends, from just after the "?": (?: (?= (?! (?<= (?<! (?<name>. */
-function groupModifierEnd(pattern: string, at: number): number {
-  if (pattern[at] !== '<' || pattern[at + 1] === '=' || pattern[at + 1] === '!') return pattern[at] === '<' ? at + 1 : at;
-  return pattern.indexOf('>', at);
 }
 
 function union(lists: string[][]): string[] {

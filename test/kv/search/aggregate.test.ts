@@ -89,6 +89,10 @@ describe('SEARCH.AGGREGATE', () => {
     const r = await index().aggregate({
       aggregations: {
         picked: { $terms: { field: 'category', include: ['hats', 'socks', 'ties'], exclude: ['socks'] } },
+        // A string is a regular expression (RE2's syntax) that must match the whole key.
+        matched: { $terms: { field: 'category', include: '(s|h)[a-z]+', exclude: 'so.*' } },
+        partial: { $terms: { field: 'category', include: 'h' } },
+        hostile: { $terms: { field: 'category', include: '(s+)+x' } },
         top: { $terms: { field: 'category', size: 2 }, $aggs: { avg: { $avg: { field: 'price' } } } },
         byKey: { $terms: { field: 'category', order: { key: 'asc' }, missing: 'none' } },
         active: { $terms: { field: 'active' } },
@@ -102,6 +106,9 @@ describe('SEARCH.AGGREGATE', () => {
       sumOtherDocCount: 1,
     });
     assert.deepEqual(r.picked, { buckets: [{ key: 'hats', docCount: 2 }], sumOtherDocCount: 0 });
+    assert.deepEqual(r.matched, { buckets: [{ key: 'hats', docCount: 2 }, { key: 'shoes', docCount: 2 }], sumOtherDocCount: 0 });
+    assert.deepEqual(r.partial, { buckets: [], sumOtherDocCount: 0 });
+    assert.deepEqual(r.hostile, { buckets: [], sumOtherDocCount: 0 });
     assert.deepEqual(r.byKey.buckets.map((b: { key: string; docCount: number }) => [b.key, b.docCount]),
       [['hats', 2], ['none', 1], ['shoes', 2], ['socks', 1]]);
     // keyAsString is the text "true"/"false", which the SDK's automatic deserialization turns into booleans.
@@ -201,6 +208,25 @@ describe('SEARCH.AGGREGATE', () => {
       ['s', ['count', 0, 'min', null, 'max', null, 'sum', 0, 'avg', null], 'n', ['value', 0]]);
   });
 
+  embeddedOnly('SEARCH.* needs the embedded engine')('{} and filters read the columns as every write leaves them: deleted, rewritten and new documents', async () => {
+    for (const [key, n, tag] of [['c:1', '1', 'a'], ['c:2', '2', 'b'], ['c:3', '3', 'a'], ['c:4', '4', 'b']]) await redis.hset(key, { n, tag });
+    await reply(['search.create', 'columns', 'ON', 'HASH', 'PREFIX', '1', 'c:', 'SCHEMA', 'n', 'U64', 'FAST', 'tag', 'KEYWORD', 'FAST'], 1);
+    await redis.del('c:2');
+    await redis.hset('c:3', { n: '30' });
+    await redis.hset('c:5', { n: '5', tag: 'b' }); // a new document after a deleted one
+    await redis.hdel('c:4', 'n');
+    const aggs = '{"n":{"$sum":{"field":"n"}},"c":{"$count":{"field":"n"}},"t":{"$terms":{"field":"tag"},"$aggs":{"m":{"$max":{"field":"n"}}}}}';
+    await reply(['search.aggregate', 'columns', '{}', aggs], ['n', ['value', 36], 'c', ['value', 3],
+      't', ['buckets', [['key', 'a', 'docCount', 2, 'm', ['value', 30]], ['key', 'b', 'docCount', 2, 'm', ['value', 5]]], 'sumOtherDocCount', 0]]);
+    await reply(['search.aggregate', 'columns', '{"tag":"b"}', '{"n":{"$sum":{"field":"n"}}}'], ['n', ['value', 5]]);
+    await reply(['search.count', 'columns', '{}'], 4);
+    await redis.unlink('c:1', 'c:3');
+    await redis.hset('c:6', { n: '6', tag: 'a' });
+    await reply(['search.aggregate', 'columns', '{}', '{"n":{"$sum":{"field":"n"}},"t":{"$terms":{"field":"tag"}}}'],
+      ['n', ['value', 11], 't', ['buckets', [['key', 'b', 'docCount', 2], ['key', 'a', 'docCount', 1]], 'sumOtherDocCount', 0]]);
+    await reply(['search.count', 'columns', '{}'], 3);
+  });
+
   embeddedOnly('SEARCH.* needs the embedded engine')('malformed aggregations are refused with a clear error', async () => {
     const agg = (aggs: string, filter = '{}') => ['search.aggregate', 'products', filter, aggs];
     await fails(agg('{"a":'), 'ERR Invalid aggregation: not valid JSON');
@@ -224,7 +250,8 @@ describe('SEARCH.AGGREGATE', () => {
     await fails(agg(`{"a":{"$histogram":{"field":"price","interval":1,"minDocCount":0},"$aggs":{"r":{"$range":{"field":"price","ranges":${ranges}}}}}}`),
       'ERR Aggregation would create more than 65000 buckets');
     await fails(agg(`{"a":{"$range":{"field":"price","ranges":[${'{"to":1},'.repeat(1000)}{"to":2}]}}}`), 'ERR Invalid aggregation: $range ranges may hold at most 1000 ranges');
-    await fails(agg('{"a":{"$terms":{"field":"category","include":"sh.*"}}}'), "ERR a regular expression in $terms include is not supported by Larder's search yet");
+    await fails(agg('{"a":{"$terms":{"field":"category","include":"("}}}'), 'ERR Invalid aggregation: $terms include "(" is not a valid regular expression');
+    await fails(agg('{"a":{"$terms":{"field":"category","exclude":{"a":1}}}}'), 'ERR Invalid aggregation: $terms exclude must be a regular expression or an array of values');
     await fails(agg('{"a":{"$dateHistogram":{"field":"added","fixedInterval":"1 fortnight"}}}'),
       'ERR Invalid aggregation: $dateHistogram fixedInterval must be a number and a unit (ms, s, m, h or d), e.g. 1d');
     await fails(agg('{"a":{"$range":{"field":"price","ranges":[]}}}'), 'ERR Invalid aggregation: $range ranges must be a non-empty array of {from, to}');

@@ -70,8 +70,9 @@ describe('search indexes follow every write', () => {
     await t.ok(['hgetex', 'e:2', 'PX', '1', 'FIELDS', '1', 'b']);
     await t.ok(['hgetdel', 'e:3', 'FIELDS', '1', 'b']);
     await sleep(10);
-    assert.deepEqual(await keys('ex'), ['e:1', 'e:2', 'e:3', 'e:4']);
+    // Aggregations and counts over {} see the expiry before any query has looked at the keys.
     assert.equal(await sum('ex', 'b'), 40);
+    assert.deepEqual(await keys('ex'), ['e:1', 'e:2', 'e:3', 'e:4']);
     assert.equal(await sum('ex', 'a'), 10);
     await t.ok(['pexpireat', 'e:4', '1']);
     assert.deepEqual(await keys('ex'), ['e:1', 'e:2', 'e:3']);
@@ -81,8 +82,9 @@ describe('search indexes follow every write', () => {
     await t.ok(['getex', 's:2', 'PX', '1']);
     await t.ok(['set', 's:3', '{"v":3}']);
     await sleep(10);
-    assert.deepEqual(await keys('sx'), ['s:3']);
+    assert.equal(await t.ok(['search.count', 'sx', '{}']), 1);
     assert.equal(await sum('sx', 'v'), 3);
+    assert.deepEqual(await keys('sx'), ['s:3']);
   });
 
   embeddedOnly('SEARCH.* needs the embedded engine')('JSON path writes and STRING writes that break the JSON', async () => {

@@ -1,5 +1,6 @@
 // SEARCH.AGGREGATE: metrics and buckets (../../search/aggregate.ts) over the documents a filter
-// selects, the filter evaluated as SEARCH.QUERY evaluates it.
+// selects, the filter evaluated as SEARCH.QUERY evaluates it; the documents are read from the
+// index's columns by their ordinals.
 
 import { utf8Text } from '../../bytes.js';
 import { isError } from '../../errors.js';
@@ -8,7 +9,7 @@ import { aggregate, type AggReply } from '../../search/aggregate.js';
 import { parseAggregations } from '../../search/aggregate-request.js';
 import { formatFloat } from '../args.js';
 import type { Args, Ctx } from '../spec.js';
-import { liveMatches } from './query.js';
+import { liveDocs } from './query.js';
 
 // SEARCH.AGGREGATE name filter aggregations
 // Replies [alias, result...]; null without the index (as SEARCH.QUERY and SEARCH.COUNT).
@@ -17,10 +18,9 @@ export function aggregateCommand(ctx: Ctx, argv: Args): Reply {
   if (index === undefined) return null;
   const aggs = parseAggregations(utf8Text(argv[3]), index.def);
   if (isError(aggs)) return aggs;
-  const matches = liveMatches(ctx, index, argv[2]);
-  if (isError(matches)) return matches;
-  const docs = [...matches.keys()].map((key) => index.docs.get(key)!);
-  const result = aggregate(aggs, docs);
+  const docs = liveDocs(ctx, index, argv[2]);
+  if (isError(docs)) return docs;
+  const result = aggregate(aggs, docs, (field) => index.column(field));
   return isError(result) ? result : result.map(toReply);
 }
 

@@ -5,7 +5,7 @@ import { isError, ReplyError } from '../../errors.js';
 import type { Reply } from '../../reply.js';
 import { documentContent, type FieldValue } from '../../search/document.js';
 import * as E from '../../search/errors.js';
-import { evaluate, type Scores } from '../../search/evaluate.js';
+import { evaluate, matchesAll, type Scores } from '../../search/evaluate.js';
 import { parseFilter, type Filter } from '../../search/filter.js';
 import { marker } from '../../search/highlight.js';
 import type { InvertedIndex } from '../../search/inverted-index.js';
@@ -43,14 +43,22 @@ export function queryCommand(ctx: Ctx, argv: Args): Reply {
 export function countCommand(ctx: Ctx, argv: Args): Reply {
   const index = ctx.search.get(argv[1]);
   if (index === undefined) return null;
-  const matches = liveMatches(ctx, index, argv[2]);
-  return isError(matches) ? matches : matches.size;
+  const docs = liveDocs(ctx, index, argv[2]);
+  return isError(docs) ? docs : docs.length;
 }
 
-/** The matches of the filter argument `filterArg` (as liveScores), or why it is no filter. */
-export function liveMatches(ctx: Ctx, index: InvertedIndex, filterArg: string): Scores | ReplyError {
+/**
+ * The ordinals of the documents the filter argument `filterArg` matches, unscored, leaving out
+ * keys whose time has passed (as liveScores); or why it is no filter. {} reads no postings and
+ * builds no score map.
+ */
+export function liveDocs(ctx: Ctx, index: InvertedIndex, filterArg: string): number[] | ReplyError {
   const filter = parseFilter(utf8Text(filterArg), index.def);
-  return isError(filter) ? filter : liveScores(ctx, index, filter);
+  if (isError(filter)) return filter;
+  const live = (key: string) => ctx.ks.peek(key) !== undefined;
+  // Every document of the index is a live key unless some key or hash field can expire.
+  if (matchesAll(filter)) return index.ordinalsWhere(ctx.ks.anyExpiry ? live : () => true);
+  return [...evaluate(filter, index).keys()].filter(live).map((key) => index.ordinalOf(key));
 }
 
 /**
