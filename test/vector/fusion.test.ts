@@ -85,8 +85,10 @@ function reference(docs: Doc[], q: Omit<Doc, 'id'>, k: number, fusion: 'RRF' | '
   for (const list of [dense, sparse]) {
     const mean = list.reduce((s, x) => s + x.score, 0) / list.length;
     const sd = Math.sqrt(list.reduce((s, x) => s + (x.score - mean) ** 2, 0) / (list.length - 1));
+    // Scores equal as the service keeps them (float32) count 0.5, as a list of one does.
+    const level = list.every((x) => Math.fround(x.score) === Math.fround(list[0].score));
     list.forEach((x, rank) => {
-      const mapped = fusion === 'RRF' ? 1 / (rank + 60) : list.length < 2 ? 0.5 : (x.score - (mean - 3 * sd)) / (6 * sd);
+      const mapped = fusion === 'RRF' ? 1 / (rank + 60) : level ? 0.5 : (x.score - (mean - 3 * sd)) / (6 * sd);
       total.set(x.id, (total.get(x.id) ?? 0) + mapped);
     });
   }
