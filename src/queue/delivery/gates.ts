@@ -13,7 +13,7 @@
 // still in the store; only cancelling one (`forget`) takes it out of a gate.
 // Settings are durable (store `queue` and `flow` ops); what runs and the rate counters are not.
 // On engine postgres another process's settings and finished messages arrive as its ops
-// (`adopt*`, `gone`); parallelism across processes is counted by the leases (leases.ts).
+// (`adopt*`, `gone`); parallelism and rate across processes are counted by the leases (leases.ts).
 // Not safe for concurrent use; the scheduler owns it.
 
 import { unknownFlowControlKey, unknownQueue, type QueueError } from '../errors.js';
@@ -304,10 +304,17 @@ export class Gates {
   resetRate(key: string): QueueError | null {
     const f = this.flows.get(key);
     if (f === undefined) return unknownFlowControlKey(key);
-    f.periodStart = this.now();
-    f.count = 0;
-    this.openFlow(f);
+    const now = this.now();
+    // Engine postgres: a claim counts the deliveries every process started (leases.ts); they stop counting too.
+    if (this.store.isShared) this.store.resetFlowRate(key, now);
+    this.restartPeriod(f, now);
     return null;
+  }
+
+  /** Another process reset a key's rate at `at` (engine postgres). */
+  adoptRateReset(key: string, at: number): void {
+    const f = this.flows.get(key);
+    if (f !== undefined) this.restartPeriod(f, at);
   }
 
   private changeFlow(key: string, change: (r: FlowRecord) => void): QueueError | null {
@@ -412,6 +419,12 @@ export class Gates {
   private woke(id: string): void {
     if (this.wake.length === 0) this.poke();
     this.wake.push(id);
+  }
+
+  private restartPeriod(f: FlowGate, at: number): void {
+    f.periodStart = at;
+    f.count = 0;
+    this.openFlow(f);
   }
 
   private roll(f: FlowGate): void {

@@ -94,7 +94,7 @@ export class Scheduler {
   }
 
   /**
-   * Ops another process committed (engine postgres): gate settings, its messages (scheduled
+   * Ops another process committed (engine postgres): gate settings and rate resets, its messages (scheduled
    * here too, so any process may deliver them), new due times, and messages gone, whose places
    * free up. A message another process's delivery held back is tried again.
    */
@@ -103,6 +103,7 @@ export class Scheduler {
       if (op.op === 'queue') this.gates.adoptQueue(op.queue);
       else if (op.op === 'unqueue') this.gates.dropQueue(op.name);
       else if (op.op === 'flow') this.gates.adoptFlow(op.flow);
+      else if (op.op === 'rateReset') this.gates.adoptRateReset(op.key, op.at);
     }
     let ended = false;
     for (const op of ops) {
@@ -116,6 +117,7 @@ export class Scheduler {
         this.gates.gone(op.id);
         ended = true;
       } else if (op.op === 'lease') ended ||= op.until <= this.s.now(); // handed back by a process that stopped
+      else if (op.op === 'rateReset') ended = true; // the claims a key's rate held back may go now
     }
     if (ended) this.unblock();
     this.pump();
