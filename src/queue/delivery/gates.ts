@@ -214,6 +214,17 @@ export class Gates {
     }
   }
 
+  /** The store was rebuilt (engine postgres): its queues and keys as they stand; messages no longer in it leave. */
+  resync(): void {
+    for (const rec of this.store.queues()) this.adoptQueue(rec);
+    for (const rec of this.store.flows()) this.adoptFlow(rec);
+    for (const name of this.queues.keys()) if (this.store.queueRecord(name) === undefined) this.queues.delete(name);
+    const ids = new Set<string>();
+    for (const q of this.queues.values()) for (const id of q.order) ids.add(id);
+    for (const f of this.flows.values()) for (const id of f.waiting) ids.add(id);
+    for (const id of ids) if (this.store.get(id) === undefined) this.gone(id);
+  }
+
   /** A message left the store in another process (delivered, dead-lettered, cancelled): it leaves its queue and wait list. */
   gone(id: string): void {
     for (const q of this.queues.values()) {

@@ -123,6 +123,21 @@ export class Scheduler {
     this.pump();
   }
 
+  /**
+   * The replica was rebuilt from PostgreSQL (engine postgres): a snapshot may hold changes this
+   * process never saw as ops (queues, keys, messages, messages gone), so all it holds is taken
+   * up again, as at start.
+   */
+  resync(): void {
+    this.gates.resync();
+    for (const m of this.store.pending()) {
+      this.gates.restore(m);
+      this.heap.push({ at: m.notBefore, id: m.id });
+    }
+    this.unblock();
+    this.pump();
+  }
+
   /** A message was cancelled: it frees its place in its queue. */
   cancelled(m: QueueMessage): void {
     this.gates.forget(m);
