@@ -47,10 +47,7 @@ export class Schedules {
     private readonly now: () => number,
   ) {}
 
-  /**
-   * Times every stored schedule; one whose next time passed while the server was down fires now.
-   * Engine postgres: again whenever the replica is rebuilt from a snapshot.
-   */
+  /** Times every stored schedule; one whose next time passed while the server was down fires now. */
   start(): void {
     const now = this.now();
     for (const s of this.store.schedules()) {
