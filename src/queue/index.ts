@@ -132,6 +132,9 @@ export async function mountQueue(config: Config, secrets: SecretStore, log: Logg
       schedules.follow(ops);
       waits.arm();
     };
+  if (shared !== null)
+    // A snapshot may hold what others changed as ops this process never saw: taken up again as at start.
+    shared.log.onReload = () => scheduler.resync();
   const keys = keyRing.get();
   const routes = queueRoutes({ engine, urlGroups, schedules, maxBodyBytes: config.maxBodyBytes, maxNestingDepth: config.maxNestingDepth, maxMessageBytes: c.maxMessageBytes, credentials, defaultRetries: c.defaultRetries, maxRetries: c.maxRetries, now, destinations, workflows }, { token, readOnlyToken });
   const service: Service = {

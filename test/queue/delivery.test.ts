@@ -46,18 +46,25 @@ describe('queue delivery', () => {
     });
   });
 
-  it('delivers every message of a backlog due at once, a tenth of them failing once', async () => {
+  /** Publishes 400 messages due at once to `path`; every tenth is answered `failure` once, and must come again. */
+  async function backlogFailingOnce(path: string, failure: { status: number; headers?: Record<string, string> }): Promise<void> {
     const failed = new Set<string>();
-    rx.answer('/backlog', (_, d) => (d.body.startsWith('f') && !failed.has(d.body) && failed.add(d.body) ? { status: 500, body: 'once' } : { status: 200 }));
+    rx.answer(path, (_, d) => (d.body.startsWith('f') && !failed.has(d.body) && failed.add(d.body) ? { ...failure, body: 'once' } : { status: 200 }));
     const bodies = Array.from({ length: 400 }, (_, i) => `${i % 10 === 0 ? 'f' : 'q'}${i}`);
     const notBefore = Math.ceil(Date.now() / 1000) + 2;
-    for (let i = 0; i < bodies.length; i += 100) await client.batch(bodies.slice(i, i + 100).map((body) => ({ url: `${rx.url}/backlog`, body, notBefore })));
-    const times = (body: string) => rx.at('/backlog').filter((d) => d.body === body).length;
+    for (let i = 0; i < bodies.length; i += 100) await client.batch(bodies.slice(i, i + 100).map((body) => ({ url: `${rx.url}${path}`, body, notBefore })));
+    const times = (body: string) => rx.at(path).filter((d) => d.body === body).length;
     const owed = () => bodies.filter((b) => times(b) < (b.startsWith('f') ? 2 : 1));
     await eventually(async () => owed().length === 0, 'every message delivered, the failing ones retried', 3000).catch((e: Error) => {
       throw new Error(`${e.message}: ${owed().length} owed, e.g. ${owed().slice(0, 3).join(', ')}`);
     });
-  });
+  }
+
+  it('delivers every message of a backlog due at once, a tenth of them failing once', () => backlogFailingOnce('/backlog', { status: 500 }));
+
+  it('retries at once, in a backlog due at once, every message whose destination asks so (Retry-After: 0)', () =>
+    // Each retry is due as its outcome is being written, while other deliveries end and look for work.
+    backlogFailingOnce('/retry-now', { status: 503, headers: { 'retry-after': '0' } }));
 
   it('delivers a raw body with the method asked for', async () => {
     await client.publish({ url: `${rx.url}/raw`, body: 'plain ✓ text', method: 'PUT', headers: { 'content-type': 'text/plain' } });

@@ -13,7 +13,7 @@
 // still in the store; only cancelling one (`forget`) takes it out of a gate.
 // Settings are durable (store `queue` and `flow` ops); what runs and the rate counters are not.
 // On engine postgres another process's settings and finished messages arrive as its ops
-// (`adopt*`, `gone`); parallelism across processes is counted by the leases (leases.ts).
+// (`adopt*`, `gone`); parallelism and rate across processes are counted by the leases (leases.ts).
 // Not safe for concurrent use; the scheduler owns it.
 
 import { unknownFlowControlKey, unknownQueue, type QueueError } from '../errors.js';
@@ -214,6 +214,17 @@ export class Gates {
     }
   }
 
+  /** The store was rebuilt (engine postgres): its queues and keys as they stand; messages no longer in it leave. */
+  resync(): void {
+    for (const rec of this.store.queues()) this.adoptQueue(rec);
+    for (const rec of this.store.flows()) this.adoptFlow(rec);
+    for (const name of this.queues.keys()) if (this.store.queueRecord(name) === undefined) this.queues.delete(name);
+    const ids = new Set<string>();
+    for (const q of this.queues.values()) for (const id of q.order) ids.add(id);
+    for (const f of this.flows.values()) for (const id of f.waiting) ids.add(id);
+    for (const id of ids) if (this.store.get(id) === undefined) this.gone(id);
+  }
+
   /** A message left the store in another process (delivered, dead-lettered, cancelled): it leaves its queue and wait list. */
   gone(id: string): void {
     for (const q of this.queues.values()) {
@@ -304,10 +315,17 @@ export class Gates {
   resetRate(key: string): QueueError | null {
     const f = this.flows.get(key);
     if (f === undefined) return unknownFlowControlKey(key);
-    f.periodStart = this.now();
-    f.count = 0;
-    this.openFlow(f);
+    const now = this.now();
+    // Engine postgres: a claim counts the deliveries every process started (leases.ts); they stop counting too.
+    if (this.store.isShared) this.store.resetFlowRate(key, now);
+    this.restartPeriod(f, now);
     return null;
+  }
+
+  /** Another process reset a key's rate at `at` (engine postgres). */
+  adoptRateReset(key: string, at: number): void {
+    const f = this.flows.get(key);
+    if (f !== undefined) this.restartPeriod(f, at);
   }
 
   private changeFlow(key: string, change: (r: FlowRecord) => void): QueueError | null {
@@ -412,6 +430,12 @@ export class Gates {
   private woke(id: string): void {
     if (this.wake.length === 0) this.poke();
     this.wake.push(id);
+  }
+
+  private restartPeriod(f: FlowGate, at: number): void {
+    f.periodStart = at;
+    f.count = 0;
+    this.openFlow(f);
   }
 
   private roll(f: FlowGate): void {

@@ -5,8 +5,8 @@
 // mid-delivery leaves its lease to run out, and another process delivers the message then (at
 // least once, as QStash promises). The parallelism of a queue and of a flow-control key counts
 // the live leases of every process, and a key's rate the leases that started in the last
-// period (a sliding window here, where one process counts from the period's first start), so
-// both hold across processes. A process that stops hands
+// period (a sliding window here, where one process counts from the period's first start) or
+// since the key's resetRate, whichever is later, so both hold across processes. A process that stops hands
 // its leases back (a lease ending now), so a restart delays nothing.
 
 import type { QueueMessage } from '../store/message.js';

@@ -94,7 +94,7 @@ export class Scheduler {
   }
 
   /**
-   * Ops another process committed (engine postgres): gate settings, its messages (scheduled
+   * Ops another process committed (engine postgres): gate settings and rate resets, its messages (scheduled
    * here too, so any process may deliver them), new due times, and messages gone, whose places
    * free up. A message another process's delivery held back is tried again.
    */
@@ -103,6 +103,7 @@ export class Scheduler {
       if (op.op === 'queue') this.gates.adoptQueue(op.queue);
       else if (op.op === 'unqueue') this.gates.dropQueue(op.name);
       else if (op.op === 'flow') this.gates.adoptFlow(op.flow);
+      else if (op.op === 'rateReset') this.gates.adoptRateReset(op.key, op.at);
     }
     let ended = false;
     for (const op of ops) {
@@ -116,8 +117,24 @@ export class Scheduler {
         this.gates.gone(op.id);
         ended = true;
       } else if (op.op === 'lease') ended ||= op.until <= this.s.now(); // handed back by a process that stopped
+      else if (op.op === 'rateReset') ended = true; // the claims a key's rate held back may go now
     }
     if (ended) this.unblock();
+    this.pump();
+  }
+
+  /**
+   * The replica was rebuilt from PostgreSQL (engine postgres): a snapshot may hold changes this
+   * process never saw as ops (queues, keys, messages, messages gone), so all it holds is taken
+   * up again, as at start.
+   */
+  resync(): void {
+    this.gates.resync();
+    for (const m of this.store.pending()) {
+      this.gates.restore(m);
+      this.heap.push({ at: m.notBefore, id: m.id });
+    }
+    this.unblock();
     this.pump();
   }
 
@@ -171,7 +188,8 @@ export class Scheduler {
         if (top === undefined || top.at > now) break;
         this.heap.pop();
         const m = this.store.get(top.id);
-        // Stale entries: cancelled, delivered, rescheduled, or already running.
+        // Stale entries: cancelled, delivered, rescheduled, or already running (if it comes due
+        // again meanwhile, a retry, that entry goes back when the attempt ends: `dueAgain`).
         if (m === undefined || m.notBefore !== top.at || this.inFlight.has(m.id)) continue;
         // Held by its queue or flow-control key: parked there until woken. (A shared store drops in claim.)
         if (!this.store.isShared && this.s.workflows.drop(m)) {
@@ -203,27 +221,29 @@ export class Scheduler {
 
   private run(m: QueueMessage): void {
     this.inFlight.add(m.id);
-    if (!this.store.isShared) return this.deliver(m);
+    // The store changes m in place when it is retried: the due time this attempt is for.
     const at = m.notBefore;
+    if (!this.store.isShared) return this.deliver(m, at);
     const claimed = this.store.unit(() => claim(this.store, m, at, this.s.owner, this.s.now(), leaseUntil(m, this.s), this.s.workflows));
     Promise.resolve(claimed).then(
       (c) => {
-        if (c.kind === 'ok') return this.deliver(m);
+        if (c.kind === 'ok') return this.deliver(m, at);
         if (c.kind === 'held') this.blocked.set(m.id, c.retryAt);
-        this.notDelivered(m, this.store.get(m.id) === undefined);
+        this.notDelivered(m, at, this.store.get(m.id) === undefined);
       },
       (err: unknown) => {
         // PostgreSQL out of reach (the store has said so once): the message waits for it.
         if (diskFailureOf(err) === null) this.s.onError(err, m);
-        this.notDelivered(m, false);
+        this.notDelivered(m, at, false);
         this.heap.push({ at, id: m.id });
       },
     );
   }
 
   /** A claim refused: the message frees its slot; `gone` when it left the store. */
-  private notDelivered(m: QueueMessage, gone: boolean): void {
+  private notDelivered(m: QueueMessage, at: number, gone: boolean): void {
     this.inFlight.delete(m.id);
+    this.dueAgain(m.id, at);
     if (this.closed) {
       if (this.inFlight.size === 0) this.idle?.();
       return;
@@ -241,7 +261,18 @@ export class Scheduler {
     this.blocked.clear();
   }
 
-  private deliver(m: QueueMessage): void {
+  /**
+   * An attempt (or claim) of message `id` for due time `at` ended. If the message is now due at
+   * another time (its retry, or another process's), the pump may have passed that entry over
+   * while the attempt held the message (a retry due in ~1 ms comes up while its outcome
+   * commits): it goes back in the heap. A second entry is harmless; the stale one is skipped.
+   */
+  private dueAgain(id: string, at: number): void {
+    const m = this.store.get(id);
+    if (m !== undefined && m.notBefore !== at) this.heap.push({ at: m.notBefore, id });
+  }
+
+  private deliver(m: QueueMessage, at: number): void {
     // ACTIVE: picked for delivery, an attempt starts (the service's word for it).
     this.events.add('ACTIVE', m);
     const settings = { signingKey: this.s.signingKey(), defaultTimeoutMs: this.s.defaultTimeoutMs, maxBodyBytes: this.s.maxBodyBytes, now: this.s.now, stop: this.stop.signal, destinations: this.s.destinations, http: this.s.http };
@@ -256,6 +287,7 @@ export class Scheduler {
       })
       .finally(() => {
         this.inFlight.delete(m.id);
+        this.dueAgain(m.id, at);
         if (this.blocked.size > 0) this.unblock();
         if (!this.closed) this.gates.release(m, this.store.get(m.id) === undefined);
         if (this.closed) {
@@ -283,8 +315,8 @@ export class Scheduler {
       const notBefore = now + (requestedDelayMs(out.headers, now, this.s.retryDelayScale) ?? backoffMs(retried, this.s.retryDelayScale, m.retryDelay));
       const response = { status: out.status, headers: out.headers, body: out.body, ...(out.error !== undefined && { error: out.error }) };
       this.store.retry(id, retried, notBefore, response);
+      // Scheduled once the attempt ends (`dueAgain`), after its outcome is committed.
       this.events.add('RETRY', m, { nextDeliveryTime: notBefore });
-      this.heap.push({ at: notBefore, id });
       return;
     }
     const dlqId = newDlqId();

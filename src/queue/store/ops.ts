@@ -45,6 +45,8 @@ export type Op =
   | { op: 'runChange'; change: RunChange }
   /** Engine postgres: process `owner` delivers the message from `at` until `until` (a `retry` or `done` ends it sooner). */
   | { op: 'lease'; id: string; owner: string; at: number; until: number }
+  /** Engine postgres: flow-control key `key`'s rate period restarts at `at` (resetRate): deliveries started before stop counting. */
+  | { op: 'rateReset'; key: string; at: number }
   /** Engine postgres: a generated token or signing key (the data dir's secrets.json on the embedded engine). */
   | { op: 'secret'; name: string; value: string };
 

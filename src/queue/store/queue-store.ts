@@ -63,6 +63,8 @@ export class QueueStore {
   private readonly leaseMap = new Map<string, Lease>();
   /** Engine postgres: when deliveries of each flow-control key started, oldest first (for its rate). */
   private readonly flowStartTimes = new Map<string, number[]>();
+  /** Engine postgres: when each flow-control key's rate was last reset, while that is within its period. */
+  private readonly rateResets = new Map<string, number>();
   /** Engine postgres: generated tokens and signing keys. */
   private readonly secretValues = new Map<string, string>();
   /** Workflow runs, built from the same ops (issue 10). */
@@ -110,7 +112,7 @@ export class QueueStore {
 
   /** Forgets every state, before replaying a shared log from its snapshot. */
   clear(): void {
-    for (const m of [this.messages, this.responses, this.dlqEntries, this.dedup, this.groups, this.scheduleMap, this.queueRecords, this.flowRecords, this.leaseMap, this.flowStartTimes, this.secretValues]) m.clear();
+    for (const m of [this.messages, this.responses, this.dlqEntries, this.dedup, this.groups, this.scheduleMap, this.queueRecords, this.flowRecords, this.leaseMap, this.flowStartTimes, this.rateResets, this.secretValues]) m.clear();
     this.runs.clear();
   }
 
@@ -136,10 +138,21 @@ export class QueueStore {
     this.write([{ op: 'lease', id, owner, at, until }]);
   }
 
-  /** When deliveries of flow-control key `key` started since `since`, oldest first (older ones are forgotten). */
+  /** Flow-control key `key`'s rate period restarts at `at`, in every process (engine postgres). */
+  resetFlowRate(key: string, at: number): void {
+    this.write([{ op: 'rateReset', key, at }]);
+  }
+
+  /**
+   * When deliveries of flow-control key `key` started since `since`, or since its rate was
+   * reset if that is later, oldest first (older ones are forgotten).
+   */
   flowStarts(key: string, since: number): readonly number[] {
+    const reset = this.rateResets.get(key);
+    if (reset !== undefined && reset < since) this.rateResets.delete(key);
+    const from = Math.max(since, reset ?? since);
     const times = this.flowStartTimes.get(key) ?? [];
-    const first = times.findIndex((t) => t >= since);
+    const first = times.findIndex((t) => t >= from);
     if (first !== 0) times.splice(0, first === -1 ? times.length : first);
     return times;
   }
@@ -397,6 +410,9 @@ export class QueueStore {
         if (key !== undefined && op.until > op.at) this.flowStartTimes.set(key, [...(this.flowStartTimes.get(key) ?? []), op.at]);
         break;
       }
+      case 'rateReset':
+        this.rateResets.set(op.key, op.at);
+        break;
       case 'secret':
         this.secretValues.set(op.name, op.value);
         break;
@@ -406,7 +422,7 @@ export class QueueStore {
   /**
    * The state restated as ops, as it is now, for a snapshot written while writes go on: runs
    * first (their puts then only re-link messages), then live dedup keys, messages, the DLQ, URL
-   * groups, schedules, queues, flow-control keys, leases and secrets. Runs change in place, so
+   * groups, schedules, queues, flow-control keys, leases, rate resets and secrets. Runs change in place, so
    * they are encoded now; the rest is gathered now and encoded as the snapshot is written, with
    * a copy of what changes in place (a message on a retry, a schedule when it fires).
    */
@@ -426,6 +442,7 @@ export class QueueStore {
     for (const queue of this.queueRecords.values()) ops.push({ op: 'queue', queue });
     for (const flow of this.flowRecords.values()) ops.push({ op: 'flow', flow });
     for (const [id, { owner, at, until }] of this.leaseMap) ops.push({ op: 'lease', id, owner, at, until });
+    for (const [key, at] of this.rateResets) ops.push({ op: 'rateReset', key, at });
     for (const [name, value] of this.secretValues) ops.push({ op: 'secret', name, value });
     return (function* () {
       yield* runs;

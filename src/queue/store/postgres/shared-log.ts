@@ -83,6 +83,8 @@ export class PostgresLog implements SharedLog {
   private closed = false;
   /** Ops other processes committed, after the replica applied them (the scheduler follows them). */
   onRemote: ((ops: readonly Op[]) => void) | null = null;
+  /** The replica was rebuilt (a snapshot passed it, or a commit failed): ops it did not see as ops are in it now. */
+  onReload: (() => void) | null = null;
 
   private constructor(
     private readonly sql: Sql,
@@ -193,13 +195,13 @@ export class PostgresLog implements SharedLog {
       this.bytesSinceSnapshot += r.payload.length;
       remote.push(op);
     }
-    if (remote.length > 0) this.follow(remote);
+    if (remote.length > 0) this.follow(() => this.onRemote?.(remote));
   }
 
-  /** Hands others' ops to the scheduler; a bug there is logged, never taken for PostgreSQL failing. */
-  private follow(ops: readonly Op[]): void {
+  /** Hands others' changes to the scheduler; a bug there is logged, never taken for PostgreSQL failing. */
+  private follow(hand: () => void): void {
     try {
-      this.onRemote?.(ops);
+      hand();
     } catch (err) {
       this.log.error({ err }, "following another process's queue changes failed");
     }
@@ -229,6 +231,7 @@ export class PostgresLog implements SharedLog {
       this.bytesSinceSnapshot += r.payload.length;
     }
     this.dirty = false;
+    this.follow(() => this.onReload?.());
   }
 
   private kick(): void {
