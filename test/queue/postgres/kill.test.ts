@@ -10,7 +10,8 @@ import { startDeliveryLedger, tcpPortsOf, type Attempt, type DeliveryLedger } fr
 import { startFleet, fleetSkip, type Fleet } from '../../support/queue-fleet.js';
 
 const IN_FLIGHT = 16;
-const HOLD_MS = 50;
+// Long enough that an attempt seen open at the kill is still open when the process dies.
+const HOLD_MS = 300;
 const BATCH = 10;
 const PUBLISHES = 60; // each a batch of BATCH, alternating between the two processes
 const KILL_AFTER = 150; // answered deliveries before the kill
