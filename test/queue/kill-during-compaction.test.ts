@@ -7,9 +7,9 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, describe, it } from 'node:test';
+import { after, describe } from 'node:test';
 import { spawnLarder } from '../support/larder-process.js';
-import { TEST_RUNTIME } from '../support/larder.js';
+import { embeddedQueueOnly, TEST_RUNTIME } from '../support/larder.js';
 import { queueClient } from '../support/queue-receiver.js';
 
 const BATCH = 500;
@@ -24,7 +24,7 @@ describe('queue kill -9 during a compaction', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'larder-queue-kill-compaction-'));
   after(() => rmSync(dataDir, { recursive: true, force: true }));
 
-  it('keeps every message acknowledged before and during the compaction', async () => {
+  embeddedQueueOnly('watches the snapshot files of <dataDir>/queue')('keeps every message acknowledged before and during the compaction', async () => {
     const config = { logLevel: 'silent', queue: { fsync: 'always', compactAfterBytes: 2 * 1024 * 1024 } };
     const first = await spawnLarder({ runtime: TEST_RUNTIME, dataDir, config });
     const queueDir = join(dataDir, 'queue');

@@ -10,8 +10,7 @@ import { startDeliveryLedger, tcpPortsOf, type Attempt, type DeliveryLedger } fr
 import { startFleet, fleetSkip, type Fleet } from '../../support/queue-fleet.js';
 
 const IN_FLIGHT = 16;
-// Long enough that an attempt seen open at the kill is still open when the process dies.
-const HOLD_MS = 300;
+const HOLD_MS = 50;
 const BATCH = 10;
 const PUBLISHES = 60; // each a batch of BATCH, alternating between the two processes
 const KILL_AFTER = 150; // answered deliveries before the kill
