@@ -191,7 +191,15 @@ export class Generations {
     setImmediate(slice);
   }
 
-  /** Closes the log; a compaction still running is dropped (the chain of logs stays whole). */
+  /** Whether a snapshot is being written in the background. */
+  get compacting(): boolean {
+    return this.writing !== null;
+  }
+
+  /**
+   * Closes the log; a compaction still running is dropped (the chain of logs stays whole). Its
+   * owner, to spare the next start that compaction's log, first compacts again at once.
+   */
   close(): void {
     this.writing?.abandon();
     this.writing = null;

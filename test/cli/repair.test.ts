@@ -16,7 +16,6 @@ import { Index } from '@upstash/vector';
 import { FRAME_HEADER, readFrames } from '../../src/storage/frames.js';
 import { launchLarder, spawnLarder, type LaunchOptions } from '../support/larder-process.js';
 import { TEST_RUNTIME } from '../support/larder.js';
-import { compactionsSettled } from '../support/restarts.js';
 import { queueClient } from '../support/queue-receiver.js';
 
 const LAUNCHER = fileURLToPath(new URL('../../../bin/larder.js', import.meta.url));
@@ -131,8 +130,7 @@ describe('larder repair', () => {
     const written = new Redis({ url: db.url, token: db.token, enableTelemetry: false, retry: false });
     for (let i = 0; i < RECORDS; i++) await written.set(name('key', i), `value ${i}`);
     const dir = join(dataDir, 'kv', 'default');
-    await compactionsSettled(dir);
-    assert.equal((await first.stop()).code, 0);
+    assert.equal((await first.stop()).code, 0); // finishes a compaction under way
     const snapshot = join(dir, readdirSync(dir).filter((f) => /^snapshot-\d{20}\.bin$/.test(f)).sort().pop()!);
     // Entries: [u32 key length][key]...; the first frame is the header.
     const keys = readFrames(readFileSync(snapshot)).frames.slice(1).map((f) => f.toString('latin1', 4, 4 + f.readUInt32LE(0)));

@@ -4,7 +4,7 @@
 
 import assert from 'node:assert/strict';
 import { after } from 'node:test';
-import { readdirSync, readFileSync, rmSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { decodeCommands } from '../../src/kv/engine/command-codec.js';
 import { readFrames } from '../../src/storage/frames.js';
@@ -135,10 +135,22 @@ export function restartableServers() {
 }
 
 /**
- * Waits until no snapshot is being written in `dir`: a compaction runs in the background, and a
- * stop drops one still running (its log stays in the chain), so a test that needs the snapshot
- * waits for it before stopping.
+ * Waits until no snapshot is being written in `dir`: a compaction runs in the background, so a
+ * test that needs the snapshot a compaction started waits for it before writing more.
  */
 export async function compactionsSettled(dir: string): Promise<void> {
   await eventually(async () => !readdirSync(dir).some((f) => f.endsWith('.tmp')), `no snapshot being written in ${dir}`);
+}
+
+/**
+ * Asserts that `dir` holds one generation, whole: a snapshot, its log empty, no temp file.
+ * What a clean stop leaves when a compaction was running (it compacts again at once).
+ */
+export function assertCompactedWhole(dir: string): void {
+  const files = readdirSync(dir).filter((f) => /^(snapshot|log)-|\.tmp$/.test(f)).sort();
+  const snapshot = files.find((f) => f.startsWith('snapshot-') && f.endsWith('.bin'));
+  assert.ok(snapshot !== undefined, `a snapshot in ${files.join(' ')}`);
+  const log = snapshot.replace('snapshot-', 'log-').replace('.bin', '.aof');
+  assert.deepEqual(files, [log, snapshot]);
+  assert.equal(statSync(join(dir, log)).size, 0, `${log} is empty`);
 }

@@ -147,6 +147,7 @@ export class Persistence implements Journal {
   }
 
   close(): void {
+    if (this.generations.compacting) this.compact(); // else the next start replays what it took
     this.seal();
     this.generations.close();
   }

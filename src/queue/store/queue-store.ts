@@ -303,7 +303,9 @@ export class QueueStore {
   close(): void {
     if (this.closed) return;
     this.closed = true;
-    if (this.shared === null) this.generations.close();
+    if (this.shared !== null) return;
+    if (this.generations.compacting) this.generations.compact({}, this.snapshotOps()); // else the next start replays what it took
+    this.generations.close();
   }
 
   /** Writes what a failure held back, if it can now; the failure that still holds, or null. */

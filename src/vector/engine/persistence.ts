@@ -112,6 +112,7 @@ export class VectorPersistence implements Journal {
   close(): void {
     if (this.closed) return;
     this.closed = true;
+    if (this.generations.compacting) this.compact(); // else the next start replays what it took
     const { log, gen } = this.generations;
     this.generations.close();
     try {
