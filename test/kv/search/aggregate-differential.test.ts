@@ -6,8 +6,9 @@
 
 import assert from 'node:assert/strict';
 import { describe } from 'node:test';
-import { embeddedOnly, suiteLarder, type TestLarder } from '../../support/larder.js';
+import { embeddedOnly, suiteLarder } from '../../support/larder.js';
 import { Rng } from '../differential/prng.js';
+import { createIndexes, DATA_TYPES, writeRound, type Written } from './random-documents.js';
 
 const SEED = Number(process.env.SEARCH_AGG_SEED ?? 4127);
 const ROUNDS = 3;
@@ -28,12 +29,6 @@ interface Doc {
 type Json = Record<string, unknown>;
 type Raw = null | number | string | Raw[];
 
-const DATA_TYPES = [
-  { type: 'JSON', prefix: 'j:' },
-  { type: 'HASH', prefix: 'h:' },
-  { type: 'STRING', prefix: 's:' },
-] as const;
-
 function randomDoc(rng: Rng): Doc {
   const doc: Doc = {};
   if (rng.chance(0.85)) doc.n = rng.int(-10, 10);
@@ -43,12 +38,6 @@ function randomDoc(rng: Rng): Doc {
   if (rng.chance(0.8)) doc.d = new Date(EPOCH + rng.int(0, 5 * 24) * 3_600_000).toISOString();
   if (rng.chance(0.8)) doc.cat = rng.pick(CATS);
   return doc;
-}
-
-function writeArgv(type: string, key: string, doc: Doc): string[] {
-  if (type === 'JSON') return ['json.set', key, '$', JSON.stringify(doc)];
-  if (type === 'STRING') return ['set', key, JSON.stringify(doc)];
-  return ['hset', key, ...Object.entries(doc).flatMap(([k, v]) => [k, String(v)])];
 }
 
 // ---- random requests and their brute-force answers ----
@@ -229,32 +218,15 @@ function randomCase(rng: Rng): Case {
   };
 }
 
-async function write(t: TestLarder, type: string, key: string, doc: Doc | null): Promise<void> {
-  await t.ok(['del', key]);
-  if (doc === null) return;
-  const argv = writeArgv(type, key, doc);
-  if (argv.length > 2) await t.ok(argv); // a hash without fields is no key at all
-}
-
 describe('search aggregation differential: the engine against a brute-force scan', () => {
   const t = suiteLarder();
 
   embeddedOnly('SEARCH.* needs the embedded engine')(`random documents, filters and aggregations agree (seed ${SEED})`, async () => {
     const rng = new Rng(SEED);
-    const docs = new Map<string, { type: string; doc: Doc }>();
-    for (const { type, prefix } of DATA_TYPES) {
-      await t.ok(['search.create', `agg-${type}`, 'ON', type, 'PREFIX', '1', prefix, 'SCHEMA', ...SCHEMA]);
-    }
+    const docs: Written<Doc> = new Map();
+    await createIndexes(t, 'agg', SCHEMA);
     for (let round = 0; round < ROUNDS; round++) {
-      for (const { type, prefix } of DATA_TYPES) {
-        for (let i = 0; i < 30; i++) {
-          const key = `${prefix}${rng.int(0, 40)}`;
-          const doc = rng.chance(0.15) ? null : randomDoc(rng);
-          await write(t, type, key, doc);
-          if (doc === null) docs.delete(key);
-          else docs.set(key, { type, doc });
-        }
-      }
+      await writeRound(t, rng, docs, 30, 40, randomDoc);
       for (let q = 0; q < 25; q++) {
         const { type } = rng.pick(DATA_TYPES);
         const c = randomCase(rng);

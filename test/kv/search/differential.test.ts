@@ -9,9 +9,10 @@
 
 import assert from 'node:assert/strict';
 import { describe } from 'node:test';
-import { embeddedOnly, suiteLarder, type TestLarder } from '../../support/larder.js';
+import { embeddedOnly, suiteLarder } from '../../support/larder.js';
 import { stemmer } from '@orama/stemmers/english';
 import { Rng } from '../differential/prng.js';
+import { createIndexes, DATA_TYPES, writeRound, type Written } from './random-documents.js';
 
 const SEED = Number(process.env.SEARCH_SEED ?? 2311);
 const ROUNDS = 3;
@@ -31,12 +32,6 @@ interface Doc {
 }
 type Filter = Record<string, unknown>;
 
-const DATA_TYPES = [
-  { type: 'JSON', prefix: 'j:' },
-  { type: 'HASH', prefix: 'h:' },
-  { type: 'STRING', prefix: 's:' },
-] as const;
-
 function randomDoc(rng: Rng): Doc {
   const doc: Doc = {};
   if (rng.chance(0.9)) doc.title = rng.some(WORDS, rng.int(1, 4)).join(rng.pick([' ', ', ', '-']));
@@ -44,13 +39,8 @@ function randomDoc(rng: Rng): Doc {
   if (rng.chance(0.8)) doc.f = rng.int(-20, 20) / 4;
   if (rng.chance(0.8)) doc.ok = rng.chance(0.5);
   if (rng.chance(0.8)) doc.tag = rng.pick(TAGS);
+  if (doc.title !== undefined) TITLES.push(doc.title); // every document made is written
   return doc;
-}
-
-function writeArgv(type: string, key: string, doc: Doc): string[] {
-  if (type === 'JSON') return ['json.set', key, '$', JSON.stringify(doc)];
-  if (type === 'STRING') return ['set', key, JSON.stringify(doc)];
-  return ['hset', key, ...Object.entries(doc).flatMap(([k, v]) => [k, String(v)])];
 }
 
 function randomCondition(rng: Rng): Filter {
@@ -258,33 +248,15 @@ function osa(a: string[], b: string[], swaps: boolean): number {
   return d[a.length][b.length];
 }
 
-async function write(t: TestLarder, type: string, key: string, doc: Doc | null): Promise<void> {
-  await t.ok(['del', key]);
-  if (doc === null) return;
-  const argv = writeArgv(type, key, doc);
-  if (argv.length > 2) await t.ok(argv); // a hash without fields is no key at all
-}
-
 describe('search differential: the index against a brute-force scan', () => {
   const t = suiteLarder();
 
   embeddedOnly('SEARCH.* needs the embedded engine')(`random documents and filters agree (seed ${SEED})`, async () => {
     const rng = new Rng(SEED);
-    const docs = new Map<string, { type: string; doc: Doc }>();
-    for (const { type, prefix } of DATA_TYPES) {
-      await t.ok(['search.create', `idx-${type}`, 'ON', type, 'PREFIX', '1', prefix, 'SCHEMA', ...SCHEMA]);
-    }
+    const docs: Written<Doc> = new Map();
+    await createIndexes(t, 'idx', SCHEMA);
     for (let round = 0; round < ROUNDS; round++) {
-      for (const { type, prefix } of DATA_TYPES) {
-        for (let i = 0; i < 25; i++) {
-          const key = `${prefix}${rng.int(0, 30)}`;
-          const doc = rng.chance(0.15) ? null : randomDoc(rng);
-          await write(t, type, key, doc);
-          if (doc === null) docs.delete(key);
-          else docs.set(key, { type, doc });
-          if (doc?.title !== undefined) TITLES.push(doc.title);
-        }
-      }
+      await writeRound(t, rng, docs, 25, 30, randomDoc);
       for (let q = 0; q < 80; q++) {
         const { type } = rng.pick(DATA_TYPES);
         const filter = randomFilter(rng);
