@@ -8,8 +8,12 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { after, before } from 'node:test';
+import type { Client } from '@upstash/qstash';
+import { startDeliveryLedger, type DeliveryLedger } from './delivery-ledger.js';
 import { spawnLarder, type LarderProcess, type QueueCredentials, type Ready } from './larder-process.js';
-import { TEST_RUNTIME } from './larder.js';
+import { standIn, TEST_RUNTIME } from './larder.js';
+import { queueClient } from './queue-receiver.js';
 import { dropTestQueue, schemaOf, TEST_QUEUE_BACKEND } from './queue-backend.js';
 
 /** The skip option of a fleet suite: false under `npm run test:postgres`, else the reason. */
@@ -57,4 +61,31 @@ export async function startFleet(count: number, config: Record<string, unknown> 
     throw failed.reason;
   }
   return { members, queue: (i) => members[i].info.queue, close };
+}
+
+export interface FleetSuite {
+  readonly fleet: Fleet;
+  /** The destination, trusting the fleet's signing keys. */
+  readonly ledger: DeliveryLedger;
+  /** An SDK client of each member, in start order. */
+  readonly clients: readonly Client[];
+}
+
+/** A fleet of `count` and a ledger holding each attempt `holdMs`, started before the suite and stopped after it. */
+export function suiteFleet(count: number, holdMs: number, config: Record<string, unknown> = {}): FleetSuite {
+  let current: FleetSuite | undefined;
+  before(async () => {
+    const fleet = await startFleet(count, config);
+    const q = fleet.queue(0);
+    const ledger = await startDeliveryLedger({ current: q.currentSigningKey, next: q.nextSigningKey }, holdMs).catch(async (err: unknown) => {
+      await fleet.close();
+      throw err;
+    });
+    current = { fleet, ledger, clients: fleet.members.map((_, i) => queueClient(fleet.queue(i))) };
+  });
+  after(async () => {
+    await current?.fleet.close();
+    await current?.ledger.close();
+  });
+  return { fleet: standIn(() => current?.fleet), ledger: standIn(() => current?.ledger), clients: standIn(() => current?.clients) };
 }

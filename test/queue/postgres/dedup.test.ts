@@ -3,29 +3,14 @@
 // every process answering its id, and it is delivered once.
 
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import type { Client } from '@upstash/qstash';
-import { startDeliveryLedger, type DeliveryLedger } from '../../support/delivery-ledger.js';
+import { describe, it } from 'node:test';
 import { eventually } from '../../support/eventually.js';
-import { queueClient } from '../../support/queue-receiver.js';
-import { fleetSkip, startFleet, type Fleet } from '../../support/queue-fleet.js';
+import { fleetSkip, suiteFleet } from '../../support/queue-fleet.js';
 
 const ROUNDS = 10;
 
 describe('queue on PostgreSQL: deduplication across three processes', { skip: fleetSkip }, () => {
-  let fleet: Fleet;
-  let ledger: DeliveryLedger;
-  let clients: Client[];
-  before(async () => {
-    fleet = await startFleet(3);
-    const q = fleet.queue(0);
-    ledger = await startDeliveryLedger({ current: q.currentSigningKey, next: q.nextSigningKey }, 5);
-    clients = fleet.members.map((_, i) => queueClient(fleet.queue(i)));
-  });
-  after(async () => {
-    await fleet?.close();
-    await ledger?.close();
-  });
+  const { ledger, clients } = suiteFleet(3, 5);
 
   for (const [how, options] of [
     ['a deduplication id', (r: number) => ({ deduplicationId: `fleet-${r}`, body: `r${r}-` })],

@@ -5,9 +5,9 @@
 // killed process had in flight (its connection, and only its, dropped before the answer).
 
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { startDeliveryLedger, tcpPortsOf, type Attempt, type DeliveryLedger } from '../../support/delivery-ledger.js';
-import { startFleet, fleetSkip, type Fleet } from '../../support/queue-fleet.js';
+import { describe, it } from 'node:test';
+import { tcpPortsOf, type Attempt } from '../../support/delivery-ledger.js';
+import { fleetSkip, suiteFleet } from '../../support/queue-fleet.js';
 
 const IN_FLIGHT = 16;
 const HOLD_MS = 50;
@@ -26,17 +26,7 @@ async function until(check: () => boolean, ms: number, what: () => string): Prom
 }
 
 describe('queue on PostgreSQL: kill -9 of one of two processes', { skip: fleetSkip }, () => {
-  let fleet: Fleet;
-  let ledger: DeliveryLedger;
-  before(async () => {
-    fleet = await startFleet(2, { queue: { retryDelayScale: 0.001, maxConcurrentDeliveries: IN_FLIGHT, deliveryTimeoutMs: DELIVERY_TIMEOUT_MS } });
-    const q = fleet.queue(0);
-    ledger = await startDeliveryLedger({ current: q.currentSigningKey, next: q.nextSigningKey }, HOLD_MS);
-  });
-  after(async () => {
-    await fleet?.close();
-    await ledger?.close();
-  });
+  const { fleet, ledger } = suiteFleet(2, HOLD_MS, { queue: { retryDelayScale: 0.001, maxConcurrentDeliveries: IN_FLIGHT, deliveryTimeoutMs: DELIVERY_TIMEOUT_MS } });
 
   it('loses no acknowledged publish, delivers every message, and repeats only what the killed process had in flight', async (t) => {
     const acknowledged = new Set<string>();

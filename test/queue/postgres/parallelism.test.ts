@@ -4,30 +4,16 @@
 // holds every process's deliveries.
 
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import type { Client } from '@upstash/qstash';
-import { startDeliveryLedger, type DeliveryLedger } from '../../support/delivery-ledger.js';
 import { eventually } from '../../support/eventually.js';
-import { queueClient } from '../../support/queue-receiver.js';
-import { fleetSkip, startFleet, type Fleet } from '../../support/queue-fleet.js';
+import { fleetSkip, suiteFleet } from '../../support/queue-fleet.js';
 
 const MESSAGES = 24;
 const HOLD_MS = 40;
 
 describe('queue on PostgreSQL: parallelism across three processes', { skip: fleetSkip }, () => {
-  let fleet: Fleet;
-  let ledger: DeliveryLedger;
-  let clients: Client[];
-  before(async () => {
-    fleet = await startFleet(3, { queue: { retryDelayScale: 0.001 } });
-    const q = fleet.queue(0);
-    ledger = await startDeliveryLedger({ current: q.currentSigningKey, next: q.nextSigningKey }, HOLD_MS);
-    clients = fleet.members.map((_, i) => queueClient(fleet.queue(i)));
-  });
-  after(async () => {
-    await fleet?.close();
-    await ledger?.close();
-  });
+  const { ledger, clients } = suiteFleet(3, HOLD_MS, { queue: { retryDelayScale: 0.001 } });
 
   const answered = (path: string) => ledger.at(path).filter((a) => a.answered).length;
 

@@ -3,27 +3,16 @@
 // (queue/schedules/cron.ts), so ten ticks take ten seconds.
 
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { startDeliveryLedger, type DeliveryLedger } from '../../support/delivery-ledger.js';
+import { describe, it } from 'node:test';
 import { queueClient } from '../../support/queue-receiver.js';
-import { fleetSkip, startFleet, type Fleet } from '../../support/queue-fleet.js';
+import { fleetSkip, suiteFleet } from '../../support/queue-fleet.js';
 
 const EVERY_SECOND = '* * * * * *';
 const TICKS = 10;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('queue on PostgreSQL: a schedule with three processes', { skip: fleetSkip }, () => {
-  let fleet: Fleet;
-  let ledger: DeliveryLedger;
-  before(async () => {
-    fleet = await startFleet(3);
-    const q = fleet.queue(0);
-    ledger = await startDeliveryLedger({ current: q.currentSigningKey, next: q.nextSigningKey }, 10);
-  });
-  after(async () => {
-    await fleet?.close();
-    await ledger?.close();
-  });
+  const { fleet, ledger } = suiteFleet(3, 10);
 
   it(`fires a schedule every second ${TICKS} times in ${TICKS} s, once per tick`, async () => {
     // Created early in a second and deleted half-way through the tenth after it, so no tick

@@ -4,27 +4,12 @@
 // flow-control keys, messages) it serves and delivers as if it had followed the ops.
 
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import type { Client } from '@upstash/qstash';
-import { startDeliveryLedger, type DeliveryLedger } from '../../support/delivery-ledger.js';
+import { describe, it } from 'node:test';
 import { eventually } from '../../support/eventually.js';
-import { queueClient } from '../../support/queue-receiver.js';
-import { fleetSkip, startFleet, type Fleet } from '../../support/queue-fleet.js';
+import { fleetSkip, suiteFleet } from '../../support/queue-fleet.js';
 
 describe('queue on PostgreSQL: following another process through its snapshots', { skip: fleetSkip }, () => {
-  let fleet: Fleet;
-  let ledger: DeliveryLedger;
-  let clients: Client[];
-  before(async () => {
-    fleet = await startFleet(2, { queue: { compactAfterBytes: 1 } });
-    const q = fleet.queue(0);
-    ledger = await startDeliveryLedger({ current: q.currentSigningKey, next: q.nextSigningKey }, 5);
-    clients = fleet.members.map((_, i) => queueClient(fleet.queue(i)));
-  });
-  after(async () => {
-    await fleet?.close();
-    await ledger?.close();
-  });
+  const { fleet, ledger, clients } = suiteFleet(2, 5, { queue: { compactAfterBytes: 1 } });
 
   it('shows, pauses and resumes on one process a queue and a key made on the other', async () => {
     // Process 1 is stopped (SIGSTOP) while process 0 makes them, so it wakes to a snapshot past them.
