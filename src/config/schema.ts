@@ -161,6 +161,12 @@ const queueSettings = z
     url: postgresUrl.optional(),
     /** engine postgres: connections kept open to PostgreSQL by this process. */
     poolSize: z.number().int().positive().default(10),
+    /**
+     * engine postgres: how long a process may hold a transaction open without a word to
+     * PostgreSQL (frozen, stopped, stuck) before PostgreSQL ends its session, and with it the
+     * write lock every other process waits for.
+     */
+    stalledWriterTimeoutMs: z.number().int().positive().default(15_000),
     /** engine postgres: the schema holding every table (created if absent), so several Larders may share one database apart. */
     schema: z.string().regex(/^[a-z_][a-z0-9_]{0,62}$/, 'a lower-case SQL identifier').default('larder'),
     /** Full-access token: base64 of {"UserID", "Password"} as the SDKs decode; generated and kept in the data dir when not given. */

@@ -73,7 +73,7 @@ export interface QueueService extends Service {
 /** `larder migrate`: applies the PostgreSQL engine's migrations; answers what it did, in one line. */
 export async function migrateQueue(c: QueueConfig): Promise<string> {
   const url = c.url as string; // engine postgres has one
-  const { sql, applied } = await openQueueDatabase({ url, poolSize: 1, schema: c.schema });
+  const { sql, applied } = await openQueueDatabase({ url, poolSize: 1, schema: c.schema, stalledWriterTimeoutMs: c.stalledWriterTimeoutMs });
   await sql.end();
   const where = `schema ${c.schema} at ${withoutPassword(url)}`;
   return applied.length === 0 ? `queue: ${where} is up to date` : `queue: applied migration${applied.length > 1 ? 's' : ''} ${applied.join(', ')} to ${where}`;

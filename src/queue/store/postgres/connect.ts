@@ -12,6 +12,8 @@ export interface PostgresSettings {
   url: string;
   poolSize: number;
   schema: string;
+  /** PostgreSQL's idle_in_transaction_session_timeout for these connections. */
+  stalledWriterTimeoutMs: number;
 }
 
 /** How long a connection attempt may take; also how long a write waits before it is refused (503). */
@@ -29,7 +31,9 @@ export async function openQueueDatabase(s: PostgresSettings): Promise<QueueDatab
     connect_timeout: CONNECT_TIMEOUT_S,
     idle_timeout: 60,
     onnotice: () => undefined,
-    connection: { application_name: 'larder', search_path: s.schema },
+    // A process frozen inside a unit of work would hold the write lock, and stall every other
+    // process, until it resumed: PostgreSQL ends such a session instead.
+    connection: { application_name: 'larder', search_path: s.schema, idle_in_transaction_session_timeout: s.stalledWriterTimeoutMs },
   });
   try {
     return { sql, applied: await migrate(sql, s.schema) };

@@ -25,7 +25,7 @@ export interface SharedQueue {
 /** Opens the queue's database and loads `store` from it; a database Larder cannot use stops the start (ConfigError). */
 export async function openSharedQueue(c: QueueConfig, store: QueueStore, logger: Logger): Promise<SharedQueue> {
   const url = c.url as string; // the config schema requires one on engine postgres
-  const { sql } = await openQueueDatabase({ url, poolSize: c.poolSize, schema: c.schema });
+  const { sql } = await openQueueDatabase({ url, poolSize: c.poolSize, schema: c.schema, stalledWriterTimeoutMs: c.stalledWriterTimeoutMs });
   const origin = `${hostname()}/${process.pid}/${randomBytes(3).toString('hex')}`;
   try {
     const log = await PostgresLog.open(sql, store, { schema: c.schema, origin, compactAfterBytes: c.compactAfterBytes }, logger);
