@@ -72,7 +72,17 @@ class FetchRequest implements HttpRequest {
 }
 
 function toResponse(out: HttpResponse, req: Request, server: BunServer): Response {
-  return new Response(toBody(out.body, req, server), { status: out.status, headers: out.headers });
+  return new Response(toBody(out.body, req, server), { status: out.status, headers: webHeaders(out.headers) });
+}
+
+/** Web Headers of the shared (frozen) header sets, each built once: Bun builds a Response from a Headers object faster than from a plain one. */
+const translated = new WeakMap<Record<string, string>, Headers>();
+
+function webHeaders(headers: Record<string, string>): Record<string, string> | Headers {
+  if (!Object.isFrozen(headers)) return headers;
+  let web = translated.get(headers);
+  if (web === undefined) translated.set(headers, (web = new Headers(headers)));
+  return web;
 }
 
 /**
