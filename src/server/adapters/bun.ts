@@ -38,8 +38,11 @@ class FetchRequest implements HttpRequest {
     this.query = q === -1 ? '' : url.slice(q + 1);
   }
 
+  /** Bun builds a request's Headers on first use; a key-value GET reads five of them. */
+  private headers: Headers | undefined;
+
   header(name: string): string | undefined {
-    return this.req.headers.get(name) ?? undefined;
+    return (this.headers ??= this.req.headers).get(name) ?? undefined;
   }
 
   headerNames(): string[] {
