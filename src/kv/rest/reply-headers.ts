@@ -1,7 +1,8 @@
 // The headers of a database's replies: the content type, the sync token the SDK sends back for
-// read-your-writes (`upstash-sync-token`), and CORS. One frozen set per content type is shared
-// by every reply while the sync token stays the same, so reads reuse it and only a write makes
-// the next one: the Bun adapter turns a shared set into its Web Headers once (http.ts).
+// read-your-writes (`upstash-sync-token`), and CORS; the SDK and browsers need all three. One
+// frozen set per content type is shared by every reply while the sync token stays the same, so
+// reads reuse it and only the reply after a write makes the next one: the Bun adapter turns a
+// shared set into its Web Headers once (http.ts), which a run of reads repays.
 // Touched from the JS thread only.
 
 import type { KvBackend } from '../backend.js';
@@ -11,10 +12,10 @@ export const RESP_TYPE = 'application/octet-stream';
 type ContentType = typeof JSON_TYPE | typeof RESP_TYPE;
 
 export class ReplyHeaders {
-  /** The sync token the shared sets carry. */
+  /** The sync token the shared sets carry; each set is made when first asked for. */
   private carried: string | undefined;
-  private json: Readonly<Record<string, string>> = {};
-  private resp: Readonly<Record<string, string>> = {};
+  private json: Readonly<Record<string, string>> | undefined;
+  private resp: Readonly<Record<string, string>> | undefined;
 
   constructor(private readonly backend: KvBackend) {}
 
@@ -22,10 +23,9 @@ export class ReplyHeaders {
     const now = this.backend.syncToken();
     if (now !== this.carried) {
       this.carried = now;
-      this.json = shared(JSON_TYPE, now);
-      this.resp = shared(RESP_TYPE, now);
+      this.json = this.resp = undefined;
     }
-    return contentType === JSON_TYPE ? this.json : this.resp;
+    return contentType === JSON_TYPE ? (this.json ??= shared(JSON_TYPE, now)) : (this.resp ??= shared(RESP_TYPE, now));
   }
 }
 
