@@ -8,7 +8,7 @@
 // query scanning, percent-decoding to UTF-8 text). server/ imports no service and no engine.
 
 import { diskFailureOf } from '../storage/errors.js';
-import { jsonResponse, type Handler, type HttpRequest, type HttpResponse } from './http.js';
+import { jsonResponse, setHeader, type Handler, type HttpRequest, type HttpResponse } from './http.js';
 import type { Logger } from './log.js';
 import type { RequestMetrics, ServiceRecorder } from './request-metrics.js';
 import type { Service } from './service.js';
@@ -40,7 +40,7 @@ export function createApp(services: readonly Service[], log: Logger, metrics: Re
   }
 
   function finish(req: HttpRequest, at: Mounted, res: HttpResponse, started: number): HttpResponse {
-    res.headers['access-control-allow-origin'] ??= '*';
+    if (res.headers['access-control-allow-origin'] === undefined) setHeader(res, 'access-control-allow-origin', '*');
     if (req.method === 'HEAD') withoutBody(res);
     const ms = performance.now() - started;
     at.recorder.record(req.method, res.status, ms / 1000);
@@ -83,8 +83,8 @@ export function createApp(services: readonly Service[], log: Logger, metrics: Re
 /** HEAD is GET without the body: the headers, content-length included, stay as GET's. */
 function withoutBody(res: HttpResponse): void {
   const body = res.body;
-  if (typeof body === 'string') res.headers['content-length'] = String(Buffer.byteLength(body));
-  else if (body instanceof Uint8Array) res.headers['content-length'] = String(body.byteLength);
+  if (typeof body === 'string') setHeader(res, 'content-length', String(Buffer.byteLength(body)));
+  else if (body instanceof Uint8Array) setHeader(res, 'content-length', String(body.byteLength));
   res.body = null;
 }
 

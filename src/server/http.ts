@@ -21,8 +21,19 @@ export type Body = string | Uint8Array | AsyncIterable<Uint8Array> | null;
 
 export interface HttpResponse {
   status: number;
+  /**
+   * A frozen set is shared by many responses (kv's reply headers): never change it, set a
+   * header through `setHeader`, which copies it first. The Bun adapter translates a frozen
+   * set into Web Headers once and reuses them.
+   */
   headers: Record<string, string>;
   body: Body;
+}
+
+/** Sets one header of `res`, copying a shared (frozen) set first. */
+export function setHeader(res: HttpResponse, name: string, value: string): void {
+  if (Object.isFrozen(res.headers)) res.headers = { ...res.headers };
+  res.headers[name] = value;
 }
 
 export type Handler = (req: HttpRequest) => HttpResponse | Promise<HttpResponse>;

@@ -52,6 +52,8 @@ type RunAs = 'single' | 'batch' | 'stream';
 
 export class RedisBackend implements KvBackend {
   private writes = 0;
+  /** Whether `remote.started` has settled, so a command need not wait for it. */
+  private started = false;
   private readonly pool: TransactionPool | null;
   private readonly cluster: boolean;
   private readonly gateway: GatewayCtx;
@@ -71,12 +73,27 @@ export class RedisBackend implements KvBackend {
     this.gateway = new GatewayCtx(acl, dbName, runtime);
     this.batching = new WriteBatching(remote.main);
     this.pool = this.cluster ? null : new TransactionPool(transactionConnections, () => remote.dedicated());
+    void remote.started.then(() => (this.started = true));
   }
 
-  async execute(argv: Args, caller: Caller): Promise<Reply> {
+  /**
+   * The common case, a command for the shared connection once it has been up, costs one
+   * promise: refusals and Larder's own commands answer at once, and the rest takes `sendAlone`.
+   */
+  execute(argv: Args, caller: Caller): Reply | Promise<Reply> {
     const a = this.admit(argv, caller, 0, 'single');
     if (a instanceof ReplyError) return a;
     if (a.cmd.bits & GATEWAY) return this.gateway.run(a.cmd, argv, caller);
+    if (!this.started || a.alone || (this.cluster && a.slot === undefined)) return this.sendAlone(a);
+    this.batching.hold();
+    return (this.remote.main.sendCommand(toCommand(a)) as Promise<unknown>).then(
+      (value) => this.counted(a.cmd, toReply(value)),
+      (e: unknown) => this.failure(e, a),
+    );
+  }
+
+  /** One command before the first connection is up, a blocking read, or a Cluster command without a slot. */
+  private async sendAlone(a: Admitted): Promise<Reply> {
     await this.remote.started;
     if (a.alone) return this.alone(a);
     try {
@@ -207,13 +224,10 @@ export class RedisBackend implements KvBackend {
     // command a tick after emitting what followed it in the same read: events wait for it.
     let held: string[][] | null = [];
     const forward = (event: string[]) => (held === null ? client.send(event) : held.push(event));
-    // ioredis hands a pattern over as UTF-8 text: it is mapped back to the bytes subscribed.
-    const patterns = new Map(argv.slice(1).map((p) => [Buffer.from(p, 'latin1').toString(), p]));
-    conn.on('messageBuffer', (channel: Buffer, message: Buffer) => forward(['message', bytes(channel), bytes(message)]));
-    conn.on('smessageBuffer', (channel: Buffer, message: Buffer) => forward(['smessage', bytes(channel), bytes(message)]));
-    conn.on('pmessageBuffer', (pattern: string, channel: Buffer, message: Buffer) =>
-      forward(['pmessage', patterns.get(pattern) ?? pattern, bytes(channel), bytes(message)]),
-    );
+    // Channels, patterns and messages arrive as byte strings (resp2-decoder.ts).
+    conn.on('messageBuffer', (channel: string, message: string) => forward(['message', channel, message]));
+    conn.on('smessageBuffer', (channel: string, message: string) => forward(['smessage', channel, message]));
+    conn.on('pmessageBuffer', (pattern: string, channel: string, message: string) => forward(['pmessage', pattern, channel, message]));
     // The server went away: the stream ends, and the client subscribes again when it likes.
     conn.once('end', () => client.end());
     try {
@@ -372,4 +386,3 @@ function bySlot(batch: readonly Admitted[]): Admitted[][] {
   return [...groups.values()];
 }
 
-const bytes = (b: Buffer) => b.toString('latin1');

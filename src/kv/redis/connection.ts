@@ -63,8 +63,6 @@ export function openRemote(settings: RemoteSettings, onState: (event: string, de
     tls,
     // RESP2, the protocol the REST API's replies follow (RESP3 shapes some replies otherwise).
     protocol: 2,
-    // Every integer reply arrives with all its digits; reply-conversion.ts reads them.
-    stringNumbers: true,
     connectTimeout: CONNECT_TIMEOUT_MS,
     // While the server is away, a request waits for one reconnection attempt at most (503
     // after it fails), and those in flight when the connection drops are failed, not resent.

@@ -1,17 +1,9 @@
-// Replies of the remote server as Larder's Reply values: bulk strings as byte strings (latin1,
-// see bytes.ts), simple strings as Status, integers exactly (bigint beyond 2^53), errors as
-// ReplyError with the server's text.
-//
-// ioredis decodes simple and bulk strings alike into Buffers, which would lose the Status /
-// bulk distinction that base64 encoding and the resp2 format show ("OK" stays "OK").
-// `installReplyShapes` puts Larder's decoder (resp2-decoder.ts) in place of ioredis' once, so
-// that simple strings arrive as JS strings and bulk strings stay Buffers. It also
-// drops ioredis' reply transformers, which reshape replies by command name (HGETALL into an
-// object): Larder answers the server's reply as it is. Both change ioredis for the whole
-// process, which only Larder uses. Integers
-// arrive as JS strings too (ioredis' `stringNumbers`), so they keep every digit; a simple
-// string is told from an integer by its form. Redis has no simple-string reply that is all
-// digits, except what a script makes with redis.status_reply: that one reads as an integer.
+// Replies of the remote server as Larder's Reply values. `installReplyShapes` puts Larder's
+// decoder (resp2-decoder.ts) in place of ioredis' once, so that replies arrive in Reply shapes
+// already (bulk strings as byte strings, simple strings as Status, integers exactly, arrays as
+// arrays). It also drops ioredis' reply transformers, which reshape replies by command name
+// (HGETALL into an object): Larder answers the server's reply as it is. Both change ioredis for
+// the whole process, which only Larder uses.
 
 import { createRequire } from 'node:module';
 import { utf8Bytes } from '../bytes.js';
@@ -33,20 +25,11 @@ export function installReplyShapes(): void {
   decoderModule.Decoder = Resp2Decoder;
 }
 
-const INTEGER = /^-?\d+$/;
-
-/** One decoded reply (ioredis shapes: Buffer, string, number, null, Error, arrays) as a Reply. */
+/** One decoded reply (the decoder's shapes, or an error ioredis raised) as a Reply. */
 export function toReply(value: unknown): Reply {
+  if (typeof value === 'string' || typeof value === 'number' || typeof value === 'bigint' || value instanceof Status) return value;
   if (value === null || value === undefined) return null;
-  if (Buffer.isBuffer(value)) return value.toString('latin1');
-  if (typeof value === 'string') return INTEGER.test(value) ? integer(value) : new Status(value);
-  if (typeof value === 'number') return value;
   if (Array.isArray(value)) return value.map(toReply);
   if (value instanceof Error) return new ReplyError(utf8Bytes(value.message));
   throw new Error(`unexpected reply from the Redis client: ${String(value)}`);
-}
-
-function integer(text: string): number | bigint {
-  const n = Number(text);
-  return Number.isSafeInteger(n) ? n : BigInt(text);
 }

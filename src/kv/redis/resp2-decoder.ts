@@ -5,12 +5,17 @@
 // and every request on it. Arrays deeper than MAX_DEPTH are read through and stand as the error
 // Redis itself answers at its limit, as the embedded engine answers.
 //
-// Shapes, as reply-conversion.ts reads them: a bulk string is a Buffer (null when absent), a
-// simple string and an integer are JS strings (every digit kept), an error is ioredis'
-// ReplyError, an array is an array (null when absent). Used from the JS thread only, one per
-// connection.
+// Shapes are Larder's Reply values already, told apart by their RESP type: a bulk string is a
+// byte string (latin1 JS string, null when absent), a simple string a Status, an integer a
+// number (a bigint beyond 2^53), an error ioredis' ReplyError, an array an array (null when
+// absent). Reading a bulk string straight into a JS string, and lengths by their digits, makes
+// no small typed array per reply: on Bun (JavaScriptCore) each one costs more than the rest of
+// the reply. ioredis' own uses read these shapes too: it turns replies into text with
+// `toString()` (subscriber events, INFO), which a JS string answers with itself.
+// Used from the JS thread only, one per connection.
 
 import { createRequire } from 'node:module';
+import { OK, Status } from '../reply.js';
 
 const MAX_DEPTH = 1000;
 const LF = 10;
@@ -60,9 +65,8 @@ export class Resp2Decoder {
         return pos;
       }
       const type = buf[pos];
-      const line = buf.toString('latin1', pos + 1, lf - 1);
       if (type === 0x24 /* $ */) {
-        const n = Number(line);
+        const n = lineInteger(buf, pos + 1, lf - 1);
         if (n < 0) this.emit(null);
         else {
           const end = lf + 1 + n + 2;
@@ -70,20 +74,20 @@ export class Resp2Decoder {
             this.need = end - pos;
             return pos;
           }
-          this.emit(Buffer.from(buf.subarray(lf + 1, lf + 1 + n)));
+          this.emit(buf.toString('latin1', lf + 1, lf + 1 + n));
           pos = end;
           continue;
         }
       } else if (type === 0x2a /* * */) {
-        const n = Number(line);
+        const n = lineInteger(buf, pos + 1, lf - 1);
         if (n < 0) this.emit(null);
         else if (n === 0) this.emit([]);
         else {
           const deep = this.stack.length >= MAX_DEPTH || (this.stack.length > 0 && this.stack[this.stack.length - 1].items === null);
           this.stack.push({ items: deep ? null : new Array(n), filled: 0, length: n });
         }
-      } else if (type === 0x2b /* + */) this.emit(buf.toString('utf8', pos + 1, lf - 1));
-      else if (type === 0x3a /* : */) this.emit(line);
+      } else if (type === 0x2b /* + */) this.emit(simpleString(buf, pos + 1, lf - 1));
+      else if (type === 0x3a /* : */) this.emit(integerReply(buf, pos + 1, lf - 1));
       else if (type === 0x2d /* - */) this.emit(new SimpleError(buf.toString('utf8', pos + 1, lf - 1)));
       else throw new Error(`protocol error: unexpected reply type byte ${type}`);
       pos = lf + 1;
@@ -107,4 +111,26 @@ export class Resp2Decoder {
       value = top.items ?? tooDeep();
     }
   }
+}
+
+/** The integer of a length line ($ and *), read by its digits. */
+function lineInteger(buf: Buffer, from: number, to: number): number {
+  const negative = buf[from] === 0x2d; /* - */
+  let n = 0;
+  for (let i = negative ? from + 1 : from; i < to; i++) n = n * 10 + buf[i] - 0x30;
+  return negative ? -n : n;
+}
+
+/** An integer reply: a number, or a bigint when it has more digits than a double holds exactly. */
+function integerReply(buf: Buffer, from: number, to: number): number | bigint {
+  if (to - from <= 15) return lineInteger(buf, from, to);
+  const text = buf.toString('latin1', from, to);
+  const n = Number(text);
+  return Number.isSafeInteger(n) ? n : BigInt(text);
+}
+
+/** A simple string ("+OK" is the commonest reply of all, so it is the one Status). */
+function simpleString(buf: Buffer, from: number, to: number): Status {
+  if (to - from === 2 && buf[from] === 0x4f /* O */ && buf[from + 1] === 0x4b /* K */) return OK;
+  return new Status(buf.toString('utf8', from, to));
 }

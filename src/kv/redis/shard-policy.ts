@@ -7,8 +7,7 @@
 // keyless command.
 
 import { ReplyError } from '../errors.js';
-import type { Reply } from '../reply.js';
-import { toReply } from './reply-conversion.js';
+import { Status, type Reply } from '../reply.js';
 
 export type Merge = 'all_succeeded' | 'one_succeeded' | 'agg_sum' | 'agg_min' | 'agg_max' | 'agg_logical_and' | 'agg_logical_or' | 'default';
 
@@ -29,7 +28,7 @@ export function readShardPolicies(commandReply: unknown): ShardPolicies {
   const visit = (entry: unknown) => {
     if (!Array.isArray(entry)) return;
     const name = String(entry[0]).toLowerCase();
-    const tips = (Array.isArray(entry[7]) ? entry[7] : []).map(String);
+    const tips = (Array.isArray(entry[7]) ? entry[7] : []).map(textOf);
     const request = tips.find((t) => t.startsWith('request_policy:'))?.slice('request_policy:'.length);
     const response = tips.find((t) => t.startsWith('response_policy:'))?.slice('response_policy:'.length);
     if ((request === 'all_shards' || request === 'all_nodes') && response !== 'special') {
@@ -41,6 +40,9 @@ export function readShardPolicies(commandReply: unknown): ShardPolicies {
   if (Array.isArray(commandReply)) for (const entry of commandReply) visit(entry);
   return policies;
 }
+
+/** A tip is a simple string (Status); a name, a bulk string. */
+const textOf = (v: unknown): string => (v instanceof Status ? v.text : String(v));
 
 /** The policy of a command line, by its subcommand first (`script|flush`), then its name. */
 export function policyOf(policies: ShardPolicies, name: string, subcommand: string | undefined): ShardPolicy | undefined {
@@ -83,5 +85,6 @@ function combine(replies: readonly Reply[], op: (a: bigint, b: bigint) => bigint
     return arrays[0].map((_, i) => combine(arrays.map((a) => a[i]), op));
   }
   const total = replies.map((r) => BigInt(r as number | bigint)).reduce(op);
-  return toReply(String(total));
+  const n = Number(total);
+  return Number.isSafeInteger(n) ? n : total;
 }

@@ -31,6 +31,7 @@ import { EventStream } from './event-stream.js';
 import { parseBatch, parseCommand } from './json-args.js';
 import type { Limits } from './limits.js';
 import { errorEnvelope, jsonEnvelope, jsonEnvelopes, type Encoding } from './reply-json.js';
+import { JSON_TYPE, ReplyHeaders, RESP_TYPE } from './reply-headers.js';
 import { resp2 } from './reply-resp2.js';
 import { pathCommand } from './request-forms.js';
 
@@ -39,14 +40,17 @@ export interface KvDatabase {
   readonly limits: Limits;
 }
 
+/** A database as the routes serve it: with its replies' shared headers. */
+interface Served extends KvDatabase {
+  readonly headers: ReplyHeaders;
+}
+
 type Format = 'json' | 'resp2';
 interface Options {
   readonly encoding: Encoding;
   readonly format: Format;
 }
 
-const JSON_TYPE = 'application/json';
-const RESP_TYPE = 'application/octet-stream';
 const ALLOWED_METHODS = 'GET, HEAD, POST, PUT';
 const PIPELINE = 'pipeline';
 const MULTI_EXEC = 'multi-exec';
@@ -67,6 +71,8 @@ const STREAM_HEADERS: Readonly<Record<string, string>> = {
  * client may fall behind before it is disconnected (see event-stream.ts).
  */
 export function kvRoutes(databases: ReadonlyMap<string, KvDatabase>, maxBodyBytes: number, streamBufferBytes: number) {
+  const served = new Map<string, Served>();
+  for (const [name, db] of databases) served.set(name, { ...db, headers: new ReplyHeaders(db.backend) });
   return function handle(req: HttpRequest, restAt: number): HttpResponse | Promise<HttpResponse> {
     const method = req.method;
     const isRead = method === 'GET' || method === 'HEAD';
@@ -76,7 +82,7 @@ export function kvRoutes(databases: ReadonlyMap<string, KvDatabase>, maxBodyByte
       return res;
     }
     const segments = pathSegments(req.path, restAt);
-    const db = segments.length > 0 ? databases.get(segments[0]) : undefined;
+    const db = segments.length > 0 ? served.get(segments[0]) : undefined;
     if (db === undefined) return fail(404, unknownDatabase(segments[0] ?? ''));
     const caller = authenticate(req, db.backend);
     if (caller === undefined) return fail(401, UNAUTHORIZED);
@@ -97,7 +103,7 @@ export function kvRoutes(databases: ReadonlyMap<string, KvDatabase>, maxBodyByte
 async function withBody(
   req: HttpRequest,
   segments: readonly string[],
-  db: KvDatabase,
+  db: Served,
   caller: Caller,
   opts: Options,
   maxBodyBytes: number,
@@ -123,7 +129,7 @@ function isStream(name: string): boolean {
 }
 
 /** /subscribe/<channel>..., /psubscribe/<pattern>..., /ssubscribe/<channel>..., /monitor: 200 and events until the client leaves. */
-function openStream(db: KvDatabase, argv: Args, caller: Caller, opts: Options, bufferBytes: number): HttpResponse | Promise<HttpResponse> {
+function openStream(db: Served, argv: Args, caller: Caller, opts: Options, bufferBytes: number): HttpResponse | Promise<HttpResponse> {
   const refusal = db.limits.admit(argv);
   if (refusal !== null) return answer(db, refusal, opts);
   const events = new EventStream(bufferBytes);
@@ -131,7 +137,7 @@ function openStream(db: KvDatabase, argv: Args, caller: Caller, opts: Options, b
   return opened instanceof Promise ? opened.then((o) => streamOpened(db, events, o, opts)) : streamOpened(db, events, opened, opts);
 }
 
-function streamOpened(db: KvDatabase, events: EventStream, opened: (() => void) | ReplyError, opts: Options): HttpResponse {
+function streamOpened(db: Served, events: EventStream, opened: (() => void) | ReplyError, opts: Options): HttpResponse {
   if (opened instanceof ReplyError) return answer(db, opened, opts);
   events.opened(opened);
   return { status: 200, headers: { ...STREAM_HEADERS }, body: events };
@@ -158,7 +164,7 @@ function readOptions(req: HttpRequest): Options | ReplyError {
   return enc === undefined ? RESP2_OPTIONS : RESP2_WITH_BASE64;
 }
 
-function single(db: KvDatabase, argv: Args, caller: Caller, opts: Options): HttpResponse | Promise<HttpResponse> {
+function single(db: Served, argv: Args, caller: Caller, opts: Options): HttpResponse | Promise<HttpResponse> {
   const refusal = db.limits.admit(argv);
   if (refusal !== null) return answer(db, refusal, opts);
   const reply = db.backend.execute(argv, caller);
@@ -166,15 +172,15 @@ function single(db: KvDatabase, argv: Args, caller: Caller, opts: Options): Http
 }
 
 /** One command's reply: 200, or the error's status (errorStatus). */
-function answer(db: KvDatabase, reply: Reply, opts: Options): HttpResponse {
+function answer(db: Served, reply: Reply, opts: Options): HttpResponse {
   const status = reply instanceof ReplyError ? errorStatus(reply) : 200;
   if (opts.format === 'resp2') {
-    return { status, headers: headersOf(db, RESP_TYPE), body: Buffer.from(resp2(reply), 'latin1') };
+    return { status, headers: db.headers.of(RESP_TYPE), body: Buffer.from(resp2(reply), 'latin1') };
   }
-  return { status, headers: headersOf(db, JSON_TYPE), body: jsonEnvelope(reply, opts.encoding) };
+  return { status, headers: db.headers.of(JSON_TYPE), body: jsonEnvelope(reply, opts.encoding) };
 }
 
-async function pipeline(db: KvDatabase, commands: Args[], caller: Caller, opts: Options): Promise<HttpResponse> {
+async function pipeline(db: Served, commands: Args[], caller: Caller, opts: Options): Promise<HttpResponse> {
   // Commands refused by the limits keep their position; the rest run as one pipeline.
   const replies: Reply[] = new Array(commands.length);
   const runnable: Args[] = [];
@@ -190,20 +196,20 @@ async function pipeline(db: KvDatabase, commands: Args[], caller: Caller, opts: 
   if (opts.format === 'resp2') {
     let out = '';
     for (const r of replies) out += resp2(r);
-    return { status: 200, headers: headersOf(db, RESP_TYPE), body: Buffer.from(out, 'latin1') };
+    return { status: 200, headers: db.headers.of(RESP_TYPE), body: Buffer.from(out, 'latin1') };
   }
-  return { status: 200, headers: headersOf(db, JSON_TYPE), body: jsonEnvelopes(replies, opts.encoding) };
+  return { status: 200, headers: db.headers.of(JSON_TYPE), body: jsonEnvelopes(replies, opts.encoding) };
 }
 
 /** 200 with one reply per command, or 400 with one error when the transaction is discarded. */
-async function transaction(db: KvDatabase, commands: Args[], caller: Caller, opts: Options): Promise<HttpResponse> {
+async function transaction(db: Served, commands: Args[], caller: Caller, opts: Options): Promise<HttpResponse> {
   const refusal = db.limits.admitAll(commands);
   if (refusal !== null) return answer(db, refusal, opts);
   const result = await db.backend.transaction(commands, caller);
   if (!Array.isArray(result)) return answer(db, result, opts);
   const down = result.find(isUnavailable);
   if (down !== undefined) return answer(db, down, opts);
-  return { status: 200, headers: headersOf(db, JSON_TYPE), body: jsonEnvelopes(result, opts.encoding) };
+  return { status: 200, headers: db.headers.of(JSON_TYPE), body: jsonEnvelopes(result, opts.encoding) };
 }
 
 /**
@@ -217,8 +223,4 @@ function errorStatus(e: ReplyError): number {
 
 function isUnavailable(r: Reply): r is UnavailableError {
   return r instanceof UnavailableError;
-}
-
-function headersOf(db: KvDatabase, contentType: string): Record<string, string> {
-  return { 'content-type': contentType, 'upstash-sync-token': db.backend.syncToken(), 'access-control-allow-origin': '*' };
 }

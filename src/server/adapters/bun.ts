@@ -38,8 +38,11 @@ class FetchRequest implements HttpRequest {
     this.query = q === -1 ? '' : url.slice(q + 1);
   }
 
+  /** Bun builds a request's Headers on first use; a key-value GET reads five of them. */
+  private headers: Headers | undefined;
+
   header(name: string): string | undefined {
-    return this.req.headers.get(name) ?? undefined;
+    return (this.headers ??= this.req.headers).get(name) ?? undefined;
   }
 
   headerNames(): string[] {
@@ -72,7 +75,17 @@ class FetchRequest implements HttpRequest {
 }
 
 function toResponse(out: HttpResponse, req: Request, server: BunServer): Response {
-  return new Response(toBody(out.body, req, server), { status: out.status, headers: out.headers });
+  return new Response(toBody(out.body, req, server), { status: out.status, headers: webHeaders(out.headers) });
+}
+
+/** Web Headers of the shared (frozen) header sets, each built once: Bun builds a Response from a Headers object faster than from a plain one. */
+const translated = new WeakMap<Record<string, string>, Headers>();
+
+function webHeaders(headers: Record<string, string>): Record<string, string> | Headers {
+  if (!Object.isFrozen(headers)) return headers;
+  let web = translated.get(headers);
+  if (web === undefined) translated.set(headers, (web = new Headers(headers)));
+  return web;
 }
 
 /**

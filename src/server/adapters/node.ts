@@ -4,7 +4,7 @@
 
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Handler, HttpRequest, HttpResponse, ListenAt, RunningServer } from '../http.js';
+import { setHeader, type Handler, type HttpRequest, type HttpResponse, type ListenAt, type RunningServer } from '../http.js';
 
 class NodeRequest implements HttpRequest {
   readonly method: string;
@@ -70,10 +70,10 @@ function send(res: ServerResponse, out: HttpResponse): void {
     stream(res, body).catch((err: unknown) => crash(res, err));
     return;
   }
-  const headers = out.headers;
-  if (body === null) headers['content-length'] ??= '0';
-  else headers['content-length'] = String(typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength);
-  res.writeHead(out.status, headers);
+  if (body === null) {
+    if (out.headers['content-length'] === undefined) setHeader(out, 'content-length', '0');
+  } else setHeader(out, 'content-length', String(typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength));
+  res.writeHead(out.status, out.headers);
   res.end(body ?? undefined);
 }
 

@@ -43,6 +43,8 @@ describe('scripting commands over HTTP', () => {
     await evals('return {1,{2,{3}}}', [1, [2, [3]]]);
     await evals("return {ok='FINE'}", 'FINE');
     await evals("return redis.status_reply('FINE')", 'FINE');
+    // A status of digits stays a string: on the remote backend, told from an integer reply by its RESP type.
+    await evals("return redis.status_reply('123')", '123');
     await evalFails("return {err='My Error'}", 'My Error');
     await evalFails("return redis.error_reply('My Error')", 'My Error');
     await evalFails("return redis.error_reply('-My Error')", 'My Error');
