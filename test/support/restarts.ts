@@ -4,7 +4,7 @@
 
 import assert from 'node:assert/strict';
 import { after } from 'node:test';
-import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { decodeCommands } from '../../src/kv/engine/command-codec.js';
 import { readFrames } from '../../src/storage/frames.js';
@@ -143,14 +143,13 @@ export async function compactionsSettled(dir: string): Promise<void> {
 }
 
 /**
- * Asserts that `dir` holds one generation, whole: a snapshot, its log empty, no temp file.
- * What a clean stop leaves when a compaction was running (it compacts again at once).
+ * Asserts that `dir` holds one generation: a snapshot and its log, no temp file, no older log.
+ * What a clean stop leaves when a compaction was running (it compacts again at once; a stop that
+ * comes just after the compaction ended finds the log after it holding the writes made meanwhile).
  */
 export function assertCompactedWhole(dir: string): void {
   const files = readdirSync(dir).filter((f) => /^(snapshot|log)-|\.tmp$/.test(f)).sort();
   const snapshot = files.find((f) => f.startsWith('snapshot-') && f.endsWith('.bin'));
   assert.ok(snapshot !== undefined, `a snapshot in ${files.join(' ')}`);
-  const log = snapshot.replace('snapshot-', 'log-').replace('.bin', '.aof');
-  assert.deepEqual(files, [log, snapshot]);
-  assert.equal(statSync(join(dir, log)).size, 0, `${log} is empty`);
+  assert.deepEqual(files, [snapshot.replace('snapshot-', 'log-').replace('.bin', '.aof'), snapshot]);
 }

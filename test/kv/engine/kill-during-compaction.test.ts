@@ -89,7 +89,7 @@ describe('kv clean stop during a compaction', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'larder-stop-compaction-'));
   after(() => rmSync(dataDir, { recursive: true, force: true }));
 
-  it('finishes it: the next start finds every key in a snapshot and no log to replay', async () => {
+  it('finishes it: the next start finds every key in one snapshot and the log after it', async () => {
     const kvDir = join(dataDir, 'kv', 'default');
     const { p, redis } = await start(dataDir);
     await seed(redis);
