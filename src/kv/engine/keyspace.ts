@@ -2,15 +2,16 @@
 // command runs to completion on the one JS thread.
 //
 // Layout (memory per key, issue 20): no object per key. `slots` maps a key to its slot, a small
-// integer; per-slot arrays hold the key, its value and its last access; `volatile` maps the
-// slots of keys with an expiry to that time, as Redis keeps expiries in a dict of their own.
+// integer; per-slot pages (slot-pages.ts) hold the key, its value and its last access;
+// `volatile` maps the slots of keys with an expiry to that time, as Redis keeps expiries in a
+// dict of their own.
 // A deleted key's slot goes on `free` and the next new key takes it; when the last key goes,
 // every structure starts afresh, so a database emptied of many keys gives their memory back.
 //
 // Invariants:
-// - `slots` maps each live key to its slot s, with keys[s] === key and values[s] its value;
-//   a free slot holds undefined in both. A Slot handed out stays the key's until it is deleted
-//   or renamed: hold one only for the command at hand.
+// - `slots` maps each live key to its slot s < slotCount, with slotKeys[s] === key and
+//   values[s] its value; a free slot holds undefined in both. A Slot handed out stays the
+//   key's until it is deleted or renamed: hold one only for the command at hand.
 // - SCAN cursors are slot indexes, walked upwards. A key keeps its slot while it lives, so a key
 //   present for a whole scan is returned exactly once; a key added during it may or may not be.
 // - `volatile` holds exactly the slots of keys with an expiry (ms since the epoch, > 0).
@@ -31,6 +32,7 @@
 
 import type { Container, Value } from './value.js';
 import { KeyspaceSnapshot } from './keyspace-snapshot.js';
+import { SlotPages } from './slot-pages.js';
 
 /** Where a live key sits in its keyspace; read and change it through the keyspace's `*At` methods. */
 export type Slot = number;
@@ -42,9 +44,11 @@ const LRU_PAST = 2 ** 30;
 
 export class Keyspace {
   private slots = new Map<string, Slot>();
-  private slotKeys: (string | undefined)[] = [];
-  private values: (Value | undefined)[] = [];
-  private touched: Uint32Array<ArrayBuffer> = new Uint32Array(16);
+  /** Slots ever taken since the keyspace was last emptied: the SCAN cursor's end. */
+  private slotCount = 0;
+  private slotKeys = referencePages<string>();
+  private values = referencePages<Value>();
+  private touched = new SlotPages<number>((n) => new Uint32Array(n));
   /** Slots freed by deletions, taken again by the next insertions. */
   private free: Slot[] = [];
   private volatile = new Map<Slot, number>();
@@ -86,7 +90,7 @@ export class Keyspace {
   /** The live slot of `key`, expiring the key first when its time has passed; marks it accessed. */
   lookup(key: string): Slot | undefined {
     const s = this.peek(key);
-    if (s !== undefined) this.touched[s] = this.lruSeconds;
+    if (s !== undefined) this.touched.set(s, this.lruSeconds);
     return s;
   }
 
@@ -102,33 +106,33 @@ export class Keyspace {
         return undefined;
       }
     }
-    const v = this.values[s]!;
+    const v = this.values.get(s)!;
     if (typeof v === 'string' || !v.memberExpiry || v.memberExpiry > this.now()) return s;
     return this.expireMembers(s, v) ? s : undefined;
   }
 
   get(key: string): Value | undefined {
     const s = this.lookup(key);
-    return s === undefined ? undefined : this.values[s];
+    return s === undefined ? undefined : this.values.get(s);
   }
 
   /** As `get`, without marking the key accessed. */
   peekValue(key: string): Value | undefined {
     const s = this.peek(key);
-    return s === undefined ? undefined : this.values[s];
+    return s === undefined ? undefined : this.values.get(s);
   }
 
   keyAt(s: Slot): string {
-    return this.slotKeys[s]!;
+    return this.slotKeys.get(s)!;
   }
 
   valueAt(s: Slot): Value {
-    return this.values[s]!;
+    return this.values.get(s)!;
   }
 
   /** Replaces the value of live slot `s`, keeping its expiry. */
   setValueAt(s: Slot, value: Value): void {
-    this.values[s] = value;
+    this.values.set(s, value);
     this.trackMembers(s, value);
   }
 
@@ -139,12 +143,12 @@ export class Keyspace {
 
   /** OBJECT IDLETIME: whole seconds on the LRU clock since the key in `s` was last accessed. */
   idleSecondsAt(s: Slot): number {
-    return Math.max(0, this.lruSeconds - this.touched[s]);
+    return Math.max(0, this.lruSeconds - this.touched.get(s));
   }
 
   /** Dates the last access of the key in `s` `seconds` back (RESTORE ... IDLETIME). */
   setIdleSecondsAt(s: Slot, seconds: number): void {
-    this.touched[s] = Math.max(0, this.lruSeconds - seconds);
+    this.touched.set(s, Math.max(0, this.lruSeconds - seconds));
   }
 
   /** Stores `value`; a new key has no expiry, an existing one keeps its expiry only if `keepTtl`. */
@@ -158,17 +162,11 @@ export class Keyspace {
 
   /** Adds a key known to be absent, with an expiry. */
   insert(key: string, value: Value, exp: number): Slot {
-    const s = this.free.pop() ?? this.values.length;
+    const s = this.free.pop() ?? this.slotCount++;
     this.walk?.keep(s);
-    if (s === this.values.length) {
-      this.slotKeys.push(key);
-      this.values.push(value);
-      if (s === this.touched.length) this.touched = grown(this.touched);
-    } else {
-      this.slotKeys[s] = key;
-      this.values[s] = value;
-    }
-    this.touched[s] = this.lruSeconds;
+    this.slotKeys.set(s, key);
+    this.values.set(s, value);
+    this.touched.set(s, this.lruSeconds);
     this.slots.set(key, s);
     this.trackMembers(s, value);
     if (exp > 0) this.volatile.set(s, exp);
@@ -187,12 +185,12 @@ export class Keyspace {
    * time. The moved key is new to SCAN, as in Redis, where it is a new dict entry.
    */
   rename(s: Slot, to: string): Slot {
-    const value = this.values[s]!;
+    const value = this.values.get(s)!;
     const exp = this.expiryAt(s);
-    const touched = this.touched[s];
+    const touched = this.touched.get(s);
     this.remove(s);
     const moved = this.insert(to, value, exp);
-    this.touched[moved] = touched;
+    this.touched.set(moved, touched);
     return moved;
   }
 
@@ -220,7 +218,7 @@ export class Keyspace {
       }
       const exp = this.expiryAt(s);
       if (exp !== 0 && exp <= now) continue;
-      const v = this.values[s]!;
+      const v = this.values.get(s)!;
       if (typeof v === 'string' || !v.memberExpiry || v.memberExpiry > now || this.expireMembers(s, v)) yield key;
     }
   }
@@ -236,12 +234,12 @@ export class Keyspace {
     const { slotKeys: keys, values, volatile } = this;
     const startedAt = this.now();
     const encodeAtStart = (s: Slot): Buffer | null => {
-      const key = keys[s];
+      const key = keys.get(s);
       if (key === undefined) return null;
       const exp = volatile.get(s) ?? 0;
-      return exp === 0 || exp > startedAt ? encode(key, values[s]!, exp) : null;
+      return exp === 0 || exp > startedAt ? encode(key, values.get(s)!, exp) : null;
     };
-    const walk = new KeyspaceSnapshot(values.length, encodeAtStart, () => {
+    const walk = new KeyspaceSnapshot(this.slotCount, encodeAtStart, () => {
       if (this.walk === walk) this.walk = null;
     });
     this.walk = walk;
@@ -253,34 +251,33 @@ export class Keyspace {
    * to go on from, 0 when the walk is complete. Expired keys are deleted, not visited.
    */
   scan(from: number, count: number, visit: (s: Slot) => void): number {
-    const keys = this.slotKeys;
     let s = from;
-    for (let seen = 0; s < keys.length && seen < count; s++) {
-      const key = keys[s];
+    for (let seen = 0; s < this.slotCount && seen < count; s++) {
+      const key = this.slotKeys.get(s);
       if (key === undefined || this.peek(key) === undefined) continue;
       visit(s);
       seen++;
     }
-    return s < keys.length ? s : 0;
+    return s < this.slotCount ? s : 0;
   }
 
   /** A live key from a random slot, or the first live one after it (wrapping round). */
   randomKey(): string | null {
-    const keys = this.slotKeys;
-    let s = Math.floor(Math.random() * keys.length);
+    let s = Math.floor(Math.random() * this.slotCount);
     while (this.slots.size > 0) {
-      const key = keys[s];
+      const key = this.slotKeys.get(s);
       if (key !== undefined && this.peek(key) !== undefined) return key;
-      s = (s + 1) % keys.length;
+      s = (s + 1) % this.slotCount;
     }
     return null;
   }
 
   clear(): void {
     this.slots = new Map();
-    this.slotKeys = [];
-    this.values = [];
-    this.touched = new Uint32Array(16);
+    this.slotCount = 0;
+    this.slotKeys = referencePages<string>();
+    this.values = referencePages<Value>();
+    this.touched = new SlotPages<number>((n) => new Uint32Array(n));
     this.free = [];
     this.volatile = new Map();
     this.volatileMembers = new Set();
@@ -303,7 +300,7 @@ export class Keyspace {
       return true;
     });
     const members = this.sample(batch, maxRounds, this.memberSweep, (s) => {
-      const v = this.values[s];
+      const v = this.values.get(s);
       if (v === undefined || typeof v === 'string' || !v.memberExpiry) {
         this.volatileMembers.delete(s); // no volatile member left: stop visiting it
         return false;
@@ -332,7 +329,7 @@ export class Keyspace {
   }
 
   private expire(s: Slot): void {
-    const key = this.slotKeys[s]!;
+    const key = this.slotKeys.get(s)!;
     this.remove(s);
     this.expiredKeys++;
     this.onExpired(['del', key]);
@@ -341,7 +338,7 @@ export class Keyspace {
   /** Deletes the expired members of the container in live slot `s`; false when that emptied and deleted it. */
   private expireMembers(s: Slot, v: Container): boolean {
     this.walk?.keep(s);
-    const { log, left } = v.kind.expireMembers!(v, this.slotKeys[s]!, this.now());
+    const { log, left } = v.kind.expireMembers!(v, this.slotKeys.get(s)!, this.now());
     this.onExpired(log);
     if (left > 0) return true;
     this.remove(s);
@@ -354,24 +351,22 @@ export class Keyspace {
 
   private remove(s: Slot): void {
     this.walk?.keep(s);
-    this.slots.delete(this.slotKeys[s]!);
+    this.slots.delete(this.slotKeys.get(s)!);
     if (this.slots.size === 0) {
       this.clear();
       return;
     }
-    this.slotKeys[s] = undefined;
-    this.values[s] = undefined;
+    this.slotKeys.set(s, undefined);
+    this.values.set(s, undefined);
     this.volatile.delete(s);
     this.volatileMembers.delete(s);
     this.free.push(s);
   }
 }
 
-/** `a` copied into one half as long again, for the slots to come. */
-function grown(a: Uint32Array<ArrayBuffer>): Uint32Array<ArrayBuffer> {
-  const bigger = new Uint32Array(a.length + (a.length >> 1));
-  bigger.set(a);
-  return bigger;
+/** Pages of references, undefined in a free slot. */
+function referencePages<T>(): SlotPages<T | undefined> {
+  return new SlotPages((n) => new Array<T | undefined>(n).fill(undefined));
 }
 
 /** Walks a set's keys round and round, each walk going on where the last one stopped. */
