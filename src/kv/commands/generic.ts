@@ -112,9 +112,9 @@ const TYPE_STATUS = new Map<string, Status>();
 
 // TYPE key
 function typeCommand(ctx: Ctx, argv: Args): Reply {
-  const e = ctx.ks.peek(argv[1]);
-  if (e === undefined) return NONE;
-  const name = typeName(e.value);
+  const s = ctx.ks.peek(argv[1]);
+  if (s === undefined) return NONE;
+  const name = typeName(ctx.ks.valueAt(s));
   let status = TYPE_STATUS.get(name);
   if (status === undefined) TYPE_STATUS.set(name, (status = new Status(name)));
   return status;

@@ -11,7 +11,7 @@ import { estimate, rawHistogram } from '../engine/hll/estimate.js';
 import { HLL_CORRUPT, isError, NOT_HLL, type ReplyError } from '../errors.js';
 import { OK, type Reply } from '../reply.js';
 import { ALL_KEYS, family, ONE_KEY, unchanged, type Args, type Ctx } from './spec.js';
-import { getString, stringEntry } from './string/lookup.js';
+import { getString, putString, stringAt, stringSlot } from './string/lookup.js';
 
 export default family('hyperloglog', 'hyperloglog', [
   { name: 'pfadd', arity: -2, flags: ['write', 'fast'], keys: ONE_KEY, run: pfaddCommand },
@@ -21,18 +21,19 @@ export default family('hyperloglog', 'hyperloglog', [
 
 // PFADD key [element ...]
 function pfaddCommand(ctx: Ctx, argv: Args): Reply {
-  const e = stringEntry(ctx.ks, argv[1]);
-  if (isError(e)) return e;
-  if (e !== undefined && !isHll(e.value)) return NOT_HLL;
-  const added = hllAdd(e?.value ?? EMPTY_HLL, argv.slice(2));
+  const s = stringSlot(ctx.ks, argv[1]);
+  if (isError(s)) return s;
+  const stored = stringAt(ctx.ks, s);
+  if (stored !== undefined && !isHll(stored)) return NOT_HLL;
+  const added = hllAdd(stored ?? EMPTY_HLL, argv.slice(2));
   if (added === null) return HLL_CORRUPT;
-  if (e === undefined) {
+  if (s === undefined) {
     // A new key counts as a change even with no elements, and its estimate is stale.
     ctx.ks.insert(argv[1], added ?? staleCount(EMPTY_HLL), 0);
     return 1;
   }
   if (added === undefined) return unchanged(ctx, 0);
-  e.value = added;
+  ctx.ks.setValueAt(s, added);
   return 1;
 }
 
@@ -42,15 +43,16 @@ function pfcountCommand(ctx: Ctx, argv: Args): Reply {
     const max = union(ctx, argv.slice(1));
     return isError(max) ? max : estimate(rawHistogram(max.registers));
   }
-  const e = stringEntry(ctx.ks, argv[1]);
-  if (e === undefined) return 0;
-  if (isError(e)) return e;
-  if (!isHll(e.value)) return NOT_HLL;
-  const cached = cachedCount(e.value);
+  const s = stringSlot(ctx.ks, argv[1]);
+  if (s === undefined) return 0;
+  if (isError(s)) return s;
+  const stored = stringAt(ctx.ks, s);
+  if (!isHll(stored)) return NOT_HLL;
+  const cached = cachedCount(stored);
   if (cached !== undefined) return cached;
-  const count = hllCount(e.value);
+  const count = hllCount(stored);
   if (count === null) return HLL_CORRUPT;
-  e.value = withCount(e.value, count);
+  ctx.ks.setValueAt(s, withCount(stored, count));
   ctx.rewrite(argv);
   return count;
 }
@@ -60,12 +62,11 @@ function pfcountCommand(ctx: Ctx, argv: Args): Reply {
 function pfmergeCommand(ctx: Ctx, argv: Args): Reply {
   const max = union(ctx, argv.slice(1));
   if (isError(max)) return max;
-  const e = stringEntry(ctx.ks, argv[1]);
-  if (isError(e)) return e;
-  const merged = hllStore(e?.value ?? EMPTY_HLL, max.registers, max.dense);
+  const s = stringSlot(ctx.ks, argv[1]);
+  if (isError(s)) return s;
+  const merged = hllStore(stringAt(ctx.ks, s) ?? EMPTY_HLL, max.registers, max.dense);
   if (merged === null) return HLL_CORRUPT;
-  if (e === undefined) ctx.ks.insert(argv[1], merged, 0);
-  else e.value = merged;
+  putString(ctx.ks, argv[1], s, merged);
   return OK;
 }
 

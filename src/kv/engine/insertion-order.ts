@@ -1,4 +1,4 @@
-// Scan cursors of the keyspace and of hashes and sorted sets are insertion ranks ("seq"):
+// Scan cursors of hashes and sorted sets are insertion ranks ("seq"):
 // each keeps its items in an array sorted by seq, append-only with dead items compacted away,
 // so an item present for a whole walk is visited exactly once. This finds where a walk resumes.
 

@@ -1,43 +1,42 @@
 // A point-in-time walk of a keyspace, for a snapshot written while commands go on (Dragonfly's
-// way: copy on write, per key). It yields the encoding of every entry that was live when it
+// way: copy on write, per key). It yields the encoding of every key that was live when it
 // began, each as it was then:
-// - it walks the insertion order as it stood at the start (the keyspace replaces that array when
-//   it compacts or clears it, never changes its start), so entries inserted since are not in it;
-// - the keyspace calls `keep(e)` before a command reads or changes a live entry, and before it
-//   deletes or expires one: an entry of the walk not yet reached is encoded there and then, and
-//   the walk skips it later. An entry is changed only through those calls (lookup, peek and the
-//   keyspace's own deletions), so what the walk encodes is what the entry held at the start;
-// - an entry dead when the walk reaches it, and not kept, was dead at the start.
+// - it walks the slots that existed at the start; a slot added since holds a key added since;
+// - the keyspace calls `keep(s)` before a command reads or changes what slot s holds, before a
+//   key leaves it and before a new key takes it: a slot the walk has still ahead is encoded there
+//   and then (or found empty), and the walk skips it later. A slot changes only after those calls
+//   (lookup, peek, insert and the keyspace's own deletions), so what the walk encodes is what
+//   the slot held at the start;
+// - `encodeAtStart` reads the keyspace's structures as they stood at the start: clearing the
+//   keyspace replaces them, it never empties them.
 // Not safe for concurrent use; the keyspace's JS thread owns it.
 
-import type { Entry } from './keyspace.js';
+import type { Slot } from './keyspace.js';
 
 export class KeyspaceSnapshot implements IterableIterator<Buffer> {
-  /** Index in `order` of the next entry the walk reaches. */
+  /** The next slot the walk reaches. */
   private at = 0;
-  private readonly end: number;
-  /** Entries encoded ahead of the walk. */
-  private readonly kept = new Set<Entry>();
+  /** Slots dealt with ahead of the walk. */
+  private readonly kept = new Set<Slot>();
   /** Their encodings, not yet handed out. */
   private readonly ready: Buffer[] = [];
   private over = false;
 
   constructor(
-    private readonly order: readonly Entry[],
-    /** When the walk began: entries expired by then are not live. */
-    private readonly startedAt: number,
-    private readonly encode: (e: Entry) => Buffer,
+    /** How many slots there were at the start. */
+    private readonly end: number,
+    /** The encoding of the key slot `s` holds, if it holds one live at the start; null if not. */
+    private readonly encodeAtStart: (s: Slot) => Buffer | null,
     /** Called once the walk is over, whole or dropped. */
     private readonly ended: () => void,
-  ) {
-    this.end = order.length;
-  }
+  ) {}
 
-  /** Encodes `e` now if the walk has it still ahead; called before `e` is read, changed or deleted. */
-  keep(e: Entry): void {
-    if (this.at >= this.end || e.seq < this.order[this.at].seq || e.seq > this.order[this.end - 1].seq || this.kept.has(e)) return;
-    this.kept.add(e);
-    if (this.liveAtStart(e)) this.ready.push(this.encode(e));
+  /** Encodes slot `s` now if the walk has it still ahead; called before what it holds is read or changed. */
+  keep(s: Slot): void {
+    if (s < this.at || s >= this.end || this.kept.has(s)) return;
+    this.kept.add(s);
+    const encoded = this.encodeAtStart(s);
+    if (encoded !== null) this.ready.push(encoded);
   }
 
   [Symbol.iterator](): this {
@@ -49,9 +48,10 @@ export class KeyspaceSnapshot implements IterableIterator<Buffer> {
       const kept = this.ready.pop();
       if (kept !== undefined) return { done: false, value: kept };
       if (this.at === this.end) break;
-      const e = this.order[this.at++];
-      if (this.kept.delete(e) || e.dead || !this.liveAtStart(e)) continue;
-      return { done: false, value: this.encode(e) };
+      const s = this.at++;
+      if (this.kept.delete(s)) continue;
+      const encoded = this.encodeAtStart(s);
+      if (encoded !== null) return { done: false, value: encoded };
     }
     return this.return();
   }
@@ -63,9 +63,5 @@ export class KeyspaceSnapshot implements IterableIterator<Buffer> {
       this.ended();
     }
     return { done: true, value: undefined };
-  }
-
-  private liveAtStart(e: Entry): boolean {
-    return e.exp === 0 || e.exp > this.startedAt;
   }
 }

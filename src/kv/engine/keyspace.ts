@@ -1,52 +1,63 @@
 // The in-memory keyspace of one database. Not safe for concurrent use, and needs none: every
 // command runs to completion on the one JS thread.
 //
+// Layout (memory per key, issue 20): no object per key. `slots` maps a key to its slot, a small
+// integer; per-slot pages (slot-pages.ts) hold the key, its value and its last access;
+// `volatile` maps the slots of keys with an expiry to that time, as Redis keeps expiries in a
+// dict of their own.
+// A deleted key's slot goes on `free` and the next new key takes it; when the last key goes,
+// every structure starts afresh, so a database emptied of many keys gives their memory back.
+//
 // Invariants:
-// - `entries` maps a key to its live Entry; `order` holds the same entries sorted by `seq`
-//   (append-only), plus dead ones awaiting compaction. SCAN cursors are seqs, which never
-//   change, so a key present for a whole scan is always returned.
-// - `volatile` holds exactly the keys whose entry has an expiry (exp > 0).
+// - `slots` maps each live key to its slot s < slotCount, with slotKeys[s] === key and
+//   values[s] its value; a free slot holds undefined in both. A Slot handed out stays the
+//   key's until it is deleted or renamed: hold one only for the command at hand.
+// - SCAN cursors are slot indexes, walked upwards. A key keeps its slot while it lives, so a key
+//   present for a whole scan is returned exactly once; a key added during it may or may not be.
+// - `volatile` holds exactly the slots of keys with an expiry (ms since the epoch, > 0).
 // - A key whose expiry has passed is deleted on first access (lazy) or by `expireCycle`
 //   (active); either way `onExpired` is told, so the log records the deletion.
 // - Members can expire too (hash fields with a TTL, see Container.memberExpiry):
-//   `volatileMembers` holds at least every key whose container has such members. Members
-//   past their time are deleted the same two ways, on any access to their key or by
+//   `volatileMembers` holds at least the slot of every key whose container has such members.
+//   Members past their time are deleted the same two ways, on any access to their key or by
 //   `expireCycle`, and logged as their kind says (HDEL); a container left empty goes with its
 //   key. To the commands, an expired member, like an expired key, was never there.
-// - `atime` is the last access on the coarse clock `lruClock`, which `expireCycle` advances
-//   (Redis's LRU clock, advanced by serverCron): `lookup` stamps it, `peek` does not, so
-//   commands that only inspect a key (TTL, TYPE, OBJECT, SCAN) leave its idle time alone.
-// - While a snapshot is written, `walk` is told of every live entry before a command can see
-//   or change it, and of every entry before it is deleted (keyspace-snapshot.ts).
+// - `touched[s]` is the last access in seconds on the coarse LRU clock, which `expireCycle`
+//   advances (Redis's LRU clock, advanced by serverCron, with its 1 s resolution): `lookup`
+//   stamps it, `peek` does not, so commands that only inspect a key (TTL, TYPE, OBJECT, SCAN)
+//   leave its idle time alone.
+// - While a snapshot is written, `walk` is told of every slot before a command can see or
+//   change what it holds, before a key leaves it and before a new key takes it
+//   (keyspace-snapshot.ts).
 
 import type { Container, Value } from './value.js';
-import { seekSeq } from './insertion-order.js';
 import { KeyspaceSnapshot } from './keyspace-snapshot.js';
+import { SlotPages } from './slot-pages.js';
 
-export interface Entry {
-  readonly key: string;
-  value: Value;
-  /** Absolute expiry in ms since the epoch; 0 = persistent. */
-  exp: number;
-  /** Insertion rank, the SCAN cursor position. */
-  readonly seq: number;
-  /** Last access in ms on the keyspace's coarse clock; OBJECT IDLETIME reads it. */
-  atime: number;
-  dead: boolean;
-}
+/** Where a live key sits in its keyspace; read and change it through the keyspace's `*At` methods. */
+export type Slot = number;
 
 export type Clock = () => number;
 
+/** Seconds the LRU clock starts above zero, so RESTORE ... IDLETIME can date an access before startup. */
+const LRU_PAST = 2 ** 30;
+
 export class Keyspace {
-  private readonly entries = new Map<string, Entry>();
-  private order: Entry[] = [];
-  private deadInOrder = 0;
-  private nextSeq = 1;
-  private readonly volatile = new Set<string>();
-  private readonly sweep = new Sweep(this.volatile);
-  private readonly volatileMembers = new Set<string>();
-  private readonly memberSweep = new Sweep(this.volatileMembers);
-  private lruClock: number;
+  private slots = new Map<string, Slot>();
+  /** Slots ever taken since the keyspace was last emptied: the SCAN cursor's end. */
+  private slotCount = 0;
+  private slotKeys = referencePages<string>();
+  private values = referencePages<Value>();
+  private touched = new SlotPages<number>((n) => new Uint32Array(n));
+  /** Slots freed by deletions, taken again by the next insertions. */
+  private free: Slot[] = [];
+  private volatile = new Map<Slot, number>();
+  private readonly sweep = new Sweep(() => this.volatile);
+  private volatileMembers = new Set<Slot>();
+  private readonly memberSweep = new Sweep(() => this.volatileMembers);
+  /** The LRU clock in seconds since `lruBase`. */
+  private lruSeconds = LRU_PAST;
+  private readonly lruBase: number;
   /** Keys deleted because their time had passed, since startup (INFO's expired_keys). */
   expiredKeys = 0;
   /** While replaying the log nothing expires: the log's own DELs say what did. */
@@ -59,11 +70,11 @@ export class Keyspace {
     /** Told the command that logs each expiry: DEL key, or the kind's own for members. */
     private readonly onExpired: (argv: readonly string[]) => void = () => {},
   ) {
-    this.lruClock = now();
+    this.lruBase = Math.floor(now() / 1000) - LRU_PAST;
   }
 
   get size(): number {
-    return this.entries.size;
+    return this.slots.size;
   }
 
   /** How many keys have an expiry. */
@@ -76,107 +87,159 @@ export class Keyspace {
     return this.volatile.size > 0 || this.volatileMembers.size > 0;
   }
 
-  /** The coarse clock `atime` is read on: ms, advanced by each `expireCycle`. */
-  get lruNow(): number {
-    return this.lruClock;
-  }
-
-  /** The live entry of `key`, expiring it first when its time has passed; marks it accessed. */
-  lookup(key: string): Entry | undefined {
-    const e = this.peek(key);
-    if (e !== undefined) e.atime = this.lruClock;
-    return e;
+  /** The live slot of `key`, expiring the key first when its time has passed; marks it accessed. */
+  lookup(key: string): Slot | undefined {
+    const s = this.peek(key);
+    if (s !== undefined) this.touched.set(s, this.lruSeconds);
+    return s;
   }
 
   /** As `lookup`, without marking the key accessed. */
-  peek(key: string): Entry | undefined {
-    const e = this.entries.get(key);
-    if (e === undefined || this.loading) return e;
-    this.walk?.keep(e);
-    if (e.exp !== 0 && e.exp <= this.now()) {
-      this.expire(e);
-      return undefined;
+  peek(key: string): Slot | undefined {
+    const s = this.slots.get(key);
+    if (s === undefined || this.loading) return s;
+    this.walk?.keep(s);
+    if (this.volatile.size !== 0) {
+      const exp = this.volatile.get(s);
+      if (exp !== undefined && exp <= this.now()) {
+        this.expire(s);
+        return undefined;
+      }
     }
-    const v = e.value;
-    if (typeof v === 'string' || !v.memberExpiry || v.memberExpiry > this.now()) return e;
-    return this.expireMembers(e, v) ? e : undefined;
+    const v = this.values.get(s)!;
+    if (typeof v === 'string' || !v.memberExpiry || v.memberExpiry > this.now()) return s;
+    return this.expireMembers(s, v) ? s : undefined;
   }
 
   get(key: string): Value | undefined {
-    return this.lookup(key)?.value;
+    const s = this.lookup(key);
+    return s === undefined ? undefined : this.values.get(s);
+  }
+
+  /** As `get`, without marking the key accessed. */
+  peekValue(key: string): Value | undefined {
+    const s = this.peek(key);
+    return s === undefined ? undefined : this.values.get(s);
+  }
+
+  keyAt(s: Slot): string {
+    return this.slotKeys.get(s)!;
+  }
+
+  valueAt(s: Slot): Value {
+    return this.values.get(s)!;
+  }
+
+  /** Replaces the value of live slot `s`, keeping its expiry. */
+  setValueAt(s: Slot, value: Value): void {
+    this.values.set(s, value);
+    this.trackMembers(s, value);
+  }
+
+  /** Absolute expiry of live slot `s` in ms since the epoch; 0 = persistent. */
+  expiryAt(s: Slot): number {
+    return this.volatile.get(s) ?? 0;
+  }
+
+  /** OBJECT IDLETIME: whole seconds on the LRU clock since the key in `s` was last accessed. */
+  idleSecondsAt(s: Slot): number {
+    return Math.max(0, this.lruSeconds - this.touched.get(s));
+  }
+
+  /** Dates the last access of the key in `s` `seconds` back (RESTORE ... IDLETIME). */
+  setIdleSecondsAt(s: Slot, seconds: number): void {
+    this.touched.set(s, Math.max(0, this.lruSeconds - seconds));
   }
 
   /** Stores `value`; a new key has no expiry, an existing one keeps its expiry only if `keepTtl`. */
-  set(key: string, value: Value, keepTtl = false): Entry {
-    const e = this.lookup(key);
-    if (e === undefined) return this.insert(key, value, 0);
-    e.value = value;
-    this.trackMembers(e);
-    if (!keepTtl) this.setExpiry(e, 0);
-    return e;
+  set(key: string, value: Value, keepTtl = false): Slot {
+    const s = this.lookup(key);
+    if (s === undefined) return this.insert(key, value, 0);
+    this.setValueAt(s, value);
+    if (!keepTtl) this.setExpiry(s, 0);
+    return s;
   }
 
   /** Adds a key known to be absent, with an expiry. */
-  insert(key: string, value: Value, exp: number): Entry {
-    const e: Entry = { key, value, exp: 0, seq: this.nextSeq++, atime: this.lruClock, dead: false };
-    this.entries.set(key, e);
-    this.order.push(e);
-    this.trackMembers(e);
-    if (exp > 0) this.setExpiry(e, exp);
-    return e;
+  insert(key: string, value: Value, exp: number): Slot {
+    const s = this.free.pop() ?? this.slotCount++;
+    this.walk?.keep(s);
+    this.slotKeys.set(s, key);
+    this.values.set(s, value);
+    this.touched.set(s, this.lruSeconds);
+    this.slots.set(key, s);
+    this.trackMembers(s, value);
+    if (exp > 0) this.volatile.set(s, exp);
+    return s;
   }
 
   delete(key: string): boolean {
-    const e = this.peek(key);
-    if (e === undefined) return false;
-    this.remove(e);
+    const s = this.peek(key);
+    if (s === undefined) return false;
+    this.remove(s);
     return true;
   }
 
   /**
-   * Moves live entry `e` to the absent key `to`, keeping value, expiry and access time. The
-   * moved key is new to SCAN, as in Redis, where it is a new dict entry.
+   * Moves the key in live slot `s` to the absent key `to`, keeping value, expiry and access
+   * time. The moved key is new to SCAN, as in Redis, where it is a new dict entry.
    */
-  rename(e: Entry, to: string): Entry {
-    this.remove(e);
-    const moved = this.insert(to, e.value, e.exp);
-    moved.atime = e.atime;
+  rename(s: Slot, to: string): Slot {
+    const value = this.values.get(s)!;
+    const exp = this.expiryAt(s);
+    const touched = this.touched.get(s);
+    this.remove(s);
+    const moved = this.insert(to, value, exp);
+    this.touched.set(moved, touched);
     return moved;
   }
 
   /** Notes that the container at `key` now has members with an expiry, for active expiry. */
   noteMemberExpiry(key: string): void {
-    this.volatileMembers.add(key);
+    const s = this.slots.get(key);
+    if (s !== undefined) this.volatileMembers.add(s);
   }
 
-  setExpiry(e: Entry, exp: number): void {
-    if (e.exp === exp) return;
-    e.exp = exp;
-    if (exp > 0) this.volatile.add(e.key);
-    else this.volatile.delete(e.key);
+  setExpiry(s: Slot, exp: number): void {
+    if (exp > 0) this.volatile.set(s, exp);
+    else this.volatile.delete(s);
   }
 
   /**
-   * Every live key, in insertion order. Expired keys are skipped, not deleted; expired members
+   * Every live key, in slot order. Expired keys are skipped, not deleted; expired members
    * are deleted, as only that tells whether any member is left.
    */
   *keys(): IterableIterator<string> {
     const now = this.now();
-    for (const e of this.entries.values()) {
-      if (this.loading) yield e.key;
-      else if (e.exp !== 0 && e.exp <= now) continue;
-      else if (typeof e.value === 'string' || !e.value.memberExpiry || e.value.memberExpiry > now) yield e.key;
-      else if (this.expireMembers(e, e.value)) yield e.key;
+    for (const [key, s] of this.slots) {
+      if (this.loading) {
+        yield key;
+        continue;
+      }
+      const exp = this.expiryAt(s);
+      if (exp !== 0 && exp <= now) continue;
+      const v = this.values.get(s)!;
+      if (typeof v === 'string' || !v.memberExpiry || v.memberExpiry > now || this.expireMembers(s, v)) yield key;
     }
   }
 
   /**
-   * Every entry live now, each encoded as it is now, even when commands change it before the
+   * Every key live now, each encoded as it is now, even when commands change it before the
    * walk reaches it; for a snapshot written in slices. One walk at a time: a new one replaces
    * the last, which its writer has dropped.
    */
-  snapshot(encode: (e: Entry) => Buffer): Iterable<Buffer> {
-    const walk = new KeyspaceSnapshot(this.order, this.now(), encode, () => {
+  snapshot(encode: (key: string, value: Value, exp: number) => Buffer): Iterable<Buffer> {
+    // The structures as they stand: clearing replaces them rather than emptying them, so what
+    // the walk reads after a FLUSHDB is still what they held before it.
+    const { slotKeys: keys, values, volatile } = this;
+    const startedAt = this.now();
+    const encodeAtStart = (s: Slot): Buffer | null => {
+      const key = keys.get(s);
+      if (key === undefined) return null;
+      const exp = volatile.get(s) ?? 0;
+      return exp === 0 || exp > startedAt ? encode(key, values.get(s)!, exp) : null;
+    };
+    const walk = new KeyspaceSnapshot(this.slotCount, encodeAtStart, () => {
       if (this.walk === walk) this.walk = null;
     });
     this.walk = walk;
@@ -184,36 +247,41 @@ export class Keyspace {
   }
 
   /**
-   * Visits entries from cursor `from` on, stopping after `count` visits; returns the cursor to
-   * go on from, 0 when the walk is complete. Expired entries are deleted, not visited.
+   * Visits live slots from cursor `from` on, stopping after `count` visits; returns the cursor
+   * to go on from, 0 when the walk is complete. Expired keys are deleted, not visited.
    */
-  scan(from: number, count: number, visit: (e: Entry) => void): number {
-    const order = this.order;
-    let i = seekSeq(this.order, from);
-    for (let seen = 0; i < order.length && seen < count; i++) {
-      const e = order[i];
-      if (e.dead || this.peek(e.key) === undefined) continue;
-      visit(e);
+  scan(from: number, count: number, visit: (s: Slot) => void): number {
+    let s = from;
+    for (let seen = 0; s < this.slotCount && seen < count; s++) {
+      const key = this.slotKeys.get(s);
+      if (key === undefined || this.peek(key) === undefined) continue;
+      visit(s);
       seen++;
     }
-    return i < order.length ? order[i].seq : 0;
+    return s < this.slotCount ? s : 0;
   }
 
+  /** A live key from a random slot, or the first live one after it (wrapping round). */
   randomKey(): string | null {
-    while (this.entries.size > 0) {
-      const e = this.order[Math.floor(Math.random() * this.order.length)];
-      if (!e.dead && this.peek(e.key) !== undefined) return e.key;
+    let s = Math.floor(Math.random() * this.slotCount);
+    while (this.slots.size > 0) {
+      const key = this.slotKeys.get(s);
+      if (key !== undefined && this.peek(key) !== undefined) return key;
+      s = (s + 1) % this.slotCount;
     }
     return null;
   }
 
   clear(): void {
-    this.entries.clear();
-    this.order = [];
-    this.deadInOrder = 0;
-    this.volatile.clear();
+    this.slots = new Map();
+    this.slotCount = 0;
+    this.slotKeys = referencePages<string>();
+    this.values = referencePages<Value>();
+    this.touched = new SlotPages<number>((n) => new Uint32Array(n));
+    this.free = [];
+    this.volatile = new Map();
+    this.volatileMembers = new Set();
     this.sweep.reset();
-    this.volatileMembers.clear();
     this.memberSweep.reset();
   }
 
@@ -224,36 +292,35 @@ export class Keyspace {
    * Also advances the LRU clock, as it runs often and regularly.
    */
   expireCycle(batch = 20, maxRounds = 16): number {
-    this.lruClock = this.now();
-    const keys = this.sample(batch, maxRounds, this.sweep, (key) => {
-      const e = this.entries.get(key);
-      if (e === undefined || e.exp === 0 || e.exp > this.now()) return false;
-      this.expire(e);
+    this.lruSeconds = Math.floor(this.now() / 1000) - this.lruBase;
+    const keys = this.sample(batch, maxRounds, this.sweep, (s) => {
+      const exp = this.volatile.get(s);
+      if (exp === undefined || exp > this.now()) return false;
+      this.expire(s);
       return true;
     });
-    const members = this.sample(batch, maxRounds, this.memberSweep, (key) => {
-      const e = this.entries.get(key);
-      const v = e?.value;
+    const members = this.sample(batch, maxRounds, this.memberSweep, (s) => {
+      const v = this.values.get(s);
       if (v === undefined || typeof v === 'string' || !v.memberExpiry) {
-        this.volatileMembers.delete(key); // no volatile member left: stop visiting it
+        this.volatileMembers.delete(s); // no volatile member left: stop visiting it
         return false;
       }
       if (v.memberExpiry > this.now()) return false;
-      this.expireMembers(e!, v);
+      this.expireMembers(s, v);
       return true;
     });
     return keys + members;
   }
 
-  /** Rounds of up to `batch` keys from `sweep`, `test` saying which had expired. */
-  private sample(batch: number, maxRounds: number, sweep: Sweep, test: (key: string) => boolean): number {
+  /** Rounds of up to `batch` slots from `sweep`, `test` saying which had expired. */
+  private sample(batch: number, maxRounds: number, sweep: Sweep, test: (s: Slot) => boolean): number {
     let hits = 0;
-    for (let round = 0; round < maxRounds && sweep.set.size > 0; round++) {
+    for (let round = 0; round < maxRounds && sweep.size > 0; round++) {
       let hitsNow = 0;
       for (let n = 0; n < batch; n++) {
-        const key = sweep.next();
-        if (key === undefined) break;
-        if (test(key)) hitsNow++;
+        const s = sweep.next();
+        if (s === undefined) break;
+        if (test(s)) hitsNow++;
       }
       hits += hitsNow;
       if (hitsNow <= batch / 4) break;
@@ -261,52 +328,61 @@ export class Keyspace {
     return hits;
   }
 
-  private expire(e: Entry): void {
-    this.remove(e);
+  private expire(s: Slot): void {
+    const key = this.slotKeys.get(s)!;
+    this.remove(s);
     this.expiredKeys++;
-    this.onExpired(['del', e.key]);
+    this.onExpired(['del', key]);
   }
 
-  /** Deletes the expired members of live entry `e`; false when that emptied and deleted it. */
-  private expireMembers(e: Entry, v: Container): boolean {
-    this.walk?.keep(e);
-    const { log, left } = v.kind.expireMembers!(v, e.key, this.now());
+  /** Deletes the expired members of the container in live slot `s`; false when that emptied and deleted it. */
+  private expireMembers(s: Slot, v: Container): boolean {
+    this.walk?.keep(s);
+    const { log, left } = v.kind.expireMembers!(v, this.slotKeys.get(s)!, this.now());
     this.onExpired(log);
     if (left > 0) return true;
-    this.remove(e);
+    this.remove(s);
     return false;
   }
 
-  private trackMembers(e: Entry): void {
-    if (typeof e.value !== 'string' && e.value.memberExpiry) this.volatileMembers.add(e.key);
+  private trackMembers(s: Slot, v: Value): void {
+    if (typeof v !== 'string' && v.memberExpiry) this.volatileMembers.add(s);
   }
 
-  private remove(e: Entry): void {
-    this.walk?.keep(e);
-    this.entries.delete(e.key);
-    this.volatileMembers.delete(e.key);
-    if (e.exp > 0) this.volatile.delete(e.key);
-    e.dead = true;
-    if (++this.deadInOrder > 1024 && this.deadInOrder * 2 > this.order.length) this.compactOrder();
+  private remove(s: Slot): void {
+    this.walk?.keep(s);
+    this.slots.delete(this.slotKeys.get(s)!);
+    if (this.slots.size === 0) {
+      this.clear();
+      return;
+    }
+    this.slotKeys.set(s, undefined);
+    this.values.set(s, undefined);
+    this.volatile.delete(s);
+    this.volatileMembers.delete(s);
+    this.free.push(s);
   }
-
-  private compactOrder(): void {
-    this.order = this.order.filter((e) => !e.dead);
-    this.deadInOrder = 0;
-  }
-
 }
 
-/** Walks a set round and round, each walk going on where the last one stopped. */
-class Sweep {
-  private at: Iterator<string> | null = null;
-  constructor(readonly set: Set<string>) {}
+/** Pages of references, undefined in a free slot. */
+function referencePages<T>(): SlotPages<T | undefined> {
+  return new SlotPages((n) => new Array<T | undefined>(n).fill(undefined));
+}
 
-  next(): string | undefined {
-    this.at ??= this.set.values();
+/** Walks a set's keys round and round, each walk going on where the last one stopped. */
+class Sweep {
+  private at: Iterator<Slot> | null = null;
+  constructor(private readonly set: () => { readonly size: number; keys(): Iterator<Slot> }) {}
+
+  get size(): number {
+    return this.set().size;
+  }
+
+  next(): Slot | undefined {
+    this.at ??= this.set().keys();
     let next = this.at.next();
     if (next.done) {
-      this.at = this.set.values();
+      this.at = this.set().keys();
       next = this.at.next();
     }
     return next.done ? undefined : next.value;

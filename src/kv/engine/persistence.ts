@@ -16,9 +16,10 @@ import { Generations, type GenerationSettings, type Snapshot } from '../../stora
 import type { Args } from '../argv.js';
 import { diskWriteFailed, type ReplyError } from '../errors.js';
 import { decodeCommands, encodeCommands } from './command-codec.js';
-import type { Entry, Keyspace } from './keyspace.js';
+import type { Keyspace } from './keyspace.js';
 import type { Scripting } from './scripting/scripting.js';
 import { decodeValue, encodeValueAfter } from './value-codec.js';
+import type { Value } from './value.js';
 
 export const SNAPSHOT_FORMAT = { version: 1, countField: 'keys' };
 
@@ -212,10 +213,10 @@ function searchDefinitions(v: unknown): (string[] | null)[] {
 }
 
 /** One snapshot entry: [u32 key length][key][f64 expiry][value]. */
-function encodeEntry(e: Entry): Buffer {
-  const out = encodeValueAfter(e.value, 12 + e.key.length);
-  out.writeUInt32LE(e.key.length, 0);
-  out.write(e.key, 4, 'latin1');
-  out.writeDoubleLE(e.exp, 4 + e.key.length);
+function encodeEntry(key: string, value: Value, exp: number): Buffer {
+  const out = encodeValueAfter(value, 12 + key.length);
+  out.writeUInt32LE(key.length, 0);
+  out.write(key, 4, 'latin1');
+  out.writeDoubleLE(exp, 4 + key.length);
   return out;
 }

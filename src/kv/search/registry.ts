@@ -107,7 +107,7 @@ export class SearchRegistry {
       const skipped = this.skipped.get(index.def.name);
       if (skipped?.delete(key) && skipped.size === 0) this.skipped.delete(index.def.name);
       if (this.ks.loading) continue;
-      value ??= this.ks.peek(key)?.value ?? null;
+      value ??= this.ks.peekValue(key) ?? null;
       index.put(key, value === null ? null : readDocument(index.def, value));
     }
   }
@@ -146,7 +146,7 @@ export class SearchRegistry {
   private scan(index: InvertedIndex): void {
     const skipped = this.skipped.get(index.def.name);
     for (const key of this.ks.keys()) {
-      if (index.covers(key) && !skipped?.has(key)) index.put(key, readDocument(index.def, this.ks.peek(key)!.value));
+      if (index.covers(key) && !skipped?.has(key)) index.put(key, readDocument(index.def, this.ks.peekValue(key)!));
     }
   }
 }

@@ -323,6 +323,34 @@ describe('generic commands', () => {
       assert.ok(['a', 'b'].includes(await ok(['randomkey'])));
     });
 
+    it('RANDOMKEY finds the one key left among many deleted', async () => {
+      const keys = Array.from({ length: 2000 }, (_, i) => `{r}k:${i}`);
+      await ok(['mset', ...keys.flatMap((k) => [k, 'v'])]);
+      await ok(['del', ...keys.slice(0, 1000), ...keys.slice(1001)]);
+      for (let i = 0; i < 5; i++) assert.equal(await ok(['randomkey']), '{r}k:1000');
+      await ok(['del', '{r}k:1000']);
+      assert.equal(await ok(['randomkey']), null);
+    });
+
+    embeddedOnly('Redis may answer a key twice')('SCAN answers each key present throughout exactly once while others come and go', async () => {
+      const stay = Array.from({ length: 40 }, (_, i) => `stay:${i}`);
+      const go = Array.from({ length: 40 }, (_, i) => `go:${i}`);
+      await pipeline(stay.flatMap((k, i) => [['set', k, 'v'], ['set', go[i], 'v']]));
+      const seen: string[] = [];
+      let cursor = '0';
+      let round = 0;
+      do {
+        const [next, batch] = await ok(['scan', cursor, 'match', 'stay:*', 'count', 6]);
+        seen.push(...batch);
+        cursor = next;
+        // Deleted keys leave room that new keys take, behind the walk and ahead of it.
+        await pipeline([['del', go[(2 * round) % 40], go[(2 * round + 1) % 40]], ['set', `new:${round}:a`, 'v'], ['set', `new:${round}:b`, 'v']]);
+        round++;
+      } while (cursor !== '0' && round < 100);
+      assert.equal(cursor, '0');
+      assert.deepEqual(seen.sort(), stay.sort());
+    });
+
     it('refuses the keyspace walks to read-only tokens, not the key reads', async () => {
       await setKeys('k');
       const ro = { token: t.readOnlyToken };

@@ -4,7 +4,7 @@
 import type { Keyspace } from '../../engine/keyspace.js';
 import { isError, STRING_TOO_LONG, type ReplyError } from '../../errors.js';
 import { parseInt64, parseInteger } from '../args.js';
-import { stringEntry, type StringEntry } from '../string/lookup.js';
+import { putString, stringAt, stringSlot, type StringSlot } from '../string/lookup.js';
 import { MAX_STRING_BYTES } from '../string/range.js';
 
 // Redis caps a bit offset at proto-max-bulk-len (512MB) in bytes, so 2^32 bits.
@@ -26,9 +26,10 @@ export function parseBitOffset(arg: string, fieldBits = 0): number | undefined {
   return n === undefined || n < 0 || n >= MAX_BIT_OFFSET ? undefined : n;
 }
 
-/** A string about to take bit writes: its entry (undefined when the key is new) and bytes. */
+/** A string about to take bit writes: its slot and bytes as stored (undefined when the key is new), and bytes. */
 export interface BitTarget {
-  readonly entry: StringEntry | undefined;
+  readonly slot: StringSlot | undefined;
+  readonly stored: string | undefined;
   /** The value zero-padded to hold the highest bit written. */
   readonly bytes: string;
 }
@@ -38,16 +39,16 @@ export interface BitTarget {
  * past the longest string this runtime can build, the error SETRANGE gives.
  */
 export function bitTarget(ks: Keyspace, key: string, maxBit: number): BitTarget | ReplyError {
-  const entry = stringEntry(ks, key);
-  if (isError(entry)) return entry;
+  const slot = stringSlot(ks, key);
+  if (isError(slot)) return slot;
   const length = Math.floor(maxBit / 8) + 1;
   if (length > MAX_STRING_BYTES) return STRING_TOO_LONG;
-  const value = entry?.value ?? '';
-  return { entry, bytes: value.length >= length ? value : value.padEnd(length, '\0') };
+  const stored = stringAt(ks, slot);
+  const value = stored ?? '';
+  return { slot, stored, bytes: value.length >= length ? value : value.padEnd(length, '\0') };
 }
 
 /** Stores the written bytes of `target` at `key`. */
 export function storeBits(ks: Keyspace, key: string, target: BitTarget, bytes: string): void {
-  if (target.entry === undefined) ks.insert(key, bytes, 0);
-  else target.entry.value = bytes;
+  putString(ks, key, target.slot, bytes);
 }

@@ -21,7 +21,7 @@ export function setbitCommand(ctx: Ctx, argv: Args): Reply {
   const mask = 1 << (7 - (offset % 8));
   const old = target.bytes.charCodeAt(byte);
   const previous = old & mask ? 1 : 0;
-  if (previous === on && target.bytes === target.entry?.value) return unchanged(ctx, previous);
+  if (previous === on && target.bytes === target.stored) return unchanged(ctx, previous);
   const next = on ? old | mask : old & ~mask;
   const { bytes } = target;
   storeBits(ctx.ks, argv[1], target, bytes.slice(0, byte) + String.fromCharCode(next) + bytes.slice(byte + 1));

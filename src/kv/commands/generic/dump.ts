@@ -10,8 +10,8 @@ import { unchanged, type Args, type Ctx } from '../spec.js';
 
 // DUMP key
 export function dumpCommand(ctx: Ctx, argv: Args): Reply {
-  const e = ctx.ks.lookup(argv[1]);
-  return e === undefined ? null : encodeValue(e.value);
+  const s = ctx.ks.lookup(argv[1]);
+  return s === undefined ? null : encodeValue(ctx.ks.valueAt(s));
 }
 
 // RESTORE key ttl serialized-value [REPLACE] [ABSTTL] [IDLETIME seconds] [FREQ frequency]
@@ -62,8 +62,8 @@ export function restoreCommand(ctx: Ctx, argv: Args): Reply {
     ctx.rewrite(['del', key]);
     return OK;
   }
-  const e = ks.insert(key, value, ttl);
-  if (idle >= 0) e.atime = ks.lruNow - idle * 1000;
+  const s = ks.insert(key, value, ttl);
+  if (idle >= 0) ks.setIdleSecondsAt(s, idle);
   if (ttl !== 0 && !absTtl) ctx.rewrite([...argv.slice(0, 2), String(ttl), ...argv.slice(3), 'ABSTTL']);
   return OK;
 }

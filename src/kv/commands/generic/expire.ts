@@ -62,11 +62,11 @@ export function expireGeneric(ctx: Ctx, argv: Args, name: string, unit: 1 | 1000
   when += base;
 
   const key = argv[1];
-  const e = ks.lookup(key);
-  if (e === undefined) return unchanged(ctx, 0);
+  const s = ks.lookup(key);
+  if (s === undefined) return unchanged(ctx, 0);
   const at = Number(when);
   if (flags !== 0) {
-    const current = e.exp === 0 ? -1 : e.exp;
+    const current = ks.expiryAt(s) || -1;
     if (flags & NX && current !== -1) return unchanged(ctx, 0);
     if (flags & XX && current === -1) return unchanged(ctx, 0);
     // No expiry counts as an infinite one: never lower than GT's time, never higher than LT's.
@@ -79,7 +79,7 @@ export function expireGeneric(ctx: Ctx, argv: Args, name: string, unit: 1 | 1000
     ks.delete(key);
     ctx.rewrite(['del', key]);
   } else {
-    ks.setExpiry(e, at);
+    ks.setExpiry(s, at);
     ctx.rewrite(['pexpireat', key, when.toString()]);
   }
   return 1;
@@ -90,17 +90,18 @@ export function expireGeneric(ctx: Ctx, argv: Args, name: string, unit: 1 | 1000
  * (unix ms): -2 when the key is missing, -1 when it has no expiry.
  */
 export function ttlGeneric(ctx: Ctx, key: string, ms: boolean, absolute: boolean): Reply {
-  const e = ctx.ks.peek(key);
-  if (e === undefined) return -2;
-  if (e.exp === 0) return -1;
-  const ttl = Math.max(0, absolute ? e.exp : e.exp - ctx.ks.now());
+  const s = ctx.ks.peek(key);
+  if (s === undefined) return -2;
+  const exp = ctx.ks.expiryAt(s);
+  if (exp === 0) return -1;
+  const ttl = Math.max(0, absolute ? exp : exp - ctx.ks.now());
   return ms ? ttl : Math.floor((ttl + 500) / 1000);
 }
 
 // PERSIST key
 export function persistCommand(ctx: Ctx, argv: Args): Reply {
-  const e = ctx.ks.lookup(argv[1]);
-  if (e === undefined || e.exp === 0) return unchanged(ctx, 0);
-  ctx.ks.setExpiry(e, 0);
+  const s = ctx.ks.lookup(argv[1]);
+  if (s === undefined || ctx.ks.expiryAt(s) === 0) return unchanged(ctx, 0);
+  ctx.ks.setExpiry(s, 0);
   return 1;
 }

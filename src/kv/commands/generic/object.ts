@@ -38,17 +38,18 @@ export function objectCommand(ctx: Ctx, argv: Args): Reply {
   if (!known && sub !== 'help') return unknownSubcommand(argv[1], 'object');
   if (argv.length !== (known ? 3 : 2)) return wrongArity(`object|${sub}`);
   if (!known) return HELP;
-  const e = ctx.ks.peek(argv[2]);
-  if (e === undefined) return null;
+  const s = ctx.ks.peek(argv[2]);
+  if (s === undefined) return null;
+  const value = ctx.ks.valueAt(s);
   switch (sub) {
     case 'encoding':
-      return encodingOf(e.value);
+      return encodingOf(value);
     case 'freq':
       return LFU_NOT_SELECTED;
     case 'idletime':
-      return Math.max(0, Math.floor((ctx.ks.lruNow - e.atime) / 1000));
+      return ctx.ks.idleSecondsAt(s);
     default:
-      return typeof e.value === 'string' && isSharedInteger(e.value) ? SHARED_REFCOUNT : 1;
+      return typeof value === 'string' && isSharedInteger(value) ? SHARED_REFCOUNT : 1;
   }
 }
 

@@ -15,11 +15,11 @@ export function renameGeneric(ctx: Ctx, argv: Args, nx: boolean): Reply {
   const ks = ctx.ks;
   const from = argv[1];
   const to = argv[2];
-  const e = ks.lookup(from);
-  if (e === undefined) return NO_SUCH_KEY;
+  const s = ks.lookup(from);
+  if (s === undefined) return NO_SUCH_KEY;
   if (from === to || (nx && ks.lookup(to) !== undefined)) return unchanged(ctx, nx ? 0 : OK);
   ks.delete(to);
-  ks.rename(e, to);
+  ks.rename(s, to);
   return nx ? 1 : OK;
 }
 
@@ -45,12 +45,12 @@ export function copyCommand(ctx: Ctx, argv: Args): Reply {
   // Upstash does this and the SDK's copy test expects it (recorded in `deviates` too).
   if (from === to) return unchanged(ctx, 0);
   const ks = ctx.ks;
-  const e = ks.lookup(from);
-  if (e === undefined) return unchanged(ctx, 0);
+  const s = ks.lookup(from);
+  if (s === undefined) return unchanged(ctx, 0);
   if (ks.lookup(to) !== undefined) {
     if (!replace) return unchanged(ctx, 0);
     ks.delete(to);
   }
-  ks.insert(to, cloneValue(e.value), e.exp);
+  ks.insert(to, cloneValue(ks.valueAt(s)), ks.expiryAt(s));
   return 1;
 }

@@ -33,11 +33,13 @@ export function scanCommand(ctx: Ctx, argv: Args): Reply {
   const type = opts.extras.get('type')?.toLowerCase() ?? null;
   const withType = opts.extras.has('withtype');
   const keys: string[] = [];
-  const next = ctx.ks.scan(cursor, count, (e) => {
-    if (pattern !== null && !globMatch(pattern, e.key)) return;
-    const t = typeName(e.value);
+  const ks = ctx.ks;
+  const next = ks.scan(cursor, count, (s) => {
+    const key = ks.keyAt(s);
+    if (pattern !== null && !globMatch(pattern, key)) return;
+    const t = typeName(ks.valueAt(s));
     if (type !== null && t.toLowerCase() !== type) return;
-    keys.push(e.key);
+    keys.push(key);
     if (withType) keys.push(t);
   });
   return [String(next), keys];

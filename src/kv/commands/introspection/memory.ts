@@ -17,6 +17,6 @@ export function memoryUsageCommand(ctx: Ctx, argv: Args): Reply {
     if (n < 0n) return SYNTAX;
     samples = Number(n);
   }
-  const e = ctx.ks.peek(argv[2]);
-  return e === undefined ? null : memoryUsage(argv[2], e.value, samples);
+  const s = ctx.ks.peek(argv[2]);
+  return s === undefined ? null : memoryUsage(argv[2], ctx.ks.valueAt(s), samples);
 }

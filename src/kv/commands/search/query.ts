@@ -34,7 +34,7 @@ export function queryCommand(ctx: Ctx, argv: Args): Reply {
   return ranked.map(([key, relevance]) => {
     const score = shownScore(index, key, relevance, opts.orderBy);
     if (opts.noContent) return [key, formatFloat(score)];
-    const value = ctx.ks.peek(key)!.value;
+    const value = ctx.ks.peekValue(key)!;
     return [key, formatFloat(score), documentContent(index.def, value, opts.select, highlight)];
   });
 }

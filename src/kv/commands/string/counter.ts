@@ -13,7 +13,7 @@ import type { Reply } from '../../reply.js';
 import { incrementText, INT64_MIN, parseExactInteger } from '../args.js';
 import { addLongDouble, formatLongDouble, LONG_DOUBLE_ZERO, parseLongDouble } from '../long-double.js';
 import type { Args, Ctx } from '../spec.js';
-import { stringEntry } from './lookup.js';
+import { putString, stringAt, stringSlot } from './lookup.js';
 
 // INCR key
 export function incrCommand(ctx: Ctx, argv: Args): Reply {
@@ -41,29 +41,27 @@ export function decrbyCommand(ctx: Ctx, argv: Args): Reply {
 
 /** Adds `by` to the integer at `key` (0 when absent), keeping its TTL; refuses to leave int64. */
 function incrBy(ctx: Ctx, key: string, by: number | bigint): Reply {
-  const e = stringEntry(ctx.ks, key);
-  if (isError(e)) return e;
-  const next = incrementText(e?.value, by, NOT_INTEGER);
+  const s = stringSlot(ctx.ks, key);
+  if (isError(s)) return s;
+  const next = incrementText(stringAt(ctx.ks, s), by, NOT_INTEGER);
   if (isError(next)) return next;
   const text = String(next);
-  if (e === undefined) ctx.ks.insert(key, text, 0);
-  else e.value = text;
+  putString(ctx.ks, key, s, text);
   return next;
 }
 
 // INCRBYFLOAT key increment
 export function incrbyfloatCommand(ctx: Ctx, argv: Args): Reply {
   const key = argv[1];
-  const e = stringEntry(ctx.ks, key);
-  if (isError(e)) return e;
-  const current = e === undefined ? LONG_DOUBLE_ZERO : parseLongDouble(e.value);
+  const s = stringSlot(ctx.ks, key);
+  if (isError(s)) return s;
+  const current = s === undefined ? LONG_DOUBLE_ZERO : parseLongDouble(stringAt(ctx.ks, s));
   const by = parseLongDouble(argv[2]);
   if (current === undefined || by === undefined) return NOT_FLOAT;
   const sum = addLongDouble(current, by);
   if (sum === undefined) return NAN_OR_INF;
   const text = formatLongDouble(sum);
-  if (e === undefined) ctx.ks.insert(key, text, 0);
-  else e.value = text;
+  putString(ctx.ks, key, s, text);
   // Logged as the value it produced, so a replay cannot round differently.
   ctx.rewrite(['set', key, text, 'keepttl']);
   return text;

@@ -2,13 +2,13 @@
 // MSETNX (Redis t_string.c, setGenericCommand and around it). Writes that depend on the clock
 // are logged in Redis's absolute form; writes that change nothing are not logged.
 
-import type { Entry, Keyspace } from '../../engine/keyspace.js';
+import type { Keyspace, Slot } from '../../engine/keyspace.js';
 import { isError, SYNTAX, WRONGTYPE, wrongArity } from '../../errors.js';
 import { OK, type Reply } from '../../reply.js';
 import { ArgReader } from '../args.js';
 import { expiryAt, isTimed, readExpiry, type Expiry, type ExpiryWord } from '../expiry-options.js';
 import type { Args, Ctx } from '../spec.js';
-import { getString, stringEntry } from './lookup.js';
+import { getString, stringAt, stringSlot } from './lookup.js';
 
 const SET_EXPIRY: readonly ExpiryWord[] = ['ex', 'px', 'exat', 'pxat', 'keepttl'];
 const GETEX_EXPIRY: readonly ExpiryWord[] = ['ex', 'px', 'exat', 'pxat', 'persist'];
@@ -85,39 +85,40 @@ function setGeneric(
     if (isError(t)) return t;
     at = t;
   }
-  const e = ks.lookup(key);
+  const s = ks.lookup(key);
   let old: string | null = null;
-  if (get && e !== undefined) {
-    if (typeof e.value !== 'string') return WRONGTYPE;
-    old = e.value;
+  if (get && s !== undefined) {
+    const stored = ks.valueAt(s);
+    if (typeof stored !== 'string') return WRONGTYPE;
+    old = stored;
   }
-  if (cond === 'nx' ? e !== undefined : cond === 'xx' && e === undefined) {
+  if (cond === 'nx' ? s !== undefined : cond === 'xx' && s === undefined) {
     ctx.rewrite();
     return get ? old : null;
   }
   const keepTtl = expiry?.word === 'keepttl';
-  put(ks, e, key, value, keepTtl && e !== undefined ? e.exp : Number(at));
+  put(ks, s, key, value, keepTtl && s !== undefined ? ks.expiryAt(s) : Number(at));
   if (at !== 0) ctx.rewrite(['set', key, value, 'pxat', String(at)]);
   else if (get) ctx.rewrite(keepTtl ? ['set', key, value, 'keepttl'] : ['set', key, value]);
   return get ? old : OK;
 }
 
-/** Stores `value` at `key`, whose live entry (if any) is `e`, expiring at `exp` (0: never). */
-function put(ks: Keyspace, e: Entry | undefined, key: string, value: string, exp: number): void {
-  if (e === undefined) {
+/** Stores `value` at `key`, whose live slot (if any) is `s`, expiring at `exp` (0: never). */
+function put(ks: Keyspace, s: Slot | undefined, key: string, value: string, exp: number): void {
+  if (s === undefined) {
     ks.insert(key, value, exp);
   } else {
-    e.value = value;
-    ks.setExpiry(e, exp);
+    ks.setValueAt(s, value);
+    ks.setExpiry(s, exp);
   }
 }
 
 // GETSET key value
 export function getsetCommand(ctx: Ctx, argv: Args): Reply {
-  const e = stringEntry(ctx.ks, argv[1]);
-  if (isError(e)) return e;
-  const old = e === undefined ? null : e.value;
-  put(ctx.ks, e, argv[1], argv[2], 0);
+  const s = stringSlot(ctx.ks, argv[1]);
+  if (isError(s)) return s;
+  const old = stringAt(ctx.ks, s) ?? null;
+  put(ctx.ks, s, argv[1], argv[2], 0);
   ctx.rewrite(['set', argv[1], argv[2]]);
   return old;
 }
@@ -146,10 +147,11 @@ export function getexCommand(ctx: Ctx, argv: Args): Reply {
   if (r.error !== null) return r.error;
   const ks = ctx.ks;
   const key = argv[1];
-  const e = stringEntry(ks, key);
+  const s = stringSlot(ks, key);
   ctx.rewrite();
-  if (e === undefined) return null;
-  if (isError(e)) return e;
+  if (s === undefined) return null;
+  if (isError(s)) return s;
+  const value = stringAt(ks, s);
   if (isTimed(expiry)) {
     // Redis checks the time only once it has found the key.
     const at = expiryAt(expiry, ks.now(), 'getex');
@@ -159,14 +161,14 @@ export function getexCommand(ctx: Ctx, argv: Args): Reply {
       ks.delete(key);
       ctx.rewrite(['del', key]);
     } else {
-      ks.setExpiry(e, Number(at));
+      ks.setExpiry(s, Number(at));
       ctx.rewrite(['pexpireat', key, String(at)]);
     }
-  } else if (expiry?.word === 'persist' && e.exp !== 0) {
-    ks.setExpiry(e, 0);
+  } else if (expiry?.word === 'persist' && ks.expiryAt(s) !== 0) {
+    ks.setExpiry(s, 0);
     ctx.rewrite(['persist', key]);
   }
-  return e.value;
+  return value;
 }
 
 // MGET key [key ...]

@@ -6,7 +6,7 @@ import { isError, NOT_INTEGER, OFFSET_OUT_OF_RANGE, STRING_TOO_LONG } from '../.
 import type { Reply } from '../../reply.js';
 import { parseInteger } from '../args.js';
 import type { Args, Ctx } from '../spec.js';
-import { getString, stringEntry } from './lookup.js';
+import { getString, putString, stringAt, stringSlot } from './lookup.js';
 
 // Redis caps a string at proto-max-bulk-len, 512MB. A JS string cannot be built quite that long
 // on every runtime (V8 stops 24 bytes short), so the cap is whichever is smaller.
@@ -14,15 +14,16 @@ export const MAX_STRING_BYTES = Math.min(512 * 1024 * 1024, constants.MAX_STRING
 
 // APPEND key value
 export function appendCommand(ctx: Ctx, argv: Args): Reply {
-  const e = stringEntry(ctx.ks, argv[1]);
-  if (isError(e)) return e;
-  if (e === undefined) {
+  const s = stringSlot(ctx.ks, argv[1]);
+  if (isError(s)) return s;
+  if (s === undefined) {
     ctx.ks.insert(argv[1], argv[2], 0);
     return argv[2].length;
   }
-  const length = e.value.length + argv[2].length;
+  const stored = stringAt(ctx.ks, s);
+  const length = stored.length + argv[2].length;
   if (length > MAX_STRING_BYTES) return STRING_TOO_LONG;
-  e.value += argv[2];
+  ctx.ks.setValueAt(s, stored + argv[2]);
   return length;
 }
 
@@ -55,19 +56,18 @@ export function setrangeCommand(ctx: Ctx, argv: Args): Reply {
   const offset = parseInteger(argv[2]);
   if (offset === undefined) return NOT_INTEGER;
   if (offset < 0) return OFFSET_OUT_OF_RANGE;
-  const e = stringEntry(ctx.ks, argv[1]);
-  if (isError(e)) return e;
+  const s = stringSlot(ctx.ks, argv[1]);
+  if (isError(s)) return s;
+  const base = stringAt(ctx.ks, s) ?? '';
   const patch = argv[3];
   if (patch.length === 0) {
     // Nothing to write: the length as it is, and no key created.
     ctx.rewrite();
-    return e === undefined ? 0 : e.value.length;
+    return base.length;
   }
   if (offset + patch.length > MAX_STRING_BYTES) return STRING_TOO_LONG;
-  const base = e === undefined ? '' : e.value;
   const padded = base.length < offset ? base.padEnd(offset, '\0') : base;
   const value = padded.slice(0, offset) + patch + padded.slice(offset + patch.length);
-  if (e === undefined) ctx.ks.insert(argv[1], value, 0);
-  else e.value = value;
+  putString(ctx.ks, argv[1], s, value);
   return value.length;
 }

@@ -7,6 +7,8 @@
 //   [one char: name length][name][one char: value length][value] per field, in insertion
 //   order. Lookups scan it, as Redis scans a listpack; it costs a few hundred bytes less per
 //   hash than objects per field, which matters for the many small hashes a cache holds.
+//   The string is kept flat (built by join, not +): a concatenation is a tree of string pieces
+//   until something reads it, several times the bytes of the flat string.
 //   `get`, `fields` and `random` hand out Field objects made on the spot, seq being the
 //   field's place (1-based); changes go through `set`, `delete` and `setExpiry` by name.
 // - a FieldTable (field-table.ts), for good, once the hash outgrows the packed form.
@@ -20,17 +22,29 @@ import { decodeFields, encodeFields, type FieldRow } from './hash-codec.js';
 export type { Field } from './field-table.js';
 
 export class HashValue implements Container {
-  /** The packed fields, or null once `table` holds them. */
-  private packed: string | null = '';
-  private packedCount = 0;
-  private table: FieldTable | null = null;
+  /** The packed fields, or the FieldTable that holds them for good. One field: a hash object costs per hash. */
+  private body: string | FieldTable = '';
 
   get kind(): ContainerKind {
     return HASH_KIND;
   }
 
+  private get packed(): string | null {
+    return typeof this.body === 'string' ? this.body : null;
+  }
+
+  private get table(): FieldTable | null {
+    return typeof this.body === 'string' ? null : this.body;
+  }
+
   get size(): number {
-    return this.table === null ? this.packedCount : this.table.size;
+    if (this.table !== null) return this.table.size;
+    let count = 0;
+    this.walk(() => {
+      count++;
+      return false;
+    });
+    return count;
   }
 
   get memberExpiry(): number {
@@ -67,12 +81,11 @@ export class HashValue implements Container {
     const at = this.find(name);
     if (at >= 0) {
       const valueAt = at + 1 + name.length;
-      this.packed = packed.slice(0, valueAt) + lengthChar(value) + value + packed.slice(valueAt + 1 + packed.charCodeAt(valueAt));
+      this.body = [packed.slice(0, valueAt), lengthChar(value), value, packed.slice(valueAt + 1 + packed.charCodeAt(valueAt))].join('');
       return false;
     }
-    if (this.packedCount === LISTPACK_MAX_ENTRIES) return this.unpack().set(name, value, keepTtl);
-    this.packed = packed + lengthChar(name) + name + lengthChar(value) + value;
-    this.packedCount++;
+    if (this.size === LISTPACK_MAX_ENTRIES) return this.unpack().set(name, value, keepTtl);
+    this.body = [packed, lengthChar(name), name, lengthChar(value), value].join('');
     return true;
   }
 
@@ -82,8 +95,7 @@ export class HashValue implements Container {
     const at = this.find(name);
     if (at < 0) return false;
     const valueAt = at + 1 + name.length;
-    this.packed = packed.slice(0, at) + packed.slice(valueAt + 1 + packed.charCodeAt(valueAt));
-    this.packedCount--;
+    this.body = [packed.slice(0, at), packed.slice(valueAt + 1 + packed.charCodeAt(valueAt))].join('');
     return true;
   }
 
@@ -109,7 +121,7 @@ export class HashValue implements Container {
   /** A uniformly chosen live field; the hash must not be empty. */
   random(): Field {
     if (this.table !== null) return this.table.random();
-    const pick = Math.floor(Math.random() * this.packedCount);
+    const pick = Math.floor(Math.random() * this.size);
     let i = 0;
     for (const f of this.fields()) if (i++ === pick) return f;
     throw new Error('random() of an empty hash');
@@ -139,9 +151,7 @@ export class HashValue implements Container {
 
   clone(): HashValue {
     const copy = new HashValue();
-    copy.packed = this.packed;
-    copy.packedCount = this.packedCount;
-    copy.table = this.table?.clone() ?? null;
+    copy.body = typeof this.body === 'string' ? this.body : this.body.clone();
     return copy;
   }
 
@@ -182,12 +192,8 @@ export class HashValue implements Container {
 
   /** Moves the fields to a FieldTable, for good. */
   private unpack(): FieldTable {
-    if (this.table === null) {
-      this.table = FieldTable.of(this.fields());
-      this.packed = null;
-      this.packedCount = 0;
-    }
-    return this.table;
+    if (typeof this.body === 'string') this.body = FieldTable.of(this.fields());
+    return this.body;
   }
 }
 
