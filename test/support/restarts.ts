@@ -104,8 +104,14 @@ async function pushIntoSnapshot(t: TestLarder, pick: (argv: string[]) => boolean
 /** Every command in a database's append-only logs, oldest first. */
 export function loggedCommands(dataDir: string, db = 'default'): string[][] {
   const dir = join(dataDir, 'kv', db);
-  const logs = readdirSync(dir).filter((name) => name.endsWith('.aof')).sort();
-  return logs.flatMap((name) => readFrames(readFileSync(join(dir, name))).frames.flatMap((f) => decodeCommands(f).map((argv) => [...argv])));
+  for (;;) {
+    const logs = readdirSync(dir).filter((name) => name.endsWith('.aof')).sort();
+    try {
+      return logs.flatMap((name) => readFrames(readFileSync(join(dir, name))).frames.flatMap((f) => decodeCommands(f).map((argv) => [...argv])));
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e; // a compaction ending deleted a log listed: list again
+    }
+  }
 }
 
 /**
