@@ -144,10 +144,7 @@ export class HnswAnn implements AnnIndex {
     const size = this.size;
     const point = this.prepare(query);
     const wanted = k + Math.min(k, SPARE_CANDIDATES);
-    // Unfiltered, the whole search breadth comes back: at 1M clustered vectors of 128 dimensions
-    // the exact top 10 hide among near-ties that half precision orders wrongly (recall@10 0.795
-    // with 20 candidates, vector-scale bench of 2026-11-26), and ef candidates cost nothing more.
-    if (accept === undefined) return this.nearest(point, Math.min(Math.max(wanted, EF_SEARCH), size));
+    if (accept === undefined) return this.nearest(point, Math.min(wanted, size));
     // usearch's JS binding takes no filter: ask for more points until enough of them pass.
     const most = Math.min(k * MAX_OVERFETCH, size);
     for (let ask = Math.min(k * FIRST_OVERFETCH, most); ; ask = Math.min(ask * 2, most)) {
