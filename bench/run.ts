@@ -7,7 +7,7 @@
 //   vector    upsert, query QPS and recall@10, filtered query, against its ANN graph (usearch) called directly
 //   queue     publish (single, batch of 100), deliveries/s, publish-to-delivery latency, 10% failing once,
 //             CPU per message; embedded, and PostgreSQL with 1 and 2 processes
-//   vector-scale  query QPS and recall@10 at 10k and 100k vectors (1M on request), the same pair
+//   vector-scale  upsert rate, query QPS, recall@10 and memory at 10k, 100k and 1M vectors of 128 dimensions
 //   workflow  @upstash/workflow steps/s with 8 runs at once, and the latency a step adds (issue 10)
 //   search    Redis Search: JSON documents indexed/s, term/phrase/fuzzy/range/aggregate QPS and p99
 //             at 10k and 100k documents against a full scan in-process, index memory (issue 23)
@@ -20,7 +20,7 @@
 //                    [--cell S] [--sizes N,N,N] [--modes engine,http] [--family-rounds N] (families)
 //                    [--run-seconds S]             (streams, vector, queue, vector-scale, workflow)
 //                    [--vectors N] [--queries N]                                  (vector)
-//                    [--scale-sizes N,N,N] [--scale-queries N] [--scale-dim N]    (vector-scale)
+//                    [--scale-sizes N,N,N] [--scale-queries N] [--scale-dim N] [--scale-direct-max N] (vector-scale)
 //                    [--search-sizes N,N]                                         (search)
 //                    [--compaction-keys N] [--memory-scale F]   (kv-scale; also --duration, --warmup)
 //
@@ -52,9 +52,8 @@ const WORKLOADS = ['kv', 'families', 'streams', 'vector', 'queue', 'vector-scale
 // families 1 s per cell, one round (three take about nine minutes); streams, vector, queue,
 // vector-scale and workflow 2 s per measured figure, 3 rounds (3 s put the run at 15 to 16
 // minutes); the vector issue's 100,000 vectors (--vectors 20000 when building two graphs of that
-// size is too slow); vector-scale at 10k and 100k only: two graphs of 1M take about 15 minutes
-// more to build here, so 1M is asked for with --scale-sizes (and issue 20's 128 dimensions
-// with --scale-dim 128).
+// size is too slow); vector-scale at 10k, 100k and 1M vectors of 128 dimensions (issue 20), its
+// in-process graph only up to 100k (a second graph of 1M would take minutes more).
 const { values, positionals } = parseArgs({
   allowPositionals: true,
   options: {
@@ -71,9 +70,10 @@ const { values, positionals } = parseArgs({
     'run-seconds': { type: 'string', default: '2' },
     vectors: { type: 'string', default: '100000' },
     queries: { type: 'string', default: '200' },
-    'scale-sizes': { type: 'string', default: '10000,100000' },
+    'scale-sizes': { type: 'string', default: '10000,100000,1000000' },
     'scale-queries': { type: 'string', default: '100' },
-    'scale-dim': { type: 'string', default: '32' },
+    'scale-dim': { type: 'string', default: '128' },
+    'scale-direct-max': { type: 'string', default: '100000' },
     'search-sizes': { type: 'string', default: '10000,100000' },
     doc: { type: 'string', default: 'docs/benchmarks.md' },
     'compaction-keys': { type: 'string', default: '2000000' },
@@ -167,7 +167,8 @@ async function main(): Promise<void> {
       const sizes = values['scale-sizes'].split(',').map((s) => positive('scale-sizes', s, 100, 10_000_000));
       const queries = positive('scale-queries', values['scale-queries'], 1, 10_000);
       const dim = positive('scale-dim', values['scale-dim'], 2, 4096);
-      const summary = await benchVectorScale(ROOT, { sizes: [...new Set(sizes)].sort((a, b) => a - b), queries, dim, seconds: runSeconds, rounds });
+      const directMax = positive('scale-direct-max', values['scale-direct-max'], 0, 10_000_000);
+      const summary = await benchVectorScale(ROOT, { sizes: [...new Set(sizes)].sort((a, b) => a - b), queries, dim, directMax, seconds: runSeconds, rounds });
       clean &&= summary.clean;
       text = summary.render();
     } else {

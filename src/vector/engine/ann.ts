@@ -43,9 +43,11 @@ export interface AnnIndex {
 // picks candidates; their scores come from similarity.ts, exact. Squared L2 orders as L2 does.
 const METRIC = { COSINE: MetricKind.IP, EUCLIDEAN: MetricKind.L2sq, DOT_PRODUCT: MetricKind.IP } as const;
 const PRECISION = { COSINE: ScalarKind.F16, EUCLIDEAN: ScalarKind.F32, DOT_PRODUCT: ScalarKind.F32 } as const;
-/** Graph degree and build effort: hnswlib's usual defaults for recall above 0.95. usearch's own
- *  default efConstruction, 128, builds a third faster, but on 5,000 vectors in 20 tight clusters
- *  recall@10 fell from 0.97 to 0.94 (and inserting on two cores costs about 0.015 of it). */
+/** Graph degree and build effort: hnswlib's usual defaults. usearch's own default efConstruction,
+ *  128, inserts about twice as fast (100k clustered vectors of 128 dimensions, the vector-scale
+ *  bench's data: 3,677 against 1,815 a second on two cores) at the same recall@10 there, 0.990,
+ *  but at 1M of them two runs over HTTP found recall@10 0.795 and 0.786 (docs/benchmarks.md,
+ *  "Vector scale"), below issue 20's 0.95; so it stays 200 until a 1M run says otherwise. */
 const M = 16;
 const EF_CONSTRUCTION = 200;
 /** Search breadth floor; usearch raises it to k for larger k. */

@@ -11,6 +11,7 @@ import { MetadataIndex } from './metadata-index.js';
 import type { Similarity, SparseVector, VectorData, VectorRecord } from './record.js';
 import { denseScore } from './similarity.js';
 import { SparseIndex } from './sparse-index.js';
+import { VectorSlab } from './vector-slab.js';
 
 /** Below this many vectors a query scans them all: exact, and as fast as the graph. */
 const EXACT_BELOW = 256;
@@ -38,6 +39,8 @@ export class Namespace {
   private sortedIds: string[] | null = null;
   private ann: AnnIndex | null = null;
   private sparse = new SparseIndex();
+  /** The records' dense vectors; made by the first one, which fixes the dimension. */
+  private slab: VectorSlab | null = null;
   private readonly byLabel = new Map<number, VectorRecord>();
   private readonly metadata = new MetadataIndex();
   /** The next new record's label. */
@@ -115,9 +118,11 @@ export class Namespace {
         vectors.push(record.vector);
       } else if (old?.vector) this.ann?.remove(record.label);
     }
-    if (vectors.length === 0) return;
-    this.ann ??= new HnswAnn(this.similarity, vectors[0].length);
-    this.ann.addMany(labels, vectors);
+    if (vectors.length > 0) {
+      this.ann ??= new HnswAnn(this.similarity, vectors[0].length);
+      this.ann.addMany(labels, vectors);
+    }
+    this.compactVectors();
   }
 
   /** Files one record everywhere but in the graph; returns it with the record it replaced. */
@@ -125,11 +130,13 @@ export class Namespace {
     const old = this.records.get(data.id);
     const label = old?.label ?? data.label ?? this.nextLabel;
     this.nextLabel = Math.max(this.nextLabel, label + 1);
-    const record: VectorRecord = { ...data, label };
+    const vector = data.vector === null ? null : (this.slab ??= new VectorSlab(data.vector.length)).store(data.vector, label);
+    const record: VectorRecord = { ...data, vector, label };
     this.records.set(data.id, record);
     if (old === undefined) this.sortedIds = null;
     this.byLabel.set(label, record);
     if (old !== undefined) this.metadata.remove(label, old.metadata);
+    if (old?.vector) this.slab!.release(old.vector);
     this.metadata.add(label, record.metadata);
     if (old?.sparse) this.sparse.remove(label, old.sparse);
     if (record.sparse !== null) this.sparse.add(label, record.sparse);
@@ -144,8 +151,23 @@ export class Namespace {
     this.metadata.remove(old.label, old.metadata);
     if (old.sparse !== null) this.sparse.remove(old.label, old.sparse);
     this.sortedIds = null;
-    if (old.vector !== null && !this.deferred) this.ann?.remove(old.label);
+    if (old.vector !== null) {
+      this.slab!.release(old.vector);
+      if (!this.deferred) this.ann?.remove(old.label);
+    }
+    this.compactVectors();
     return true;
+  }
+
+  /** Moves the vectors of the slab's chunks it gave up into its newest one (see vector-slab.ts). */
+  private compactVectors(): void {
+    if (this.slab === null) return;
+    for (const label of this.slab.takeMoves()) {
+      const r = this.byLabel.get(label)!;
+      const moved: VectorRecord = { ...r, vector: this.slab.store(r.vector!, label) };
+      this.records.set(r.id, moved);
+      this.byLabel.set(label, moved);
+    }
   }
 
   /**
@@ -212,6 +234,7 @@ export class Namespace {
     this.byLabel.clear();
     this.metadata.clear();
     this.sparse = new SparseIndex();
+    this.slab = null;
     this.sortedIds = null;
     this.ann = null;
   }
