@@ -44,7 +44,10 @@ describe('workflow run logs', () => {
     const url = ep.route('/par-failing', async (ctx) => {
       await Promise.all([
         ctx.run('good', () => 'g'),
-        ctx.run('bad', () => {
+        // Fails a moment after the good branch ends: a branch's result that arrives after the
+        // run has failed is refused (the run is no longer active), and would never be logged.
+        ctx.run('bad', async () => {
+          await new Promise((resolve) => setTimeout(resolve, 300));
           throw new Error('broken branch');
         }),
       ]);
