@@ -7,6 +7,7 @@
 // directories DIR_MODE, whatever the umask (it can only take bits away).
 
 import { closeSync, fchmodSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 
 export const FILE_MODE = 0o600;
@@ -43,6 +44,16 @@ export function syncDirectory(dir: string): void {
     fsyncSync(fd);
   } finally {
     closeSync(fd);
+  }
+}
+
+/** As syncDirectory, off the JS thread. */
+export async function syncDirectoryInBackground(dir: string): Promise<void> {
+  const handle = await open(dir, 'r');
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
   }
 }
 

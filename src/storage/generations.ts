@@ -15,6 +15,7 @@
 // Not safe for concurrent use; its owner's JS thread owns it.
 
 import { readdirSync, readFileSync, rmSync } from 'node:fs';
+import { readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Logger } from '../server/log.js';
 import { AppendLog, type FsyncPolicy, type Recovered } from './append-log.js';
@@ -147,7 +148,8 @@ export class Generations {
   /**
    * Starts log <gen+1> and writes snapshot <gen+1> from `header` (with the format's version and
    * count) and `entries`, which must yield the state as it is now even as later writes change it,
-   * then deletes the generations before it. A failure (a full disk) is logged, not thrown: the
+   * then deletes the generations before it. Each entry is copied before the next is taken, so
+   * an entry may be a view of a buffer the next one reuses. A failure (a full disk) is logged, not thrown: the
    * writes are durable in the logs already, and compaction is tried again after more growth.
    * In the background, the entries are written a slice at a time between turns of the event
    * loop and fsynced off the JS thread; otherwise all at once.
@@ -189,9 +191,9 @@ export class Generations {
         if (this.writing !== write) return;
         if (!done) return void setTimeout(slice, PAUSE_MS);
         write.finishInBackground().then((bytes) => {
-          if (this.writing !== write) return;
+          if (this.writing !== write || bytes === null) return;
           this.writing = null;
-          this.installed(bytes);
+          this.installed(bytes, true);
         }, failed);
       }, failed);
     };
@@ -216,9 +218,23 @@ export class Generations {
   /** Deletes the generations before the newest snapshot and unfinished snapshot writes. */
   removeOlder(): void {
     for (const name of readdirSync(this.settings.dir)) {
-      const m = GEN_FILE.exec(name);
-      if ((m !== null && Number(m[2]) < this.base) || name.endsWith('.tmp')) rmSync(join(this.settings.dir, name));
+      if (this.isOlder(name) || name.endsWith('.tmp')) rmSync(join(this.settings.dir, name), { force: true });
     }
+  }
+
+  /**
+   * Deletes the generations before the newest snapshot off the JS thread: unlinking a log of
+   * hundreds of megabytes took the kernel tens of milliseconds. Temp files are left to the next
+   * start, as one may be a compaction that began meanwhile.
+   */
+  private async removeOlderInBackground(): Promise<void> {
+    const older = (await readdir(this.settings.dir)).filter((name) => this.isOlder(name));
+    for (const name of older) await rm(join(this.settings.dir, name), { force: true });
+  }
+
+  private isOlder(name: string): boolean {
+    const m = GEN_FILE.exec(name);
+    return m !== null && Number(m[2]) < this.base;
   }
 
   /** The error for a snapshot or log entry that cannot be read. */
@@ -249,15 +265,19 @@ export class Generations {
     return write;
   }
 
-  private installed(snapshotBytes: number): void {
+  private installed(snapshotBytes: number, background = false): void {
     this.snapshotBytes = snapshotBytes;
     this.base = this.gen;
     this.retryCompactionAt = 0;
-    try {
-      this.removeOlder();
-    } catch (err) {
-      // The new generation is whole; the next start deletes what is left of the old ones.
-      this.logger.warn({ err, owner: this.owner }, 'could not delete the generations before the new snapshot');
+    // The new generation is whole; the next start deletes what is left of the old ones.
+    const leftOver = (err: unknown) => this.logger.warn({ err, owner: this.owner }, 'could not delete the generations before the new snapshot');
+    if (background) this.removeOlderInBackground().catch(leftOver);
+    else {
+      try {
+        this.removeOlder();
+      } catch (err) {
+        leftOver(err);
+      }
     }
     this.logger.info({ owner: this.owner, generation: this.gen, snapshotBytes }, 'log compacted');
   }

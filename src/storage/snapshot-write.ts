@@ -4,19 +4,28 @@
 // name. The entries come from an iterator the owner keeps point-in-time (kv's keyspace encodes an
 // entry before a command changes it); how many there are is known only at the end, so the header
 // frame is written first with its count padded to a fixed width and written over once the
-// count is known. In the background the writes and the fsync run off the JS thread: a write
-// the kernel holds back (a disk behind on dirty pages) then delays the snapshot, not requests.
+// count is known. In the background the writes, the fsync, the rename and the directory's fsync
+// run off the JS thread, in that order: a write the kernel holds back (a disk behind on dirty
+// pages) then delays the snapshot, not requests.
 // Not safe for concurrent use; its owner's JS thread owns it.
 
-import { closeSync, fchmodSync, fsync, fsyncSync, openSync, renameSync, rmSync, write, writeSync } from 'node:fs';
+import { close, closeSync, fchmodSync, fsync, fsyncSync, openSync, renameSync, rmSync, write, writeSync } from 'node:fs';
+import { rename } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { FILE_MODE, syncDirectory } from './atomic-file.js';
+import { promisify } from 'node:util';
+import { FILE_MODE, syncDirectory, syncDirectoryInBackground } from './atomic-file.js';
 import { frame, FRAME_HEADER, writeFrame } from './frames.js';
 
 /** Entries are gathered into writes of about this size. */
 const WRITE_BYTES = 1 << 20;
 /** Width of the header's count: any count below 10^15 fits. */
 const COUNT_WIDTH = 16;
+/** What a background step answers when the write was abandoned while it ran. */
+const ABANDONED = Symbol('abandoned');
+
+const writeAsync = promisify(write);
+const fsyncAsync = promisify(fsync);
+const closeAsync = promisify(close);
 
 export class SnapshotWrite {
   private readonly tmp: string;
@@ -72,27 +81,11 @@ export class SnapshotWrite {
     for (const data of this.takeGathered()) this.put(data);
   }
 
-  writeGatheredInBackground(): Promise<void> {
-    const all = this.takeGathered();
-    return new Promise((resolve, reject) => {
-      const next = (i: number, off: number): void => {
-        if (this.state === 'abandoned') return this.discard();
-        if (i === all.length) return resolve();
-        const data = all[i];
-        if (off === data.length) return next(i + 1, 0);
-        this.busy = true;
-        write(this.fd, data, off, data.length - off, null, (err, n) => {
-          this.busy = false;
-          if (err !== null) {
-            this.abandon();
-            return reject(err);
-          }
-          this.bytes += n;
-          next(i, off + n);
-        });
-      };
-      next(0, 0);
-    });
+  async writeGatheredInBackground(): Promise<void> {
+    for (const data of this.takeGathered()) {
+      if (!(await this.writeInBackground(data, null))) return;
+      this.bytes += data.length;
+    }
   }
 
   /** Writes what is left, makes the file durable and puts it in place; returns its size. */
@@ -106,25 +99,20 @@ export class SnapshotWrite {
     return this.install();
   }
 
-  /** As finish() once step() returned true and the gathered frames are written, the fsync off the JS thread. */
-  finishInBackground(): Promise<number> {
-    this.sealHeader();
-    this.busy = true;
-    return new Promise((resolve, reject) =>
-      fsync(this.fd, (err) => {
-        this.busy = false;
-        if (this.state === 'abandoned') return this.discard(); // closed meanwhile: the temp file is garbage
-        if (err !== null) {
-          this.abandon();
-          return reject(err);
-        }
-        try {
-          resolve(this.install());
-        } catch (e) {
-          reject(e as Error);
-        }
-      }),
-    );
+  /**
+   * As finish() once step() returned true and the gathered frames are written, every step off
+   * the JS thread: on a disk busy with the snapshot just written, the fsync, the rename and the
+   * directory's fsync each took tens of milliseconds, a stall for every request waiting. Null
+   * when the write was abandoned meanwhile.
+   */
+  async finishInBackground(): Promise<number | null> {
+    if (!(await this.writeInBackground(this.headerFrame(), 0))) return null;
+    if ((await this.offThread(() => fsyncAsync(this.fd))) === ABANDONED) return null;
+    this.state = 'done';
+    await closeAsync(this.fd);
+    await rename(this.tmp, this.path);
+    await syncDirectoryInBackground(dirname(this.path));
+    return this.bytes;
   }
 
   /** Stops the write and deletes the temp file (once a background write or fsync has ended). */
@@ -157,6 +145,35 @@ export class SnapshotWrite {
   private sealHeader(): void {
     const header = this.headerFrame();
     for (let off = 0; off < header.length; ) off += writeSync(this.fd, header, off, header.length - off, off);
+  }
+
+  /** Writes all of `data` at `position` (null: where the file ends); false when the write was abandoned meanwhile. */
+  private async writeInBackground(data: Buffer, position: number | null): Promise<boolean> {
+    for (let off = 0; off < data.length; ) {
+      const at = position === null ? null : position + off;
+      const written = await this.offThread(() => writeAsync(this.fd, data, off, data.length - off, at));
+      if (written === ABANDONED) return false;
+      off += written.bytesWritten;
+    }
+    return true;
+  }
+
+  /**
+   * Runs `io` with the descriptor held open until it ends. An abandon() meanwhile (or a failure)
+   * deletes the temp file once it has; what was abandoned answers ABANDONED.
+   */
+  private async offThread<T>(io: () => Promise<T>): Promise<T | typeof ABANDONED> {
+    this.busy = true;
+    try {
+      const out = await io();
+      return this.state === 'abandoned' ? ABANDONED : out;
+    } catch (err) {
+      this.abandon();
+      throw err;
+    } finally {
+      this.busy = false;
+      if (this.state === 'abandoned') this.discard();
+    }
   }
 
   private add(payload: Buffer): void {

@@ -172,7 +172,8 @@ describe('kv persistence', () => {
     let rounds = 0;
     // Commands that are not idempotent, on keys the walk has passed and keys it has still to reach:
     // a snapshot holding any of their effects would have them applied twice by the log after it.
-    while (readdirSync(dir).some((f) => f.endsWith('.tmp'))) {
+    // The compaction is over once the log before it is deleted (after the snapshot is in place).
+    while (readdirSync(dir).includes(LOG0)) {
       for (let n = 0; n < 10; n++) {
         const i = Math.floor(random() * KEYS);
         first.run('append', `s${i}`, '+');
