@@ -25,7 +25,11 @@ export class KeyspaceSnapshot implements IterableIterator<Buffer> {
   constructor(
     /** How many slots there were at the start. */
     private readonly end: number,
-    /** The encoding of the key slot `s` holds, if it holds one live at the start; null if not. */
+    /**
+     * The encoding of the key slot `s` holds, if it holds one live at the start; null if not.
+     * It may be a view of a buffer the next encoding reuses: the walk hands it out as it comes,
+     * and its taker copies it before asking for the next.
+     */
     private readonly encodeAtStart: (s: Slot) => Buffer | null,
     /** Called once the walk is over, whole or dropped. */
     private readonly ended: () => void,
@@ -36,7 +40,7 @@ export class KeyspaceSnapshot implements IterableIterator<Buffer> {
     if (s < this.at || s >= this.end || this.kept.has(s)) return;
     this.kept.add(s);
     const encoded = this.encodeAtStart(s);
-    if (encoded !== null) this.ready.push(encoded);
+    if (encoded !== null) this.ready.push(Buffer.from(encoded)); // handed out later, after other encodings
   }
 
   [Symbol.iterator](): this {

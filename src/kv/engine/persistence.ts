@@ -22,6 +22,12 @@ import { decodeValue, encodeValueAfter } from './value-codec.js';
 import type { Value } from './value.js';
 
 export const SNAPSHOT_FORMAT = { version: 1, countField: 'keys' };
+/**
+ * Snapshot entries up to this size are encoded into one buffer, reused from entry to entry,
+ * and copied into the snapshot's write buffer at once: a buffer of its own for each of 2M keys
+ * made the collector pause requests again and again while a compaction ran.
+ */
+const ENTRY_SCRATCH_BYTES = 64 * 1024;
 
 export type PersistenceSettings = GenerationSettings;
 
@@ -144,7 +150,9 @@ export class Persistence implements Journal {
       ...(search.length > 0 && { search }),
       ...(searchSkipped.length > 0 && { searchSkipped }),
     };
-    this.generations.compact(header, this.db.ks.snapshot(encodeEntry), background);
+    const scratch = Buffer.allocUnsafe(ENTRY_SCRATCH_BYTES);
+    const entries = this.db.ks.snapshot((key, value, exp) => encodeEntry(key, value, exp, scratch));
+    this.generations.compact(header, entries, background);
   }
 
   close(): void {
@@ -212,9 +220,9 @@ function searchDefinitions(v: unknown): (string[] | null)[] {
   return v.map((argv) => (Array.isArray(argv) && argv.every((s) => typeof s === 'string') ? argv : null));
 }
 
-/** One snapshot entry: [u32 key length][key][f64 expiry][value]. */
-function encodeEntry(key: string, value: Value, exp: number): Buffer {
-  const out = encodeValueAfter(value, 12 + key.length);
+/** One snapshot entry: [u32 key length][key][f64 expiry][value], in `scratch` when it fits there. */
+function encodeEntry(key: string, value: Value, exp: number, scratch: Buffer): Buffer {
+  const out = encodeValueAfter(value, 12 + key.length, scratch);
   out.writeUInt32LE(key.length, 0);
   out.write(key, 4, 'latin1');
   out.writeDoubleLE(exp, 4 + key.length);

@@ -16,23 +16,29 @@ export function encodeValue(v: Value): string {
 
 /**
  * encodeValue's bytes in a Buffer, after `reserve` bytes left for the caller (a snapshot entry's
- * key and expiry). A string value is written straight in, with no string built on the way: a
- * snapshot encodes millions of them, and every copy is garbage to collect while serving.
+ * key and expiry): at the start of `scratch` when it has room (a view of it, valid until the
+ * caller writes there again), else in a buffer of its own. A string value is written straight
+ * in, with no string built on the way: a snapshot encodes millions of them, and every copy is
+ * garbage to collect while serving.
  */
-export function encodeValueAfter(v: Value, reserve: number): Buffer {
+export function encodeValueAfter(v: Value, reserve: number, scratch?: Buffer): Buffer {
   if (typeof v !== 'string') {
     const encoded = encodeValue(v);
-    const out = Buffer.allocUnsafe(reserve + encoded.length);
+    const out = room(reserve + encoded.length, scratch);
     out.write(encoded, reserve, 'latin1');
     return out;
   }
-  const out = Buffer.allocUnsafe(reserve + 1 + v.length + 6);
+  const out = room(reserve + 1 + v.length + 6, scratch);
   out[reserve] = STRING_TAG;
   out.write(v, reserve + 1, 'latin1');
   const versionAt = reserve + 1 + v.length;
   out.writeUInt16LE(FORMAT_VERSION, versionAt);
   out.writeUInt32LE(crc32(out, reserve, versionAt + 2), versionAt + 2);
   return out;
+}
+
+function room(bytes: number, scratch: Buffer | undefined): Buffer {
+  return scratch !== undefined && bytes <= scratch.length ? scratch.subarray(0, bytes) : Buffer.allocUnsafe(bytes);
 }
 
 /** The value in a payload, or null when it is truncated, corrupt or of an unknown version. */

@@ -23,6 +23,20 @@ describe('value codec', () => {
     }
   });
 
+  it('writes into the scratch buffer given when it has room, else into a buffer of its own', () => {
+    const hash = HashValue.of([{ name: 'f', value: 'v', exp: 0 }]);
+    const scratch = Buffer.alloc(64);
+    for (const v of ['short', hash]) {
+      const out = encodeValueAfter(v, 5, scratch);
+      assert.equal(out.buffer, scratch.buffer, 'a view of the scratch buffer');
+      assert.deepEqual(out.subarray(5), Buffer.from(encodeValue(v), 'latin1'));
+    }
+    const long = 'x'.repeat(100);
+    const out = encodeValueAfter(long, 5, scratch);
+    assert.notEqual(out.buffer, scratch.buffer);
+    assert.deepEqual(out.subarray(5), Buffer.from(encodeValue(long), 'latin1'));
+  });
+
   it('lays a string out as tag, bytes, version, crc32', () => {
     const encoded = Buffer.from(encodeValue('123456789'), 'latin1');
     assert.equal(encoded[0], 0);
