@@ -3,8 +3,10 @@
 //                      compaction of that keyspace running against the same without one. The
 //                      server is started once to load the keys and once more with compactAfterBytes
 //                      just above its log, so the bench starts the compaction when it chooses:
-//                      it writes until the snapshot's temp file appears. One round: the next
-//                      compaction would need a log as large as the 2M-key snapshot.
+//                      it writes until the snapshot's temp file appears. A second compaction
+//                      would need a log as large as the 2M-key snapshot, so each round loads
+//                      the keys again into a new data directory: the p99 of one 2 s run moves
+//                      with whatever else the machine does, and the rounds' medians less.
 //   memory per key     1M string keys of 100 bytes, 100k small hashes and a 1M-member sorted set:
 //                      redis-server's used_memory growth (INFO memory) against Larder's heap
 //                      growth for the same commands, measured in a fresh process per data set and
@@ -13,7 +15,7 @@
 //                      only as the collector returns pages).
 
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { datasets, type Dataset } from './kv-datasets.js';
@@ -26,6 +28,8 @@ import { runWrk, type Load } from './wrk.js';
 export interface KvScaleOptions {
   readonly load: Load;
   readonly warmup: number;
+  /** Rounds of the compaction rows, each loading the keys anew. */
+  readonly rounds: number;
   /** Keys loaded before the compaction rows. */
   readonly compactionKeys: number;
   /** 1 for the issue's sizes; smaller for a quick look. */
@@ -57,13 +61,18 @@ const F = {
 export async function benchKvScale(root: string, benchDir: string, opts: KvScaleOptions): Promise<{ compaction: Summary; memory: Summary }> {
   const { load } = opts;
   const compaction = new Summary(
-    `During compaction: GET and SET at once (wrk -t1 -c${load.connections >> 1} each, ${load.seconds} s), ${opts.compactionKeys.toLocaleString('en-US')} keys of 100 bytes`,
+    `During compaction: GET and SET at once (wrk -t1 -c${load.connections >> 1} each, ${load.seconds} s), ${opts.compactionKeys.toLocaleString('en-US')} keys of 100 bytes, ${opts.rounds} rounds`,
     QUIET,
   );
   const memory = new Summary('Memory per key: bytes per item, Larder (heap growth) against redis-server (used_memory growth)', REDIS);
   const dir = mkdtempSync(join(tmpdir(), 'larder-bench-kv-scale-'));
   try {
-    await duringCompaction(compaction, root, opts, dir).catch((e: unknown) => compaction.noteSystem(COMPACTING, `failed: ${message(e)}`));
+    try {
+      for (let round = 1; round <= opts.rounds; round++) await duringCompaction(compaction, root, opts, join(dir, `round-${round}`), round);
+      verdictCompaction(compaction);
+    } catch (e) {
+      compaction.noteSystem(COMPACTING, `failed: ${message(e)}`);
+    }
     await memoryPerKey(memory, root, benchDir, opts.memoryScale, dir).catch((e: unknown) =>
       memory.noteSystem(REDIS, e instanceof Missing ? `skipped: ${e.message}` : `failed: ${message(e)}`),
     );
@@ -75,10 +84,11 @@ export async function benchKvScale(root: string, benchDir: string, opts: KvScale
 
 // ---- during compaction ----
 
-async function duringCompaction(summary: Summary, root: string, opts: KvScaleOptions, dir: string): Promise<void> {
+async function duringCompaction(summary: Summary, root: string, opts: KvScaleOptions, dir: string, round: number): Promise<void> {
+  mkdirSync(dir);
   const dataDir = join(dir, 'data');
   const kvDir = join(dataDir, 'kv', 'default');
-  process.stderr.write(`kv-scale: loading ${opts.compactionKeys} keys\n`);
+  process.stderr.write(`kv-scale: round ${round}, loading ${opts.compactionKeys} keys\n`);
   let server = await startServer(root, dir, dataDir, Number.MAX_SAFE_INTEGER);
   try {
     await loadKeys(server, opts.compactionKeys);
@@ -89,24 +99,25 @@ async function duringCompaction(summary: Summary, root: string, opts: KvScaleOpt
   process.stderr.write(`kv-scale: restarting on ${logBytes} bytes of log\n`);
   server = await startServer(root, dir, dataDir, logBytes + HEADROOM_BYTES);
   try {
-    await measure(summary, QUIET, server, opts);
+    const quiet = await measure(summary, QUIET, server, opts);
     process.stderr.write('kv-scale: starting a compaction\n');
     for (let pads = 0; !compacting(kvDir); pads += PAD_SETS) {
       if (pads > (2 * HEADROOM_BYTES) / PAD.length) throw new Error('no compaction started');
       await post(server, '/pipeline', Array.from({ length: PAD_SETS }, (_, i) => ['SET', `pad:${pads + i}`, PAD]));
     }
     const started = performance.now();
-    await measure(summary, COMPACTING, server, { ...opts, warmup: 0 });
+    const busy = await measure(summary, COMPACTING, server, { ...opts, warmup: 0 });
     const coveredRun = compacting(kvDir);
     while (compacting(kvDir)) await new Promise((r) => setTimeout(r, 50));
     const seconds = (performance.now() - started) / 1000;
+    const ratios = `GET p99 ${(busy.get / quiet.get).toFixed(2)}x, SET p99 ${(busy.set / quiet.set).toFixed(2)}x its p99 without`;
     summary.notes.push(
-      `the compaction of ${opts.compactionKeys.toLocaleString('en-US')} keys took ${seconds.toFixed(1)} s under this load; ` +
-        (coveredRun ? 'it ran through the whole measured run' : 'it ended before the measured run did, so the run was partly quiet'),
+      `round ${round}: ${ratios}; the compaction of ${opts.compactionKeys.toLocaleString('en-US')} keys took ${seconds.toFixed(1)} s under this load, ` +
+        (coveredRun ? 'through the whole measured run' : 'ending before the measured run did, so the run was partly quiet'),
     );
-    verdictCompaction(summary);
   } finally {
     await server.stop();
+    rmSync(dir, { recursive: true, force: true });
   }
 }
 
@@ -153,8 +164,8 @@ async function post(server: Server, path: string, body: unknown): Promise<void> 
 
 const compacting = (kvDir: string) => readdirSync(kvDir).some((f) => f.endsWith('.tmp'));
 
-/** GET of a loaded key and SET of another, two wrk runs at once. */
-async function measure(summary: Summary, system: string, server: Server, opts: KvScaleOptions): Promise<void> {
+/** GET of a loaded key and SET of another, two wrk runs at once; returns their p99s. */
+async function measure(summary: Summary, system: string, server: Server, opts: KvScaleOptions): Promise<{ get: number; set: number }> {
   const half = { ...opts.load, threads: 1, connections: Math.max(1, opts.load.connections >> 1) };
   const get = `${server.base}/get/key:12345`;
   const set = `${server.base}/set/key:54321/${VALUE}`;
@@ -165,6 +176,7 @@ async function measure(summary: Summary, system: string, server: Server, opts: K
   summary.add(system, F.get, g.rps, g.errors);
   summary.add(system, F.set, s.rps, s.errors);
   for (const [what, r] of [['GET', g], ['SET', s]] as const) if (r.problems !== '') summary.notes.push(`${system}, ${what}: ${r.problems}`);
+  return { get: g.p99Ms, set: s.p99Ms };
 }
 
 function verdictCompaction(summary: Summary): void {

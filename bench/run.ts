@@ -137,7 +137,7 @@ async function main(): Promise<void> {
       const compactionKeys = positive('compaction-keys', values['compaction-keys'], 1000, 100_000_000);
       const memoryScale = Number(values['memory-scale']);
       if (!(memoryScale > 0 && memoryScale <= 10)) throw new Error(`--memory-scale must be a number above 0, at most 10, got '${values['memory-scale']}'`);
-      const { compaction, memory } = await benchKvScale(ROOT, BENCH_DIR, { load, warmup, compactionKeys, memoryScale });
+      const { compaction, memory } = await benchKvScale(ROOT, BENCH_DIR, { load, warmup, rounds, compactionKeys, memoryScale });
       clean &&= compaction.clean && memory.clean;
       text = `${compaction.render()}\n\n${memory.render()}`;
     } else if (workload === 'families') {
