@@ -213,6 +213,7 @@ export class Generations {
     this.writing?.abandon();
     this.writing = null;
     this.log.close();
+    this.deleteOlder(false); // a deletion still running in the background would leave them to the next start
   }
 
   /** Deletes the generations before the newest snapshot and unfinished snapshot writes. */
@@ -230,6 +231,17 @@ export class Generations {
   private async removeOlderInBackground(): Promise<void> {
     const older = (await readdir(this.settings.dir)).filter((name) => this.isOlder(name));
     for (const name of older) await rm(join(this.settings.dir, name), { force: true });
+  }
+
+  /** removeOlder, now or in the background; a failure is logged: the new generation is whole, and the next start deletes what is left. */
+  private deleteOlder(background: boolean): void {
+    const leftOver = (err: unknown) => this.logger.warn({ err, owner: this.owner }, 'could not delete the generations before the new snapshot');
+    if (background) return void this.removeOlderInBackground().catch(leftOver);
+    try {
+      this.removeOlder();
+    } catch (err) {
+      leftOver(err);
+    }
   }
 
   private isOlder(name: string): boolean {
@@ -269,16 +281,7 @@ export class Generations {
     this.snapshotBytes = snapshotBytes;
     this.base = this.gen;
     this.retryCompactionAt = 0;
-    // The new generation is whole; the next start deletes what is left of the old ones.
-    const leftOver = (err: unknown) => this.logger.warn({ err, owner: this.owner }, 'could not delete the generations before the new snapshot');
-    if (background) this.removeOlderInBackground().catch(leftOver);
-    else {
-      try {
-        this.removeOlder();
-      } catch (err) {
-        leftOver(err);
-      }
-    }
+    this.deleteOlder(background);
     this.logger.info({ owner: this.owner, generation: this.gen, snapshotBytes }, 'log compacted');
   }
 
