@@ -149,10 +149,11 @@ export class Generations {
    * Starts log <gen+1> and writes snapshot <gen+1> from `header` (with the format's version and
    * count) and `entries`, which must yield the state as it is now even as later writes change it,
    * then deletes the generations before it. Each entry is copied before the next is taken, so
-   * an entry may be a view of a buffer the next one reuses. A failure (a full disk) is logged, not thrown: the
-   * writes are durable in the logs already, and compaction is tried again after more growth.
-   * In the background, the entries are written a slice at a time between turns of the event
-   * loop and fsynced off the JS thread; otherwise all at once.
+   * an entry may be a view of a buffer the next one reuses. A failure (a full disk) is logged,
+   * not thrown: the writes are durable in the logs already, and compaction is tried again after
+   * more growth. In the background, the entries are encoded a slice at a time between turns of
+   * the event loop, and the writes, the fsync, the rename and the deletion of the generations
+   * before it run off the JS thread; otherwise all at once.
    */
   compact(header: Record<string, unknown>, entries: Iterable<Buffer>, background = false): void {
     this.writing?.abandon(); // its log stays in the chain
