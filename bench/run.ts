@@ -22,7 +22,7 @@
 //                    [--vectors N] [--queries N]                                  (vector)
 //                    [--scale-sizes N,N,N] [--scale-queries N] [--scale-dim N] [--scale-direct-max N] (vector-scale)
 //                    [--search-sizes N,N]                                         (search)
-//                    [--compaction-keys N] [--memory-scale F]   (kv-scale; also --duration, --warmup)
+//                    [--compaction-keys N] [--memory-scale F]   (kv-scale; also --duration, --warmup, --rounds)
 //
 // Never part of `npm test`; test/bench/smoke.test.ts runs every workload for about a second.
 
