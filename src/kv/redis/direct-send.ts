@@ -77,7 +77,7 @@ export class DirectSend {
  * string's). A socket writes a string as UTF-8, the same bytes while every character is ASCII;
  * a command with any other byte goes as its latin1 Buffer.
  */
-export function encode(argv: Args): string | Buffer {
+function encode(argv: Args): string | Buffer {
   let out = `*${argv.length}\r\n`;
   for (const arg of argv) out += `$${arg.length}\r\n${arg}\r\n`;
   return NOT_ASCII.test(out) ? Buffer.from(out, 'latin1') : out;
