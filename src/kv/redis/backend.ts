@@ -6,9 +6,9 @@
 // Single commands and pipelines sent on the shared connection in one turn of the event loop
 // leave in one write (write-batching.ts: auto-pipelining). On a standalone server, a single
 // command is written by Larder and queued on ioredis's reply queue (direct-send.ts), without an
-// ioredis Command. Pipelines go as one ioredis pipeline (one round trip per node). In a Cluster, a keyless
-// command the server tips as run on every node (DBSIZE, FLUSHALL, KEYS, SCRIPT LOAD: see
-// shard-policy.ts) is sent to each and their replies merged, and SCAN walks the masters in
+// ioredis Command. Pipelines go as one ioredis pipeline (one round trip per node). In a
+// Cluster, a keyless command the server tips as run on every node (DBSIZE, FLUSHALL, KEYS,
+// SCRIPT LOAD: see shard-policy.ts) is sent to each and their replies merged, and SCAN walks the masters in
 // turn (cluster-scan.ts), also inside a pipeline, which such a command splits so what comes
 // before it has run when it starts; a transaction sends it to its one node. Commands reach
 // ioredis with the slot Larder found (toCommand). A transaction runs MULTI..EXEC as one
