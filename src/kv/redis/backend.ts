@@ -4,10 +4,11 @@
 // server's reply (or error text) comes back unchanged.
 //
 // Single commands and pipelines sent on the shared connection in one turn of the event loop
-// leave in one write (write-batching.ts: auto-pipelining). Pipelines go as one ioredis pipeline
-// (one round trip per node). In a Cluster, a keyless
-// command the server tips as run on every node (DBSIZE, FLUSHALL, KEYS, SCRIPT LOAD: see
-// shard-policy.ts) is sent to each and their replies merged, and SCAN walks the masters in
+// leave in one write (write-batching.ts: auto-pipelining). On a standalone server, a single
+// command is written by Larder and queued on ioredis's reply queue (direct-send.ts), without an
+// ioredis Command. Pipelines go as one ioredis pipeline (one round trip per node). In a
+// Cluster, a keyless command the server tips as run on every node (DBSIZE, FLUSHALL, KEYS,
+// SCRIPT LOAD: see shard-policy.ts) is sent to each and their replies merged, and SCAN walks the masters in
 // turn (cluster-scan.ts), also inside a pipeline, which such a command splits so what comes
 // before it has run when it starts; a transaction sends it to its one node. Commands reach
 // ioredis with the slot Larder found (toCommand). A transaction runs MULTI..EXEC as one
@@ -33,6 +34,7 @@ import { remoteForm } from './script-forms.js';
 import { blockTimeoutAt, boundedBlock, withoutBlock } from './blocking-read.js';
 import { TransactionPool } from './transaction-pool.js';
 import { WriteBatching } from './write-batching.js';
+import { DirectSend } from './direct-send.js';
 
 /** A command admitted to run, with its place in the request. */
 interface Admitted {
@@ -58,6 +60,8 @@ export class RedisBackend implements KvBackend {
   private readonly cluster: boolean;
   private readonly gateway: GatewayCtx;
   private readonly batching: WriteBatching;
+  /** The hot path of a standalone server's shared connection (direct-send.ts); null for a Cluster. */
+  private readonly direct: DirectSend | null;
   /** The Cluster's command tips, read once it answers (`policyFor`). */
   private policies: Promise<ShardPolicies> | undefined;
 
@@ -72,6 +76,7 @@ export class RedisBackend implements KvBackend {
     this.cluster = remote.main instanceof Cluster;
     this.gateway = new GatewayCtx(acl, dbName, runtime);
     this.batching = new WriteBatching(remote.main);
+    this.direct = remote.main instanceof Redis ? new DirectSend(remote.main) : null;
     this.pool = this.cluster ? null : new TransactionPool(transactionConnections, () => remote.dedicated());
     void remote.started.then(() => (this.started = true));
   }
@@ -86,6 +91,12 @@ export class RedisBackend implements KvBackend {
     if (a.cmd.bits & GATEWAY) return this.gateway.run(a.cmd, argv, caller);
     if (!this.started || a.alone || (this.cluster && a.slot === undefined)) return this.sendAlone(a);
     this.batching.hold();
+    const direct = this.direct;
+    if (direct !== null && direct.ready()) {
+      return new Promise((resolve) =>
+        direct.send(a.sent, (value, failed) => resolve(failed ? this.failure(value, a) : this.counted(a.cmd, toReply(value)))),
+      );
+    }
     return (this.remote.main.sendCommand(toCommand(a)) as Promise<unknown>).then(
       (value) => this.counted(a.cmd, toReply(value)),
       (e: unknown) => this.failure(e, a),

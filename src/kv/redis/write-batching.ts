@@ -3,9 +3,10 @@
 // them, in one go. Without it every request cost a write on Larder's side and a read and a write
 // on the server's, which was most of the CPU either spent per GET.
 //
-// Only when bytes leave changes. The first command of a turn holds each connection: what
-// ioredis writes to its socket (commands, a pipeline, a MULTI..EXEC, as strings or Buffers) is
-// kept in order, and goes out as one write once the turn's I/O callbacks have all run
+// Only when bytes leave changes. The first command of a turn holds each connection: what is
+// written to its socket (ioredis's commands, a pipeline, a MULTI..EXEC, Larder's own single
+// commands from direct-send.ts, as strings or Buffers) is kept in order, and goes out as one
+// write once the turn's I/O callbacks have all run
 // (setImmediate; process.nextTick would release after every request on Node, which drains it
 // between callbacks). The socket's own write is shadowed rather than corked: Bun's sockets
 // write a corked buffer back chunk by chunk, a call into the runtime each, which cost more than
