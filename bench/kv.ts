@@ -29,6 +29,7 @@ const REFERENCE = 'webdis + redis-server';
 const RAW = 'redis-benchmark, redis-server';
 const MIN_VS_BARE = 0.9; //   issue 3: Larder's GET against the bare server of its runtime,
 const MIN_VS_WEBDIS = 1.5; //  and on the faster runtime against webdis
+const MIN_VS_BARE_AT_SCALE = 0.85; // issue 20's point 4: the same GET, a lower bar
 // Issue 20: Larder in front of redis-server (1 worker) against webdis + redis-server, GET and SET
 // in req/s and per CPU second, by runtime; and 2 workers against 1 (where the machine has the cores).
 const MIN_REMOTE_VS_WEBDIS: Readonly<Record<string, number>> = { bun: 1.0, node: 0.5 };
@@ -183,7 +184,7 @@ function measureRaw(summary: Summary, port: number, load: Load, first: boolean):
   }
 }
 
-/** Issue 3's targets, as notes: Larder's GET against its bare server and against webdis. */
+/** Issue 3's targets, as notes: Larder's GET against its bare server (and issue 20's) and against webdis. */
 function verdict(summary: Summary): void {
   const webdis = summary.median(REFERENCE, F.get.name);
   const fastest = Math.max(summary.median('Larder (node)', F.get.name) ?? 0, summary.median('Larder (bun)', F.get.name) ?? 0);
@@ -197,7 +198,8 @@ function verdict(summary: Summary): void {
     const ceiling = summary.median(bare, F.get.name);
     if (larder === null || ceiling === null) continue;
     const x = larder / ceiling;
-    summary.notes.push(`Larder on ${runtime}: GET at ${x.toFixed(2)}x its bare server (target >= ${MIN_VS_BARE}x): ${x >= MIN_VS_BARE ? 'met' : 'NOT met'}`);
+    const met = (min: number) => `${min}x: ${x >= min ? 'met' : 'NOT met'}`;
+    summary.notes.push(`Larder on ${runtime}: GET at ${x.toFixed(2)}x its bare server (issue 3's target >= ${met(MIN_VS_BARE)}; issue 20's >= ${met(MIN_VS_BARE_AT_SCALE)})`);
   }
 }
 
