@@ -201,6 +201,7 @@ export class Persistence implements Journal {
       const value = decodeValue(f.toString('latin1', 12 + keyLen));
       if (value === null) throw corrupt(`holds an unreadable value (frame ${i + 1})`);
       ks.insert(key, value, f.readDoubleLE(4 + keyLen));
+      ks.fold();
     });
   }
 }
