@@ -159,6 +159,7 @@ export class Keyspace {
    * it only between commands: a command holds its containers as the objects it found.
    */
   fold(): void {
+    if (this.unfolded.length === 0) return; // most commands: a string or nothing unfolded
     for (const s of this.unfolded) {
       const v = this.values.get(s);
       if (v === undefined || typeof v === 'string') continue; // freed, or folded already
@@ -167,7 +168,7 @@ export class Keyspace {
       this.values.set(s, folded);
       this.heads.set(s, (v.kind.tag << LRU_BITS) | (this.heads.get(s) & LRU_MASK));
     }
-    this.unfolded = [];
+    this.unfolded.length = 0;
   }
 
   /** Absolute expiry of live slot `s` in ms since the epoch; 0 = persistent. */
