@@ -196,10 +196,10 @@ export class Database implements Ctx, KvBackend, ServerStats {
     const cmd = resolve(lookupCommand(argv[0]), argv);
     if (cmd instanceof ReplyError) return cmd;
     const reply = cmd.run(this, argv);
-    this.ks.fold();
     this.rewritten = null;
     // The indexes are rebuilt after the load; what a SKIPINITIALSCAN index skipped must still learn of each write.
     if (cmd.bits & WRITE && this.search.active && !isError(reply)) this.syncSearch(cmd, argv);
+    this.ks.fold();
     return isError(reply) ? reply : null;
   }
 
@@ -260,7 +260,6 @@ export class Database implements Ctx, KvBackend, ServerStats {
     this.caller = caller;
     this.commandsProcessed++;
     const reply = cmd.run(this, argv);
-    this.ks.fold();
     // As Redis, monitors see every command that ran, administration left out.
     if (this.pubsub.monitors !== null && !(cmd.bits & ADMIN)) this.pubsub.feed(monitorLine(this.ks.now(), argv));
     const logged = this.rewritten;
@@ -279,6 +278,7 @@ export class Database implements Ctx, KvBackend, ServerStats {
       for (const a of logged) this.journal.record(a);
     }
     this.rewritten = null;
+    this.ks.fold(); // last: the search indexes above read what the command wrote
     return reply;
   }
 }

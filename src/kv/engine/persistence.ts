@@ -158,6 +158,7 @@ export class Persistence implements Journal {
     if (!this.db.search.active) return;
     const started = performance.now();
     this.db.search.rebuild();
+    this.db.ks.fold(); // the rebuild read every key, unfolding small hashes
     const ms = Math.round(performance.now() - started);
     this.logger.info({ db: this.db.dbName, indexes: this.db.search.list().length, ms }, 'kv search indexes rebuilt');
   }
