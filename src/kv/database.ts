@@ -199,6 +199,7 @@ export class Database implements Ctx, KvBackend, ServerStats {
     this.rewritten = null;
     // The indexes are rebuilt after the load; what a SKIPINITIALSCAN index skipped must still learn of each write.
     if (cmd.bits & WRITE && this.search.active && !isError(reply)) this.syncSearch(cmd, argv);
+    this.ks.fold();
     return isError(reply) ? reply : null;
   }
 
@@ -277,6 +278,7 @@ export class Database implements Ctx, KvBackend, ServerStats {
       for (const a of logged) this.journal.record(a);
     }
     this.rewritten = null;
+    this.ks.fold(); // last: the search indexes above read what the command wrote
     return reply;
   }
 }

@@ -2,9 +2,14 @@
 // command runs to completion on the one JS thread.
 //
 // Layout (memory per key, issue 20): no object per key. `slots` maps a key to its slot, a small
-// integer; per-slot pages (slot-pages.ts) hold the key, its value and its last access;
-// `volatile` maps the slots of keys with an expiry to that time, as Redis keeps expiries in a
-// dict of their own.
+// integer; per-slot pages (slot-pages.ts) hold the key, its value and a head word; `volatile`
+// maps the slots of keys with an expiry to that time, as Redis keeps expiries in a dict of
+// their own. The head word is Redis's robj header in small: [4 bits: folded kind][28 bits: last
+// access]. A container whose kind folds (value.ts) and that is small enough sits in its slot
+// between commands as its folded string, the head naming its kind (0: the value as is), so a
+// small hash costs a string and no object. Reading the slot unfolds it into the container,
+// kept there for the rest of the command; `fold`, called when a command ends, folds back what
+// commands unfolded or stored since.
 // A deleted key's slot goes on `free` and the next new key takes it; when the last key goes,
 // every structure starts afresh, so a database emptied of many keys gives their memory back.
 //
@@ -22,15 +27,18 @@
 //   Members past their time are deleted the same two ways, on any access to their key or by
 //   `expireCycle`, and logged as their kind says (HDEL); a container left empty goes with its
 //   key. To the commands, an expired member, like an expired key, was never there.
-// - `touched[s]` is the last access in seconds on the coarse LRU clock, which `expireCycle`
-//   advances (Redis's LRU clock, advanced by serverCron, with its 1 s resolution): `lookup`
-//   stamps it, `peek` does not, so commands that only inspect a key (TTL, TYPE, OBJECT, SCAN)
-//   leave its idle time alone.
+// - A head's low 28 bits are the last access in seconds on the coarse LRU clock, which
+//   `expireCycle` advances (Redis's LRU clock, advanced by serverCron, with its 1 s
+//   resolution, wrapping as Redis's 24 bits do, here after 8.5 years): `lookup` stamps it,
+//   `peek` does not, so commands that only inspect a key (TTL, TYPE, OBJECT, SCAN) leave its
+//   idle time alone.
+// - A slot whose head names a kind holds that kind's folded string; everything outside this
+//   file sees only unfolded values (`valueAt`, `get`, `peekValue`, the snapshot's encoder).
 // - While a snapshot is written, `walk` is told of every slot before a command can see or
 //   change what it holds, before a key leaves it and before a new key takes it
 //   (keyspace-snapshot.ts).
 
-import type { Container, Value } from './value.js';
+import { kindByTag, type Container, type Value } from './value.js';
 import { KeyspaceSnapshot } from './keyspace-snapshot.js';
 import { SlotPages } from './slot-pages.js';
 
@@ -39,8 +47,9 @@ export type Slot = number;
 
 export type Clock = () => number;
 
-/** Seconds the LRU clock starts above zero, so RESTORE ... IDLETIME can date an access before startup. */
-const LRU_PAST = 2 ** 30;
+/** The head word's bits of the LRU clock; the 4 above them name a folded container's kind. */
+const LRU_BITS = 28;
+const LRU_MASK = 2 ** LRU_BITS - 1;
 
 export class Keyspace {
   private slots = new Map<string, Slot>();
@@ -48,15 +57,17 @@ export class Keyspace {
   private slotCount = 0;
   private slotKeys = referencePages<string>();
   private values = referencePages<Value>();
-  private touched = new SlotPages<number>((n) => new Uint32Array(n));
+  private heads = headPages();
   /** Slots freed by deletions, taken again by the next insertions. */
   private free: Slot[] = [];
+  /** Slots given a container that may fold since the last `fold`. */
+  private unfolded: Slot[] = [];
   private volatile = new Map<Slot, number>();
   private readonly sweep = new Sweep(() => this.volatile);
   private volatileMembers = new Set<Slot>();
   private readonly memberSweep = new Sweep(() => this.volatileMembers);
-  /** The LRU clock in seconds since `lruBase`. */
-  private lruSeconds = LRU_PAST;
+  /** The LRU clock in seconds since `lruBase`, modulo 2^28. */
+  private lruSeconds = 0;
   private readonly lruBase: number;
   /** Keys deleted because their time had passed, since startup (INFO's expired_keys). */
   expiredKeys = 0;
@@ -70,7 +81,7 @@ export class Keyspace {
     /** Told the command that logs each expiry: DEL key, or the kind's own for members. */
     private readonly onExpired: (argv: readonly string[]) => void = () => {},
   ) {
-    this.lruBase = Math.floor(now() / 1000) - LRU_PAST;
+    this.lruBase = Math.floor(now() / 1000);
   }
 
   get size(): number {
@@ -90,7 +101,7 @@ export class Keyspace {
   /** The live slot of `key`, expiring the key first when its time has passed; marks it accessed. */
   lookup(key: string): Slot | undefined {
     const s = this.peek(key);
-    if (s !== undefined) this.touched.set(s, this.lruSeconds);
+    if (s !== undefined) this.heads.set(s, (this.heads.get(s) & ~LRU_MASK) | this.lruSeconds);
     return s;
   }
 
@@ -113,27 +124,51 @@ export class Keyspace {
 
   get(key: string): Value | undefined {
     const s = this.lookup(key);
-    return s === undefined ? undefined : this.values.get(s);
+    return s === undefined ? undefined : this.valueAt(s);
   }
 
   /** As `get`, without marking the key accessed. */
   peekValue(key: string): Value | undefined {
     const s = this.peek(key);
-    return s === undefined ? undefined : this.values.get(s);
+    return s === undefined ? undefined : this.valueAt(s);
   }
 
   keyAt(s: Slot): string {
     return this.slotKeys.get(s)!;
   }
 
+  /** The value of live slot `s`; a folded container is unfolded and kept so until `fold`. */
   valueAt(s: Slot): Value {
-    return this.values.get(s)!;
+    const v = this.values.get(s)!;
+    const head = this.heads.get(s);
+    if (head <= LRU_MASK) return v;
+    const c = unfolded(v, head);
+    this.setValueAt(s, c);
+    return c;
   }
 
   /** Replaces the value of live slot `s`, keeping its expiry. */
   setValueAt(s: Slot, value: Value): void {
     this.values.set(s, value);
+    this.heads.set(s, this.heads.get(s) & LRU_MASK);
     this.trackMembers(s, value);
+  }
+
+  /**
+   * Folds the containers unfolded or stored since the last call, those their kind folds. Call
+   * it only between commands: a command holds its containers as the objects it found.
+   */
+  fold(): void {
+    if (this.unfolded.length === 0) return; // most commands: a string or nothing unfolded
+    for (const s of this.unfolded) {
+      const v = this.values.get(s);
+      if (v === undefined || typeof v === 'string') continue; // freed, or folded already
+      const folded = v.kind.fold!(v);
+      if (folded === null) continue;
+      this.values.set(s, folded);
+      this.heads.set(s, (v.kind.tag << LRU_BITS) | (this.heads.get(s) & LRU_MASK));
+    }
+    this.unfolded.length = 0;
   }
 
   /** Absolute expiry of live slot `s` in ms since the epoch; 0 = persistent. */
@@ -143,12 +178,13 @@ export class Keyspace {
 
   /** OBJECT IDLETIME: whole seconds on the LRU clock since the key in `s` was last accessed. */
   idleSecondsAt(s: Slot): number {
-    return Math.max(0, this.lruSeconds - this.touched.get(s));
+    return (this.lruSeconds - this.heads.get(s)) & LRU_MASK;
   }
 
-  /** Dates the last access of the key in `s` `seconds` back (RESTORE ... IDLETIME). */
+  /** Dates the last access of the key in `s` `seconds` back (RESTORE ... IDLETIME), at most 2^28 - 1. */
   setIdleSecondsAt(s: Slot, seconds: number): void {
-    this.touched.set(s, Math.max(0, this.lruSeconds - seconds));
+    const at = (this.lruSeconds - Math.min(seconds, LRU_MASK)) & LRU_MASK;
+    this.heads.set(s, (this.heads.get(s) & ~LRU_MASK) | at);
   }
 
   /** Stores `value`; a new key has no expiry, an existing one keeps its expiry only if `keepTtl`. */
@@ -166,7 +202,7 @@ export class Keyspace {
     this.walk?.keep(s);
     this.slotKeys.set(s, key);
     this.values.set(s, value);
-    this.touched.set(s, this.lruSeconds);
+    this.heads.set(s, this.lruSeconds);
     this.slots.set(key, s);
     this.trackMembers(s, value);
     if (exp > 0) this.volatile.set(s, exp);
@@ -181,16 +217,16 @@ export class Keyspace {
   }
 
   /**
-   * Moves the key in live slot `s` to the absent key `to`, keeping value, expiry and access
-   * time. The moved key is new to SCAN, as in Redis, where it is a new dict entry.
+   * Moves the key in live slot `s` to the absent key `to`, keeping value (folded or not),
+   * expiry and access time. The moved key is new to SCAN, as in Redis, where it is a new dict entry.
    */
   rename(s: Slot, to: string): Slot {
     const value = this.values.get(s)!;
     const exp = this.expiryAt(s);
-    const touched = this.touched.get(s);
+    const head = this.heads.get(s);
     this.remove(s);
     const moved = this.insert(to, value, exp);
-    this.touched.set(moved, touched);
+    this.heads.set(moved, head);
     return moved;
   }
 
@@ -231,13 +267,13 @@ export class Keyspace {
   snapshot(encode: (key: string, value: Value, exp: number) => Buffer): Iterable<Buffer> {
     // The structures as they stand: clearing replaces them rather than emptying them, so what
     // the walk reads after a FLUSHDB is still what they held before it.
-    const { slotKeys: keys, values, volatile } = this;
+    const { slotKeys: keys, values, heads, volatile } = this;
     const startedAt = this.now();
     const encodeAtStart = (s: Slot): Buffer | null => {
       const key = keys.get(s);
       if (key === undefined) return null;
       const exp = volatile.get(s) ?? 0;
-      return exp === 0 || exp > startedAt ? encode(key, values.get(s)!, exp) : null;
+      return exp === 0 || exp > startedAt ? encode(key, unfolded(values.get(s)!, heads.get(s)), exp) : null;
     };
     const walk = new KeyspaceSnapshot(this.slotCount, encodeAtStart, () => {
       if (this.walk === walk) this.walk = null;
@@ -277,8 +313,9 @@ export class Keyspace {
     this.slotCount = 0;
     this.slotKeys = referencePages<string>();
     this.values = referencePages<Value>();
-    this.touched = new SlotPages<number>((n) => new Uint32Array(n));
+    this.heads = headPages();
     this.free = [];
+    this.unfolded = [];
     this.volatile = new Map();
     this.volatileMembers = new Set();
     this.sweep.reset();
@@ -292,7 +329,7 @@ export class Keyspace {
    * Also advances the LRU clock, as it runs often and regularly.
    */
   expireCycle(batch = 20, maxRounds = 16): number {
-    this.lruSeconds = Math.floor(this.now() / 1000) - this.lruBase;
+    this.lruSeconds = (Math.floor(this.now() / 1000) - this.lruBase) & LRU_MASK;
     const keys = this.sample(batch, maxRounds, this.sweep, (s) => {
       const exp = this.volatile.get(s);
       if (exp === undefined || exp > this.now()) return false;
@@ -345,8 +382,11 @@ export class Keyspace {
     return false;
   }
 
+  /** Notes what a container just stored in `s` needs: active expiry of its members, folding. */
   private trackMembers(s: Slot, v: Value): void {
-    if (typeof v !== 'string' && v.memberExpiry) this.volatileMembers.add(s);
+    if (typeof v === 'string') return;
+    if (v.memberExpiry) this.volatileMembers.add(s);
+    if (v.kind.fold !== undefined) this.unfolded.push(s);
   }
 
   private remove(s: Slot): void {
@@ -362,6 +402,16 @@ export class Keyspace {
     this.volatileMembers.delete(s);
     this.free.push(s);
   }
+}
+
+/** Pages of head words: [4 bits: folded kind's tag, 0 if none][28 bits: last access on the LRU clock]. */
+function headPages(): SlotPages<number> {
+  return new SlotPages((n) => new Uint32Array(n));
+}
+
+/** The value a slot's raw `v` and `head` stand for: `v` itself, or the container folded into it. */
+function unfolded(v: Value, head: number): Value {
+  return head <= LRU_MASK ? v : kindByTag(head >>> LRU_BITS)!.unfold!(v as string);
 }
 
 /** Pages of references, undefined in a free slot. */

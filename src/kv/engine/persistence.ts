@@ -166,6 +166,7 @@ export class Persistence implements Journal {
     if (!this.db.search.active) return;
     const started = performance.now();
     this.db.search.rebuild();
+    this.db.ks.fold(); // the rebuild read every key, unfolding small hashes
     const ms = Math.round(performance.now() - started);
     this.logger.info({ db: this.db.dbName, indexes: this.db.search.list().length, ms }, 'kv search indexes rebuilt');
   }
@@ -209,6 +210,7 @@ export class Persistence implements Journal {
       const value = decodeValue(f.toString('latin1', 12 + keyLen));
       if (value === null) throw corrupt(`holds an unreadable value (frame ${i + 1})`);
       ks.insert(key, value, f.readDoubleLE(4 + keyLen));
+      ks.fold();
     });
   }
 }

@@ -2,6 +2,9 @@
 // wrapper); every other type is a Container that knows its kind. Each container kind
 // registers how to copy and serialize it, so COPY, DUMP/RESTORE and snapshots need no switch
 // over types and a new type slots in by registering.
+// A kind may also fold a small container into one string (`fold`/`unfold`): between commands
+// the keyspace keeps that string in the key's slot, tagged with the kind, so the most common
+// small containers cost no object either (issue 20; keyspace.ts says when it folds).
 
 export type TypeName = 'string' | 'hash' | 'list' | 'set' | 'zset' | 'stream' | 'ReJSON-RL';
 
@@ -38,6 +41,10 @@ export interface ContainerKind {
    * field...) and how many members are left. Kinds whose members can expire implement it.
    */
   expireMembers?(v: Container, key: string, now: number): ExpiredMembers;
+  /** The container as one string while it is small enough to scan whole, else null. Kinds that fold have tags below FOLDED_TAGS. */
+  fold?(v: Container): string | null;
+  /** The container that `fold` gave `folded` for. */
+  unfold?(folded: string): Container;
 }
 
 export interface ExpiredMembers {
@@ -48,10 +55,15 @@ export interface ExpiredMembers {
 }
 
 export const STRING_TAG = 0;
+/** Tags a folded container's slot can name: the keyspace keeps the tag in 4 bits. */
+export const FOLDED_TAGS = 16;
 const kinds = new Map<number, ContainerKind>();
 
 export function registerKind(kind: ContainerKind): ContainerKind {
   if (kinds.has(kind.tag) || kind.tag === STRING_TAG) throw new Error(`value tag ${kind.tag} registered twice`);
+  if ((kind.fold !== undefined) !== (kind.unfold !== undefined) || (kind.fold !== undefined && kind.tag >= FOLDED_TAGS)) {
+    throw new Error(`value tag ${kind.tag} folds without a tag below ${FOLDED_TAGS} or without unfold`);
+  }
   kinds.set(kind.tag, kind);
   return kind;
 }

@@ -293,6 +293,50 @@ describe('hash commands over HTTP', () => {
     await reply(['object', 'encoding', 'back'], 'listpack');
   });
 
+  // Between requests the engine keeps a small hash as one packed string in its key's slot
+  // (issue 20): each request here finds it that way and must see the whole hash, typed.
+  it('keeps a small hash whole and typed from one request to the next', async () => {
+    await run(['hset', '{f}h', 'a', '1', 'b', '2']);
+    await reply(['type', '{f}h'], 'hash');
+    await fails(['get', '{f}h'], WRONGTYPE);
+    await fails(['append', '{f}h', 'x'], WRONGTYPE);
+    await reply(['hincrby', '{f}h', 'a', '5'], 6);
+    await reply(['hdel', '{f}h', 'b'], 1);
+    await reply(['hset', '{f}h', 'c', '3'], 1);
+    await reply(['hgetall', '{f}h'], ['a', '6', 'c', '3']);
+    await reply(['object', 'encoding', '{f}h'], 'listpack');
+    await run(['set', '{f}s', 'plain']);
+    await fails(['hset', '{f}s', 'a', '1'], WRONGTYPE);
+    await reply(['rename', '{f}h', '{f}s'], 'OK');
+    await reply(['type', '{f}s'], 'hash');
+    await reply(['hget', '{f}s', 'a'], '6');
+    await reply(['copy', '{f}s', '{f}c'], 1);
+    await reply(['hset', '{f}c', 'a', 'copied'], 0);
+    await reply(['hget', '{f}s', 'a'], '6');
+    await reply(['set', '{f}s', 'string again'], 'OK');
+    await reply(['get', '{f}s'], 'string again');
+    await reply(['hset', '{f}c', 'long', 'x'.repeat(100)], 1);
+    await reply(['object', 'encoding', '{f}c'], 'hashtable');
+    await reply(['hdel', '{f}c', 'long'], 1);
+    await reply(['hgetall', '{f}c'], ['a', 'copied', 'c', '3']);
+    await reply(['object', 'encoding', '{f}c'], 'hashtable');
+  });
+
+  it('keeps a small hash\'s idle time while commands only look at it', async () => {
+    await run(['hset', 'idle', 'a', '1']);
+    const payload = [...Buffer.from(await base64(['dump', 'idle']), 'base64')]
+      .map((byte) => `%${byte.toString(16).padStart(2, '0')}`)
+      .join('');
+    assert.equal((await t.request(`/restore/aged/0/${payload}/IDLETIME/100000`)).status, 200);
+    await reply(['type', 'aged'], 'hash');
+    await reply(['object', 'encoding', 'aged'], 'listpack');
+    const aged = await run(['object', 'idletime', 'aged']);
+    assert.ok(aged >= 100000 && aged < 100005, `looked at only: ${aged}`);
+    await reply(['hget', 'aged', 'a'], '1');
+    const idle = await run(['object', 'idletime', 'aged']);
+    assert.ok(idle >= 0 && idle < 5, `read by HGET: ${idle}`);
+  });
+
   it('declares the flags, arity and keys of Redis 7', () => {
     const fast = ['hset', 'hmset', 'hsetnx', 'hget', 'hmget', 'hdel', 'hexists', 'hlen', 'hstrlen', 'hincrby', 'hincrbyfloat'];
     for (const name of fast) assert.ok(TABLE.get(name)!.categories.has('fast'), name);

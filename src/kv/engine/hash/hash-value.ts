@@ -11,6 +11,8 @@
 //   until something reads it, several times the bytes of the flat string.
 //   `get`, `fields` and `random` hand out Field objects made on the spot, seq being the
 //   field's place (1-based); changes go through `set`, `delete` and `setExpiry` by name.
+//   Between commands the keyspace keeps just that string in the key's slot (HASH_KIND's
+//   fold/unfold, value.ts), so a small hash costs no HashValue object.
 // - a FieldTable (field-table.ts), for good, once the hash outgrows the packed form.
 
 import { LISTPACK_OVERHEAD, stringSize } from '../listpack-size.js';
@@ -149,6 +151,18 @@ export class HashValue implements Container {
     return this.table === null ? [] : this.table.expireDue(now);
   }
 
+  /** The packed string, or null once the fields are in a FieldTable. */
+  get folded(): string | null {
+    return this.packed;
+  }
+
+  /** The hash whose packed string is `packed` (from `folded`). */
+  static unfold(packed: string): HashValue {
+    const h = new HashValue();
+    h.body = packed;
+    return h;
+  }
+
   clone(): HashValue {
     const copy = new HashValue();
     copy.body = typeof this.body === 'string' ? this.body : this.body.clone();
@@ -218,6 +232,8 @@ export const HASH_KIND: ContainerKind = registerKind({
     const h = v as HashValue;
     return { log: ['hdel', key, ...h.expireDue(now)], left: h.size };
   },
+  fold: (v) => (v as HashValue).folded,
+  unfold: (packed) => HashValue.unfold(packed),
 });
 
 /** Redis 7.0's size of a hash: one listpack of fields and values, or a dict of sds pairs. */
