@@ -137,8 +137,8 @@ export class Namespace {
 
   /** Approximate bytes held by vectors, metadata and the graph. */
   get bytes(): number {
-    let n = (this.ann?.bytes ?? 0) + this.ids.length * 16;
-    for (const [id, label] of this.labels) n += 40 + id.length * 2 + (this.slab?.get(label)?.byteLength ?? 0);
+    let n = (this.ann?.bytes ?? 0) + (this.slab?.bytes ?? 0) + this.ids.length * 8;
+    for (const id of this.labels.keys()) n += 40 + id.length * 2;
     for (const s of this.sparseOf.values()) n += s.indices.byteLength * 2;
     for (const d of this.dataOf.values()) n += d.length * 2;
     return n;

@@ -40,6 +40,13 @@ export class VectorSlab {
     this.largest = Math.max(SMALLEST_CHUNK, Math.floor(CHUNK_BYTES / (dimension * Float32Array.BYTES_PER_ELEMENT)));
   }
 
+  /** Bytes of the vectors stored and their addresses (chunks hold up to about twice that; see above). */
+  get bytes(): number {
+    let n = this.chunkOf.byteLength + this.placeOf.byteLength;
+    for (const chunk of this.chunks) n += chunk === null ? 0 : chunk.live * this.dimension * Float32Array.BYTES_PER_ELEMENT;
+    return n;
+  }
+
   /** Stores a copy of `vector` (of this slab's dimension) as `label`'s, in place of any it had. */
   set(label: number, vector: Float32Array): void {
     this.delete(label);
