@@ -8,10 +8,6 @@
 export class FreeLabels {
   private readonly heap: number[] = [];
 
-  get size(): number {
-    return this.heap.length;
-  }
-
   add(label: number): void {
     const heap = this.heap;
     let at = heap.push(label) - 1;

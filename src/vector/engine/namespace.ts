@@ -100,7 +100,7 @@ export class Namespace {
   /** Ends a load: loads the graph saved at `saved`, or (absent, or unreadable) builds it from the records. */
   finishLoad(saved: string | undefined, onUnreadable: (err: unknown) => void): void {
     this.deferred = false;
-    const withVectors = [...this.labels.values()].filter((label) => this.slab?.get(label));
+    const withVectors = [...this.labels.values()].filter((label) => this.slab?.has(label));
     if (withVectors.length === 0) return;
     if (saved !== undefined) {
       try {
@@ -246,7 +246,7 @@ export class Namespace {
     const sparse = this.sparseOf.get(label);
     if (sparse !== undefined) this.sparse.remove(label, sparse);
     this.sparseOf.delete(label);
-    const hadVector = this.slab?.get(label) != null;
+    const hadVector = this.slab?.has(label) ?? false;
     this.slab?.delete(label);
     return hadVector;
   }

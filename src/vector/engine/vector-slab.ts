@@ -53,6 +53,10 @@ export class VectorSlab {
     this.place(label, vector);
   }
 
+  has(label: number): boolean {
+    return label < this.chunkOf.length && this.chunkOf[label] !== NONE;
+  }
+
   /** A view of `label`'s vector, or null when it has none. Valid for good: chunks are never written over. */
   get(label: number): Float32Array | null {
     return view(this.chunks, this.chunkOf, this.placeOf, this.dimension, label);
