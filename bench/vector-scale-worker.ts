@@ -3,7 +3,7 @@
 // would stall the HTTP client's event loop for longer than Bun keeps an idle connection open
 // (the client would then reuse a socket the server had closed). The worker reads the vectors
 // from the shared buffer and answers one message per request: grow the graph to a size, or run
-// queries for a time. Larder's parameters: M 16, efConstruction 200, ef 100; points go in by batches
+// queries for a time. Larder's parameters: M 16, efConstruction 128, a search breadth of 100 growing past 50k points; points go in by batches
 // of 1000 on every core, as an upsert request's do.
 
 import { performance } from 'node:perf_hooks';

@@ -1,6 +1,6 @@
 // The vector workload: Larder's vector index over HTTP (on Bun, the default COSINE index) against
 // its ANN graph (src/vector/engine/ann.ts: usearch with Larder's parameters, M 16,
-// efConstruction 200, ef 100) called directly in this process: the ceiling without HTTP, JSON,
+// efConstruction 128, ef 100) called directly in this process: the ceiling without HTTP, JSON,
 // metadata and storage. Per system: upsert throughput (batches of 1000; once, as a graph is
 // built once), then per round query QPS and recall@10 against the exact answers, unfiltered and
 // with a metadata filter that keeps 1% of the vectors (Larder answers so selective a filter by

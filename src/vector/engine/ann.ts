@@ -43,23 +43,26 @@ export interface AnnIndex {
 // picks candidates; their scores come from similarity.ts, exact. Squared L2 orders as L2 does.
 const METRIC = { COSINE: MetricKind.IP, EUCLIDEAN: MetricKind.L2sq, DOT_PRODUCT: MetricKind.IP } as const;
 const PRECISION = { COSINE: ScalarKind.F16, EUCLIDEAN: ScalarKind.F32, DOT_PRODUCT: ScalarKind.F32 } as const;
-/** Graph degree and build effort: hnswlib's usual defaults. usearch's own default efConstruction,
- *  128, inserts about twice as fast (100k clustered vectors of 128 dimensions, the vector-scale
- *  bench's data: 3,677 against 1,815 a second on two cores) at the same recall@10 there, 0.990,
- *  but at 1M of them two runs over HTTP found recall@10 0.795 and 0.786 (docs/benchmarks.md,
- *  "Vector scale"), below issue 20's 0.95; so it stays 200 until a 1M run says otherwise. */
+/** Graph degree, and build effort: usearch's default efConstruction, 128, where hnswlib's usual
+ *  200 inserts about 1.5 times slower (100k clustered vectors of 128 dimensions, the vector-scale
+ *  bench's data: 186 against 272 µs of CPU each on two cores). What 200 buys is a little recall
+ *  at a given search breadth, which the breadth buys back: at 300k of those vectors (usearch in
+ *  process, machine loaded) recall@10 was 0.923 / 0.962 / 0.976 / 0.988 with a breadth of
+ *  100 / 150 / 200 / 300 against 0.929 / 0.968 / 0.981 / 0.990 with 200 (the low recall at 1M
+ *  once blamed on 128 was the fixed breadth of 100, see EF_SEARCH_UP_TO). */
 const M = 16;
-const EF_CONSTRUCTION = 200;
+const EF_CONSTRUCTION = 128;
 /** Search breadth floor; usearch raises it to k for larger k. */
 const EF_SEARCH = 100;
 /**
- * The graph size up to which EF_SEARCH holds recall@10 near 0.99 (0.990 at 100k); past it the
- * breadth grows with the square root of the size (395 at 1M). On the bench's clustered unit
+ * The graph size up to which EF_SEARCH holds recall@10 near 0.99; past it the breadth grows
+ * with the square root of the size (245 at 300k, 447 at 1M). On the bench's clustered unit
  * vectors of 128 dimensions, the share of the true top 10 kept at 300k points was 0.928 with a
  * breadth of 100, 0.969 with 150 and 0.991 with 300; at 1M 0.801 with 100, 0.910 with 200,
- * 0.959 with 320 and 0.973 with 450. A query's cost grows about as its breadth.
+ * 0.959 with 320 and 0.973 with 450 (efConstruction 200; 128 keeps about 0.005 less at the same
+ * breadth, so this is 50k rather than 64k). A query's cost grows about as its breadth.
  */
-const EF_SEARCH_UP_TO = 64_000;
+const EF_SEARCH_UP_TO = 50_000;
 /** One query is too little work to share out: the calling thread does it. */
 const ONE_THREAD = 1;
 /** Inserts run on every core: usearch's 0. Every add passes it, single points included (one

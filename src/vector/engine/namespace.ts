@@ -7,6 +7,7 @@
 import type { Filter } from '../filter/ast.js';
 import { compileFilter } from '../filter/evaluate.js';
 import { HnswAnn, type AnnIndex } from './ann.js';
+import { FreeLabels } from './free-labels.js';
 import { MetadataIndex } from './metadata-index.js';
 import type { Similarity, SparseVector, VectorData, VectorRecord } from './record.js';
 import { denseScore } from './similarity.js';
@@ -29,8 +30,35 @@ export interface Selection {
   readonly among: Iterable<VectorRecord> | null;
 }
 
+/** A namespace's records by label, column by column. */
+interface Columns {
+  readonly ids: readonly (string | undefined)[];
+  readonly sparseOf: ReadonlyMap<number, SparseVector>;
+  readonly metadataOf: ReadonlyMap<number, Record<string, unknown>>;
+  readonly dataOf: ReadonlyMap<number, string>;
+  readonly vectorOf: (label: number) => Float32Array | null;
+}
+
+/** The record under `label`, which must be present. */
+function recordAt(c: Columns, label: number): VectorRecord {
+  return { id: c.ids[label]!, vector: c.vectorOf(label), sparse: c.sparseOf.get(label) ?? null, metadata: c.metadataOf.get(label), data: c.dataOf.get(label), label };
+}
+
 export class Namespace {
-  readonly records = new Map<string, VectorRecord>();
+  // A record is kept in columns by its label and made into a VectorRecord only when read: an
+  // object per record, its id's second map entry and a view of its vector cost about 380 bytes
+  // a vector at 1M (issue 20's memory bound). A deleted record's label goes to the next new
+  // record (free-labels.ts), so the columns by label grow with the records, not with churn.
+  /** Each record's label by id, in insertion order (a replaced record keeps its place). */
+  private readonly labels = new Map<string, number>();
+  /** Each record's id by label; undefined where none is. */
+  private readonly ids: (string | undefined)[] = [];
+  /** The records' dense vectors by label; made by the first one, which fixes the dimension. */
+  private slab: VectorSlab | null = null;
+  /** The other parts, by label, for the records that have them. */
+  private readonly sparseOf = new Map<number, SparseVector>();
+  private readonly metadataOf = new Map<number, Record<string, unknown>>();
+  private readonly dataOf = new Map<number, string>();
   /**
    * The ids in ascending order (UTF-16 code units), for range; null after an id came or went,
    * sorted again by the next range. Bulk writes thus cost nothing here, and a walk through
@@ -39,14 +67,22 @@ export class Namespace {
   private sortedIds: string[] | null = null;
   private ann: AnnIndex | null = null;
   private sparse = new SparseIndex();
-  /** The records' dense vectors; made by the first one, which fixes the dimension. */
-  private slab: VectorSlab | null = null;
-  private readonly byLabel = new Map<number, VectorRecord>();
   private readonly metadata = new MetadataIndex();
-  /** The next new record's label. */
-  nextLabel = 0;
+  /** The labels below `next` that no record holds; `freeKnown` false when they are to be found again. */
+  private readonly free = new FreeLabels();
+  private freeKnown = true;
+  /** The label after the highest ever taken. */
+  private next = 0;
   /** While an index loads, the graph waits: `finishLoad` loads or builds it once. */
   private deferred: boolean;
+  /** The columns as `record` reads them. */
+  private readonly live: Columns = {
+    ids: this.ids,
+    sparseOf: this.sparseOf,
+    metadataOf: this.metadataOf,
+    dataOf: this.dataOf,
+    vectorOf: (label) => this.slab?.get(label) ?? null,
+  };
 
   constructor(
     private readonly similarity: Similarity,
@@ -64,18 +100,18 @@ export class Namespace {
   /** Ends a load: loads the graph saved at `saved`, or (absent, or unreadable) builds it from the records. */
   finishLoad(saved: string | undefined, onUnreadable: (err: unknown) => void): void {
     this.deferred = false;
-    const withVectors = [...this.records.values()].filter((r) => r.vector !== null);
+    const withVectors = [...this.labels.values()].filter((label) => this.slab?.has(label));
     if (withVectors.length === 0) return;
     if (saved !== undefined) {
       try {
-        this.ann = new HnswAnn(this.similarity, withVectors[0].vector!.length, { path: saved, live: withVectors.map((r) => r.label) });
+        this.ann = new HnswAnn(this.similarity, this.slab!.dimension, { path: saved, live: withVectors });
         return;
       } catch (err) {
         onUnreadable(err);
       }
     }
-    this.ann = new HnswAnn(this.similarity, withVectors[0].vector!.length);
-    for (const r of withVectors) this.ann.add(r.label, r.vector!);
+    this.ann = new HnswAnn(this.similarity, this.slab!.dimension);
+    for (const label of withVectors) this.ann.add(label, this.slab!.get(label)!);
   }
 
   /** Saves the graph to `path`; false when there is none. */
@@ -86,21 +122,65 @@ export class Namespace {
   }
 
   get size(): number {
-    return this.records.size;
+    return this.labels.size;
+  }
+
+  get nextLabel(): number {
+    return this.next;
+  }
+
+  /** Set by a snapshot, before its records: the labels below it that none of them takes are free. */
+  set nextLabel(next: number) {
+    this.next = next;
+    this.freeKnown = false;
   }
 
   /** Approximate bytes held by vectors, metadata and the graph. */
   get bytes(): number {
-    let n = this.ann?.bytes ?? 0;
-    for (const r of this.records.values()) {
-      n += 64 + r.id.length * 2 + (r.vector?.byteLength ?? 0) + (r.sparse === null ? 0 : r.sparse.indices.byteLength * 2);
-      n += r.data === undefined ? 0 : r.data.length * 2;
-    }
+    let n = (this.ann?.bytes ?? 0) + (this.slab?.bytes ?? 0) + this.ids.length * 8;
+    for (const id of this.labels.keys()) n += 40 + id.length * 2;
+    for (const s of this.sparseOf.values()) n += s.indices.byteLength * 2;
+    for (const d of this.dataOf.values()) n += d.length * 2;
     return n;
   }
 
   get(id: string): VectorRecord | undefined {
-    return this.records.get(id);
+    const label = this.labels.get(id);
+    return label === undefined ? undefined : this.record(label);
+  }
+
+  /** Every record, in insertion order. */
+  *records(): IterableIterator<VectorRecord> {
+    for (const label of this.labels.values()) yield this.record(label);
+  }
+
+  /**
+   * Every record as it is now, in label order, made one at a time as it is read: later
+   * writes do not change what it yields (a snapshot written in the background reads it).
+   */
+  frozen(): Iterable<VectorRecord> {
+    const columns: Columns = {
+      ids: this.ids.slice(),
+      sparseOf: new Map(this.sparseOf),
+      metadataOf: new Map(this.metadataOf),
+      dataOf: new Map(this.dataOf),
+      vectorOf: this.slab?.frozen() ?? (() => null),
+    };
+    return (function* () {
+      for (let label = 0; label < columns.ids.length; label++) if (columns.ids[label] !== undefined) yield recordAt(columns, label);
+    })();
+  }
+
+  /** A record picked at random; null when there is none. */
+  random(): VectorRecord | null {
+    let skip = Math.floor(Math.random() * this.labels.size);
+    for (const label of this.labels.values()) if (skip-- === 0) return this.record(label);
+    return null;
+  }
+
+  /** The record stored under `label`, which must be present. */
+  private record(label: number): VectorRecord {
+    return recordAt(this.live, label);
   }
 
   /**
@@ -111,63 +191,75 @@ export class Namespace {
     const labels: number[] = [];
     const vectors: Float32Array[] = [];
     for (const data of batch) {
-      const { record, old } = this.store(data);
+      const { label, hadVector } = this.store(data);
       if (this.deferred) continue;
-      if (record.vector !== null) {
-        labels.push(record.label);
-        vectors.push(record.vector);
-      } else if (old?.vector) this.ann?.remove(record.label);
+      if (data.vector !== null) {
+        labels.push(label);
+        vectors.push(data.vector);
+      } else if (hadVector) this.ann?.remove(label);
     }
     if (vectors.length > 0) {
       this.ann ??= new HnswAnn(this.similarity, vectors[0].length);
       this.ann.addMany(labels, vectors);
     }
-    this.compactVectors();
   }
 
-  /** Files one record everywhere but in the graph; returns it with the record it replaced. */
-  private store(data: VectorData): { record: VectorRecord; old: VectorRecord | undefined } {
-    const old = this.records.get(data.id);
-    const label = old?.label ?? data.label ?? this.nextLabel;
-    this.nextLabel = Math.max(this.nextLabel, label + 1);
-    const vector = data.vector === null ? null : (this.slab ??= new VectorSlab(data.vector.length)).store(data.vector, label);
-    const record: VectorRecord = { ...data, vector, label };
-    this.records.set(data.id, record);
-    if (old === undefined) this.sortedIds = null;
-    this.byLabel.set(label, record);
-    if (old !== undefined) this.metadata.remove(label, old.metadata);
-    if (old?.vector) this.slab!.release(old.vector);
-    this.metadata.add(label, record.metadata);
-    if (old?.sparse) this.sparse.remove(label, old.sparse);
-    if (record.sparse !== null) this.sparse.add(label, record.sparse);
-    return { record, old };
+  /** Files one record everywhere but in the graph; returns its label and whether the record it replaced had a dense vector. */
+  private store(data: VectorData): { label: number; hadVector: boolean } {
+    const old = this.labels.get(data.id);
+    if (old === undefined && data.label !== undefined) this.freeKnown = false;
+    const label = old ?? data.label ?? this.newLabel();
+    this.next = Math.max(this.next, label + 1);
+    const hadVector = old !== undefined && this.forget(old);
+    if (old === undefined) {
+      this.labels.set(data.id, label);
+      this.ids[label] = data.id;
+      this.sortedIds = null;
+    }
+    if (data.vector !== null) (this.slab ??= new VectorSlab(data.vector.length)).set(label, data.vector);
+    if (data.sparse !== null) {
+      this.sparseOf.set(label, data.sparse);
+      this.sparse.add(label, data.sparse);
+    }
+    if (data.metadata !== undefined) this.metadataOf.set(label, data.metadata);
+    if (data.data !== undefined) this.dataOf.set(label, data.data);
+    this.metadata.add(label, data.metadata);
+    return { label, hadVector };
+  }
+
+  /** The smallest label no record holds. */
+  private newLabel(): number {
+    if (!this.freeKnown) {
+      this.free.clear();
+      for (let label = 0; label < this.next; label++) if (this.ids[label] === undefined) this.free.add(label);
+      this.freeKnown = true;
+    }
+    return this.free.takeSmallest() ?? this.next;
+  }
+
+  /** Drops the parts stored under `label`, but not its id; returns whether it had a dense vector. */
+  private forget(label: number): boolean {
+    const metadata = this.metadataOf.get(label);
+    if (metadata !== undefined) this.metadata.remove(label, metadata);
+    this.metadataOf.delete(label);
+    this.dataOf.delete(label);
+    const sparse = this.sparseOf.get(label);
+    if (sparse !== undefined) this.sparse.remove(label, sparse);
+    this.sparseOf.delete(label);
+    const hadVector = this.slab?.has(label) ?? false;
+    this.slab?.delete(label);
+    return hadVector;
   }
 
   delete(id: string): boolean {
-    const old = this.records.get(id);
-    if (old === undefined) return false;
-    this.records.delete(id);
-    this.byLabel.delete(old.label);
-    this.metadata.remove(old.label, old.metadata);
-    if (old.sparse !== null) this.sparse.remove(old.label, old.sparse);
+    const label = this.labels.get(id);
+    if (label === undefined) return false;
+    this.labels.delete(id);
+    this.ids[label] = undefined;
+    if (this.freeKnown) this.free.add(label);
     this.sortedIds = null;
-    if (old.vector !== null) {
-      this.slab!.release(old.vector);
-      if (!this.deferred) this.ann?.remove(old.label);
-    }
-    this.compactVectors();
+    if (this.forget(label) && !this.deferred) this.ann?.remove(label);
     return true;
-  }
-
-  /** Moves the vectors of the slab's chunks it gave up into its newest one (see vector-slab.ts). */
-  private compactVectors(): void {
-    if (this.slab === null) return;
-    for (const label of this.slab.takeMoves()) {
-      const r = this.byLabel.get(label)!;
-      const moved: VectorRecord = { ...r, vector: this.slab.store(r.vector!, label) };
-      this.records.set(r.id, moved);
-      this.byLabel.set(label, moved);
-    }
   }
 
   /**
@@ -176,11 +268,11 @@ export class Namespace {
    * meaningful while the namespace changes, as the service's cursors do.
    */
   range(cursor: number, limit: number, prefix: string): { records: VectorRecord[]; next: number | null } {
-    const ids = (this.sortedIds ??= [...this.records.keys()].sort());
+    const ids = (this.sortedIds ??= [...this.labels.keys()].sort());
     const out: VectorRecord[] = [];
     // The ids starting with `prefix` are contiguous from the first id not below it.
     let i = firstAtLeast(ids, prefix) + cursor;
-    for (; i < ids.length && ids[i].startsWith(prefix) && out.length < limit; i++) out.push(this.records.get(ids[i])!);
+    for (; i < ids.length && ids[i].startsWith(prefix) && out.length < limit; i++) out.push(this.get(ids[i])!);
     const more = i < ids.length && ids[i].startsWith(prefix);
     return { records: out, next: more ? cursor + out.length : null };
   }
@@ -188,10 +280,10 @@ export class Namespace {
   /** The filter compiled once for a query, with the records the metadata index bounds it to. */
   select(filter: Filter): Selection {
     const matches = compileFilter(filter);
-    const bound = this.metadata.bound(filter, () => this.records.values());
+    const bound = this.metadata.bound(filter, () => this.records());
     return {
       accept: (r) => matches(r.metadata),
-      among: bound === null ? null : [...bound].map((label) => this.byLabel.get(label)!),
+      among: bound === null ? null : [...bound].map((label) => this.record(label)),
     };
   }
 
@@ -204,34 +296,40 @@ export class Namespace {
     let candidates: VectorRecord[] | null = null;
     if (accept !== undefined) {
       candidates = [];
-      for (const r of among ?? this.records.values()) if (r.vector !== null && accept(r)) candidates.push(r);
+      for (const r of among ?? this.records()) if (r.vector !== null && accept(r)) candidates.push(r);
     }
     const matching = candidates?.length ?? this.ann.size;
     const want = Math.min(k, matching);
     if (this.ann.size >= EXACT_BELOW && (candidates === null || candidates.length >= SELECTIVE_SHARE * this.ann.size)) {
       const allowed = candidates === null ? undefined : new Set(candidates.map((r) => r.label));
       const labels = this.ann.search(query, want, allowed === undefined ? undefined : (l) => allowed.has(l));
-      if (labels.length >= want) return this.score(labels.map((l) => this.byLabel.get(l)!), query).slice(0, want);
+      if (labels.length >= want) return this.score(labels.map((l) => this.record(l)), query).slice(0, want);
     }
-    const pool = candidates ?? [...this.records.values()].filter((r) => r.vector !== null);
+    const pool = candidates ?? [...this.records()].filter((r) => r.vector !== null);
     return this.score(pool, query).slice(0, want);
   }
 
   /** The `k` records with the largest sparse inner product with `query` (IDF-weighted when asked). */
   sparseNearest(query: SparseVector, k: number, idf: boolean, accept?: (r: VectorRecord) => boolean): Hit[] {
-    const scored = this.sparse.search(query, idf, accept === undefined ? undefined : (l) => accept(this.byLabel.get(l)!));
-    return scored.slice(0, k).map((s) => ({ record: this.byLabel.get(s.label)!, score: s.score }));
+    const scored = this.sparse.search(query, idf, accept === undefined ? undefined : (l) => accept(this.record(l)));
+    return scored.slice(0, k).map((s) => ({ record: this.record(s.label), score: s.score }));
   }
 
-  /** Scores `records` against `query` exactly, best first; ties keep insertion order. */
+  /** Scores `records` against `query` exactly, best first; ties go to the lower label. */
   score(records: readonly VectorRecord[], query: Float32Array): Hit[] {
     const hits = records.map((record) => ({ record, score: denseScore(this.similarity, query, record.vector!) }));
     return hits.sort((a, b) => b.score - a.score || a.record.label - b.record.label);
   }
 
   clear(): void {
-    this.records.clear();
-    this.byLabel.clear();
+    this.labels.clear();
+    this.ids.length = 0;
+    this.free.clear();
+    this.freeKnown = true;
+    this.next = 0;
+    this.sparseOf.clear();
+    this.metadataOf.clear();
+    this.dataOf.clear();
     this.metadata.clear();
     this.sparse = new SparseIndex();
     this.slab = null;

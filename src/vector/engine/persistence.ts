@@ -1,7 +1,7 @@
 // Durability of one vector index, in <dataDir>/vector/<index>/, as storage/generations.ts lays
 // it out: snapshot-<gen>.bin and log-<gen>.aof, both of ops (ops.ts), one per frame. A snapshot's
 // header is {"version":1,"ops":N}; its ops restate the index: its dimension, then per namespace
-// a `namespace` op and `upsert` ops of up to SNAPSHOT_BATCH records, in insertion order.
+// a `namespace` op and `upsert` ops of up to SNAPSHOT_BATCH records, in label order.
 //
 // The log and snapshot are the one source of truth. The HNSW graphs are a cache beside them:
 //   graph-<gen>-<i>.hnsw   namespace i's graph (usearch's format), written by a clean close
@@ -21,6 +21,7 @@ import { writeFileAtomic } from '../../storage/atomic-file.js';
 import type { LogFailedError } from '../../storage/errors.js';
 import { Generations, type GenerationSettings, type Snapshot } from '../../storage/generations.js';
 import { decodeOp, encodeOp, type Op } from './ops.js';
+import type { VectorRecord } from './record.js';
 import type { Journal, VectorIndex } from './vector-index.js';
 
 export const SNAPSHOT_FORMAT = { version: 1, countField: 'ops' };
@@ -160,19 +161,24 @@ export class VectorPersistence implements Journal {
   }
 
   /**
-   * The index restated as ops, in the order a load applies them, as it is now: the records are
-   * gathered now (a write replaces a record, never changes it) and encoded as they are written.
+   * The index restated as ops, in the order a load applies them, as it is now: each namespace's
+   * records are frozen now (see Namespace.frozen) and made and encoded as they are written.
    */
   private snapshotOps(): Iterable<Buffer> {
     const dimension = this.index.dimension;
-    const spaces = [...this.index.contents()].map(([ns, records, next]) => ({ ns, records: [...records], next }));
+    const spaces = [...this.index.contents()];
     return (function* () {
       if (dimension !== null) yield encodeOp({ op: 'dimension', dimension });
-      for (const { ns, records, next } of spaces) {
+      for (const [ns, records, next] of spaces) {
         yield encodeOp({ op: 'namespace', ns, next });
-        for (let i = 0; i < records.length; i += SNAPSHOT_BATCH) {
-          yield encodeOp({ op: 'upsert', ns, records: records.slice(i, i + SNAPSHOT_BATCH) });
+        let batch: VectorRecord[] = [];
+        for (const r of records) {
+          batch.push(r);
+          if (batch.length < SNAPSHOT_BATCH) continue;
+          yield encodeOp({ op: 'upsert', ns, records: batch });
+          batch = [];
         }
+        if (batch.length > 0) yield encodeOp({ op: 'upsert', ns, records: batch });
       }
     })();
   }

@@ -20,7 +20,7 @@ export interface VectorData {
   readonly label?: number;
 }
 
-/** A stored vector; `label` is its place in insertion order and its key in the ANN index. */
+/** A stored vector; `label` is its number in the namespace (no two records hold one at a time) and its key in the ANN index. */
 export interface VectorRecord extends VectorData {
   readonly label: number;
 }

@@ -160,7 +160,7 @@ export class VectorIndex {
     const space = this.namespaces.get(ns);
     if (space === undefined) return 0;
     const ids: string[] = [];
-    for (const r of space.records.values()) if (accept(r)) ids.push(r.id);
+    for (const r of space.records()) if (accept(r)) ids.push(r.id);
     if (ids.length > 0) this.write({ op: 'delete', ns, ids });
     return ids.length;
   }
@@ -203,10 +203,7 @@ export class VectorIndex {
 
   random(ns: string): VectorRecord | null {
     const space = this.namespaces.get(ns);
-    if (space === undefined || space.size === 0) return null;
-    let skip = Math.floor(Math.random() * space.size);
-    for (const r of space.records.values()) if (skip-- === 0) return r;
-    return null;
+    return space?.random() ?? null;
   }
 
   /**
@@ -252,9 +249,9 @@ export class VectorIndex {
     return { vectorCount, indexSize, namespaces };
   }
 
-  /** Every namespace with its records in insertion order and its next label, for a snapshot. */
+  /** Every namespace with its records in label order, as they are now, and its next label, for a snapshot. */
   *contents(): IterableIterator<[string, Iterable<VectorRecord>, number]> {
-    for (const [name, space] of this.namespaces) yield [name, space.records.values(), space.nextLabel];
+    for (const [name, space] of this.namespaces) yield [name, space.frozen(), space.nextLabel];
   }
 
   // ---- applying logged writes ----

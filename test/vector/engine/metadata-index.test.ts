@@ -27,7 +27,7 @@ const parse = (src: string) => parseFilter(src, 128) as Filter;
 function check(ns: Namespace, query: Float32Array): void {
   for (const src of FILTERS) {
     const f = parse(src);
-    const want = [...ns.records.values()].filter((r) => matches(f, r.metadata));
+    const want = [...ns.records()].filter((r) => matches(f, r.metadata));
     const exact = ns.score(want, query).map((h) => h.record.id);
     const { accept, among } = ns.select(f);
     const got = ns.nearest(query, 5000, accept, among).map((h) => h.record.id);

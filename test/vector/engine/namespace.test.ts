@@ -35,7 +35,7 @@ describe('vector namespace engine', () => {
       for (let q = 0; q < queries; q++) {
         const query = Float32Array.from(centres[q % 20].map((c) => c + rand()));
         const approx = ns.nearest(query, 10).map((h) => h.record.id);
-        const exact = ns.score([...ns.records.values()], query).slice(0, 10).map((h) => h.record.id);
+        const exact = ns.score([...ns.records()], query).slice(0, 10).map((h) => h.record.id);
         found += approx.filter((id) => exact.includes(id)).length;
       }
       assert.ok(found / (queries * 10) >= 0.95, `recall@10 ${found / (queries * 10)}`);
@@ -50,7 +50,7 @@ describe('vector namespace engine', () => {
     const query = Float32Array.from(Array.from({ length: 8 }, rand));
     for (const mod of [2, 7, 50, 500]) {
       const accept = (r: { metadata: Record<string, unknown> | undefined }) => (r.metadata!.i as number) % mod === 1;
-      const matching = [...ns.records.values()].filter(accept);
+      const matching = [...ns.records()].filter(accept);
       const hits = ns.nearest(query, 25, accept);
       assert.equal(hits.length, Math.min(25, matching.length), `1/${mod}`);
       assert.ok(hits.every((h) => accept(h.record) && h.record.label % 3 !== 0));
@@ -98,4 +98,20 @@ describe('vector namespace engine', () => {
       assert.equal(ns.nearest(last, 1)[0].record.id, 'v999');
     });
   }
+
+  it('gives a new record the smallest label no record holds, and a restored namespace does the same', () => {
+    const ns = new Namespace('COSINE');
+    for (let i = 0; i < 10; i++) ns.put([rec(`v${i}`, [i, 1])]);
+    for (const id of ['v7', 'v2', 'v5']) assert.ok(ns.delete(id));
+    // As a snapshot restores it: the next label first, then the records with their labels.
+    const restored = new Namespace('COSINE', true);
+    restored.nextLabel = ns.nextLabel;
+    restored.put([...ns.frozen()]);
+    restored.finishLoad(undefined, (err) => assert.fail(String(err)));
+    for (const space of [ns, restored]) {
+      space.put(['a', 'b', 'c', 'd'].map((id) => rec(id, [1, 0])));
+      assert.deepEqual(['a', 'b', 'c', 'd'].map((id) => space.get(id)!.label), [2, 5, 7, 10]);
+      assert.deepEqual(space.get('v9')!.vector, Float32Array.from([9, 1]));
+    }
+  });
 });
