@@ -151,7 +151,7 @@ export class Keyspace {
   setValueAt(s: Slot, value: Value): void {
     this.values.set(s, value);
     this.heads.set(s, this.heads.get(s) & LRU_MASK);
-    this.trackMembers(s, value);
+    this.noteContainer(s, value);
   }
 
   /**
@@ -204,7 +204,7 @@ export class Keyspace {
     this.values.set(s, value);
     this.heads.set(s, this.lruSeconds);
     this.slots.set(key, s);
-    this.trackMembers(s, value);
+    this.noteContainer(s, value);
     if (exp > 0) this.volatile.set(s, exp);
     return s;
   }
@@ -383,7 +383,7 @@ export class Keyspace {
   }
 
   /** Notes what a container just stored in `s` needs: active expiry of its members, folding. */
-  private trackMembers(s: Slot, v: Value): void {
+  private noteContainer(s: Slot, v: Value): void {
     if (typeof v === 'string') return;
     if (v.memberExpiry) this.volatileMembers.add(s);
     if (v.kind.fold !== undefined) this.unfolded.push(s);

@@ -11,8 +11,9 @@
 // changed; the old chunk is freed by the garbage collector once no view of it is left. So at
 // most about twice the live vectors are held, plus the newest chunk.
 // Chunks grow from SMALLEST_CHUNK vectors, doubling, up to about CHUNK_BYTES, so a namespace
-// of a few vectors holds a few. Addresses are kept per label up to the highest label stored:
-// a label that once held a vector keeps its 8 bytes, as labels are never reused.
+// of a few vectors holds a few. Addresses are kept per label up to the highest label stored,
+// 8 bytes each; a namespace hands a deleted record's label to its next new one (free-labels.ts),
+// so that is about the records' count, not all the labels ever used.
 // Not safe for concurrent use; the index's JS thread owns it.
 
 const SMALLEST_CHUNK = 16;
