@@ -8,6 +8,7 @@ import type { Filter } from '../filter/ast.js';
 import { compileFilter } from '../filter/evaluate.js';
 import { HnswAnn, type AnnIndex } from './ann.js';
 import { FreeLabels } from './free-labels.js';
+import { IdTable } from './id-table.js';
 import { MetadataIndex } from './metadata-index.js';
 import type { Similarity, SparseVector, VectorData, VectorRecord } from './record.js';
 import { denseScore } from './similarity.js';
@@ -32,7 +33,7 @@ export interface Selection {
 
 /** A namespace's records by label, column by column. */
 interface Columns {
-  readonly ids: readonly (string | undefined)[];
+  readonly idOf: (label: number) => string | undefined;
   readonly sparseOf: ReadonlyMap<number, SparseVector>;
   readonly metadataOf: ReadonlyMap<number, Record<string, unknown>>;
   readonly dataOf: ReadonlyMap<number, string>;
@@ -41,18 +42,17 @@ interface Columns {
 
 /** The record under `label`, which must be present. */
 function recordAt(c: Columns, label: number): VectorRecord {
-  return { id: c.ids[label]!, vector: c.vectorOf(label), sparse: c.sparseOf.get(label) ?? null, metadata: c.metadataOf.get(label), data: c.dataOf.get(label), label };
+  return { id: c.idOf(label)!, vector: c.vectorOf(label), sparse: c.sparseOf.get(label) ?? null, metadata: c.metadataOf.get(label), data: c.dataOf.get(label), label };
 }
 
 export class Namespace {
   // A record is kept in columns by its label and made into a VectorRecord only when read: an
   // object per record, its id's second map entry and a view of its vector cost about 380 bytes
-  // a vector at 1M (issue 20's memory bound). A deleted record's label goes to the next new
-  // record (free-labels.ts), so the columns by label grow with the records, not with churn.
-  /** Each record's label by id, in insertion order (a replaced record keeps its place). */
-  private readonly labels = new Map<string, number>();
-  /** Each record's id by label; undefined where none is. */
-  private readonly ids: (string | undefined)[] = [];
+  // a vector at 1M (issue 20's memory bound), and a JS string and Map entry per id 170 more
+  // (id-table.ts). A deleted record's label goes to the next new record (free-labels.ts), so
+  // the columns by label grow with the records, not with churn.
+  /** Each record's id by label, and label by id. */
+  private ids = new IdTable();
   /** The records' dense vectors by label; made by the first one, which fixes the dimension. */
   private slab: VectorSlab | null = null;
   /** The other parts, by label, for the records that have them. */
@@ -62,9 +62,9 @@ export class Namespace {
   /**
    * The ids in ascending order (UTF-16 code units), for range; null after an id came or went,
    * sorted again by the next range. Bulk writes thus cost nothing here, and a walk through
-   * the pages of an unchanging namespace sorts once.
+   * the pages of an unchanging namespace sorts once. Labels, so ids are not held as strings.
    */
-  private sortedIds: string[] | null = null;
+  private sortedIds: Int32Array | null = null;
   private ann: AnnIndex | null = null;
   private sparse = new SparseIndex();
   private readonly metadata = new MetadataIndex();
@@ -77,7 +77,7 @@ export class Namespace {
   private deferred: boolean;
   /** The columns as `record` reads them. */
   private readonly live: Columns = {
-    ids: this.ids,
+    idOf: (label) => this.ids.idOf(label),
     sparseOf: this.sparseOf,
     metadataOf: this.metadataOf,
     dataOf: this.dataOf,
@@ -100,7 +100,7 @@ export class Namespace {
   /** Ends a load: loads the graph saved at `saved`, or (absent, or unreadable) builds it from the records. */
   finishLoad(saved: string | undefined, onUnreadable: (err: unknown) => void): void {
     this.deferred = false;
-    const withVectors = [...this.labels.values()].filter((label) => this.slab?.has(label));
+    const withVectors = [...this.ids.labels()].filter((label) => this.slab?.has(label));
     if (withVectors.length === 0) return;
     if (saved !== undefined) {
       try {
@@ -122,7 +122,7 @@ export class Namespace {
   }
 
   get size(): number {
-    return this.labels.size;
+    return this.ids.size;
   }
 
   get nextLabel(): number {
@@ -137,21 +137,20 @@ export class Namespace {
 
   /** Approximate bytes held by vectors, metadata and the graph. */
   get bytes(): number {
-    let n = (this.ann?.bytes ?? 0) + (this.slab?.bytes ?? 0) + this.ids.length * 8;
-    for (const id of this.labels.keys()) n += 40 + id.length * 2;
+    let n = (this.ann?.bytes ?? 0) + (this.slab?.bytes ?? 0) + this.ids.bytes;
     for (const s of this.sparseOf.values()) n += s.indices.byteLength * 2;
     for (const d of this.dataOf.values()) n += d.length * 2;
     return n;
   }
 
   get(id: string): VectorRecord | undefined {
-    const label = this.labels.get(id);
+    const label = this.ids.labelOf(id);
     return label === undefined ? undefined : this.record(label);
   }
 
   /** Every record, in insertion order. */
   *records(): IterableIterator<VectorRecord> {
-    for (const label of this.labels.values()) yield this.record(label);
+    for (const label of this.ids.labels()) yield this.record(label);
   }
 
   /**
@@ -159,22 +158,23 @@ export class Namespace {
    * writes do not change what it yields (a snapshot written in the background reads it).
    */
   frozen(): Iterable<VectorRecord> {
+    const ids = this.ids.frozen();
     const columns: Columns = {
-      ids: this.ids.slice(),
+      idOf: ids.idOf,
       sparseOf: new Map(this.sparseOf),
       metadataOf: new Map(this.metadataOf),
       dataOf: new Map(this.dataOf),
       vectorOf: this.slab?.frozen() ?? (() => null),
     };
     return (function* () {
-      for (let label = 0; label < columns.ids.length; label++) if (columns.ids[label] !== undefined) yield recordAt(columns, label);
+      for (let label = 0; label < ids.end; label++) if (ids.idOf(label) !== undefined) yield recordAt(columns, label);
     })();
   }
 
   /** A record picked at random; null when there is none. */
   random(): VectorRecord | null {
-    let skip = Math.floor(Math.random() * this.labels.size);
-    for (const label of this.labels.values()) if (skip-- === 0) return this.record(label);
+    let skip = Math.floor(Math.random() * this.ids.size);
+    for (const label of this.ids.labels()) if (skip-- === 0) return this.record(label);
     return null;
   }
 
@@ -206,14 +206,13 @@ export class Namespace {
 
   /** Files one record everywhere but in the graph; returns its label and whether the record it replaced had a dense vector. */
   private store(data: VectorData): { label: number; hadVector: boolean } {
-    const old = this.labels.get(data.id);
+    const old = this.ids.labelOf(data.id);
     if (old === undefined && data.label !== undefined) this.freeKnown = false;
     const label = old ?? data.label ?? this.newLabel();
     this.next = Math.max(this.next, label + 1);
     const hadVector = old !== undefined && this.forget(old);
     if (old === undefined) {
-      this.labels.set(data.id, label);
-      this.ids[label] = data.id;
+      this.ids.add(data.id, label);
       this.sortedIds = null;
     }
     if (data.vector !== null) (this.slab ??= new VectorSlab(data.vector.length)).set(label, data.vector);
@@ -231,7 +230,7 @@ export class Namespace {
   private newLabel(): number {
     if (!this.freeKnown) {
       this.free.clear();
-      for (let label = 0; label < this.next; label++) if (this.ids[label] === undefined) this.free.add(label);
+      for (let label = 0; label < this.next; label++) if (!this.ids.has(label)) this.free.add(label);
       this.freeKnown = true;
     }
     return this.free.takeSmallest() ?? this.next;
@@ -252,10 +251,8 @@ export class Namespace {
   }
 
   delete(id: string): boolean {
-    const label = this.labels.get(id);
+    const label = this.ids.remove(id);
     if (label === undefined) return false;
-    this.labels.delete(id);
-    this.ids[label] = undefined;
     if (this.freeKnown) this.free.add(label);
     this.sortedIds = null;
     if (this.forget(label) && !this.deferred) this.ann?.remove(label);
@@ -268,13 +265,20 @@ export class Namespace {
    * meaningful while the namespace changes, as the service's cursors do.
    */
   range(cursor: number, limit: number, prefix: string): { records: VectorRecord[]; next: number | null } {
-    const ids = (this.sortedIds ??= [...this.labels.keys()].sort());
+    const sorted = (this.sortedIds ??= this.labelsById());
+    const idAt = (i: number) => this.ids.idOf(sorted[i])!;
     const out: VectorRecord[] = [];
     // The ids starting with `prefix` are contiguous from the first id not below it.
-    let i = firstAtLeast(ids, prefix) + cursor;
-    for (; i < ids.length && ids[i].startsWith(prefix) && out.length < limit; i++) out.push(this.get(ids[i])!);
-    const more = i < ids.length && ids[i].startsWith(prefix);
+    let i = firstAtLeast(sorted.length, idAt, prefix) + cursor;
+    for (; i < sorted.length && idAt(i).startsWith(prefix) && out.length < limit; i++) out.push(this.record(sorted[i]));
+    const more = i < sorted.length && idAt(i).startsWith(prefix);
     return { records: out, next: more ? cursor + out.length : null };
+  }
+
+  /** The labels in ascending order of their ids (UTF-16 code units): the ids are sorted as strings, the strings then dropped. */
+  private labelsById(): Int32Array {
+    const ids = [...this.ids.labels()].map((label) => this.ids.idOf(label)!).sort();
+    return Int32Array.from(ids, (id) => this.ids.labelOf(id)!);
   }
 
   /** The filter compiled once for a query, with the records the metadata index bounds it to. */
@@ -322,8 +326,7 @@ export class Namespace {
   }
 
   clear(): void {
-    this.labels.clear();
-    this.ids.length = 0;
+    this.ids = new IdTable();
     this.free.clear();
     this.freeKnown = true;
     this.next = 0;
@@ -338,13 +341,13 @@ export class Namespace {
   }
 }
 
-/** The position of the first of the ascending `ids` that is not below `id`. */
-function firstAtLeast(ids: readonly string[], id: string): number {
+/** The position of the first of `count` ascending ids (`idAt`) that is not below `id`. */
+function firstAtLeast(count: number, idAt: (i: number) => string, id: string): number {
   let lo = 0;
-  let hi = ids.length;
+  let hi = count;
   while (lo < hi) {
     const mid = (lo + hi) >> 1;
-    if (ids[mid] < id) lo = mid + 1;
+    if (idAt(mid) < id) lo = mid + 1;
     else hi = mid;
   }
   return lo;
