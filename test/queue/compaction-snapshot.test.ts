@@ -3,7 +3,8 @@
 // so the snapshot must be the state of that moment whatever changes meanwhile. With a small
 // compactAfterBytes, compactions run one after another while messages are published, retried
 // (a destination failing once, another failing once and waiting an hour), delivered,
-// dead-lettered and cancelled, and schedules and URL groups change. Every snapshot the test
+// dead-lettered and cancelled, schedules and URL groups change, and workflow runs take their
+// steps (a run changes in place). Every snapshot the test
 // catches is checked against the ops logged after it began (its log and the later ones): none
 // of their changes is in it, and nothing they change is missing from it. Then restarts, a kill -9
 // during a compaction and a clean stop, show exactly the acknowledged state.
@@ -14,11 +15,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe } from 'node:test';
 import type { Client } from '@upstash/qstash';
+import { Client as WorkflowClient } from '@upstash/workflow';
 import { decodeOp, type Op } from '../../src/queue/store/ops.js';
 import { readFrames } from '../../src/storage/frames.js';
 import { spawnLarder, type Ready } from '../support/larder-process.js';
 import { embeddedQueueOnly, TEST_RUNTIME } from '../support/larder.js';
 import { queueClient, startQueueReceiver, type QueueReceiver } from '../support/queue-receiver.js';
+import { startWorkflowEndpoint, type WorkflowEndpoint } from '../support/workflow-endpoint.js';
 
 // Retries scaled to milliseconds (a retry delay of 3,600,000 s waits an hour).
 const config = { logLevel: 'silent', queue: { fsync: 'always', compactAfterBytes: 64 * 1024, retryDelayScale: 0.001 } };
@@ -38,6 +41,8 @@ interface Acknowledged {
   waiting: string[];
   deadLettered: string[];
   schedules: string[];
+  /** Workflow runs, each finished. */
+  runs: string[];
 }
 
 const GEN = /^(snapshot|log)-(\d{20})\.(bin|aof)$/;
@@ -66,16 +71,18 @@ interface SnapshotState {
   dlq: Set<string>;
   schedules: Map<string, { paused: boolean }>;
   groups: Map<string, string[]>;
+  runs: Map<string, { state: string; steps: Set<string> }>;
 }
 
 function stateOf(ops: readonly Op[]): SnapshotState {
-  const s: SnapshotState = { messages: new Map(), dlq: new Set(), schedules: new Map(), groups: new Map() };
+  const s: SnapshotState = { messages: new Map(), dlq: new Set(), schedules: new Map(), groups: new Map(), runs: new Map() };
   for (const op of ops) {
     if (op.op === 'put') s.messages.set(op.message.id, { retried: op.message.retried, notBefore: op.message.notBefore });
     else if (op.op === 'retry') s.messages.set(op.id, { retried: op.retried, notBefore: op.notBefore });
     else if (op.op === 'dlq') s.dlq.add(op.entry.dlqId);
     else if (op.op === 'schedule') s.schedules.set(op.schedule.id, { paused: op.schedule.paused });
     else if (op.op === 'urlGroup') s.groups.set(op.group.name, op.group.endpoints.map((e) => e.url));
+    else if (op.op === 'run') s.runs.set(op.run.id, { state: op.run.state, steps: new Set(op.run.steps.map((step) => step.messageId)) });
   }
   return s;
 }
@@ -93,8 +100,15 @@ function checkSnapshot(archive: string, gen: number, logs: readonly number[]): n
   let held = 0;
   const where = `snapshot ${gen}`;
   for (const op of logs.filter((g) => g >= gen).flatMap((g) => opsOf(name('log', g)))) {
-    if (op.op === 'put' && first(op.message.id)) assert.ok(!s.messages.has(op.message.id), `${where} holds message ${op.message.id}, published after it began`);
-    else if ((op.op === 'retry' || op.op === 'done') && first(op.id)) {
+    if (op.op === 'put' && first(op.message.id)) {
+      assert.ok(!s.messages.has(op.message.id), `${where} holds message ${op.message.id}, published after it began`);
+      const run = op.message.workflow?.kind === 'step' ? s.runs.get(op.message.workflow.runId) : undefined;
+      if (run !== undefined) assert.ok(!run.steps.has(op.message.id), `${where} holds run ${op.message.workflow?.runId} with a step made after it began`);
+      held += run === undefined ? 0 : 1;
+    } else if (op.op === 'runEnd' && s.runs.has(op.runId) && first(op.runId)) {
+      assert.equal(s.runs.get(op.runId)?.state, 'RUN_STARTED', `${where} holds run ${op.runId} as ended after it began`);
+      held++;
+    } else if ((op.op === 'retry' || op.op === 'done') && first(op.id)) {
       const m = s.messages.get(op.id);
       assert.ok(m !== undefined, `${where} lost message ${op.id}, pending when it began (${op.op} logged after)`);
       if (op.op === 'retry') assert.equal(m.retried, op.retried - 1, `${where} holds message ${op.id} with a retry made after it began`);
@@ -133,7 +147,8 @@ function checkArchive(archive: string): number {
 }
 
 /** One round of the activity; answers go into `ack`. */
-async function round(client: Client, rx: QueueReceiver, ack: Acknowledged, i: number): Promise<void> {
+async function round(client: Client, rx: QueueReceiver, wf: { ep: WorkflowEndpoint; url: string }, ack: Acknowledged, i: number): Promise<void> {
+  ack.runs.push((await wf.ep.client.trigger({ url: wf.url, body: { i } })).workflowRunId);
   const delayed = await client.batch(Array.from({ length: 50 }, (_, j) => ({ url: `${rx.url}/never`, body: `d${i}.${j}`, delay: A_DAY_S })));
   ack.delayed.push(...delayed.map((a) => (a as { messageId: string }).messageId));
   const publish = (path: string, extra: object = {}) => client.publishJSON({ url: `${rx.url}${path}`, body: { i }, ...extra }).then((a) => a.messageId);
@@ -187,8 +202,11 @@ async function shown(info: Ready, ack: Acknowledged) {
   const counts = await retryCounts(info);
   const dlq = (await client.dlq.listMessages({ count: 1000 })).messages.map((m) => m.messageId).sort();
   const schedules = (await client.schedules.list()).map((s) => ({ id: s.scheduleId, paused: s.isPaused })).sort((a, b) => a.id.localeCompare(b.id));
-  const group = (await client.urlGroups.get(GROUP)).endpoints.map((e) => e.url).sort();
-  return { messages, back: back.filter((id) => id !== null), retried: pending.map((id) => counts.get(id)), dlq, schedules, group };
+  // The group goes with its last endpoint.
+  const group = ((await client.urlGroups.get(GROUP).catch(() => null))?.endpoints ?? []).map((e) => e.url).sort();
+  const workflows = new WorkflowClient({ baseUrl: info.queue.url, token: info.queue.token });
+  const runs = await Promise.all(ack.runs.map(async (id) => (await workflows.logs({ workflowRunId: id })).runs.map((r) => [r.workflowState, r.workflowRunResponse])));
+  return { messages, back: back.filter((id) => id !== null), retried: pending.map((id) => counts.get(id)), dlq, schedules, group, runs };
 }
 
 describe('queue compactions while messages move', () => {
@@ -203,6 +221,7 @@ describe('queue compactions while messages move', () => {
     const first = await spawnLarder({ runtime: TEST_RUNTIME, dataDir, config });
     const q = first.info.queue;
     const rx = await startQueueReceiver({ current: q.currentSigningKey, next: q.nextSigningKey });
+    const ep = await startWorkflowEndpoint(q);
     const stopArchiving = archiveFiles(join(dataDir, 'queue'), archive);
     let second: Awaited<ReturnType<typeof spawnLarder>> | null = null;
     try {
@@ -211,11 +230,19 @@ describe('queue compactions while messages move', () => {
       rx.answer('/later', () => ({ status: 503, body: 'later' }));
       rx.answer('/fail', () => ({ status: 500, body: 'fail' }));
       const client = queueClient(q);
-      const ack: Acknowledged = { delayed: [], cancelled: new Set(), delivered: [], waiting: [], deadLettered: [], schedules: [] };
+      const wf = {
+        ep,
+        url: ep.route('/steps', async (ctx) => {
+          const a = await ctx.run('a', () => 1);
+          const b = await ctx.run('b', () => a + 1);
+          return await ctx.run('c', () => b + 1);
+        }),
+      };
+      const ack: Acknowledged = { delayed: [], cancelled: new Set(), delivered: [], waiting: [], deadLettered: [], schedules: [], runs: [] };
       const snapshots = () => readdirSync(archive).filter((f) => f.startsWith('snapshot-')).length;
       for (let i = 0; snapshots() < SNAPSHOTS || i < 20; i++) {
         assert.ok(i < MAX_ROUNDS, `${snapshots()} snapshots after ${i} rounds`);
-        await round(client, rx, ack, i);
+        await round(client, rx, wf, ack, i);
       }
       // Settled: every delivery, retry and dead letter the rounds set off has happened.
       const done = (path: string, n: number) => new Set(rx.at(path).map((d) => d.body)).size >= n;
@@ -223,10 +250,12 @@ describe('queue compactions while messages move', () => {
       await waitFor(() => done('/ok', rounds) && rx.at('/once').length >= 2 * rounds && done('/later', rounds), 30_000, `every delivery: ${rounds} rounds, ${rx.at('/ok').length} /ok, ${rx.at('/once').length} /once, ${rx.at('/later').length} /later`);
       await waitFor(async () => (await client.dlq.listMessages({ count: 1000 })).messages.length === rounds, 30_000, 'every dead letter');
       await waitFor(async () => (await shown(first.info, ack)).back.length === 0, 30_000, 'every delivery settled');
+      for (const id of ack.runs) await ep.runIs(id, 'RUN_SUCCESS');
       const before = await shown(first.info, ack);
       assert.deepEqual(before.back, [], 'delivered, dead-lettered and cancelled messages are gone');
       assert.deepEqual(before.retried, [...ack.delayed.filter((id) => !ack.cancelled.has(id)).map(() => 0), ...ack.waiting.map(() => 1)]);
       assert.deepEqual(before.dlq, [...ack.deadLettered].sort());
+      assert.deepEqual(before.runs, ack.runs.map(() => [['RUN_SUCCESS', '3']]));
 
       // kill -9 while a compaction runs: publish until one is seen running.
       const late: string[] = [];
@@ -260,6 +289,7 @@ describe('queue compactions while messages move', () => {
       if (second !== null) await second.stop();
       if (first.child.exitCode === null && first.child.signalCode === null) await first.stop();
       await rx.close();
+      await ep.close();
     }
   });
 });
