@@ -23,7 +23,7 @@ import { embeddedQueueOnly, TEST_RUNTIME } from '../support/larder.js';
 import { queueClient, startQueueReceiver, type QueueReceiver } from '../support/queue-receiver.js';
 import { startWorkflowEndpoint, type WorkflowEndpoint } from '../support/workflow-endpoint.js';
 
-// Retries scaled to milliseconds (a retry delay of 3,600,000 s waits an hour).
+// Retries scaled to milliseconds (an Upstash-Retry-Delay of 3,600,000,000 ms waits an hour).
 const config = { logLevel: 'silent', queue: { fsync: 'always', compactAfterBytes: 64 * 1024, retryDelayScale: 0.001 } };
 const A_DAY_S = 86_400;
 /** Snapshots (with every log after them) the activity goes on until it has caught. */
