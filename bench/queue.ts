@@ -14,6 +14,8 @@
 //   the back-off scaled by queue.retryDelayScale, about a millisecond here).
 // - the CPU time each publish and delivery figure cost per message: the Larder processes', and
 //   PostgreSQL's (the postmaster and its backends) with them.
+// - the embedded rows again, each on a server of its own: single publishes' p99 with `pending`
+//   messages held, without and during their compaction (queue-compaction.ts).
 // Every message must arrive, signed; anything missing or unsigned counts as an error answer.
 
 import { randomBytes } from 'node:crypto';
@@ -24,6 +26,7 @@ import { performance } from 'node:perf_hooks';
 import { findPostgres, startPostgres, type PostgresCluster } from '../test/support/postgres.js';
 import { cpuMicros, treeCpuMicros } from './cpu-time.js';
 import { closedLoop, type LoopResult } from './http-load.js';
+import { publishDuringCompaction } from './queue-compaction.js';
 import { QueueReceiver } from './queue-receiver.js';
 import { Missing } from './server-process.js';
 import { quantile, Summary, type Figure } from './summary.js';
@@ -34,6 +37,8 @@ export interface QueueOptions {
   readonly seconds: number;
   readonly warmup: number;
   readonly rounds: number;
+  /** Messages held while the store compacts, in the compaction rows. */
+  readonly pending: number;
 }
 
 interface Target {
@@ -61,6 +66,8 @@ const BODY = 'q'.repeat(100);
 const POSTGRES_PROCESSES = [1, 2];
 
 const fig = (name: string, unit: string): Figure => ({ name, unit });
+/** The embedded rows' runtimes and their executables. */
+const runtimes = (root: string): [string, string][] => [['bun', bunPath(root)], ['node', process.execPath]];
 
 export async function benchQueue(root: string, opts: QueueOptions): Promise<Summary> {
   const title = `Queue: ${opts.seconds} s per figure, ${opts.rounds} round(s), ${PUBLISHERS} publishers, 100-byte bodies`;
@@ -72,7 +79,7 @@ export async function benchQueue(root: string, opts: QueueOptions): Promise<Summ
   let rx: QueueReceiver | null = null;
   let cluster: PostgresCluster | null = null;
   try {
-    for (const [runtime, path] of [['bun', bunPath(root)], ['node', process.execPath]]) {
+    for (const [runtime, path] of runtimes(root)) {
       process.stderr.write(`queue: starting Larder on ${runtime}\n`);
       const server = await startLarder(root, path, runtime, ['--config', configFile(configDir, runtime, { queue })]);
       targets.push({ system: `Larder (${runtime})`, urls: [server.env.QSTASH_URL], ...access(server), cpu: () => cpuMicros([server.pid]), stop: () => server.stop() });
@@ -110,6 +117,14 @@ export async function benchQueue(root: string, opts: QueueOptions): Promise<Summ
           summary.addErrors(t.system, fig('deliveries', 'msg/s'), rx.bad);
           summary.notes.push(`${t.system}: ${rx.bad} bad deliveries, e.g. ${rx.firstBad}`);
         }
+      }
+      for (const [runtime, path] of runtimes(root)) {
+        const system = `Larder (${runtime})`;
+        process.stderr.write(`queue: round ${round}/${opts.rounds}: ${system}, during a compaction\n`);
+        await publishDuringCompaction(summary, root, system, runtime, path, { seconds: opts.seconds, pending: opts.pending, publishers: PUBLISHERS }).catch((e: unknown) => {
+          summary.addErrors(system, fig(`publish p99, ${opts.pending.toLocaleString('en-US')} pending, compaction running`, 'ms'), 1);
+          summary.notes.push(`${system}, during a compaction: ${(e as Error).message}`);
+        });
       }
     }
   } finally {

@@ -6,7 +6,8 @@
 //   streams   produce in batches, fetch, produce-to-consume latency
 //   vector    upsert, query QPS and recall@10, filtered query, against its ANN graph (usearch) called directly
 //   queue     publish (single, batch of 100), deliveries/s, publish-to-delivery latency, 10% failing once,
-//             CPU per message; embedded, and PostgreSQL with 1 and 2 processes
+//             CPU per message; embedded, and PostgreSQL with 1 and 2 processes; publish p99 during a
+//             compaction of 59,100 pending messages (issue 20)
 //   vector-scale  upsert rate, query QPS, recall@10 and memory at 10k, 100k and 1M vectors of 128 dimensions
 //   workflow  @upstash/workflow steps/s with 8 runs at once, and the latency a step adds (issue 10)
 //   search    Redis Search: JSON documents indexed/s, term/phrase/fuzzy/range/aggregate QPS and p99
@@ -19,6 +20,7 @@
 //                    [--duration S] [--only id,id]                                (kv)
 //                    [--cell S] [--sizes N,N,N] [--modes engine,http] [--family-rounds N] (families)
 //                    [--run-seconds S]             (streams, vector, queue, vector-scale, workflow)
+//                    [--queue-pending N]                                          (queue)
 //                    [--vectors N] [--queries N]                                  (vector)
 //                    [--scale-sizes N,N,N] [--scale-queries N] [--scale-dim N] [--scale-direct-max N] (vector-scale)
 //                    [--search-sizes N,N]                                         (search)
@@ -68,6 +70,7 @@ const { values, positionals } = parseArgs({
     modes: { type: 'string', default: FAMILY_MODES.join(',') },
     'family-rounds': { type: 'string', default: '1' },
     'run-seconds': { type: 'string', default: '2' },
+    'queue-pending': { type: 'string', default: '59100' },
     vectors: { type: 'string', default: '100000' },
     queries: { type: 'string', default: '200' },
     'scale-sizes': { type: 'string', default: '10000,100000,1000000' },
@@ -151,7 +154,8 @@ async function main(): Promise<void> {
       clean &&= summary.clean;
       text = summary.render();
     } else if (workload === 'queue') {
-      const summary = await benchQueue(ROOT, { seconds: runSeconds, warmup, rounds });
+      const pending = positive('queue-pending', values['queue-pending'], 100, 10_000_000);
+      const summary = await benchQueue(ROOT, { seconds: runSeconds, warmup, rounds, pending });
       clean &&= summary.clean;
       text = summary.render();
     } else if (workload === 'workflow') {

@@ -26,7 +26,7 @@ const SMOKE: Record<string, string[]> = {
   families: ['--modes', 'engine', '--sizes', '100,1000', '--cell', '0.02'],
   streams: ['--run-seconds', '0.2', '--warmup', '0', '--rounds', '1'],
   vector: ['--vectors', '500', '--queries', '20', '--run-seconds', '0.2', '--rounds', '1'],
-  queue: ['--run-seconds', '0.2', '--warmup', '0', '--rounds', '1'],
+  queue: ['--run-seconds', '0.2', '--warmup', '0', '--rounds', '1', '--queue-pending', '2000'],
   'vector-scale': ['--scale-sizes', '500,2000', '--scale-queries', '20', '--scale-direct-max', '500', '--run-seconds', '0.2', '--rounds', '1'],
   workflow: ['--run-seconds', '0.2', '--warmup', '0', '--rounds', '1'],
   search: ['--search-sizes', '500,2000', '--run-seconds', '0.2', '--rounds', '1'],

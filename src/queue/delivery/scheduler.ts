@@ -221,7 +221,7 @@ export class Scheduler {
 
   private run(m: QueueMessage): void {
     this.inFlight.add(m.id);
-    // The store changes m in place when it is retried: the due time this attempt is for.
+    // The due time this attempt is for: a retry stores a new message with the next one, and m stays as it is.
     const at = m.notBefore;
     if (!this.store.isShared) return this.deliver(m, at);
     const claimed = this.store.unit(() => claim(this.store, m, at, this.s.owner, this.s.now(), leaseUntil(m, this.s), this.s.workflows));

@@ -50,6 +50,11 @@ export type Op =
   /** Engine postgres: a generated token or signing key (the data dir's secrets.json on the embedded engine). */
   | { op: 'secret'; name: string; value: string };
 
+/** The ops the store keeps as its records (they never change once made). */
+export type RetryOp = Extract<Op, { op: 'retry' }>;
+export type DedupOp = Extract<Op, { op: 'dedup' }>;
+export type LeaseOp = Extract<Op, { op: 'lease' }>;
+
 export const encodeOp = (op: Op): Buffer => Buffer.from(JSON.stringify(op));
 
 export function decodeOp(payload: Buffer): Op {

@@ -9,6 +9,8 @@
 // On engine postgres the same maps are a replica of an op log kept in PostgreSQL (`share()`,
 // postgres/shared-log.ts): every write then belongs to a unit of work, which commits its ops
 // there before the change is answered, and ops other processes commit are applied as they come.
+// A record the store holds is never changed, only replaced (a retry stores a new message), so a
+// snapshot can take the state of a moment by copying references (queue-snapshot.ts).
 // Not safe for concurrent use; the service's JS thread owns it.
 
 import type { FsyncPolicy } from '../../storage/append-log.js';
@@ -16,7 +18,8 @@ import type { Logger } from '../../server/log.js';
 import { Generations } from '../../storage/generations.js';
 import type { FlowRecord, QueueRecord } from './gate-records.js';
 import type { DeliveryResponse, DlqEntry, QueueMessage } from './message.js';
-import { decodeOp, encodeOp, type Op } from './ops.js';
+import { decodeOp, encodeOp, type DedupOp, type LeaseOp, type Op, type RetryOp } from './ops.js';
+import { QueueSnapshot } from './queue-snapshot.js';
 import type { Schedule } from './schedule.js';
 import type { UrlGroup } from './url-group.js';
 import { RunStore, type RunChange, type RunEnd } from '../workflow/run.js';
@@ -51,16 +54,16 @@ export interface StoreSettings {
 
 export class QueueStore {
   private readonly messages = new Map<string, QueueMessage>();
-  /** The last failed attempt's answer, by message id (for the callbacks and the DLQ). */
-  private readonly responses = new Map<string, DeliveryResponse>();
+  /** The last failed attempt of each message retried, by message id (its answer is for the callbacks and the DLQ). */
+  private readonly retries = new Map<string, RetryOp>();
   private readonly dlqEntries = new Map<string, DlqEntry>();
-  private readonly dedup = new Map<string, { id: string; at: number }>();
+  private readonly dedup = new Map<string, DedupOp>();
   private readonly groups = new Map<string, UrlGroup>();
   private readonly scheduleMap = new Map<string, Schedule>();
   private readonly queueRecords = new Map<string, QueueRecord>();
   private readonly flowRecords = new Map<string, FlowRecord>();
   /** Engine postgres: deliveries in flight, by message id, in whichever process. */
-  private readonly leaseMap = new Map<string, Lease>();
+  private readonly leaseMap = new Map<string, LeaseOp>();
   /** Engine postgres: when deliveries of each flow-control key started, oldest first (for its rate). */
   private readonly flowStartTimes = new Map<string, number[]>();
   /** Engine postgres: when each flow-control key's rate was last reset, while that is within its period. */
@@ -112,7 +115,7 @@ export class QueueStore {
 
   /** Forgets every state, before replaying a shared log from its snapshot. */
   clear(): void {
-    for (const m of [this.messages, this.responses, this.dlqEntries, this.dedup, this.groups, this.scheduleMap, this.queueRecords, this.flowRecords, this.leaseMap, this.flowStartTimes, this.rateResets, this.secretValues]) m.clear();
+    for (const m of [this.messages, this.retries, this.dlqEntries, this.dedup, this.groups, this.scheduleMap, this.queueRecords, this.flowRecords, this.leaseMap, this.flowStartTimes, this.rateResets, this.secretValues]) m.clear();
     this.runs.clear();
   }
 
@@ -174,7 +177,7 @@ export class QueueStore {
   }
 
   lastResponse(id: string): DeliveryResponse | undefined {
-    return this.responses.get(id);
+    return this.retries.get(id)?.response;
   }
 
   pending(): IterableIterator<QueueMessage> {
@@ -343,21 +346,20 @@ export class QueueStore {
     switch (op.op) {
       case 'put':
         this.messages.set(op.message.id, op.message);
-        if (op.dedupKey !== undefined) this.dedup.set(op.dedupKey, { id: op.message.id, at: op.message.createdAt });
+        if (op.dedupKey !== undefined) this.dedup.set(op.dedupKey, { op: 'dedup', key: op.dedupKey, id: op.message.id, at: op.message.createdAt });
         this.runs.put(op.message);
         break;
       case 'retry': {
         const m = this.messages.get(op.id);
         if (m === undefined) break;
-        m.retried = op.retried;
-        m.notBefore = op.notBefore;
-        this.responses.set(op.id, op.response);
+        this.messages.set(op.id, { ...m, retried: op.retried, notBefore: op.notBefore });
+        this.retries.set(op.id, op);
         this.leaseMap.delete(op.id);
         break;
       }
       case 'done':
         this.messages.delete(op.id);
-        this.responses.delete(op.id);
+        this.retries.delete(op.id);
         this.leaseMap.delete(op.id);
         this.runs.done(op.id);
         break;
@@ -369,7 +371,7 @@ export class QueueStore {
         this.dlqEntries.delete(op.dlqId);
         break;
       case 'dedup':
-        this.dedup.set(op.key, { id: op.id, at: op.at });
+        this.dedup.set(op.key, op);
         break;
       case 'urlGroup':
         this.groups.set(op.group.name, op.group);
@@ -385,7 +387,7 @@ export class QueueStore {
         break;
       case 'fired': {
         const s = this.scheduleMap.get(op.id);
-        if (s !== undefined) s.lastScheduleTime = op.at;
+        if (s !== undefined) this.scheduleMap.set(op.id, { ...s, lastScheduleTime: op.at });
         break;
       }
       case 'queue':
@@ -407,7 +409,7 @@ export class QueueStore {
         this.flowRecords.set(op.flow.key, op.flow);
         break;
       case 'lease': {
-        this.leaseMap.set(op.id, { owner: op.owner, at: op.at, until: op.until });
+        this.leaseMap.set(op.id, op);
         const key = this.messages.get(op.id)?.flowControl?.key;
         if (key !== undefined && op.until > op.at) this.flowStartTimes.set(key, [...(this.flowStartTimes.get(key) ?? []), op.at]);
         break;
@@ -422,34 +424,25 @@ export class QueueStore {
   }
 
   /**
-   * The state restated as ops, as it is now, for a snapshot written while writes go on: runs
-   * first (their puts then only re-link messages), then live dedup keys, messages, the DLQ, URL
-   * groups, schedules, queues, flow-control keys, leases, rate resets and secrets. Runs change in place, so
-   * they are encoded now; the rest is gathered now and encoded as the snapshot is written, with
-   * a copy of what changes in place (a message on a retry, a schedule when it fires).
+   * The state as it is now, restated as ops made and encoded as they are read: later changes do
+   * not reach it (queue-snapshot.ts). Taking it copies references only.
    */
-  snapshotOps(): Iterable<Buffer> {
-    const runs = [...this.runs.all()].map((run) => encodeOp({ op: 'run', run }));
-    const ops: Op[] = [];
-    const oldest = this.now() - this.settings.deduplicationWindowMs;
-    for (const [key, { id, at }] of this.dedup) if (at > oldest) ops.push({ op: 'dedup', key, id, at });
-    for (const message of this.messages.values()) {
-      ops.push({ op: 'put', message: { ...message } });
-      const response = this.responses.get(message.id);
-      if (response !== undefined) ops.push({ op: 'retry', id: message.id, retried: message.retried, notBefore: message.notBefore, response });
-    }
-    for (const entry of this.dlqEntries.values()) ops.push({ op: 'dlq', entry });
-    for (const group of this.groups.values()) ops.push({ op: 'urlGroup', group });
-    for (const schedule of this.scheduleMap.values()) ops.push({ op: 'schedule', schedule: { ...schedule } });
-    for (const queue of this.queueRecords.values()) ops.push({ op: 'queue', queue });
-    for (const flow of this.flowRecords.values()) ops.push({ op: 'flow', flow });
-    for (const [id, { owner, at, until }] of this.leaseMap) ops.push({ op: 'lease', id, owner, at, until });
-    for (const [key, at] of this.rateResets) ops.push({ op: 'rateReset', key, at });
-    for (const [name, value] of this.secretValues) ops.push({ op: 'secret', name, value });
-    return (function* () {
-      yield* runs;
-      for (const op of ops) yield encodeOp(op);
-    })();
+  snapshotOps(): QueueSnapshot {
+    const runs = this.runs.frozen((run) => encodeOp({ op: 'run', run }));
+    return new QueueSnapshot(runs, {
+      dedup: [...this.dedup.values()],
+      dedupExpired: this.now() - this.settings.deduplicationWindowMs,
+      messages: [...this.messages.values()],
+      retries: [...this.retries.values()],
+      dlq: [...this.dlqEntries.values()],
+      groups: [...this.groups.values()],
+      schedules: [...this.scheduleMap.values()],
+      queues: [...this.queueRecords.values()],
+      flows: [...this.flowRecords.values()],
+      leases: [...this.leaseMap.values()],
+      rateResets: [...this.rateResets],
+      secrets: [...this.secretValues],
+    });
   }
 
   private decode(payload: Buffer, path: string, i: number): Op {

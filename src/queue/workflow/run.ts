@@ -4,11 +4,13 @@
 // appended" is one write of the one log, and a run keeps everything its messages were stored with.
 // Snapshots restate each run as a `run` op before the pending messages, whose `put`s then only
 // re-link them to their run. Ended runs are kept (the newest MAX_ENDED_RUNS) so that a late
-// publish into one still answers 400 and its logs stay readable.
+// publish into one still answers 400 and its logs stay readable. Runs change in place: while a
+// snapshot's walk is taking them, each is handed to it before it changes (run-walk.ts).
 // Not safe for concurrent use; the service's JS thread owns it.
 
 import { randomBytes } from 'node:crypto';
 import type { DeliveryResponse, DlqEntry, Invoker, QueueMessage } from '../store/message.js';
+import { RunWalk } from './run-walk.js';
 
 export type RunState = 'RUN_STARTED' | 'RUN_SUCCESS' | 'RUN_FAILED' | 'RUN_CANCELED';
 export type CallbackState = 'CALLBACK_INPROGRESS' | 'CALLBACK_SUCCESS' | 'CALLBACK_FAIL';
@@ -134,6 +136,8 @@ export class RunStore {
   onEnd: ((run: RunRecord) => void) | null = null;
   /** The message of each step (by stepKey) of the active runs. */
   private readonly stepMessages = new Map<string, string>();
+  /** The walk of the snapshot being written, if one is. */
+  private walk: RunWalk | null = null;
 
   get(id: string): RunRecord | undefined {
     return this.runs.get(id);
@@ -148,6 +152,19 @@ export class RunStore {
   /** Oldest first. */
   all(): IterableIterator<RunRecord> {
     return this.runs.values();
+  }
+
+  /**
+   * Every run held now, oldest first, each encoded by `encode` as it is now even when it
+   * changes before the walk reaches it; for a snapshot written in slices. One walk at a time:
+   * a new one replaces the last, which its writer has dropped.
+   */
+  frozen(encode: (run: RunRecord) => Buffer): RunWalk {
+    const walk = new RunWalk(this.runs.values(), encode, () => {
+      if (this.walk === walk) this.walk = null;
+    });
+    this.walk = walk;
+    return walk;
   }
 
   active(id: string): RunRecord | undefined {
@@ -177,6 +194,7 @@ export class RunStore {
       this.runs.set(run.id, run);
     }
     if (run === undefined) return;
+    this.walk?.keep(run);
     // The endpoint's own trigger of a run started without the protocol replaces that first trigger.
     if (tag.kind === 'trigger' && tag.retrigger === true && run.state === 'RUN_STARTED' && run.steps.length === 0) {
       Object.assign(run, { triggerMessageId: m.id, initialBody: m.body, settings: tag.settings ?? {} });
@@ -202,8 +220,12 @@ export class RunStore {
     const pending = this.pendingByRun.get(runId);
     pending?.delete(messageId);
     if (pending?.size === 0) this.pendingByRun.delete(runId);
-    const cb = this.runs.get(runId)?.failure?.callback;
-    if (cb?.messageId === messageId && cb.state === 'CALLBACK_INPROGRESS') cb.state = 'CALLBACK_SUCCESS';
+    const run = this.runs.get(runId);
+    const cb = run?.failure?.callback;
+    if (run !== undefined && cb?.messageId === messageId && cb.state === 'CALLBACK_INPROGRESS') {
+      this.walk?.keep(run);
+      cb.state = 'CALLBACK_SUCCESS';
+    }
   }
 
   /** A run message failed for good: the run fails (its failure callback, if that was it, failed). */
@@ -211,6 +233,7 @@ export class RunStore {
     const tag = entry.message.workflow;
     const run = tag === undefined ? undefined : this.runs.get(tag.runId);
     if (run === undefined) return;
+    this.walk?.keep(run);
     if (tag?.kind === 'failure') {
       if (run.failure?.callback?.messageId === entry.message.id) run.failure.callback.state = 'CALLBACK_FAIL';
       return;
@@ -227,6 +250,7 @@ export class RunStore {
   end(e: RunEnd): void {
     const run = this.runs.get(e.runId);
     if (run === undefined || run.state !== 'RUN_STARTED') return;
+    this.walk?.keep(run);
     run.state = e.state;
     run.completedAt = e.at;
     if (e.response !== undefined) run.response = e.response;
@@ -238,6 +262,7 @@ export class RunStore {
     if (c.kind === 'copy') return this.restore(c.run);
     const run = this.active(c.runId);
     if (run === undefined) return;
+    this.walk?.keep(run);
     if (c.kind === 'wait') this.addWaiter(run, c.waiter);
     else (run.lookbacks ??= {})[c.eventId] = c.data;
   }
