@@ -20,9 +20,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { datasets, type Dataset } from './kv-datasets.js';
 import { VALUE } from './kv-value.js';
-import { Missing, ServerProcess } from './server-process.js';
+import { Missing } from './server-process.js';
 import { Summary, type Figure } from './summary.js';
-import { bunPath, startRedis } from './targets.js';
+import { bunPath, startLarder, startRedis, type LarderServer } from './targets.js';
 import { runWrk, type Load } from './wrk.js';
 
 export interface KvScaleOptions {
@@ -121,28 +121,13 @@ async function duringCompaction(summary: Summary, root: string, opts: KvScaleOpt
   }
 }
 
-interface Server {
-  readonly base: string;
-  readonly headers: Record<string, string>;
-  stop(): Promise<void>;
-}
-
-async function startServer(root: string, dir: string, dataDir: string, compactAfterBytes: number): Promise<Server> {
+async function startServer(root: string, dir: string, dataDir: string, compactAfterBytes: number): Promise<LarderServer> {
   const config = join(dir, 'larder.json');
   writeFileSync(config, JSON.stringify({ kv: { fsync: 'everysec', compactAfterBytes } }));
-  const args = ['bin/larder.js', 'start', '--host', '127.0.0.1', '--port', '0', '--data-dir', dataDir, '--config', config, '--log-level', 'warn', '--runtime', 'bun'];
-  const server = await ServerProcess.start(bunPath(root), args, root, 'npm install');
-  try {
-    await server.waitFor(/^QSTASH_READ_ONLY_TOKEN=\S+$/m, READY_MS);
-    const env = Object.fromEntries([...server.text().matchAll(/^([A-Z_]+)=(\S+)$/gm)].map((m) => [m[1], m[2]]));
-    return { base: env.UPSTASH_REDIS_REST_URL, headers: { authorization: `Bearer ${env.UPSTASH_REDIS_REST_TOKEN}` }, stop: () => server.stop() };
-  } catch (e) {
-    await server.stop();
-    throw e;
-  }
+  return startLarder(root, bunPath(root), 'bun', ['--config', config], { dataDir, readyMs: READY_MS });
 }
 
-async function loadKeys(server: Server, keys: number): Promise<void> {
+async function loadKeys(server: LarderServer, keys: number): Promise<void> {
   const perRequest = LOAD_BATCH * LOAD_COMMANDS;
   for (let i = 0; i < keys; i += perRequest) {
     const commands: string[][] = [];
@@ -155,7 +140,7 @@ async function loadKeys(server: Server, keys: number): Promise<void> {
   }
 }
 
-async function post(server: Server, path: string, body: unknown): Promise<void> {
+async function post(server: LarderServer, path: string, body: unknown): Promise<void> {
   const res = await fetch(server.base + path, { method: 'POST', headers: server.headers, body: JSON.stringify(body) });
   const answers = (await res.json()) as { error?: string }[];
   const bad = answers.find((a) => a.error !== undefined);
@@ -165,7 +150,7 @@ async function post(server: Server, path: string, body: unknown): Promise<void> 
 const compacting = (kvDir: string) => readdirSync(kvDir).some((f) => f.endsWith('.tmp'));
 
 /** GET of a loaded key and SET of another, two wrk runs at once; returns their p99s. */
-async function measure(summary: Summary, system: string, server: Server, opts: KvScaleOptions): Promise<{ get: number; set: number }> {
+async function measure(summary: Summary, system: string, server: LarderServer, opts: KvScaleOptions): Promise<{ get: number; set: number }> {
   const half = { ...opts.load, threads: 1, connections: Math.max(1, opts.load.connections >> 1) };
   const get = `${server.base}/get/key:12345`;
   const set = `${server.base}/set/key:54321/${VALUE}`;

@@ -13,8 +13,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { closedLoop, type LoopResult } from './http-load.js';
-import { ServerProcess } from './server-process.js';
 import { quantile, type Figure, type Summary } from './summary.js';
+import { startLarder } from './targets.js';
 
 const READY_MS = 120_000; // a restart replays the loaded messages' log
 const LOAD_BATCH = 100;
@@ -120,14 +120,6 @@ async function cancel(server: Server, destination: string): Promise<void> {
 async function startServer(root: string, dir: string, runtime: string, path: string, compactAfterBytes: number): Promise<Server> {
   const config = join(dir, 'larder.json');
   writeFileSync(config, JSON.stringify({ queue: { compactAfterBytes, maxPendingMessages: 10_000_000 } }));
-  const args = ['bin/larder.js', 'start', '--host', '127.0.0.1', '--port', '0', '--data-dir', join(dir, 'data'), '--config', config, '--log-level', 'warn', '--runtime', runtime];
-  const server = await ServerProcess.start(path, args, root, 'npm install');
-  try {
-    await server.waitFor(/^QSTASH_READ_ONLY_TOKEN=\S+$/m, READY_MS);
-    const env = Object.fromEntries([...server.text().matchAll(/^([A-Z_]+)=(\S+)$/gm)].map((m) => [m[1], m[2]]));
-    return { url: env.QSTASH_URL, headers: { authorization: `Bearer ${env.QSTASH_TOKEN}` }, stop: () => server.stop() };
-  } catch (e) {
-    await server.stop();
-    throw e;
-  }
+  const server = await startLarder(root, path, runtime, ['--config', config], { dataDir: join(dir, 'data'), readyMs: READY_MS });
+  return { url: server.env.QSTASH_URL, headers: { authorization: `Bearer ${server.env.QSTASH_TOKEN}` }, stop: server.stop };
 }

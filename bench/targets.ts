@@ -103,17 +103,23 @@ export interface LarderServer {
 const LAST_ENV_LINE = /^QSTASH_READ_ONLY_TOKEN=\S+$/m;
 const LAST_KV_LINE = /^KV_REST_API_READ_ONLY_TOKEN=\S+$/m;
 
-/** `flags`: more `larder start` flags (a remote backend, workers). */
-export async function startLarder(root: string, runtime: string, name: string, flags: readonly string[] = []): Promise<LarderServer> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'larder-bench-'));
+/** A data directory the caller keeps (across restarts), and how long a start there may take (replaying its log). */
+export interface KeptData {
+  readonly dataDir: string;
+  readonly readyMs: number;
+}
+
+/** `flags`: more `larder start` flags (a config, a remote backend, workers); `kept`: the caller's data directory, else a fresh one removed at stop. */
+export async function startLarder(root: string, runtime: string, name: string, flags: readonly string[] = [], kept?: KeptData): Promise<LarderServer> {
+  const dataDir = kept?.dataDir ?? mkdtempSync(join(tmpdir(), 'larder-bench-'));
   const args = ['bin/larder.js', 'start', '--host', '127.0.0.1', '--port', '0', '--data-dir', dataDir, '--log-level', 'warn', '--runtime', name, ...flags];
   const server = await ServerProcess.start(runtime, args, root, 'npm install');
   const stop = async () => {
     await server.stop();
-    rmSync(dataDir, { recursive: true, force: true });
+    if (kept === undefined) rmSync(dataDir, { recursive: true, force: true });
   };
   try {
-    await server.waitFor(flags.includes('--workers') ? LAST_KV_LINE : LAST_ENV_LINE, READY_MS);
+    await server.waitFor(flags.includes('--workers') ? LAST_KV_LINE : LAST_ENV_LINE, kept?.readyMs ?? READY_MS);
     const env = Object.fromEntries([...server.text().matchAll(/^([A-Z_]+)=(\S+)$/gm)].map((m) => [m[1], m[2]]));
     const base = env.UPSTASH_REDIS_REST_URL;
     return { base, headers: { authorization: `Bearer ${env.UPSTASH_REDIS_REST_TOKEN}` }, env, pid: server.pid, stop };
