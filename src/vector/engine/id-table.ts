@@ -20,6 +20,7 @@ const UNITS_PER_CALL = 4096;
 /** The ids as they were when `frozen` was called: labels below `end`. */
 export interface FrozenIds {
   readonly end: number;
+  has(label: number): boolean;
   idOf(label: number): string | undefined;
 }
 
@@ -106,7 +107,7 @@ export class IdTable {
   /** The ids as they are now, unchanged by later writes (the arrays it reads are never written over). */
   frozen(): FrozenIds {
     const [units, startOf, lengthOf, end] = [this.units, this.startOf.slice(), this.lengthOf.slice(), this.end];
-    return { end, idOf: (label) => read(units, startOf, lengthOf, label) };
+    return { end, has: (label) => label < lengthOf.length && lengthOf[label] !== NONE, idOf: (label) => read(units, startOf, lengthOf, label) };
   }
 
   /** The slot holding `id`, or else the slot it would take (the first removed one on its path, or the free one ending it). */

@@ -148,7 +148,7 @@ export class Namespace {
     return label === undefined ? undefined : this.record(label);
   }
 
-  /** Every record, in insertion order. */
+  /** Every record, in label order. */
   *records(): IterableIterator<VectorRecord> {
     for (const label of this.ids.labels()) yield this.record(label);
   }
@@ -167,7 +167,7 @@ export class Namespace {
       vectorOf: this.slab?.frozen() ?? (() => null),
     };
     return (function* () {
-      for (let label = 0; label < ids.end; label++) if (ids.idOf(label) !== undefined) yield recordAt(columns, label);
+      for (let label = 0; label < ids.end; label++) if (ids.has(label)) yield recordAt(columns, label);
     })();
   }
 
@@ -184,8 +184,8 @@ export class Namespace {
   }
 
   /**
-   * Inserts or replaces each record of `batch` (ids distinct); a replaced record keeps its place
-   * in insertion order, and its label. The graph takes the batch's vectors in one call, on every core.
+   * Inserts or replaces each record of `batch` (ids distinct); a replaced record keeps its
+   * label. The graph takes the batch's vectors in one call, on every core.
    */
   put(batch: readonly VectorData[]): void {
     const labels: number[] = [];
