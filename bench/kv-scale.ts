@@ -15,9 +15,10 @@
 //                      only as the collector returns pages).
 
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { compacting, logBytes } from './compaction-files.js';
 import { datasets, type Dataset } from './kv-datasets.js';
 import { VALUE } from './kv-value.js';
 import { Missing } from './server-process.js';
@@ -95,9 +96,9 @@ async function duringCompaction(summary: Summary, root: string, opts: KvScaleOpt
   } finally {
     await server.stop();
   }
-  const logBytes = readdirSync(kvDir).reduce((n, f) => n + (f.startsWith('log-') ? statSync(join(kvDir, f)).size : 0), 0);
-  process.stderr.write(`kv-scale: restarting on ${logBytes} bytes of log\n`);
-  server = await startServer(root, dir, dataDir, logBytes + HEADROOM_BYTES);
+  const logged = logBytes(kvDir);
+  process.stderr.write(`kv-scale: restarting on ${logged} bytes of log\n`);
+  server = await startServer(root, dir, dataDir, logged + HEADROOM_BYTES);
   try {
     const quiet = await measure(summary, QUIET, server, opts);
     process.stderr.write('kv-scale: starting a compaction\n');
@@ -146,8 +147,6 @@ async function post(server: LarderServer, path: string, body: unknown): Promise<
   const bad = answers.find((a) => a.error !== undefined);
   if (res.status !== 200 || bad !== undefined) throw new Error(`${path} answered ${res.status} ${bad?.error ?? ''}`);
 }
-
-const compacting = (kvDir: string) => readdirSync(kvDir).some((f) => f.endsWith('.tmp'));
 
 /** GET of a loaded key and SET of another, two wrk runs at once; returns their p99s. */
 async function measure(summary: Summary, system: string, server: LarderServer, opts: KvScaleOptions): Promise<{ get: number; set: number }> {

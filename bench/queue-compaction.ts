@@ -8,10 +8,11 @@
 // takes the loaded messages (and the measured publishes made while it runs). A note gives the
 // ratio of the two p99s and how long the compaction took under that load.
 
-import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { compacting, logBytes } from './compaction-files.js';
 import { closedLoop, type LoopResult } from './http-load.js';
 import { quantile, type Figure, type Summary } from './summary.js';
 import { startLarder } from './targets.js';
@@ -53,8 +54,8 @@ export async function publishDuringCompaction(summary: Summary, root: string, sy
     } finally {
       await server.stop();
     }
-    const logBytes = readdirSync(queueDir).reduce((n, f) => n + (f.startsWith('log-') ? statSync(join(queueDir, f)).size : 0), 0);
-    server = await startServer(root, dir, runtime, path, logBytes + HEADROOM_BYTES);
+    const logged = logBytes(queueDir);
+    server = await startServer(root, dir, runtime, path, logged + HEADROOM_BYTES);
     try {
       await closedLoop(opts.publishers, opts.seconds, () => publish(server, `${NOWHERE}/quiet`, 1)); // warm-up
       const quiet = latencies(await closedLoop(opts.publishers, opts.seconds, () => publish(server, `${NOWHERE}/quiet`, 1)));
@@ -86,8 +87,6 @@ export async function publishDuringCompaction(summary: Summary, root: string, sy
     rmSync(dir, { recursive: true, force: true });
   }
 }
-
-const compacting = (queueDir: string) => readdirSync(queueDir).some((f) => f.endsWith('.tmp'));
 
 /** The p50, p99 and slowest of the runs' latencies together, their count and their errors. */
 function latencies(...runs: LoopResult[]): { p50: number; p99: number; max: number; count: number; errors: number } {
