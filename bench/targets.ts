@@ -103,6 +103,14 @@ export interface LarderServer {
 const LAST_ENV_LINE = /^QSTASH_READ_ONLY_TOKEN=\S+$/m;
 const LAST_KV_LINE = /^KV_REST_API_READ_ONLY_TOKEN=\S+$/m;
 
+/** The flags `npm run start:node` gives Node (package.json), so that Larder on Node runs here as users start it. */
+function nodeFlags(root: string): string[] {
+  const script = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts['start:node'];
+  const flags = /\bnode ((?:--\S+ )*)bin\/larder\.js/.exec(script);
+  if (flags === null) throw new Error(`package.json's start:node does not run "node [--flags] bin/larder.js": ${script}`);
+  return flags[1].split(' ').filter((f) => f !== '');
+}
+
 /** A data directory the caller keeps (across restarts), and how long a start there may take (replaying its log). */
 export interface KeptData {
   readonly dataDir: string;
@@ -112,7 +120,7 @@ export interface KeptData {
 /** `flags`: more `larder start` flags (a config, a remote backend, workers); `kept`: the caller's data directory, else a fresh one removed at stop. */
 export async function startLarder(root: string, runtime: string, name: string, flags: readonly string[] = [], kept?: KeptData): Promise<LarderServer> {
   const dataDir = kept?.dataDir ?? mkdtempSync(join(tmpdir(), 'larder-bench-'));
-  const args = ['bin/larder.js', 'start', '--host', '127.0.0.1', '--port', '0', '--data-dir', dataDir, '--log-level', 'warn', '--runtime', name, ...flags];
+  const args = [...(name === 'node' ? nodeFlags(root) : []), 'bin/larder.js', 'start', '--host', '127.0.0.1', '--port', '0', '--data-dir', dataDir, '--log-level', 'warn', '--runtime', name, ...flags];
   const server = await ServerProcess.start(runtime, args, root, 'npm install');
   const stop = async () => {
     await server.stop();
