@@ -72,9 +72,28 @@ function send(res: ServerResponse, out: HttpResponse): void {
   }
   if (body === null) {
     if (out.headers['content-length'] === undefined) setHeader(out, 'content-length', '0');
-  } else setHeader(out, 'content-length', String(typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength));
-  res.writeHead(out.status, out.headers);
+    res.writeHead(out.status, out.headers);
+  } else res.writeHead(out.status, withLength(out.headers, String(typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength)));
   res.end(body ?? undefined);
+}
+
+/** Each shared (frozen) header set's copy with a content-length, made once. */
+const sized = new WeakMap<Record<string, string>, Record<string, string>>();
+
+/**
+ * `headers` with `content-length: length`. A shared set's copy is reused, its length rewritten
+ * each time: writeHead turns the headers into the response's header text at once and keeps
+ * nothing of them. (Copying a frozen set per response took V8's slow clone path.)
+ */
+function withLength(headers: Record<string, string>, length: string): Record<string, string> {
+  if (!Object.isFrozen(headers)) {
+    headers['content-length'] = length;
+    return headers;
+  }
+  let copy = sized.get(headers);
+  if (copy === undefined) sized.set(headers, (copy = { ...headers }));
+  copy['content-length'] = length;
+  return copy;
 }
 
 /**
