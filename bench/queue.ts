@@ -150,10 +150,11 @@ async function publishRun(summary: Summary, t: Target, rx: QueueReceiver, batch:
   const r = await closedLoop(PUBLISHERS, seconds, (loop) => publish(t, t.urls[loop % t.urls.length], destination, batch, { 'upstash-delay': '1h' }).then((ids) => ids.length));
   const cpu = perMessage(cpuBefore, t.cpu(), r.units);
   const res = await fetch(`${t.urls[0]}/v2/messages?url=${encodeURIComponent(destination)}`, { method: 'DELETE', headers: t.headers });
-  const { cancelled } = (await res.json()) as { cancelled: number };
+  const answer = await res.text();
+  const cancelled = res.status === 200 ? (JSON.parse(answer) as { cancelled: number }).cancelled : 0;
   const name = batch === 1 ? 'publish, single' : `publish, batch of ${batch}`;
   const errors = r.errors + Math.abs(cancelled - r.units);
-  if (cancelled !== r.units) summary.notes.push(`${t.system}, ${name}: published ${r.units} but cancelled ${cancelled}`);
+  if (cancelled !== r.units) summary.notes.push(`${t.system}, ${name}: published ${r.units} but cancelled ${cancelled} (${res.status} ${answer.slice(0, 200)})`);
   if (measure) record(summary, t.system, name, r, errors);
   if (measure && cpu !== null) summary.add(t.system, fig(`${name} CPU`, 'µs'), cpu, errors);
 }

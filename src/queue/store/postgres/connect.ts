@@ -43,6 +43,18 @@ export async function openQueueDatabase(s: PostgresSettings): Promise<QueueDatab
   }
 }
 
+/** PostgreSQL's wire protocol numbers a statement's parameters in 16 bits; postgres.js refuses 65,534 and more. */
+const MAX_PARAMETERS = 65_533;
+
+/**
+ * `rows` cut into runs that one multi-row INSERT each can take: a run's rows times `columns`
+ * parameters stays within the protocol's limit (a cancel of 70k messages writes 70k ops).
+ */
+export function* insertRuns<T>(rows: readonly T[], columns: number): Generator<T[]> {
+  const per = Math.floor(MAX_PARAMETERS / columns);
+  for (let at = 0; at < rows.length; at += per) yield rows.slice(at, at + per);
+}
+
 /** The URL as it may be printed: the password replaced. */
 export function withoutPassword(url: string): string {
   return url.replace(/^(postgres(?:ql)?:\/\/[^:@/]*):[^@/]*@/i, '$1:***@');

@@ -9,7 +9,7 @@
 import type { Sql } from 'postgres';
 import type { Logger } from '../../../server/log.js';
 import type { EventLog, EventSink, QueueEvent } from '../event-log.js';
-import { reasonOf } from './connect.js';
+import { insertRuns, reasonOf } from './connect.js';
 import { LOCK } from './migrations.js';
 
 export class EventTable implements EventSink {
@@ -79,7 +79,7 @@ export class EventTable implements EventSink {
     this.flushing = this.sql
       .begin(async (tx) => {
         await tx`select pg_advisory_xact_lock(${LOCK.events}, hashtext(${this.schema}))`;
-        await tx`insert into events ${tx(rows)}`;
+        for (const run of insertRuns(rows, 2)) await tx`insert into events ${tx(run)}`;
       })
       .then(
         () => {

@@ -27,7 +27,7 @@ import { frame, readFrames } from '../../../storage/frames.js';
 import { decodeOp, encodeOp, type Op } from '../ops.js';
 import type { QueueStore, SharedLog } from '../queue-store.js';
 import { LOCK } from './migrations.js';
-import { reasonOf } from './connect.js';
+import { insertRuns, reasonOf } from './connect.js';
 
 /** The pool, or one transaction's connection. */
 type Db = Sql | TransactionSql;
@@ -268,8 +268,10 @@ export class PostgresLog implements SharedLog {
         if (ops.length === 0) return;
         applied = true;
         const payloads = ops.map(encodeOp);
-        const [rows] = await Promise.all([tx<{ seq: string }[]>`insert into ops ${tx(payloads.map((payload) => ({ payload })))} returning seq`, tx`select pg_notify(${this.channel}, '')`]);
-        for (const r of rows) this.seq = Math.max(this.seq, Number(r.seq));
+        // Sent together, in order, on the transaction's one connection.
+        const inserts = [...insertRuns(payloads, 1)].map((run) => tx<{ seq: string }[]>`insert into ops ${tx(run.map((payload) => ({ payload })))} returning seq`);
+        const [runs] = await Promise.all([Promise.all(inserts), tx`select pg_notify(${this.channel}, '')`]);
+        for (const rows of runs) for (const r of rows) this.seq = Math.max(this.seq, Number(r.seq));
         for (const p of payloads) this.bytesSinceSnapshot += p.length;
       });
     } catch (e) {
