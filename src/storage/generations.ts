@@ -131,7 +131,7 @@ export class Generations {
       }
       if (g < this.gen) log.close();
       else this.log = log;
-      frames.push(...recovered.frames);
+      for (const f of recovered.frames) frames.push(f); // not push(...): a log may hold more frames than a call takes arguments
       paths.push(path);
       cutBytes += recovered.cutBytes;
       last = recovered;
