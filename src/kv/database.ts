@@ -35,7 +35,7 @@ export class Database implements Ctx, KvBackend, ServerStats {
   readonly startedAt: number;
   commandsProcessed = 0;
   private writes = 0;
-  private rewritten: Args[] | null = null;
+  private rewritten: readonly Args[] | null = null;
   /** The longest a blocked read waits (XREAD BLOCK); config kv.maxBlockMs. */
   maxBlockMs = 30_000;
   /** Set only while a single command runs: only it may block (see Ctx.block). */
@@ -68,7 +68,7 @@ export class Database implements Ctx, KvBackend, ServerStats {
     return this;
   }
 
-  rewrite(...argvs: Args[]): void {
+  rewrite(argvs: readonly Args[]): void {
     this.rewritten = argvs;
   }
 

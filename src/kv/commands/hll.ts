@@ -53,7 +53,7 @@ function pfcountCommand(ctx: Ctx, argv: Args): Reply {
   const count = hllCount(stored);
   if (count === null) return HLL_CORRUPT;
   ctx.ks.setValueAt(s, withCount(stored, count));
-  ctx.rewrite(argv);
+  ctx.rewrite([argv]);
   return count;
 }
 

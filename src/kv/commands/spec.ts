@@ -117,11 +117,13 @@ export interface Ctx {
   readonly search: SearchRegistry;
   /**
    * Replaces what the log records for this write (Redis's command rewriting): relative times
-   * become absolute, random choices become the elements chosen. An empty call logs nothing.
+   * become absolute, random choices become the elements chosen. An empty list logs nothing.
+   * A list, not rest arguments: a command may log more entries than a call takes arguments
+   * (XREADGROUP delivering 200k entries).
    * A read command calls it only when it did change stored bytes (PFCOUNT caching its
    * estimate), to have those commands logged, as Redis propagates such a read.
    */
-  rewrite(...argvs: Args[]): void;
+  rewrite(argvs: readonly Args[]): void;
   /**
    * Present only where a command may wait (a single command run by the database; not in a
    * pipeline, transaction or script). A read that found nothing calls it and returns its
@@ -264,6 +266,6 @@ export const refused: Handler = () => null;
 
 /** The reply of a write that changed nothing: it logs nothing, as Redis propagates only changes. */
 export function unchanged(ctx: Ctx, reply: Reply): Reply {
-  ctx.rewrite();
+  ctx.rewrite([]);
   return reply;
 }

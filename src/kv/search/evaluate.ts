@@ -106,10 +106,10 @@ function candidates(slots: readonly Postings[][]): string[] {
 
 function mergedPositions(postings: readonly Postings[], key: string): readonly number[] {
   if (postings.length === 1) return positionList(postings[0].get(key)!);
-  const all: number[] = [];
+  let all: number[] = [];
   for (const p of postings) {
     const at = p.get(key);
-    if (at !== undefined) all.push(...positionList(at));
+    if (at !== undefined) all = all.concat(positionList(at));
   }
   return all.sort((a, b) => a - b);
 }

@@ -45,7 +45,7 @@ function bitfield(ctx: Ctx, argv: Args, readOnly: boolean): Reply {
     return unchanged(ctx, ops.map((o) => getField(o, window(v ?? '', o.offset), o.offset % 8)));
   }
   if (readOnly) return BITFIELD_RO_WRITE;
-  const farthest = Math.max(...writes.map((o) => o.offset + o.bits - 1));
+  const farthest = writes.reduce((far, o) => Math.max(far, o.offset + o.bits - 1), 0);
   const target = bitTarget(ctx.ks, argv[1], farthest);
   if (isError(target)) return target;
   const buf = Buffer.from(target.bytes, 'latin1');

@@ -59,11 +59,11 @@ export function restoreCommand(ctx: Ctx, argv: Args): Reply {
   if (ttl !== 0 && ttl <= now && !ks.loading) {
     // Already expired: nothing is created, and only a replaced key's deletion is logged.
     if (!deleted) return unchanged(ctx, OK);
-    ctx.rewrite(['del', key]);
+    ctx.rewrite([['del', key]]);
     return OK;
   }
   const s = ks.insert(key, value, ttl);
   if (idle >= 0) ks.setIdleSecondsAt(s, idle);
-  if (ttl !== 0 && !absTtl) ctx.rewrite([...argv.slice(0, 2), String(ttl), ...argv.slice(3), 'ABSTTL']);
+  if (ttl !== 0 && !absTtl) ctx.rewrite([[...argv.slice(0, 2), String(ttl), ...argv.slice(3), 'ABSTTL']]);
   return OK;
 }

@@ -77,10 +77,10 @@ export function expireGeneric(ctx: Ctx, argv: Args, name: string, unit: 1 | 1000
   // have found the key, and the log's own DEL says when it went.
   if (at <= now && !ks.loading) {
     ks.delete(key);
-    ctx.rewrite(['del', key]);
+    ctx.rewrite([['del', key]]);
   } else {
     ks.setExpiry(s, at);
-    ctx.rewrite(['pexpireat', key, when.toString()]);
+    ctx.rewrite([['pexpireat', key, when.toString()]]);
   }
   return 1;
 }

@@ -45,6 +45,6 @@ export function hincrbyfloatCommand(ctx: Ctx, argv: Args): Reply {
   const text = formatLongDouble(sum);
   h.set(argv[2], text, true);
   // Logged as the value it produced, keeping the field's TTL, as Redis 8 propagates it.
-  ctx.rewrite(['hsetex', key, 'KEEPTTL', 'FIELDS', '1', argv[2], text]);
+  ctx.rewrite([['hsetex', key, 'KEEPTTL', 'FIELDS', '1', argv[2], text]]);
   return text;
 }

@@ -62,7 +62,7 @@ export function logExpiries(ctx: Ctx, key: string, at: number, updated: Args, de
   const logged: Args[] = [];
   if (deleted.length > 0) logged.push(['hdel', key, ...deleted]);
   if (updated.length > 0) logged.push(['hpexpireat', key, int64Text(at), 'FIELDS', String(updated.length), ...updated]);
-  ctx.rewrite(...logged);
+  ctx.rewrite(logged);
 }
 
 /**

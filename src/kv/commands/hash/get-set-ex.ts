@@ -43,7 +43,7 @@ export function hgetdelCommand(ctx: Ctx, argv: Args): Reply {
   }
   if (deleted.length === 0) return unchanged(ctx, out);
   dropIfEmpty(ctx.ks, key, h!.size);
-  ctx.rewrite(['hdel', key, ...deleted]);
+  ctx.rewrite([['hdel', key, ...deleted]]);
   return out;
 }
 
@@ -84,7 +84,7 @@ export function hgetexCommand(ctx: Ctx, argv: Args): Reply {
   if (updated.length === 0 && deleted.length === 0) return unchanged(ctx, out);
   dropIfEmpty(ctx.ks, key, h!.size);
   if (persist) {
-    ctx.rewrite(['hpersist', key, 'FIELDS', String(updated.length), ...updated]);
+    ctx.rewrite([['hpersist', key, 'FIELDS', String(updated.length), ...updated]]);
   } else {
     if (updated.length > 0) ctx.ks.noteMemberExpiry(key);
     logExpiries(ctx, key, at, updated, deleted);
@@ -129,10 +129,10 @@ export function hsetexCommand(ctx: Ctx, argv: Args): Reply {
     else if (code === FIELD_DELETED) deleted.push(argv[i]);
   }
   dropIfEmpty(ctx.ks, key, h.size);
-  if (deleted.length > 0) ctx.rewrite(['hdel', key, ...deleted]);
+  if (deleted.length > 0) ctx.rewrite([['hdel', key, ...deleted]]);
   else if (timed) {
     ctx.ks.noteMemberExpiry(key);
-    ctx.rewrite(['hsetex', key, 'PXAT', String(args.at), ...argv.slice(args.pairsAt - 2)]);
+    ctx.rewrite([['hsetex', key, 'PXAT', String(args.at), ...argv.slice(args.pairsAt - 2)]]);
   }
   return 1;
 }

@@ -51,7 +51,7 @@ function tooDeep(ctx: Ctx, key: string, pathText: string, add: readonly JsonValu
   const doc = readDoc(ctx, key);
   const path = pathArg(pathText);
   if (doc === undefined || isError(doc) || isError(path)) return false;
-  const depth = Math.max(...add.map(depthOf));
+  const depth = add.reduce<number>((deepest, v) => Math.max(deepest, depthOf(v)), 0);
   return matches(doc, path).some((m) => Array.isArray(m.value) && m.at.length + 1 + depth > MAX_DOCUMENT_DEPTH);
 }
 
@@ -91,7 +91,10 @@ export function jsonArrinsertCommand(ctx: Ctx, argv: Args): Reply {
     }
   }
   return onArrays(ctx, argv[1], argv[2], (arr) => {
-    arr.splice(at < 0 ? arr.length + at : at, 0, ...add.map(cloneJson));
+    // Not splice(i, 0, ...add): a command may add more values than a call takes arguments.
+    const tail = arr.splice(at < 0 ? arr.length + at : at);
+    for (const v of add) arr.push(cloneJson(v));
+    for (const v of tail) arr.push(v);
     return arr.length;
   });
 }

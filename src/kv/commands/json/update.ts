@@ -97,7 +97,7 @@ function numOpGeneric(ctx: Ctx, argv: Args, int: NumOp, float: FloatOp): Reply {
   if (numbers === 0) return unchanged(ctx, jsonReply(results));
   for (const { m, value } of pending.values()) putAt(t.doc, m.at, value);
   // Logged as the numbers it produced, each set at its place, so a replay does no arithmetic.
-  ctx.rewrite(...[...pending.values()].map(({ m, value }) => ['json.set', argv[1], concretePath(m.at), jsonReply(value)]));
+  ctx.rewrite([...pending.values()].map(({ m, value }) => ['json.set', argv[1], concretePath(m.at), jsonReply(value)]));
   return t.path.legacy ? jsonReply(results.filter((r) => r !== null).pop()!) : jsonReply(results);
 }
 

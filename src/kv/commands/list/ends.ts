@@ -98,7 +98,7 @@ export function lmpopCommand(ctx: Ctx, argv: Args): Reply {
     if (isError(list)) return list;
     const items = popMany(list, front, count);
     dropIfEmpty(ks, key, list.length);
-    ctx.rewrite([front ? 'lpop' : 'rpop', key, String(items.length)]);
+    ctx.rewrite([[front ? 'lpop' : 'rpop', key, String(items.length)]]);
     return [key, items];
   }
   return unchanged(ctx, NULL_ARRAY);

@@ -12,7 +12,7 @@ export function scriptLoadCommand(ctx: Ctx, argv: Args): Reply {
   if (script instanceof ReplyError) return script;
   if (!script.persisted) {
     script.persisted = true;
-    ctx.rewrite(argv);
+    ctx.rewrite([argv]);
   }
   return script.sha;
 }
@@ -26,7 +26,7 @@ export function scriptExistsCommand(ctx: Ctx, argv: Args): Reply {
 export function scriptFlushCommand(ctx: Ctx, argv: Args): Reply {
   if (argv.length > 3 || (argv.length === 3 && !['async', 'sync'].includes(argv[2].toLowerCase()))) return SCRIPT_FLUSH_OPTION;
   ctx.scripting.flushScripts();
-  ctx.rewrite(['SCRIPT', 'FLUSH']);
+  ctx.rewrite([['SCRIPT', 'FLUSH']]);
   return OK;
 }
 

@@ -31,7 +31,7 @@ export function spopCommand(ctx: Ctx, argv: Args): Reply {
   if (isError(set)) return set;
   const member = set.pop();
   dropIfEmpty(ctx.ks, key, set.size);
-  ctx.rewrite(['srem', key, member]);
+  ctx.rewrite([['srem', key, member]]);
   return member;
 }
 
@@ -46,13 +46,13 @@ function spopCount(ctx: Ctx, key: string, countArg: string): Reply {
     // The whole set, in the order Redis's SUNION of it would give.
     const all = unionOf([set]).members();
     ctx.ks.delete(key);
-    ctx.rewrite(['del', key]);
+    ctx.rewrite([['del', key]]);
     return all;
   }
   const popped = new Array<string>(count);
   for (let i = 0; i < count; i++) popped[i] = set.pop();
   if ((size - count) * SPOP_REBUILD_RATIO <= count) set.reencode();
-  ctx.rewrite(['srem', key, ...popped]);
+  ctx.rewrite([['srem', key, ...popped]]);
   return popped;
 }
 

@@ -127,7 +127,7 @@ export function xaddCommand(ctx: Ctx, argv: Args): Reply {
   trim(s, t);
   const logged = exactTrimArgv(argv, s, t);
   logged[t.idAt - (t.limitAt >= 0 && t.limitAt < t.idAt ? 2 : 0)] = formatId(id);
-  ctx.rewrite(logged);
+  ctx.rewrite([logged]);
   return formatId(id);
 }
 
@@ -150,6 +150,6 @@ export function xtrimCommand(ctx: Ctx, argv: Args): Reply {
   if (s === undefined) return unchanged(ctx, 0);
   const deleted = trim(s, t);
   if (deleted === 0) return unchanged(ctx, 0);
-  ctx.rewrite(exactTrimArgv(argv, s, t));
+  ctx.rewrite([exactTrimArgv(argv, s, t)]);
   return deleted;
 }

@@ -168,7 +168,7 @@ export function xclaimCommand(ctx: Ctx, argv: Args): Reply {
   }
   if (created && g.consumers.has(argv[3])) log.unshift(consumerLog(argv[1], g, argv[3]));
   if (lastIdMoved) log.push(groupIdLog(argv[1], g));
-  ctx.rewrite(...log);
+  ctx.rewrite(log);
   return out;
 }
 
@@ -227,6 +227,6 @@ export function xautoclaimCommand(ctx: Ctx, argv: Args): Reply {
     count--;
   }
   if (created && g.consumers.has(argv[3])) log.unshift(consumerLog(argv[1], g, argv[3]));
-  ctx.rewrite(...log);
+  ctx.rewrite(log);
   return [formatId(next), claimed, deleted];
 }

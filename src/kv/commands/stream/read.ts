@@ -163,7 +163,7 @@ export function xreadgroupCommand(ctx: Ctx, argv: Args): Reply {
     if (!history) log.push(groupIdLog(t.key, group));
     out.push([t.key, entries]);
   }
-  ctx.rewrite(...log);
+  ctx.rewrite(log);
   if (out.length > 0) return out;
   if (r.blockMs !== undefined && ctx.block !== undefined) {
     ctx.block({ keys: targets.map((t) => t.key), timeoutMs: r.blockMs, retry: argv });

@@ -63,6 +63,6 @@ export function incrbyfloatCommand(ctx: Ctx, argv: Args): Reply {
   const text = formatLongDouble(sum);
   putString(ctx.ks, key, s, text);
   // Logged as the value it produced, so a replay cannot round differently.
-  ctx.rewrite(['set', key, text, 'keepttl']);
+  ctx.rewrite([['set', key, text, 'keepttl']]);
   return text;
 }

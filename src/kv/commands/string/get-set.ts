@@ -48,7 +48,7 @@ export function setCommand(ctx: Ctx, argv: Args): Reply {
 // SETNX key value
 export function setnxCommand(ctx: Ctx, argv: Args): Reply {
   if (ctx.ks.lookup(argv[1]) !== undefined) {
-    ctx.rewrite();
+    ctx.rewrite([]);
     return 0;
   }
   ctx.ks.insert(argv[1], argv[2], 0);
@@ -93,13 +93,13 @@ function setGeneric(
     old = stored;
   }
   if (cond === 'nx' ? s !== undefined : cond === 'xx' && s === undefined) {
-    ctx.rewrite();
+    ctx.rewrite([]);
     return get ? old : null;
   }
   const keepTtl = expiry?.word === 'keepttl';
   put(ks, s, key, value, keepTtl && s !== undefined ? ks.expiryAt(s) : Number(at));
-  if (at !== 0) ctx.rewrite(['set', key, value, 'pxat', String(at)]);
-  else if (get) ctx.rewrite(keepTtl ? ['set', key, value, 'keepttl'] : ['set', key, value]);
+  if (at !== 0) ctx.rewrite([['set', key, value, 'pxat', String(at)]]);
+  else if (get) ctx.rewrite([keepTtl ? ['set', key, value, 'keepttl'] : ['set', key, value]]);
   return get ? old : OK;
 }
 
@@ -119,7 +119,7 @@ export function getsetCommand(ctx: Ctx, argv: Args): Reply {
   if (isError(s)) return s;
   const old = stringAt(ctx.ks, s) ?? null;
   put(ctx.ks, s, argv[1], argv[2], 0);
-  ctx.rewrite(['set', argv[1], argv[2]]);
+  ctx.rewrite([['set', argv[1], argv[2]]]);
   return old;
 }
 
@@ -127,11 +127,11 @@ export function getsetCommand(ctx: Ctx, argv: Args): Reply {
 export function getdelCommand(ctx: Ctx, argv: Args): Reply {
   const old = getString(ctx.ks, argv[1]);
   if (typeof old !== 'string') {
-    ctx.rewrite();
+    ctx.rewrite([]);
     return old;
   }
   ctx.ks.delete(argv[1]);
-  ctx.rewrite(['del', argv[1]]);
+  ctx.rewrite([['del', argv[1]]]);
   return old;
 }
 
@@ -148,7 +148,7 @@ export function getexCommand(ctx: Ctx, argv: Args): Reply {
   const ks = ctx.ks;
   const key = argv[1];
   const s = stringSlot(ks, key);
-  ctx.rewrite();
+  ctx.rewrite([]);
   if (s === undefined) return null;
   if (isError(s)) return s;
   const value = stringAt(ks, s);
@@ -159,14 +159,14 @@ export function getexCommand(ctx: Ctx, argv: Args): Reply {
     if (Number(at) <= ks.now()) {
       // Only EXAT/PXAT can be past: the key goes at once, and is logged as deleted.
       ks.delete(key);
-      ctx.rewrite(['del', key]);
+      ctx.rewrite([['del', key]]);
     } else {
       ks.setExpiry(s, Number(at));
-      ctx.rewrite(['pexpireat', key, String(at)]);
+      ctx.rewrite([['pexpireat', key, String(at)]]);
     }
   } else if (expiry?.word === 'persist' && ks.expiryAt(s) !== 0) {
     ks.setExpiry(s, 0);
-    ctx.rewrite(['persist', key]);
+    ctx.rewrite([['persist', key]]);
   }
   return value;
 }
@@ -193,7 +193,7 @@ export function msetnxCommand(ctx: Ctx, argv: Args): Reply {
   if (argv.length % 2 === 0) return wrongArity('msetnx');
   for (let i = 1; i < argv.length; i += 2) {
     if (ctx.ks.lookup(argv[i]) !== undefined) {
-      ctx.rewrite();
+      ctx.rewrite([]);
       return 0;
     }
   }

@@ -62,7 +62,7 @@ export function setrangeCommand(ctx: Ctx, argv: Args): Reply {
   const patch = argv[3];
   if (patch.length === 0) {
     // Nothing to write: the length as it is, and no key created.
-    ctx.rewrite();
+    ctx.rewrite([]);
     return base.length;
   }
   if (offset + patch.length > MAX_STRING_BYTES) return STRING_TOO_LONG;

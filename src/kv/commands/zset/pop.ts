@@ -60,7 +60,7 @@ export function zmpopCommand(ctx: Ctx, argv: Args): Reply {
   const popped: Reply[] = [];
   const n = pop(ctx, found.key, found.z, where === 'max', count, (member, score) => popped.push([member, score]));
   // Logged as the ZPOPMIN/ZPOPMAX it amounted to, as Redis propagates it.
-  ctx.rewrite([where === 'max' ? 'zpopmax' : 'zpopmin', found.key, String(n)]);
+  ctx.rewrite([[where === 'max' ? 'zpopmax' : 'zpopmin', found.key, String(n)]]);
   return [found.key, popped];
 }
 

@@ -116,7 +116,7 @@ export class PostgresLog implements SharedLog {
 
   persist(ops: readonly Op[]): void {
     if (this.batch === null) throw new Error('queue store written outside a unit of work (engine postgres)');
-    this.batch.push(...ops);
+    for (const op of ops) this.batch.push(op); // a batch publish may put more messages than a call takes arguments
   }
 
   unit<T>(work: () => T | Promise<T>): Promise<T> {

@@ -1,0 +1,61 @@
+// Commands that take or answer more items than a JavaScript call takes arguments (about 123k on
+// Node, the lower of the two runtimes) work as in Redis instead of failing with "Maximum call
+// stack size exceeded": a consumer group reading or claiming that many stream entries (each
+// logged), JSON.ARRAPPEND and JSON.ARRINSERT of that many values, one BITFIELD of that many
+// writes. Run against Larder on Node, where the limit is lowest.
+
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { spawnLarder, type LarderProcess } from '../../support/larder-process.js';
+import { kvClient, type KvClient } from '../../support/larder.js';
+
+const N = 130_000;
+const PER_PIPELINE = 1000;
+
+describe('commands over more items than a call takes arguments (Larder on Node)', () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'larder-many-items-'));
+  let larder: LarderProcess;
+  let client: KvClient;
+  before(async () => {
+    const p = await spawnLarder({ runtime: 'node', config: { logLevel: 'silent' }, dataDir });
+    const db = p.info.databases.get('default')!;
+    larder = p;
+    client = kvClient(db.url, db.token, db.readOnlyToken);
+  });
+  after(async () => {
+    larder.kill('SIGTERM');
+    await larder.exited;
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it(`XREADGROUP and XAUTOCLAIM deliver ${N} entries in one call`, async () => {
+    for (let i = 0; i < N; i += PER_PIPELINE) {
+      const adds = Array.from({ length: PER_PIPELINE }, (_, j) => ['XADD', 's', `${i + j + 1}-0`, 'f', 'v']);
+      assert.equal((await client.request('/pipeline', { method: 'POST', body: JSON.stringify(adds) })).status, 200);
+    }
+    await client.ok(['XGROUP', 'CREATE', 's', 'g', '0']);
+    const read = (await client.ok(['XREADGROUP', 'GROUP', 'g', 'alice', 'COUNT', N, 'STREAMS', 's', '>'])) as [string, unknown[]][];
+    assert.equal(read[0][1].length, N);
+    const [next, claimed] = (await client.ok(['XAUTOCLAIM', 's', 'g', 'bob', 0, '0-0', 'COUNT', N, 'JUSTID'])) as [string, string[]];
+    assert.deepEqual([next, claimed.length, claimed[N - 1]], ['0-0', N, `${N}-0`]);
+  });
+
+  it(`JSON.ARRAPPEND and JSON.ARRINSERT add ${N} values in one call`, async () => {
+    const values = Array.from({ length: N }, (_, i) => String(i));
+    await client.ok(['JSON.SET', 'doc', '$', '{"a":["first"]}']);
+    assert.deepEqual(await client.ok(['JSON.ARRAPPEND', 'doc', '$.a', ...values]), [N + 1]);
+    assert.deepEqual(await client.ok(['JSON.ARRINSERT', 'doc', '$.a', 1, ...values]), [2 * N + 1]);
+    assert.deepEqual(await client.ok(['JSON.GET', 'doc', '$.a[0]', '$.a[1]', `$.a[${N + 1}]`, `$.a[${2 * N}]`]), JSON.stringify({ '$.a[0]': ['first'], '$.a[1]': [0], [`$.a[${N + 1}]`]: [0], [`$.a[${2 * N}]`]: [N - 1] }));
+  });
+
+  it(`BITFIELD runs ${N} writes in one call`, async () => {
+    const ops = Array.from({ length: N }, (_, i) => ['SET', 'u8', `#${i}`, String(i % 256)]).flat();
+    const replies = (await client.ok(['BITFIELD', 'bits', ...ops])) as number[];
+    assert.equal(replies.length, N);
+    assert.equal(await client.ok(['STRLEN', 'bits']), N);
+    assert.deepEqual(await client.ok(['BITFIELD', 'bits', 'GET', 'u8', `#${N - 1}`]), [(N - 1) % 256]);
+  });
+});
