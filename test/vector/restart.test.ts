@@ -124,16 +124,24 @@ describe('vector restart', () => {
         assert.ok(saved.includes('graphs.json'));
 
         const second = await spawnLarder({ runtime: TEST_RUNTIME, config, dataDir });
-        assert.deepEqual(await answers(client(second)), before);
+        assert.deepEqual(await answers(client(second)), before, 'the saved graph answers as before');
         assert.deepEqual(readdirSync(dir).filter((f) => f.startsWith('graph')), [], 'the cache is consumed at start');
         assert.equal((await second.stop()).code, 0);
         assert.doesNotMatch(second.stderr(), /graph unreadable/);
 
-        // A damaged graph is noticed and rebuilt from the stored vectors.
+        // A damaged graph is noticed and rebuilt from the stored vectors. The rebuilt graph is
+        // another graph (the first was grown on every core, where each point lands by the
+        // threads' timing), so its approximate answers may differ in a neighbour or two.
         const graph = readdirSync(dir).find((f) => f.endsWith('.hnsw'))!;
         writeFileSync(join(dir, graph), 'not a graph');
         const third = await spawnLarder({ runtime: TEST_RUNTIME, config, dataDir });
-        assert.deepEqual(await answers(client(third)), before);
+        const [plain, filtered, range] = await answers(client(third));
+        assert.deepEqual(range, before[2]);
+        for (const [got, was] of [[plain, before[0]], [filtered, before[1]]] as const) {
+          const ids = new Set((was as { id: string | number }[]).map((h) => h.id));
+          assert.equal((got as unknown[]).length, (was as unknown[]).length);
+          assert.ok((got as { id: string | number }[]).filter((h) => ids.has(h.id)).length >= 8, 'the rebuilt graph finds the same neighbours but for one or two');
+        }
         assert.equal((await third.stop()).code, 0);
         assert.match(third.stderr(), /saved vector graph unreadable/);
       } finally {
