@@ -5,9 +5,10 @@
 //
 // The log and snapshot are the one source of truth. The HNSW graphs are a cache beside them:
 //   graph-<gen>-<i>.hnsw   namespace i's graph (usearch's format), written by a clean close
-//   graphs.json            {"gen","logBytes","graphs":{namespace: file}}, written (atomically) last
-// A start that finds graphs.json naming its generation and exactly its log's length (nothing
-// cut, nothing appended since) loads those graphs instead of inserting every vector again; in
+//   graphs.json            {"format","gen","logBytes","graphs":{namespace: file}}, written (atomically) last
+// A start that finds graphs.json naming this build's graph format, its generation and exactly
+// its log's length (nothing cut, nothing appended since) loads those graphs instead of
+// inserting every vector again; in
 // every other case (kill -9, a torn log, a compaction since) it rebuilds them from the stored
 // vectors. Either way the cache files are deleted once read, before any new write, so they
 // never outlive the state they describe. Labels are part of that state: a snapshot stores each
@@ -29,9 +30,14 @@ export const SNAPSHOT_FORMAT = { version: 1, countField: 'ops' };
  *  of 128 dimensions took 6 to 10 ms to encode on Node, ten times the slice (0.6 to 0.9 on Bun). */
 const SNAPSHOT_BATCH = 100;
 const GRAPHS_MARKER = 'graphs.json';
+/** How ann.ts builds its graphs; a graph saved by a build with another (usearch would load it
+ *  as it was saved, in the old precision) is rebuilt instead. 2: COSINE in 8 bits; 3: COSINE
+ *  as inner product in half precision (none: the builds before 2, rebuilt once). */
+const GRAPH_FORMAT = 3;
 const GRAPH_FILE = /^graph-\d{20}-\d+\.hnsw(\.tmp)?$/;
 
 interface GraphsMarker {
+  format?: number;
   gen: number;
   logBytes: number;
   graphs: Record<string, string>;
@@ -65,7 +71,7 @@ export class VectorPersistence implements Journal {
     this.index.beginLoad();
     if (snapshot !== null) this.loadSnapshot(snapshot);
     const logBytes = this.replayLog();
-    const usable = marker !== null && marker.gen === generations.gen && marker.logBytes === logBytes;
+    const usable = marker !== null && marker.format === GRAPH_FORMAT && marker.gen === generations.gen && marker.logBytes === logBytes;
     const graphs = new Map(usable ? Object.entries(marker.graphs).map(([ns, file]) => [ns, join(this.settings.dir, file)]) : []);
     this.index.finishLoad(graphs, (ns, err) =>
       this.logger.warn({ err, index: this.name, namespace: ns }, 'saved vector graph unreadable; rebuilt it from the stored vectors'),
@@ -121,7 +127,7 @@ export class VectorPersistence implements Journal {
     try {
       const graphs = this.index.saveGraphs((i) => join(this.settings.dir, `graph-${String(gen).padStart(20, '0')}-${i}.hnsw`));
       for (const path of graphs.values()) syncFile(path);
-      const marker: GraphsMarker = { gen, logBytes: log.size, graphs: Object.fromEntries([...graphs].map(([ns, p]) => [ns, basename(p)])) };
+      const marker: GraphsMarker = { format: GRAPH_FORMAT, gen, logBytes: log.size, graphs: Object.fromEntries([...graphs].map(([ns, p]) => [ns, basename(p)])) };
       writeFileAtomic(join(this.settings.dir, GRAPHS_MARKER), JSON.stringify(marker));
     } catch (err) {
       // Only a cache: the next start rebuilds the graphs.
