@@ -79,6 +79,57 @@ describe('stream value', () => {
     assert.deepEqual([...pel.range(0n, MAX_ID)].map(([id]) => id), [1n, 9n]);
   });
 
+  it('agrees with a sorted map through random additions, deletions and walks that change it', () => {
+    // Enough deletions in a row to leave tombstones past a sweep, and walks that delete,
+    // replace and insert behind themselves as XAUTOCLAIM and XCLAIM do.
+    const rng = new Rng(7);
+    const pel = new IdIndex<number>();
+    const model = new Map<bigint, number>();
+    const sorted = () => [...model.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    for (let round = 0; round < 400; round++) {
+      const op = rng.int(0, 9);
+      if (op < 4) {
+        for (let k = rng.int(1, 50); k > 0; k--) {
+          const id = BigInt(rng.int(0, 2000));
+          assert.equal(pel.set(id, round), !model.has(id));
+          model.set(id, round);
+        }
+      } else if (op < 7) {
+        const ids = sorted();
+        for (const id of ids.slice(0, rng.int(0, ids.length))) assert.equal(pel.delete(id), model.delete(id));
+        for (let k = rng.int(0, 50); k > 0; k--) {
+          const id = BigInt(rng.int(0, 2000));
+          assert.equal(pel.delete(id), model.delete(id));
+        }
+      } else {
+        const [lo, hi] = [BigInt(rng.int(0, 2000)), BigInt(rng.int(0, 2000))];
+        const expected = sorted().filter((id) => id >= lo && id <= hi);
+        const seen: bigint[] = [];
+        for (const [id, v] of pel.range(lo, hi)) {
+          assert.equal(v, model.get(id));
+          seen.push(id);
+          const act = rng.int(0, 3);
+          if (act === 0) assert.equal(pel.delete(id), model.delete(id));
+          else if (act === 1 && id > 0n && !model.has(id - 1n)) {
+            pel.set(id - 1n, -1); // behind the walk: not seen by it
+            model.set(id - 1n, -1);
+          }
+        }
+        assert.deepEqual(seen, expected);
+      }
+      const ids = sorted();
+      assert.equal(pel.size, model.size);
+      assert.equal(pel.first(), ids[0]);
+      assert.equal(pel.last(), ids[ids.length - 1]);
+      for (let k = 0; k < 5; k++) {
+        const id = BigInt(rng.int(0, 2000));
+        assert.equal(pel.get(id), model.get(id));
+        assert.equal(pel.has(id), model.has(id));
+      }
+    }
+    assert.deepEqual(pel.keys(), sorted());
+  });
+
   it("reads ids as Redis's string2ull does", () => {
     assert.equal(parseU64('18446744073709551615'), 18446744073709551615n);
     assert.equal(parseU64('18446744073709551616'), undefined);
