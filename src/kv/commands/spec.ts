@@ -264,8 +264,11 @@ export function streamClient(ctx: Ctx): PubSubClient {
 /** A handler for a command that is declared only so it can be refused by name. */
 export const refused: Handler = () => null;
 
+/** What a write that changed nothing logs (one list for all: a write must not allocate to log nothing). */
+export const NOTHING: readonly Args[] = Object.freeze([]);
+
 /** The reply of a write that changed nothing: it logs nothing, as Redis propagates only changes. */
 export function unchanged(ctx: Ctx, reply: Reply): Reply {
-  ctx.rewrite([]);
+  ctx.rewrite(NOTHING);
   return reply;
 }

@@ -7,7 +7,7 @@ import { isError, SYNTAX, WRONGTYPE, wrongArity } from '../../errors.js';
 import { OK, type Reply } from '../../reply.js';
 import { ArgReader } from '../args.js';
 import { expiryAt, isTimed, readExpiry, type Expiry, type ExpiryWord } from '../expiry-options.js';
-import type { Args, Ctx } from '../spec.js';
+import { NOTHING, type Args, type Ctx } from '../spec.js';
 import { getString, stringAt, stringSlot } from './lookup.js';
 
 const SET_EXPIRY: readonly ExpiryWord[] = ['ex', 'px', 'exat', 'pxat', 'keepttl'];
@@ -48,7 +48,7 @@ export function setCommand(ctx: Ctx, argv: Args): Reply {
 // SETNX key value
 export function setnxCommand(ctx: Ctx, argv: Args): Reply {
   if (ctx.ks.lookup(argv[1]) !== undefined) {
-    ctx.rewrite([]);
+    ctx.rewrite(NOTHING);
     return 0;
   }
   ctx.ks.insert(argv[1], argv[2], 0);
@@ -93,7 +93,7 @@ function setGeneric(
     old = stored;
   }
   if (cond === 'nx' ? s !== undefined : cond === 'xx' && s === undefined) {
-    ctx.rewrite([]);
+    ctx.rewrite(NOTHING);
     return get ? old : null;
   }
   const keepTtl = expiry?.word === 'keepttl';
@@ -127,7 +127,7 @@ export function getsetCommand(ctx: Ctx, argv: Args): Reply {
 export function getdelCommand(ctx: Ctx, argv: Args): Reply {
   const old = getString(ctx.ks, argv[1]);
   if (typeof old !== 'string') {
-    ctx.rewrite([]);
+    ctx.rewrite(NOTHING);
     return old;
   }
   ctx.ks.delete(argv[1]);
@@ -148,7 +148,7 @@ export function getexCommand(ctx: Ctx, argv: Args): Reply {
   const ks = ctx.ks;
   const key = argv[1];
   const s = stringSlot(ks, key);
-  ctx.rewrite([]);
+  ctx.rewrite(NOTHING);
   if (s === undefined) return null;
   if (isError(s)) return s;
   const value = stringAt(ks, s);
@@ -193,7 +193,7 @@ export function msetnxCommand(ctx: Ctx, argv: Args): Reply {
   if (argv.length % 2 === 0) return wrongArity('msetnx');
   for (let i = 1; i < argv.length; i += 2) {
     if (ctx.ks.lookup(argv[i]) !== undefined) {
-      ctx.rewrite([]);
+      ctx.rewrite(NOTHING);
       return 0;
     }
   }
