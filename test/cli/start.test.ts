@@ -2,8 +2,8 @@
 // official SDK as they are, that generated tokens survive a restart, and one-line errors.
 
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { execFile, spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -100,6 +100,24 @@ describe('larder start', () => {
       assert.equal(again[name], env[name], name);
     }
     assert.equal((await second.stop()).code, 0);
+  });
+
+  it('run as a program, starts Node with the flags `npm run start:node` gives it', async () => {
+    const repo = fileURLToPath(new URL('../../../', import.meta.url));
+    const script = (JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts['start:node'];
+    const flags = /\bnode ((?:--\S+ )*)bin\/larder\.js start$/.exec(script)?.[1].trim().split(' ') ?? [];
+    assert.ok(flags.length > 0, script);
+    const child = spawn(join(repo, 'bin', 'larder.js'), ['start', '--host', '127.0.0.1', '--port', '0', '--data-dir', join(root, 'as-program')], { stdio: ['ignore', 'pipe', 'inherit'] });
+    try {
+      let out = '';
+      for await (const chunk of child.stdout.setEncoding('utf8')) if ((out += chunk as string).includes('Larder listening')) break;
+      assert.match(out, /\(node\)/);
+      // The shebang's `env -S` replaces itself with Node, so the child's command line is Node's.
+      const argv = readFileSync(`/proc/${child.pid}/cmdline`, 'utf8').split('\0');
+      assert.deepEqual(argv.slice(1, 1 + flags.length), flags);
+    } finally {
+      child.kill('SIGTERM');
+    }
   });
 
   it('refuses a bad setting with one clear line and exit code 2', async () => {
