@@ -53,6 +53,15 @@ describe('commands over more items than a call takes arguments (Larder on Node)'
     assert.deepEqual(await client.ok(['XPENDING', 's', 'g']), [0, null, null, null]);
   });
 
+  // Each id claimed went in front of those claimed before it, shifting them all.
+  it(`XCLAIM FORCE takes ${N} ids given in descending order in one call, without time quadratic in them`, { timeout: 15_000 }, async () => {
+    await client.ok(['XGROUP', 'CREATE', 's', 'g2', '$']);
+    const ids = Array.from({ length: N }, (_, i) => `${N - i}-0`);
+    const claimed = (await client.ok(['XCLAIM', 's', 'g2', 'carol', 0, ...ids, 'FORCE', 'JUSTID'])) as string[];
+    assert.deepEqual([claimed.length, claimed[0], claimed[N - 1]], [N, `${N}-0`, '1-0']);
+    assert.deepEqual(await client.ok(['XPENDING', 's', 'g2']), [N, '1-0', `${N}-0`, [['carol', String(N)]]]);
+  });
+
   it(`JSON.ARRAPPEND and JSON.ARRINSERT add ${N} values in one call`, async () => {
     const values = Array.from({ length: N }, (_, i) => String(i));
     await client.ok(['JSON.SET', 'doc', '$', '{"a":["first"]}']);

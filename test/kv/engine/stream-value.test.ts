@@ -80,8 +80,10 @@ describe('stream value', () => {
   });
 
   it('agrees with a sorted map through random additions, deletions and walks that change it', () => {
-    // Enough deletions in a row to leave tombstones past a sweep, and walks that delete,
-    // replace and insert behind themselves as XAUTOCLAIM and XCLAIM do.
+    // Insertions out of order (XCLAIM of ids in descending order) that split blocks, deletions
+    // from the front (XACK in order) and anywhere that empty and merge them, and walks that
+    // delete, replace and insert behind themselves as XAUTOCLAIM and XCLAIM do.
+    const SPAN = 20_000;
     const rng = new Rng(7);
     const pel = new IdIndex<number>();
     const model = new Map<bigint, number>();
@@ -89,20 +91,20 @@ describe('stream value', () => {
     for (let round = 0; round < 400; round++) {
       const op = rng.int(0, 9);
       if (op < 4) {
-        for (let k = rng.int(1, 50); k > 0; k--) {
-          const id = BigInt(rng.int(0, 2000));
+        for (let k = rng.int(1, 1500); k > 0; k--) {
+          const id = BigInt(rng.int(0, SPAN));
           assert.equal(pel.set(id, round), !model.has(id));
           model.set(id, round);
         }
       } else if (op < 7) {
         const ids = sorted();
-        for (const id of ids.slice(0, rng.int(0, ids.length))) assert.equal(pel.delete(id), model.delete(id));
-        for (let k = rng.int(0, 50); k > 0; k--) {
-          const id = BigInt(rng.int(0, 2000));
+        for (const id of ids.slice(0, rng.int(0, ids.length >> 2))) assert.equal(pel.delete(id), model.delete(id));
+        for (let k = rng.int(0, 1500); k > 0; k--) {
+          const id = BigInt(rng.int(0, SPAN));
           assert.equal(pel.delete(id), model.delete(id));
         }
       } else {
-        const [lo, hi] = [BigInt(rng.int(0, 2000)), BigInt(rng.int(0, 2000))];
+        const [lo, hi] = [BigInt(rng.int(0, SPAN)), BigInt(rng.int(0, SPAN))];
         const expected = sorted().filter((id) => id >= lo && id <= hi);
         const seen: bigint[] = [];
         for (const [id, v] of pel.range(lo, hi)) {
@@ -122,12 +124,17 @@ describe('stream value', () => {
       assert.equal(pel.first(), ids[0]);
       assert.equal(pel.last(), ids[ids.length - 1]);
       for (let k = 0; k < 5; k++) {
-        const id = BigInt(rng.int(0, 2000));
+        const id = BigInt(rng.int(0, SPAN));
         assert.equal(pel.get(id), model.get(id));
         assert.equal(pel.has(id), model.has(id));
       }
     }
     assert.deepEqual(pel.keys(), sorted());
+    // Delivered in order and acknowledged in order: full blocks, each emptied in turn.
+    const acked = new IdIndex<number>();
+    for (let id = 1n; id <= 3000n; id++) acked.set(id, 0);
+    for (let id = 1n; id <= 2999n; id++) assert.equal(acked.delete(id), true);
+    assert.deepEqual([acked.size, acked.first(), acked.last(), acked.keys()], [1, 3000n, 3000n, [3000n]]);
   });
 
   it("reads ids as Redis's string2ull does", () => {

@@ -1,140 +1,154 @@
 // Values keyed by stream id, in id order: a consumer group's or a consumer's pending entries.
-// Two parallel arrays sorted by id, searched by bisection. Not a Map: V8 hashes a BigInt by its
-// lowest 64 bits, which for an id (ms << 64 | seq) is the sequence number, nearly always 0, so
-// every id fell in one bucket and a group's pending list grew quadratically on Node (20k
-// entries read by one XREADGROUP took 7 s). Deliveries mostly append in id order (new entries),
-// so inserting stays cheap. A deleted entry stays as a tombstone until the tombstones outnumber
-// the live entries, when they are swept out in one pass: removing one by splicing moved every
-// later entry (an XACK of 130k ids took 34 s on Node).
+// Not a Map: V8 hashes a BigInt by its lowest 64 bits, which for an id (ms << 64 | seq) is the
+// sequence number, nearly always 0, so every id fell in one bucket and a group's pending list
+// grew quadratically on Node. Not one sorted array either: inserting or removing shifts every
+// later entry (an XACK of 130k ids took 34 s, an XCLAIM of ids in descending order as long). A
+// list of sorted blocks of at most BLOCK entries each: a change shifts one block, and a block
+// split, emptied or merged shifts the list of blocks.
 
 import type { StreamId } from './stream-id.js';
 
-const GONE: unique symbol = Symbol('deleted');
+const BLOCK = 512;
 
-/** Tombstones below this many are never swept, so a small index is not rewritten on every delete. */
-const MIN_SWEEP = 64;
+interface Block<V> {
+  readonly ids: StreamId[];
+  readonly values: V[];
+}
 
 export class IdIndex<V> {
-  private readonly ids: StreamId[] = [];
-  private readonly values: (V | typeof GONE)[] = [];
-  private live = 0;
-  /** The first live entry's index (ids.length when there is none): tombstones may lead. */
-  private head = 0;
+  /** Non-empty blocks, in id order. */
+  private readonly blocks: Block<V>[] = [];
+  private count = 0;
 
   get size(): number {
-    return this.live;
+    return this.count;
   }
 
   get(id: StreamId): V | undefined {
-    const i = this.seek(id);
-    const v = this.values[i];
-    return this.ids[i] === id && v !== GONE ? v : undefined;
+    const b = this.blocks[this.blockOf(id)];
+    if (b === undefined) return undefined;
+    const i = seek(b.ids, id);
+    return b.ids[i] === id ? b.values[i] : undefined;
   }
 
   has(id: StreamId): boolean {
-    const i = this.seek(id);
-    return this.ids[i] === id && this.values[i] !== GONE;
+    const b = this.blocks[this.blockOf(id)];
+    return b !== undefined && b.ids[seek(b.ids, id)] === id;
   }
 
   /** Adds or replaces; returns whether the id is new. */
   set(id: StreamId, v: V): boolean {
-    const n = this.ids.length;
-    if (n === 0 || this.ids[n - 1] < id) {
-      this.ids.push(id);
-      this.values.push(v);
-    } else {
-      const i = this.seek(id);
-      if (this.ids[i] === id) {
-        const was = this.values[i];
-        this.values[i] = v;
-        if (was !== GONE) return false;
-      } else {
-        this.ids.splice(i, 0, id);
-        this.values.splice(i, 0, v);
+    const last = this.blocks[this.blocks.length - 1];
+    if (last === undefined || last.ids[last.ids.length - 1] < id) {
+      // Deliveries come in id order: fill the last block, then open the next.
+      if (last === undefined || last.ids.length === BLOCK) this.blocks.push({ ids: [id], values: [v] });
+      else {
+        last.ids.push(id);
+        last.values.push(v);
       }
-      if (i < this.head) this.head = i;
+      this.count++;
+      return true;
     }
-    this.live++;
+    const at = this.blockOf(id);
+    const b = this.blocks[at];
+    const i = seek(b.ids, id);
+    if (b.ids[i] === id) {
+      b.values[i] = v;
+      return false;
+    }
+    b.ids.splice(i, 0, id);
+    b.values.splice(i, 0, v);
+    this.count++;
+    if (b.ids.length > BLOCK) {
+      const half = b.ids.length >> 1;
+      this.blocks.splice(at + 1, 0, { ids: b.ids.splice(half), values: b.values.splice(half) });
+    }
     return true;
   }
 
   delete(id: StreamId): boolean {
-    const i = this.seek(id);
-    if (this.ids[i] !== id || this.values[i] === GONE) return false;
-    this.values[i] = GONE;
-    if (--this.live === 0) {
-      this.ids.length = 0;
-      this.values.length = 0;
-      this.head = 0;
-      return true;
+    const at = this.blockOf(id);
+    const b = this.blocks[at];
+    if (b === undefined) return false;
+    const i = seek(b.ids, id);
+    if (b.ids[i] !== id) return false;
+    b.ids.splice(i, 1);
+    b.values.splice(i, 1);
+    this.count--;
+    if (b.ids.length === 0) this.blocks.splice(at, 1);
+    else {
+      // A block a quarter full joins the next when both fit in one, so blocks stay few.
+      const next = this.blocks[at + 1];
+      if (b.ids.length < BLOCK / 4 && next !== undefined && b.ids.length + next.ids.length <= BLOCK) {
+        b.ids.push(...next.ids);
+        b.values.push(...next.values);
+        this.blocks.splice(at + 1, 1);
+      }
     }
-    // Live entries remain, so both walks stop at one.
-    while (this.values[this.values.length - 1] === GONE) {
-      this.ids.pop();
-      this.values.pop();
-    }
-    while (this.values[this.head] === GONE) this.head++;
-    const dead = this.ids.length - this.live;
-    if (dead >= MIN_SWEEP && dead > this.live) this.sweep();
     return true;
   }
 
   /** Every id, ascending. */
-  keys(): readonly StreamId[] {
-    if (this.ids.length > this.live) this.sweep();
-    return this.ids;
+  keys(): StreamId[] {
+    return this.blocks.flatMap((b) => b.ids);
   }
 
   first(): StreamId | undefined {
-    return this.live === 0 ? undefined : this.ids[this.head];
+    return this.blocks[0]?.ids[0];
   }
 
   last(): StreamId | undefined {
-    return this.ids[this.ids.length - 1];
+    const b = this.blocks[this.blocks.length - 1];
+    return b?.ids[b.ids.length - 1];
   }
 
-  /** Entries with start <= id <= end, ascending. A snapshot: the index may change meanwhile. */
+  /** Entries with start <= id <= end, ascending. The index may change between steps: each goes on after the id it yielded. */
   *range(start: StreamId, end: StreamId): Generator<[StreamId, V]> {
-    for (let i = this.seek(start); i < this.ids.length; i++) {
-      const id = this.ids[i];
+    let at = this.blockOf(start);
+    let b = this.blocks[at];
+    if (b === undefined) return;
+    let i = seek(b.ids, start);
+    for (;;) {
+      if (i === b.ids.length) {
+        b = this.blocks[++at];
+        if (b === undefined) return;
+        i = 0;
+      }
+      const id = b.ids[i];
       if (id > end) return;
-      const v = this.values[i];
-      if (v === GONE) continue;
-      yield [id, v];
-      // Entries moved while we yielded (a sweep, an insertion before): go on after this id.
-      if (this.ids[i] !== id) i = this.seekAbove(id) - 1;
+      yield [id, b.values[i]];
+      if (this.blocks[at] === b && b.ids[i] === id) i++;
+      else {
+        at = this.blockOf(id);
+        b = this.blocks[at];
+        if (b === undefined) return;
+        i = seek(b.ids, id);
+        if (b.ids[i] === id) i++;
+      }
     }
   }
 
-  /** Drops the tombstones. */
-  private sweep(): void {
-    let n = 0;
-    for (let i = 0; i < this.ids.length; i++) {
-      const v = this.values[i];
-      if (v === GONE) continue;
-      this.ids[n] = this.ids[i];
-      this.values[n++] = v;
-    }
-    this.ids.length = n;
-    this.values.length = n;
-    this.head = 0;
-  }
-
-  /** The first index whose id is >= id. */
-  private seek(id: StreamId): number {
+  /** The block that holds or would hold `id`: the last whose first id is <= id, else the first. */
+  private blockOf(id: StreamId): number {
     let lo = 0;
-    let hi = this.ids.length;
+    let hi = this.blocks.length;
     while (lo < hi) {
       const mid = (lo + hi) >> 1;
-      if (this.ids[mid] < id) lo = mid + 1;
+      if (this.blocks[mid].ids[0] <= id) lo = mid + 1;
       else hi = mid;
     }
-    return lo;
+    return lo === 0 ? 0 : lo - 1;
   }
+}
 
-  /** The first index whose id is > id. */
-  private seekAbove(id: StreamId): number {
-    const i = this.seek(id);
-    return this.ids[i] === id ? i + 1 : i;
+/** The first index whose id is >= id. */
+function seek(ids: readonly StreamId[], id: StreamId): number {
+  let lo = 0;
+  let hi = ids.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (ids[mid] < id) lo = mid + 1;
+    else hi = mid;
   }
+  return lo;
 }
