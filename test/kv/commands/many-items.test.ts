@@ -2,7 +2,8 @@
 // Node, the lower of the two runtimes) work as in Redis instead of failing with "Maximum call
 // stack size exceeded": a consumer group reading, claiming and acknowledging that many stream
 // entries (each logged), JSON.ARRAPPEND and JSON.ARRINSERT of that many values, one BITFIELD of that many
-// writes. Run against Larder on Node, where the limit is lowest.
+// writes; and, where each item cost time in proportion to all the others, in time linear in
+// them (a generous timeout bounds it). Run against Larder on Node, where the limits are lowest.
 
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -68,6 +69,15 @@ describe('commands over more items than a call takes arguments (Larder on Node)'
     assert.deepEqual(await client.ok(['JSON.ARRAPPEND', 'doc', '$.a', ...values]), [N + 1]);
     assert.deepEqual(await client.ok(['JSON.ARRINSERT', 'doc', '$.a', 1, ...values]), [2 * N + 1]);
     assert.deepEqual(await client.ok(['JSON.GET', 'doc', '$.a[0]', '$.a[1]', `$.a[${N + 1}]`, `$.a[${2 * N}]`]), JSON.stringify({ '$.a[0]': ['first'], '$.a[1]': [0], [`$.a[${N + 1}]`]: [0], [`$.a[${2 * N}]`]: [N - 1] }));
+  });
+
+  // Each match was compared with every other one, to skip those inside another match.
+  it(`JSON.DEL removes ${N} matches of one path in one call, without time quadratic in them`, { timeout: 15_000 }, async () => {
+    const doc = { arr: Array.from({ length: N }, (_, i) => ({ x: i, keep: true })) };
+    await client.ok(['JSON.SET', 'many', '$', JSON.stringify(doc)]);
+    assert.equal(await client.ok(['JSON.DEL', 'many', '$..x']), N);
+    assert.equal(await client.ok(['JSON.DEL', 'many', '$.arr[*]']), N);
+    assert.equal(await client.ok(['JSON.GET', 'many']), '{"arr":[]}');
   });
 
   it(`BITFIELD runs ${N} writes in one call`, async () => {

@@ -50,8 +50,12 @@ export function removeAt(root: JsonValue, at: readonly PathKey[]): boolean {
  */
 export function removalOrder(locations: readonly (readonly PathKey[])[]): (readonly PathKey[])[] {
   const unique = new Map(locations.map((at) => [JSON.stringify(at), at]));
-  const sorted = [...unique.values()].sort(compareForRemoval);
-  return sorted.filter((at) => !sorted.some((other) => other !== at && other.length < at.length && other.every((k, i) => k === at[i])));
+  // Inside another one when one of its own prefixes is a location too (looked up, not searched: $[*] matches many).
+  const inside = (at: readonly PathKey[]) => {
+    for (let d = 0; d < at.length; d++) if (unique.has(JSON.stringify(at.slice(0, d)))) return true;
+    return false;
+  };
+  return [...unique.values()].filter((at) => !inside(at)).sort(compareForRemoval);
 }
 
 function compareForRemoval(a: readonly PathKey[], b: readonly PathKey[]): number {
