@@ -101,7 +101,7 @@ export class Persistence implements Journal {
     this.rebuildSearch();
     this.generations.removeOlder();
     this.db.journal = this;
-    ks.expireCycle(1000, 1_000_000);
+    ks.expireCycle(1000, Infinity);
   }
 
   record(argv: Args): void {
