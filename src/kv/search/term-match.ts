@@ -139,7 +139,7 @@ function fuzzyTerms(dictionary: SortedList<string>, word: string, o: FuzzyOption
     }
     // Every term under this prefix is decided alike: all in (reached) or all out (beyond).
     const [, end] = prefixRange(dictionary, term.slice(0, k), i);
-    if (verdict === 'reached') for (let j = i; j < end; j++) out.push(dictionary.at(j));
+    if (verdict === 'reached') for (const t of dictionary.between(i, end)) out.push(t);
     i = end;
   }
   return out;

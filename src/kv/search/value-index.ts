@@ -56,7 +56,7 @@ export class ValueIndex {
     let to = this.sorted.length;
     if (b.lte !== undefined) to = this.sorted.firstAbove(b.lte);
     if (b.lt !== undefined) to = Math.min(to, this.sorted.firstAtLeast(b.lt));
-    for (let i = from; i < to; i++) yield this.keys.get(this.sorted.at(i))!;
+    for (const v of this.sorted.between(from, to)) yield this.keys.get(v)!;
   }
 }
 

@@ -80,6 +80,19 @@ describe('commands over more items than a call takes arguments (Larder on Node)'
     assert.equal(await client.ok(['JSON.GET', 'many']), '{"arr":[]}');
   });
 
+  // Each new distinct value of a field shifted the sorted values after it.
+  it(`SEARCH.CREATE indexes ${N} documents that each bring a distinct number, keyword and word, without time quadratic in them`, { timeout: 15_000 }, async () => {
+    const order = Array.from({ length: N }, (_, i) => (i * 7919) % N); // every number once, out of order
+    for (let i = 0; i < N; i += PER_PIPELINE) {
+      const docs = order.slice(i, i + PER_PIPELINE).map((n) => ['HSET', `doc:${n}`, 'price', String(n), 'tag', `kw${n}`, 'title', `hello w${n.toString(36)}q`]);
+      assert.equal((await client.request('/pipeline', { method: 'POST', body: JSON.stringify(docs) })).status, 200);
+    }
+    await client.ok(['SEARCH.CREATE', 'docs', 'ON', 'HASH', 'PREFIX', '1', 'doc:', 'SCHEMA', 'price', 'F64', 'tag', 'KEYWORD', 'title', 'TEXT']);
+    assert.equal(await client.ok(['SEARCH.COUNT', 'docs', JSON.stringify({ price: { $gte: 1000, $lt: 3000 } })]), 2000);
+    assert.equal(await client.ok(['SEARCH.COUNT', 'docs', JSON.stringify({ tag: { $in: ['kw7', `kw${N - 1}`, 'kw-none'] } })]), 2);
+    assert.equal(await client.ok(['SEARCH.COUNT', 'docs', JSON.stringify({ title: 'hello' })]), N);
+  });
+
   it(`BITFIELD runs ${N} writes in one call`, async () => {
     const ops = Array.from({ length: N }, (_, i) => ['SET', 'u8', `#${i}`, String(i % 256)]).flat();
     const replies = (await client.ok(['BITFIELD', 'bits', ...ops])) as number[];
