@@ -1,13 +1,13 @@
 // A list of distinct values kept in ascending order (JavaScript's < : numbers by value, text by
 // UTF-16 code unit, false before true), for binary searches by position: a term dictionary's
 // prefixes and a field's value ranges. Kept in the sorted sets' order-statistic B+ tree
-// (engine/zset/order-tree.ts), a number or boolean as a score, text as a member: one sorted
+// (collections/order-tree.ts), a number or boolean as a score, text as a member: one sorted
 // array shifted its tail for every new distinct value, so indexing documents that each bring
 // one (a unique number, a unique word) took time quadratic in them (100k: 15 s).
 // A list holds one kind of value, a field's. Not safe for concurrent use (its index's owner,
 // the database's JS thread, is the only user).
 
-import { OrderTree } from '../engine/zset/order-tree.js';
+import { OrderTree } from '../../collections/order-tree.js';
 
 type Kind = 'string' | 'number' | 'boolean';
 

@@ -26,11 +26,11 @@ import { DICT_ENTRY, dictSize, jemallocSize, ROBJ, sampled, sdsSize } from '../r
 import { formatG } from '../scripting/format-g.js';
 import { registerKind, type Container, type ContainerKind } from '../value.js';
 import { emptyLexRange, emptyScoreRange, lexGteMin, lexLteMax, scoreGteMin, scoreLteMax, type LexRange, type ScoreRange } from './range.js';
-import { OrderTree, type ZCursor } from './order-tree.js';
+import { OrderTree, type ZCursor } from '../../../collections/order-tree.js';
 import { decodeEntries, encodeEntries } from './zset-codec.js';
 import { seekSeq } from '../insertion-order.js';
 
-export type { ZCursor } from './order-tree.js';
+export type { ZCursor } from '../../../collections/order-tree.js';
 
 /** Redis's zset-max-listpack-entries and zset-max-listpack-value defaults. */
 export const LISTPACK_MAX_ENTRIES = 128;

@@ -1,5 +1,6 @@
-// An order-statistic B+ tree of (score, member) pairs, the sorted-set index (as Dragonfly's
-// bptree replaces Redis's skip list). Leaves keep their entries sorted in parallel arrays
+// An order-statistic B+ tree of (score, member) pairs: the sorted-set index (as Dragonfly's
+// bptree replaces Redis's skip list), and the order of what else is listed or searched by
+// position (a search field's values, the queue's messages and dead letters). Leaves keep their entries sorted in parallel arrays
 // (a Float64Array of scores, an array of members) and are linked both ways for iteration;
 // inner nodes keep their children, the number of entries under each child (for ranks) and
 // separator keys. A descent touches a handful of nodes with a few contiguous arrays each, where

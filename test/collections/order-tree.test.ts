@@ -4,8 +4,8 @@
 
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { OrderTree, type ZCursor } from '../../../../src/kv/engine/zset/order-tree.js';
-import { Rng } from '../../differential/prng.js';
+import { OrderTree, type ZCursor } from '../../src/collections/order-tree.js';
+import { Rng } from '../kv/differential/prng.js';
 
 type Pair = [number, string];
 
