@@ -10,6 +10,7 @@ import type { EventLog, QueueEvent } from './store/event-log.js';
 import { newMessageId, type DlqEntry, type Draft, type QueueMessage } from './store/message.js';
 import type { QueueStore } from './store/queue-store.js';
 import type { RecordFilter } from './store/record-filter.js';
+import type { ListingPosition } from './store/listing-order.js';
 
 export interface Published {
   messageId: string;
@@ -57,6 +58,11 @@ export class QueueEngine {
     return this.store.pending();
   }
 
+  /** The messages not yet delivered that were created after `after` (all when undefined), oldest first. */
+  pendingAfter(after: ListingPosition | undefined): Iterable<QueueMessage> {
+    return this.store.pendingAfter(after);
+  }
+
   /** Cancels a waiting message; an attempt in flight finishes, but its outcome is dropped. */
   cancel(id: string): QueueError | null {
     const m = this.store.get(id);
@@ -79,6 +85,11 @@ export class QueueEngine {
   /** Every dead letter, in the order they failed. */
   dlq(): Iterable<DlqEntry> {
     return this.store.dlq();
+  }
+
+  /** The dead letters that failed after `after` (all when undefined), in that order. */
+  dlqAfter(after: ListingPosition | undefined): Iterable<DlqEntry> {
+    return this.store.dlqAfter(after);
   }
 
   dlqEntry(dlqId: string): DlqEntry | QueueError {

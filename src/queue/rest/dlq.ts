@@ -8,7 +8,7 @@ import type { DlqEntry } from '../store/message.js';
 import { dlqFilterable, matches } from '../store/record-filter.js';
 import { fail, ok } from './envelope.js';
 import { dlqJson } from './message-json.js';
-import { DLQ_QUERY, EVERY_MATCH, LIST_COUNT, pageOf, readListQuery, timePosition, withCursor } from './list-query.js';
+import { DLQ_QUERY, EVERY_MATCH, LIST_COUNT, pageOf, readListQuery, withCursor } from './list-query.js';
 import { firstPathName, query, type Call } from './request.js';
 import { listWorkflowDlq } from './workflow-dlq.js';
 
@@ -65,6 +65,11 @@ function dlqPage(call: Call, unnamed: number): { page: DlqEntry[]; cursor?: stri
   if (isError(q)) return q;
   const engine = call.ctx.engine;
   if (q.ids.length > 0) return { page: q.ids.map((id) => engine.dlqEntry(id)).filter((e): e is DlqEntry => !isError(e)) };
-  const matching = [...engine.dlq()].filter((e) => matches(dlqFilterable(e), q.filter));
-  return pageOf(matching, (e) => timePosition(e.failedAt, e.dlqId), q.count ?? unnamed, q.cursor);
+  return pageOf(
+    (after) => engine.dlqAfter(after),
+    (e) => ({ time: e.failedAt, id: e.dlqId }),
+    (e) => matches(dlqFilterable(e), q.filter),
+    q.count ?? unnamed,
+    q.cursor,
+  );
 }

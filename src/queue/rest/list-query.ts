@@ -7,6 +7,7 @@ import { queryPairs, utf8Text } from '../../server/url.js';
 import { badRequest, type QueueError } from '../errors.js';
 import type { FilterField, RecordFilter } from '../store/record-filter.js';
 import type { Call } from './request.js';
+import type { ListingPosition } from '../store/listing-order.js';
 
 export interface QuerySpec {
   /** The parameter naming records one by one (`messageIds`, `dlqIds`). */
@@ -70,19 +71,39 @@ const unknownFilter = (name: string, spec: QuerySpec) =>
   badRequest(`unknown filter '${name}': this endpoint takes ${[...spec.filters].join(', ')}, ${spec.ids}, count and cursor`);
 
 /**
- * Up to `count` of `items` after `cursor`, in the order of `position` (a string that sorts as
- * the records do), and the cursor to continue from while more remain. A position, not an
- * offset: a bulk action removes what it acted on, and the next call must not skip past the rest.
+ * Up to `count` of the records that `keep` accepts after `cursor`, read in listing order from
+ * `ordered` (time, then id), and the cursor to continue from while more remain. A position, not
+ * an offset: a bulk action removes what it acted on, and the next call must not skip past the
+ * rest. A cursor that is not a position answers an empty page.
  */
-export function pageOf<T>(items: readonly T[], position: (t: T) => string, count: number, cursor: string | undefined): { page: T[]; cursor?: string } {
-  const after = items.map((item) => ({ item, at: position(item) })).filter((x) => cursor === undefined || x.at > cursor);
-  after.sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0));
-  const page = after.slice(0, count);
-  return after.length > count ? { page: page.map((x) => x.item), cursor: page[page.length - 1].at } : { page: page.map((x) => x.item) };
+export function pageOf<T>(
+  ordered: (after: ListingPosition | undefined) => Iterable<T>,
+  position: (t: T) => ListingPosition,
+  keep: (t: T) => boolean,
+  count: number,
+  cursor: string | undefined,
+): { page: T[]; cursor?: string } {
+  const after = cursor === undefined ? undefined : parsePosition(cursor);
+  if (after === null) return { page: [] };
+  const page: T[] = [];
+  for (const t of ordered(after)) {
+    if (!keep(t)) continue;
+    if (page.length === count) {
+      const last = position(page[page.length - 1]);
+      return { page, cursor: cursorAt(last) };
+    }
+    page.push(t);
+  }
+  return { page };
 }
 
-/** A position that sorts by time, then id: the time padded so strings compare as numbers. */
-export const timePosition = (time: number, id: string) => `${String(time).padStart(15, '0')}-${id}`;
+/** A position as a cursor: the time padded so that cursors sort as the records do. */
+const cursorAt = (p: ListingPosition) => `${String(p.time).padStart(15, '0')}-${p.id}`;
+
+function parsePosition(cursor: string): ListingPosition | null {
+  const m = /^(\d{15})-/.exec(cursor);
+  return m === null ? null : { time: Number(m[1]), id: cursor.slice(16) };
+}
 
 /** A bulk or list answer, with the cursor to continue from while more match. */
 export const withCursor = <T extends object>(answer: T, cursor: string | undefined) => (cursor === undefined ? answer : { ...answer, cursor });

@@ -5,7 +5,7 @@ import { isError } from '../errors.js';
 import { matches, messageFilterable } from '../store/record-filter.js';
 import { fail, ok } from './envelope.js';
 import { messageJson } from './message-json.js';
-import { CANCEL_QUERY, EVERY_MATCH, pageOf, readListQuery, timePosition, withCursor, type ListQuery } from './list-query.js';
+import { CANCEL_QUERY, EVERY_MATCH, pageOf, readListQuery, withCursor, type ListQuery } from './list-query.js';
 import { firstPathName, type Call } from './request.js';
 
 // GET /v2/messages/{id}
@@ -32,7 +32,13 @@ export function cancelMessages(call: Call): HttpResponse {
 
 /** The ids of up to `count` waiting messages matching the filter, oldest first. */
 function pendingPage(call: Call, q: ListQuery): { page: string[]; cursor?: string } {
-  const matching = [...call.ctx.engine.pending()].filter((m) => matches(messageFilterable(m), q.filter));
-  const { page, cursor } = pageOf(matching, (m) => timePosition(m.createdAt, m.id), q.count ?? EVERY_MATCH, q.cursor);
+  const engine = call.ctx.engine;
+  const { page, cursor } = pageOf(
+    (after) => engine.pendingAfter(after),
+    (m) => ({ time: m.createdAt, id: m.id }),
+    (m) => matches(messageFilterable(m), q.filter),
+    q.count ?? EVERY_MATCH,
+    q.cursor,
+  );
   return { page: page.map((m) => m.id), ...(cursor !== undefined && { cursor }) };
 }

@@ -23,6 +23,7 @@ import { QueueSnapshot } from './queue-snapshot.js';
 import type { Schedule } from './schedule.js';
 import type { UrlGroup } from './url-group.js';
 import { RunStore, type RunChange, type RunEnd } from '../workflow/run.js';
+import { ListingOrder, type ListingPosition } from './listing-order.js';
 
 export const SNAPSHOT_FORMAT = { version: 1, countField: 'ops' };
 /** How long a background writer held off by a store that cannot write waits to look again. */
@@ -57,6 +58,9 @@ export class QueueStore {
   /** The last failed attempt of each message retried, by message id (its answer is for the callbacks and the DLQ). */
   private readonly retries = new Map<string, RetryOp>();
   private readonly dlqEntries = new Map<string, DlqEntry>();
+  /** The messages by creation and the dead letters by failure, for the listings' pages. */
+  private readonly pendingOrder = new ListingOrder();
+  private readonly dlqOrder = new ListingOrder();
   private readonly dedup = new Map<string, DedupOp>();
   private readonly groups = new Map<string, UrlGroup>();
   private readonly scheduleMap = new Map<string, Schedule>();
@@ -116,6 +120,8 @@ export class QueueStore {
   /** Forgets every state, before replaying a shared log from its snapshot. */
   clear(): void {
     for (const m of [this.messages, this.retries, this.dlqEntries, this.dedup, this.groups, this.scheduleMap, this.queueRecords, this.flowRecords, this.leaseMap, this.flowStartTimes, this.rateResets, this.secretValues]) m.clear();
+    this.pendingOrder.clear();
+    this.dlqOrder.clear();
     this.runs.clear();
   }
 
@@ -182,6 +188,16 @@ export class QueueStore {
 
   pending(): IterableIterator<QueueMessage> {
     return this.messages.values();
+  }
+
+  /** The waiting messages created after `after` (all when undefined), oldest first, then by id. */
+  *pendingAfter(after: ListingPosition | undefined): Generator<QueueMessage> {
+    for (const id of this.pendingOrder.after(after)) yield this.messages.get(id)!;
+  }
+
+  /** The dead letters that failed after `after` (all when undefined), first failed first, then by id. */
+  *dlqAfter(after: ListingPosition | undefined): Generator<DlqEntry> {
+    for (const id of this.dlqOrder.after(after)) yield this.dlqEntries.get(id)!;
   }
 
   dlq(): IterableIterator<DlqEntry> {
@@ -344,11 +360,15 @@ export class QueueStore {
 
   private apply(op: Op): void {
     switch (op.op) {
-      case 'put':
+      case 'put': {
+        const was = this.messages.get(op.message.id);
+        if (was !== undefined) this.pendingOrder.remove(was.createdAt, was.id);
         this.messages.set(op.message.id, op.message);
+        this.pendingOrder.add(op.message.createdAt, op.message.id);
         if (op.dedupKey !== undefined) this.dedup.set(op.dedupKey, { op: 'dedup', key: op.dedupKey, id: op.message.id, at: op.message.createdAt });
         this.runs.put(op.message);
         break;
+      }
       case 'retry': {
         const m = this.messages.get(op.id);
         if (m === undefined) break;
@@ -357,19 +377,29 @@ export class QueueStore {
         this.leaseMap.delete(op.id);
         break;
       }
-      case 'done':
+      case 'done': {
+        const was = this.messages.get(op.id);
+        if (was !== undefined) this.pendingOrder.remove(was.createdAt, was.id);
         this.messages.delete(op.id);
         this.retries.delete(op.id);
         this.leaseMap.delete(op.id);
         this.runs.done(op.id);
         break;
-      case 'dlq':
+      }
+      case 'dlq': {
+        const was = this.dlqEntries.get(op.entry.dlqId);
+        if (was !== undefined) this.dlqOrder.remove(was.failedAt, was.dlqId);
         this.dlqEntries.set(op.entry.dlqId, op.entry);
+        this.dlqOrder.add(op.entry.failedAt, op.entry.dlqId);
         this.runs.deadLetter(op.entry);
         break;
-      case 'undlq':
+      }
+      case 'undlq': {
+        const was = this.dlqEntries.get(op.dlqId);
+        if (was !== undefined) this.dlqOrder.remove(was.failedAt, was.dlqId);
         this.dlqEntries.delete(op.dlqId);
         break;
+      }
       case 'dedup':
         this.dedup.set(op.key, op);
         break;
