@@ -3,10 +3,15 @@
 // keys, and byte lengths and offsets are plain string lengths and indexes. Text enters and
 // leaves through these conversions only.
 
-/** True when every char is 7-bit, so UTF-16 text, UTF-8 bytes and latin1 coincide. */
-function isAscii(s: string): boolean {
-  for (let i = 0; i < s.length; i++) if (s.charCodeAt(i) > 0x7f) return false;
-  return true;
+const NOT_ASCII = /[^\x00-\x7f]/;
+
+/**
+ * True when every char is 7-bit, so UTF-16 text, UTF-8 bytes and latin1 coincide. A regular
+ * expression, not a charCodeAt loop: V8 reads each character of a loop over strings of several
+ * representations through a generic lookup (a 10 MB JSON.SET spent 0.7 s here).
+ */
+export function isAscii(s: string): boolean {
+  return !NOT_ASCII.test(s);
 }
 
 /** Text (UTF-16) to the byte string of its UTF-8 encoding. */

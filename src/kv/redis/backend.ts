@@ -35,6 +35,7 @@ import { blockTimeoutAt, boundedBlock, withoutBlock } from './blocking-read.js';
 import { TransactionPool } from './transaction-pool.js';
 import { WriteBatching } from './write-batching.js';
 import { DirectSend } from './direct-send.js';
+import { isAscii } from '../bytes.js';
 
 /** A command admitted to run, with its place in the request. */
 interface Admitted {
@@ -370,8 +371,6 @@ function toCommand(a: Admitted): RedisCommand {
   return c;
 }
 
-const NOT_ASCII = /[^\x00-\x7f]/;
-
 /**
  * The arguments after the name as ioredis sends them: Larder's byte strings (latin1) go as
  * bytes, except that an ASCII one, whose UTF-8 is the same bytes, stays a string: a command of
@@ -379,7 +378,7 @@ const NOT_ASCII = /[^\x00-\x7f]/;
  */
 function wireArgs(argv: Args): (string | Buffer)[] {
   const out: (string | Buffer)[] = new Array(argv.length - 1);
-  for (let i = 1; i < argv.length; i++) out[i - 1] = NOT_ASCII.test(argv[i]) ? Buffer.from(argv[i], 'latin1') : argv[i];
+  for (let i = 1; i < argv.length; i++) out[i - 1] = isAscii(argv[i]) ? argv[i] : Buffer.from(argv[i], 'latin1');
   return out;
 }
 

@@ -18,6 +18,7 @@
 import diagnostics from 'node:diagnostics_channel';
 import type { Redis } from 'ioredis';
 import type { Args } from '../commands/spec.js';
+import { isAscii } from '../bytes.js';
 
 /** ioredis's reply queue (a denque of these entries), which it does not type publicly. */
 interface ReplyQueue {
@@ -52,7 +53,6 @@ class QueuedCommand {
   }
 }
 
-const NOT_ASCII = /[^\x00-\x7f]/;
 const tracer = diagnostics.tracingChannel('ioredis:command') as unknown as { readonly hasSubscribers: boolean };
 
 export class DirectSend {
@@ -80,5 +80,5 @@ export class DirectSend {
 function encode(argv: Args): string | Buffer {
   let out = `*${argv.length}\r\n`;
   for (const arg of argv) out += `$${arg.length}\r\n${arg}\r\n`;
-  return NOT_ASCII.test(out) ? Buffer.from(out, 'latin1') : out;
+  return isAscii(out) ? out : Buffer.from(out, 'latin1');
 }
