@@ -361,6 +361,7 @@ export class Keyspace {
 
   /** Rounds of up to `batch` slots from `sweep`, `test` saying which had expired. */
   private sample(batch: number, deadline: number, sweep: Sweep, test: (s: Slot) => boolean): number {
+    if (sweep.size === 0) return 0;
     let hits = 0;
     for (;;) {
       let hitsNow = 0;
