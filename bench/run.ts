@@ -14,8 +14,10 @@
 //             at 10k and 100k documents against a full scan in-process, index memory (issue 23)
 //   kv-scale  GET and SET p99 during a compaction of 2M keys, and memory per key against
 //             redis-server for strings, small hashes and a sorted set (issue 20)
+//   kv-calls  one call over N items and over 2N (XACK, XCLAIM, JSON.DEL, SEARCH.CREATE, a queue's
+//             paged cancel, SETBITs on a bitmap): how its time grows (issue 20, at scale)
 //
-//   npm run bench -- [kv] [families] [streams] [vector] [queue] [vector-scale] [workflow] [search] [kv-scale]
+//   npm run bench -- [kv] [families] [streams] [vector] [queue] [vector-scale] [workflow] [search] [kv-scale] [kv-calls]
 //                    [--warmup S] [--rounds N] [--threads N] [--connections N] [--doc PATH|none]
 //                    [--duration S] [--only id,id]                                (kv)
 //                    [--cell S] [--sizes N,N,N] [--modes engine,http] [--family-rounds N] (families)
@@ -25,6 +27,7 @@
 //                    [--scale-sizes N,N,N] [--scale-queries N] [--scale-dim N] [--scale-direct-max N] (vector-scale)
 //                    [--search-sizes N,N]                                         (search)
 //                    [--compaction-keys N] [--memory-scale F]   (kv-scale; also --duration, --warmup, --rounds)
+//                    [--calls-items N]                                            (kv-calls)
 //
 // Never part of `npm test`; test/bench/smoke.test.ts runs every workload for about a second.
 
@@ -36,6 +39,7 @@ import { parseArgs } from 'node:util';
 import { writeSection } from './doc-section.js';
 import { benchFamilies, FAMILY_MODES } from './families.js';
 import { benchKv } from './kv.js';
+import { benchKvCalls } from './kv-calls.js';
 import { benchKvScale } from './kv-scale.js';
 import { factsText, loadText, machine } from './machine.js';
 import { benchQueue } from './queue.js';
@@ -47,7 +51,7 @@ import { benchWorkflow } from './workflow.js';
 
 const BENCH_DIR = dirname(fileURLToPath(import.meta.url)); // dist/bench
 const ROOT = resolve(BENCH_DIR, '../..');
-const WORKLOADS = ['kv', 'families', 'streams', 'vector', 'queue', 'vector-scale', 'workflow', 'search', 'kv-scale'];
+const WORKLOADS = ['kv', 'families', 'streams', 'vector', 'queue', 'vector-scale', 'workflow', 'search', 'kv-scale', 'kv-calls'];
 
 // Defaults aim at a whole run under 15 minutes on two cores: about 12 to 13 at load average 2 to 5
 // (18 at load 16 to 21; docs/benchmarks.md, "How long"). KV 2 s per run and 3 rounds; the
@@ -81,6 +85,7 @@ const { values, positionals } = parseArgs({
     doc: { type: 'string', default: 'docs/benchmarks.md' },
     'compaction-keys': { type: 'string', default: '2000000' },
     'memory-scale': { type: 'string', default: '1' },
+    'calls-items': { type: 'string', default: '50000' },
   },
 });
 
@@ -143,6 +148,10 @@ async function main(): Promise<void> {
       const { compaction, memory } = await benchKvScale(ROOT, BENCH_DIR, { load, warmup, rounds, compactionKeys, memoryScale });
       clean &&= compaction.clean && memory.clean;
       text = `${compaction.render()}\n\n${memory.render()}`;
+    } else if (workload === 'kv-calls') {
+      const summary = await benchKvCalls(ROOT, { items: positive('calls-items', values['calls-items'], 100, 10_000_000) });
+      clean &&= summary.clean;
+      text = summary.render();
     } else if (workload === 'families') {
       const sizes = values.sizes.split(',').map((s) => positive('sizes', s, 10, 10_000_000));
       const modes = oneOf('mode', values.modes.split(','), FAMILY_MODES);

@@ -31,6 +31,7 @@ const SMOKE: Record<string, string[]> = {
   workflow: ['--run-seconds', '0.2', '--warmup', '0', '--rounds', '1'],
   search: ['--search-sizes', '500,2000', '--run-seconds', '0.2', '--rounds', '1'],
   'kv-scale': ['--compaction-keys', '20000', '--memory-scale', '0.01', '--duration', '1', '--warmup', '0'],
+  'kv-calls': ['--calls-items', '300'],
 };
 
 function runBench(args: string[]): Promise<{ code: number | null; out: string }> {
