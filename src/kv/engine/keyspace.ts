@@ -45,7 +45,7 @@ import { SlotPages } from './slot-pages.js';
 /**
  * How long one active expiry cycle may run, and the share of a round that must have expired for
  * it to go on (Redis's ACTIVE_EXPIRE_CYCLE_ACCEPTABLE_STALE). Redis allows itself 25 ms of every
- * 100; 10 ms keeps a request's wait behind it shorter and still expires over 500k keys a second.
+ * 100; 10 ms keeps a request's wait behind it shorter and still expires about 400k keys a second.
  */
 const EXPIRY_BUDGET_MS = 10;
 const ACCEPTABLE_STALE = 0.1;

@@ -7,7 +7,7 @@ import { isError, SYNTAX, WRONGTYPE, wrongArity } from '../../errors.js';
 import { OK, type Reply } from '../../reply.js';
 import { ArgReader } from '../args.js';
 import { expiryAt, isTimed, readExpiry, type Expiry, type ExpiryWord } from '../expiry-options.js';
-import { NOTHING, type Args, type Ctx } from '../spec.js';
+import { NOTHING, unchanged, type Args, type Ctx } from '../spec.js';
 import { getString, stringAt, stringSlot } from './lookup.js';
 
 const SET_EXPIRY: readonly ExpiryWord[] = ['ex', 'px', 'exat', 'pxat', 'keepttl'];
@@ -47,10 +47,7 @@ export function setCommand(ctx: Ctx, argv: Args): Reply {
 
 // SETNX key value
 export function setnxCommand(ctx: Ctx, argv: Args): Reply {
-  if (ctx.ks.lookup(argv[1]) !== undefined) {
-    ctx.rewrite(NOTHING);
-    return 0;
-  }
+  if (ctx.ks.lookup(argv[1]) !== undefined) return unchanged(ctx, 0);
   ctx.ks.insert(argv[1], argv[2], 0);
   return 1;
 }
@@ -93,8 +90,7 @@ function setGeneric(
     old = stored;
   }
   if (cond === 'nx' ? s !== undefined : cond === 'xx' && s === undefined) {
-    ctx.rewrite(NOTHING);
-    return get ? old : null;
+    return unchanged(ctx, get ? old : null);
   }
   const keepTtl = expiry?.word === 'keepttl';
   put(ks, s, key, value, keepTtl && s !== undefined ? ks.expiryAt(s) : Number(at));
@@ -126,10 +122,7 @@ export function getsetCommand(ctx: Ctx, argv: Args): Reply {
 // GETDEL key
 export function getdelCommand(ctx: Ctx, argv: Args): Reply {
   const old = getString(ctx.ks, argv[1]);
-  if (typeof old !== 'string') {
-    ctx.rewrite(NOTHING);
-    return old;
-  }
+  if (typeof old !== 'string') return unchanged(ctx, old);
   ctx.ks.delete(argv[1]);
   ctx.rewrite([['del', argv[1]]]);
   return old;
@@ -192,10 +185,7 @@ export function msetCommand(ctx: Ctx, argv: Args): Reply {
 export function msetnxCommand(ctx: Ctx, argv: Args): Reply {
   if (argv.length % 2 === 0) return wrongArity('msetnx');
   for (let i = 1; i < argv.length; i += 2) {
-    if (ctx.ks.lookup(argv[i]) !== undefined) {
-      ctx.rewrite(NOTHING);
-      return 0;
-    }
+    if (ctx.ks.lookup(argv[i]) !== undefined) return unchanged(ctx, 0);
   }
   for (let i = 1; i < argv.length; i += 2) ctx.ks.set(argv[i], argv[i + 1]);
   return 1;

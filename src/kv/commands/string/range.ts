@@ -5,7 +5,7 @@ import { constants } from 'node:buffer';
 import { isError, NOT_INTEGER, OFFSET_OUT_OF_RANGE, STRING_TOO_LONG } from '../../errors.js';
 import type { Reply } from '../../reply.js';
 import { parseInteger } from '../args.js';
-import { NOTHING, type Args, type Ctx } from '../spec.js';
+import { unchanged, type Args, type Ctx } from '../spec.js';
 import { getString, putString, stringAt, stringSlot } from './lookup.js';
 
 // Redis caps a string at proto-max-bulk-len, 512MB. A JS string cannot be built quite that long
@@ -60,11 +60,8 @@ export function setrangeCommand(ctx: Ctx, argv: Args): Reply {
   if (isError(s)) return s;
   const base = stringAt(ctx.ks, s) ?? '';
   const patch = argv[3];
-  if (patch.length === 0) {
-    // Nothing to write: the length as it is, and no key created.
-    ctx.rewrite(NOTHING);
-    return base.length;
-  }
+  // Nothing to write: the length as it is, and no key created.
+  if (patch.length === 0) return unchanged(ctx, base.length);
   if (offset + patch.length > MAX_STRING_BYTES) return STRING_TOO_LONG;
   const padded = base.length < offset ? base.padEnd(offset, '\0') : base;
   const value = padded.slice(0, offset) + patch + padded.slice(offset + patch.length);
