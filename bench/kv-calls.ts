@@ -2,8 +2,8 @@
 // then over 2N, timed over HTTP on Larder (node) and Larder (bun). A call whose time doubles with
 // N is linear in its items; one whose time quadruples is quadratic. The rows are the calls a probe
 // found quadratic on Node (each pending entry, search value or queue page shifted or sorted all
-// the others), and one not fixed: SETBITs on a large bitmap, whose time should not grow with it
-// at all (each copies the whole string: a JS string cannot change in place).
+// the others), and SETBITs on a large bitmap, whose time should not grow with it at all (each
+// copied the whole string, a JS string being immutable, until strings were edited in place).
 
 import { performance } from 'node:perf_hooks';
 import { postJson } from './http-load.js';
@@ -158,6 +158,6 @@ export async function benchKvCalls(root: string, opts: KvCallsOptions): Promise<
   return {
     clean,
     render: () =>
-      `### ${title}\n\n${markdownTable(rows)}\n\nA ratio near 2 is linear in the items, near 4 quadratic; the SETBIT row's calls should not grow with the bitmap (1x), and each copies it (not fixed: docs below).`,
+      `### ${title}\n\n${markdownTable(rows)}\n\nA ratio near 2 is linear in the items, near 4 quadratic; the SETBIT row's calls should not grow with the bitmap (1x).`,
   };
 }

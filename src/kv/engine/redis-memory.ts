@@ -34,8 +34,30 @@ export function jemallocSize(n: number): number {
 
 /** An sds string of `len` bytes as sdsnewlen allocates it: the smallest header that fits, the bytes, a NUL. */
 export function sdsSize(len: number): number {
-  const header = len < 32 ? 1 : len < 256 ? 3 : len < 65536 ? 5 : len < 2 ** 32 ? 9 : 17;
-  return jemallocSize(header + len + 1);
+  return jemallocSize(sdsType(len).header + len + 1);
+}
+
+/**
+ * The bytes an sds made for `len` bytes can hold: Redis 7.0 records its allocation's usable
+ * size, up to what its header type can count, and grows it only past that.
+ */
+export function sdsRoom(len: number): number {
+  const { header, max } = sdsType(len);
+  return Math.min(jemallocSize(header + len + 1) - header - 1, max);
+}
+
+/** Redis's sds header types (sdshdr5, 8, 16, 32, 64): their size and the longest length each counts. */
+const SDS_TYPES = [
+  { header: 1, max: 31 },
+  { header: 3, max: 255 },
+  { header: 5, max: 65535 },
+  { header: 9, max: 2 ** 32 - 1 },
+  { header: 17, max: Infinity },
+] as const;
+
+/** The smallest sds header type that counts `len` bytes. */
+function sdsType(len: number): (typeof SDS_TYPES)[number] {
+  return SDS_TYPES.find((t) => len <= t.max)!;
 }
 
 /** A dict's own size and bucket array, holding `count` entries (a power of two, at least 4, buckets). */

@@ -3,6 +3,7 @@
 // as a byte string. The payload is the raw bytes for strings, else the kind's own encoding.
 
 import { crc32 } from '../../storage/crc32.js';
+import { asStringValue } from './editable-string.js';
 import { kindByTag, STRING_TAG, type Value } from './value.js';
 
 const FORMAT_VERSION = 1;
@@ -17,21 +18,23 @@ export function encodeValue(v: Value): string {
 /**
  * encodeValue's bytes in a Buffer, after `reserve` bytes left for the caller (a snapshot entry's
  * key and expiry): at the start of `scratch` when it has room (a view of it, valid until the
- * caller writes there again), else in a buffer of its own. A string value is written straight
- * in, with no string built on the way: a snapshot encodes millions of them, and every copy is
- * garbage to collect while serving.
+ * caller writes there again), else in a buffer of its own. A string value (either form) is
+ * written straight in, with no string built on the way: a snapshot encodes millions of them,
+ * and every copy is garbage to collect while serving.
  */
 export function encodeValueAfter(v: Value, reserve: number, scratch?: Buffer): Buffer {
-  if (typeof v !== 'string') {
+  const s = asStringValue(v);
+  if (s === undefined) {
     const encoded = encodeValue(v);
     const out = room(reserve + encoded.length, scratch);
     out.write(encoded, reserve, 'latin1');
     return out;
   }
-  const out = room(reserve + 1 + v.length + 6, scratch);
+  const out = room(reserve + 1 + s.length + 6, scratch);
   out[reserve] = STRING_TAG;
-  out.write(v, reserve + 1, 'latin1');
-  const versionAt = reserve + 1 + v.length;
+  if (typeof s === 'string') out.write(s, reserve + 1, 'latin1');
+  else out.set(s.bytes(), reserve + 1);
+  const versionAt = reserve + 1 + s.length;
   out.writeUInt16LE(FORMAT_VERSION, versionAt);
   out.writeUInt32LE(crc32(out, reserve, versionAt + 2), versionAt + 2);
   return out;

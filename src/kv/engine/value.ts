@@ -1,5 +1,6 @@
 // What a key holds. A string value is its byte string itself (the most common value costs no
-// wrapper); every other type is a Container that knows its kind. Each container kind
+// wrapper), or a Container when edited in place (editable-string.ts); every other type is a
+// Container that knows its kind. Each container kind
 // registers how to copy and serialize it, so COPY, DUMP/RESTORE and snapshots need no switch
 // over types and a new type slots in by registering.
 // A kind may also fold a small container into one string (`fold`/`unfold`): between commands
@@ -20,9 +21,9 @@ export interface Container {
 export type Value = string | Container;
 
 export interface ContainerKind {
-  /** The TYPE command's answer. */
-  readonly type: Exclude<TypeName, 'string'>;
-  /** One byte naming the kind in DUMP payloads and snapshots; never reused. */
+  /** The TYPE command's answer ('string' only for a string edited in place, editable-string.ts). */
+  readonly type: TypeName;
+  /** One byte naming the kind in DUMP payloads and snapshots; never reused (but by editable-string.ts). */
   readonly tag: number;
   clone(v: Container): Container;
   /** Serializes to a byte string. */

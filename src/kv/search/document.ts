@@ -5,6 +5,7 @@
 
 import { utf8Bytes, utf8Text } from '../bytes.js';
 import { HashValue } from '../engine/hash/hash-value.js';
+import { textOf } from '../engine/editable-string.js';
 import { JsonDoc } from '../engine/json/json-doc.js';
 import { formatJson } from '../engine/json/json-format.js';
 import { parseJson } from '../engine/json/json-parse.js';
@@ -93,8 +94,9 @@ function documentRoot(def: IndexDef, value: Value): JsonValue | HashValue | null
   // A hash whose last field just expired is told before the key goes: it is no document.
   if (def.dataType === 'HASH') return value instanceof HashValue && value.size > 0 ? value : null;
   if (def.dataType === 'JSON') return value instanceof JsonDoc ? value.root : null;
-  if (typeof value !== 'string') return null;
-  const parsed = parseJson(utf8Text(value));
+  const text = textOf(value);
+  if (text === undefined) return null;
+  const parsed = parseJson(utf8Text(text));
   return parsed.ok ? parsed.value : null;
 }
 

@@ -283,6 +283,57 @@ describe('bitmap commands over HTTP', () => {
     await fails(['bitfield_ro', 'ro', 'get', 'u64', 0], BAD_TYPE);
   });
 
+  // Past 1 KiB Larder edits a string in place rather than copying it for each write: every
+  // command still reads the one string, a copy is a string of its own, and MEMORY USAGE counts
+  // the room Redis's string has (its allocation's) and grows by (doubling). Replies from Redis 7.0.
+  it('a long string takes bit writes, SETRANGE and APPEND and reads as any string', async () => {
+    const k = '{L}long';
+    await reply(['set', k, 'x'.repeat(2000)], 'OK');
+    await reply(['memory', 'usage', k], 2104);
+    await reply(['setbit', k, 7, 1], 0); // 'x' (0x78) becomes 'y'
+    await reply(['setbit', k, 7, 1], 1);
+    await reply(['setrange', k, 1998, 'abc'], 2001);
+    await reply(['append', k, 'Z'], 2002);
+    await reply(['memory', 'usage', k], 2104);
+    let model = 'y' + 'x'.repeat(1997) + 'abcZ';
+    await reply(['get', k], model);
+    await reply(['strlen', k], 2002);
+    await reply(['getrange', k, 0, 2], 'yxx');
+    await reply(['getrange', k, -4, -1], 'abcZ');
+    await reply(['getbit', k, 7], 1);
+    await reply(['bitcount', k], 8007);
+    await reply(['bitcount', k, 2000, -1], 8);
+    await reply(['bitpos', k, 0], 0);
+    await reply(['bitpos', k, 1, 2000], 16001);
+    await reply(['bitfield', k, 'get', 'u8', 0, 'set', 'u8', 8, 65, 'incrby', 'u8', 16, 1], [121, 120, 121]);
+    await reply(['bitfield_ro', k, 'get', 'u16', 0], [0x7941]);
+    model = 'yAy' + 'x'.repeat(1995) + 'abcZ';
+    await reply(['setbit', k, 2004 * 8 + 4, 1], 0);
+    model += '\0\0\x08';
+    await reply(['get', k], model);
+    await reply(['setrange', k, 10, ''], 2005);
+    await reply(['type', k], 'string');
+    await reply(['object', 'encoding', k], 'raw');
+    await reply(['copy', k, '{L}copy'], 1);
+    await reply(['append', k, '!'], 2006);
+    await reply(['mget', k, '{L}copy', '{L}none'], [model + '!', model, null]);
+    await reply(['lcs', k, '{L}copy', 'len'], 2005);
+    await fails(['incr', k], NOT_INTEGER);
+    await reply(['set', k, 'short', 'get'], model + '!');
+    await reply(['get', k], 'short');
+    // New keys from a bit write or SETRANGE hold exactly their bytes.
+    await reply(['setrange', '{L}new', 1500, 'q'], 1501);
+    await reply(['getrange', '{L}new', 1498, -1], '\0\0q');
+    await reply(['memory', 'usage', '{L}new'], 1584);
+    await reply(['setbit', '{L}bits', 40_000, 1], 0);
+    await reply(['memory', 'usage', '{L}bits'], 5176);
+    await reply(['setbit', '{L}bits', 40_008, 1], 0);
+    await reply(['memory', 'usage', '{L}bits'], 5176);
+    await reply(['append', '{L}bits', 'x'.repeat(20_000)], 25_002);
+    await reply(['memory', 'usage', '{L}bits'], 57_400);
+    await reply(['bitcount', '{L}bits', 0, 5001], 2);
+  });
+
   hashIt('answers WRONGTYPE for values of other types', async () => {
     await reply(['hset', '{t}h:k', 'f', 'v'], 1);
     for (const argv of [

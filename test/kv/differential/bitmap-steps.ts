@@ -1,7 +1,8 @@
 // Random commands of the bitmap family (Redis bitops.c): bits, ranges, BITOP and BITFIELD with
 // every option, edge offsets and widths, and malformed arguments, so error replies compare
-// too. Writes stay within a few hundred bytes: Redis would allocate up to 512MB for the
-// largest offsets, so those only appear in reads. BITOP's Redis 8.2 operations are not in the
+// too. Writes stay within a few kilobytes (some past the 1 KiB from which Larder edits a
+// string in place): Redis would allocate up to 512MB for the largest offsets, so those only
+// appear in reads. BITOP's Redis 8.2 operations are not in the
 // 7.0 oracle and have their own HTTP tests.
 
 import { anyCase, KEYS } from './alphabet.js';
@@ -11,7 +12,7 @@ import type { Rng } from './prng.js';
 const key = (rng: Rng) => rng.pick(KEYS);
 const step = (...argv: string[]): Step => ({ argv });
 
-const WRITE_OFFSETS = ['0', '1', '3', '7', '8', '9', '15', '16', '31', '33', '63', '64', '100', '255', '1000', '-1', 'x', '1.5', ''];
+const WRITE_OFFSETS = ['0', '1', '3', '7', '8', '9', '15', '16', '31', '33', '63', '64', '100', '255', '1000', '8200', '16400', '-1', 'x', '1.5', ''];
 const READ_OFFSETS = [...WRITE_OFFSETS, '4294967295', '4294967296', '9223372036854775807'];
 const BITS = ['0', '1', '0', '1', '2', '-1', 'x'];
 const ENDS = ['0', '1', '2', '-1', '-2', '-3', '3', '5', '7', '8', '9', '15', '17', '100', '-100', '-200', '9223372036854775807', '-9223372036854775808', 'x'];

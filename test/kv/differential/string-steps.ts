@@ -59,7 +59,8 @@ function lcs(rng: Rng): Step {
 }
 
 const RANGE_ENDS = ['0', '1', '2', '-1', '-2', '-3', '3', '5', '100', '-100', '9223372036854775807', '-9223372036854775808', 'x'];
-const OFFSETS = ['0', '1', '2', '3', '5', '10', '64', '-1', 'x', '536870912'];
+// 1030 and 2000: past the 1 KiB from which Larder edits a string in place.
+const OFFSETS = ['0', '1', '2', '3', '5', '10', '64', '1030', '2000', '-1', 'x', '536870912'];
 
 export const STRING_GENS: readonly CommandGen[] = [
   { name: 'get', weight: 8, make: (rng) => step('GET', key(rng)) },

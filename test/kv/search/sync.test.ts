@@ -113,6 +113,11 @@ describe('search indexes follow every write', () => {
     assert.equal(await sum('st', 'n'), 8);
     await t.ok(['getdel', 't:2']);
     assert.deepEqual(await keys('st'), ['t:1']);
+    // Past 1 KiB a string is edited in place, and is still the document.
+    await t.ok(['set', 't:3', JSON.stringify({ n: 5, pad: 'p'.repeat(1100) })]);
+    await t.ok(['setrange', 't:3', '5', '6']);
+    await t.ok(['append', 't:3', '  ']);
+    assert.equal(await sum('st', 'n'), 10);
   });
 
   embeddedOnly('SEARCH.* needs the embedded engine')('scripts: EVALSHA, FCALL, keys a script does not declare, scripts inside a transaction', async () => {

@@ -1,10 +1,11 @@
 // What the bitmap commands share: the bit offset argument and the string a bit write lands in
 // (Redis bitops.c getBitOffsetFromArgument, lookupStringForBitCommand).
 
+import type { EditableString } from '../../engine/editable-string.js';
 import type { Keyspace } from '../../engine/keyspace.js';
 import { isError, STRING_TOO_LONG, type ReplyError } from '../../errors.js';
 import { parseInt64, parseInteger } from '../args.js';
-import { putString, stringAt, stringSlot, type StringSlot } from '../string/lookup.js';
+import { editableAt, heldAt, storeEdited, stringSlot, type StringSlot } from '../string/lookup.js';
 import { MAX_STRING_BYTES } from '../string/range.js';
 
 // Redis caps a bit offset at proto-max-bulk-len (512MB) in bytes, so 2^32 bits.
@@ -26,12 +27,13 @@ export function parseBitOffset(arg: string, fieldBits = 0): number | undefined {
   return n === undefined || n < 0 || n >= MAX_BIT_OFFSET ? undefined : n;
 }
 
-/** A string about to take bit writes: its slot and bytes as stored (undefined when the key is new), and bytes. */
+/** A string about to take bit writes: its slot (undefined when the key is new) and its bytes to change. */
 export interface BitTarget {
   readonly slot: StringSlot | undefined;
-  readonly stored: string | undefined;
   /** The value zero-padded to hold the highest bit written. */
-  readonly bytes: string;
+  readonly bytes: EditableString;
+  /** Whether the key is new or its value had to grow: a write of bits it already has is still a change. */
+  readonly grew: boolean;
 }
 
 /**
@@ -43,12 +45,12 @@ export function bitTarget(ks: Keyspace, key: string, maxBit: number): BitTarget 
   if (isError(slot)) return slot;
   const length = Math.floor(maxBit / 8) + 1;
   if (length > MAX_STRING_BYTES) return STRING_TOO_LONG;
-  const stored = stringAt(ks, slot);
-  const value = stored ?? '';
-  return { slot, stored, bytes: value.length >= length ? value : value.padEnd(length, '\0') };
+  const before = slot === undefined ? 0 : heldAt(ks, slot).length;
+  const bytes = editableAt(ks, slot, length);
+  return { slot, bytes, grew: slot === undefined || bytes.length > before };
 }
 
 /** Stores the written bytes of `target` at `key`. */
-export function storeBits(ks: Keyspace, key: string, target: BitTarget, bytes: string): void {
-  putString(ks, key, target.slot, bytes);
+export function storeBits(ks: Keyspace, key: string, target: BitTarget): void {
+  storeEdited(ks, key, target.slot, target.bytes);
 }

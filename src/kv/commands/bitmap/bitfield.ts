@@ -8,7 +8,7 @@ import { BIT_OFFSET, BITFIELD_OVERFLOW, BITFIELD_RO_WRITE, BITFIELD_TYPE, isErro
 import type { Reply } from '../../reply.js';
 import { INT64_MAX, parseExactInteger, parseInteger } from '../args.js';
 import { unchanged, type Args, type Ctx } from '../spec.js';
-import { getString } from '../string/lookup.js';
+import { getBytes } from '../string/lookup.js';
 import { bitTarget, parseBitOffset, storeBits } from './bit-offset.js';
 
 type Overflow = 'wrap' | 'sat' | 'fail';
@@ -40,17 +40,17 @@ function bitfield(ctx: Ctx, argv: Args, readOnly: boolean): Reply {
   const writes = ops.filter((o) => o.op !== 'get');
   if (writes.length === 0) {
     // Reads only: nothing to log, even for BITFIELD.
-    const v = getString(ctx.ks, argv[1]);
+    const v = getBytes(ctx.ks, argv[1]);
     if (isError(v)) return v;
-    return unchanged(ctx, ops.map((o) => getField(o, window(v ?? '', o.offset), o.offset % 8)));
+    return unchanged(ctx, ops.map((o) => getField(o, window(v ?? EMPTY, o.offset), o.offset % 8)));
   }
   if (readOnly) return BITFIELD_RO_WRITE;
   const farthest = writes.reduce((far, o) => Math.max(far, o.offset + o.bits - 1), 0);
   const target = bitTarget(ctx.ks, argv[1], farthest);
   if (isError(target)) return target;
-  const buf = Buffer.from(target.bytes, 'latin1');
-  const replies = ops.map((o) => (o.op === 'get' ? getField(o, window(buf, o.offset), o.offset % 8) : setField(o, buf)));
-  storeBits(ctx.ks, argv[1], target, buf.toString('latin1'));
+  const bytes = target.bytes.bytes();
+  const replies = ops.map((o) => (o.op === 'get' ? getField(o, window(bytes, o.offset), o.offset % 8) : setField(o, bytes)));
+  storeBits(ctx.ks, argv[1], target);
   return replies;
 }
 
@@ -100,13 +100,14 @@ function parseFieldType(arg: string): { signed: boolean; bits: number } | undefi
  * The 9 bytes from the one holding bit `offset` (zero past the end): enough for any field,
  * so a GET reads a small copy whatever the string's length, as Redis does.
  */
-function window(bytes: string | Uint8Array, offset: number): Uint8Array {
+function window(bytes: Uint8Array, offset: number): Uint8Array {
   const from = Math.floor(offset / 8);
   const out = new Uint8Array(9);
-  const to = Math.min(from + 9, bytes.length);
-  for (let i = from; i < to; i++) out[i - from] = typeof bytes === 'string' ? bytes.charCodeAt(i) : bytes[i];
+  out.set(bytes.subarray(from, from + 9));
   return out;
 }
+
+const EMPTY = new Uint8Array(0);
 
 function getField(o: FieldOp, p: Uint8Array, at: number): Reply {
   if (o.bits <= 52) {

@@ -1,12 +1,12 @@
 // Single bits and bit ranges of a string: SETBIT, GETBIT, BITCOUNT, BITPOS (Redis bitops.c).
-// Reads work on the stored byte string in place; SETBIT rebuilds only around the byte it changes.
+// Reads and SETBIT work on the string's bytes in place (string/lookup.ts: editableAt).
 
 import { bitAt, countBits, findBit } from '../../engine/bitmap/bits.js';
 import { BIT_OFFSET, BIT_VALUE, BITPOS_BIT, isError, NOT_INTEGER, SYNTAX } from '../../errors.js';
 import type { Reply } from '../../reply.js';
 import { parseInteger } from '../args.js';
 import { unchanged, type Args, type Ctx } from '../spec.js';
-import { getString } from '../string/lookup.js';
+import { getBytes } from '../string/lookup.js';
 import { bitTarget, parseBitOffset, storeBits } from './bit-offset.js';
 
 // SETBIT key offset value
@@ -19,12 +19,11 @@ export function setbitCommand(ctx: Ctx, argv: Args): Reply {
   if (isError(target)) return target;
   const byte = Math.floor(offset / 8);
   const mask = 1 << (7 - (offset % 8));
-  const old = target.bytes.charCodeAt(byte);
-  const previous = old & mask ? 1 : 0;
-  if (previous === on && target.bytes === target.stored) return unchanged(ctx, previous);
-  const next = on ? old | mask : old & ~mask;
-  const { bytes } = target;
-  storeBits(ctx.ks, argv[1], target, bytes.slice(0, byte) + String.fromCharCode(next) + bytes.slice(byte + 1));
+  const bytes = target.bytes.bytes();
+  const previous = bytes[byte] & mask ? 1 : 0;
+  if (previous === on && !target.grew) return unchanged(ctx, previous);
+  bytes[byte] = on ? bytes[byte] | mask : bytes[byte] & ~mask;
+  storeBits(ctx.ks, argv[1], target);
   return previous;
 }
 
@@ -32,7 +31,7 @@ export function setbitCommand(ctx: Ctx, argv: Args): Reply {
 export function getbitCommand(ctx: Ctx, argv: Args): Reply {
   const offset = parseBitOffset(argv[2]);
   if (offset === undefined) return BIT_OFFSET;
-  const v = getString(ctx.ks, argv[1]);
+  const v = getBytes(ctx.ks, argv[1]);
   return v === null ? 0 : isError(v) ? v : bitAt(v, offset);
 }
 
@@ -62,7 +61,7 @@ function unitIsBit(word: string): boolean | undefined {
 // Redis 7.0 looks the key up before reading the range, so a missing key answers 0 even when
 // the range is malformed.
 export function bitcountCommand(ctx: Ctx, argv: Args): Reply {
-  const v = getString(ctx.ks, argv[1]);
+  const v = getBytes(ctx.ks, argv[1]);
   if (v === null) return 0;
   if (isError(v)) return v;
   let range: BitRange = [0, v.length * 8 - 1];
@@ -90,7 +89,7 @@ export function bitposCommand(ctx: Ctx, argv: Args): Reply {
   const bit = parseInteger(argv[2]);
   if (bit === undefined) return NOT_INTEGER;
   if (bit !== 0 && bit !== 1) return BITPOS_BIT;
-  const v = getString(ctx.ks, argv[1]);
+  const v = getBytes(ctx.ks, argv[1]);
   if (v === null) return bit === 1 ? -1 : 0;
   if (isError(v)) return v;
   let range: BitRange = [0, v.length * 8 - 1];

@@ -2,6 +2,7 @@
 // the first '*' is replaced by the element, and a '->field' after it reads that hash field.
 // Redis scans the pattern as a C string, so a NUL byte ends the search for '*' and '->'.
 
+import { textOf } from '../../engine/editable-string.js';
 import { HASH_KIND, type HashValue } from '../../engine/hash/hash-value.js';
 import type { Keyspace } from '../../engine/keyspace.js';
 
@@ -29,7 +30,7 @@ export function lookupByPattern(ks: Keyspace, pattern: string, element: string):
   const key = pattern.slice(0, star) + element + pattern.slice(star + 1, isField ? arrow : pattern.length);
   const v = ks.get(key);
   if (v === undefined) return null;
-  if (!isField) return typeof v === 'string' ? v : null;
+  if (!isField) return textOf(v) ?? null;
   if (typeof v === 'string' || v.kind !== HASH_KIND) return null;
   return (v as HashValue).get(pattern.slice(arrow + 2))?.value ?? null;
 }

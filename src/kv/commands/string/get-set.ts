@@ -2,6 +2,7 @@
 // MSETNX (Redis t_string.c, setGenericCommand and around it). Writes that depend on the clock
 // are logged in Redis's absolute form; writes that change nothing are not logged.
 
+import { textOf } from '../../engine/editable-string.js';
 import type { Keyspace, Slot } from '../../engine/keyspace.js';
 import { isError, SYNTAX, WRONGTYPE, wrongArity } from '../../errors.js';
 import { OK, type Reply } from '../../reply.js';
@@ -85,8 +86,8 @@ function setGeneric(
   const s = ks.lookup(key);
   let old: string | null = null;
   if (get && s !== undefined) {
-    const stored = ks.valueAt(s);
-    if (typeof stored !== 'string') return WRONGTYPE;
+    const stored = textOf(ks.valueAt(s));
+    if (stored === undefined) return WRONGTYPE;
     old = stored;
   }
   if (cond === 'nx' ? s !== undefined : cond === 'xx' && s === undefined) {
@@ -169,7 +170,7 @@ export function mgetCommand(ctx: Ctx, argv: Args): Reply {
   const out: Reply[] = new Array(argv.length - 1);
   for (let i = 1; i < argv.length; i++) {
     const v = ctx.ks.get(argv[i]);
-    out[i - 1] = typeof v === 'string' ? v : null;
+    out[i - 1] = v === undefined ? null : (textOf(v) ?? null);
   }
   return out;
 }

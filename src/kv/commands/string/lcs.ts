@@ -1,6 +1,7 @@
 // LCS: the longest common subsequence of two strings, by Redis's dynamic programming table and
 // its walk back through it, so ties resolve and ranges come out exactly as Redis's do.
 
+import { textOf } from '../../engine/editable-string.js';
 import {
   LCS_LEN_AND_IDX,
   LCS_NO_MEMORY,
@@ -20,11 +21,9 @@ const MAX_TABLE_BYTES = 512 * 1024 * 1024;
 export function lcsCommand(ctx: Ctx, argv: Args): Reply {
   const va = ctx.ks.get(argv[1]);
   const vb = ctx.ks.get(argv[2]);
-  if ((va !== undefined && typeof va !== 'string') || (vb !== undefined && typeof vb !== 'string')) {
-    return LCS_NOT_STRINGS;
-  }
-  const a = va ?? '';
-  const b = vb ?? '';
+  const a = va === undefined ? '' : textOf(va);
+  const b = vb === undefined ? '' : textOf(vb);
+  if (a === undefined || b === undefined) return LCS_NOT_STRINGS;
   const r = new ArgReader(argv, 3);
   let len = false;
   let idx = false;

@@ -6,13 +6,14 @@ import { isError, NOT_INTEGER, OFFSET_OUT_OF_RANGE, STRING_TOO_LONG } from '../.
 import type { Reply } from '../../reply.js';
 import { parseInteger } from '../args.js';
 import { unchanged, type Args, type Ctx } from '../spec.js';
-import { getString, putString, stringAt, stringSlot } from './lookup.js';
+import { EDIT_IN_PLACE_MIN, editableAt, heldAt, storeEdited, stringSlot } from './lookup.js';
 
 // Redis caps a string at proto-max-bulk-len, 512MB. A JS string cannot be built quite that long
 // on every runtime (V8 stops 24 bytes short), so the cap is whichever is smaller.
 export const MAX_STRING_BYTES = Math.min(512 * 1024 * 1024, constants.MAX_STRING_LENGTH);
 
 // APPEND key value
+// A short result is concatenated (a rope, in JS); a long one is appended in place.
 export function appendCommand(ctx: Ctx, argv: Args): Reply {
   const s = stringSlot(ctx.ks, argv[1]);
   if (isError(s)) return s;
@@ -20,17 +21,24 @@ export function appendCommand(ctx: Ctx, argv: Args): Reply {
     ctx.ks.insert(argv[1], argv[2], 0);
     return argv[2].length;
   }
-  const stored = stringAt(ctx.ks, s);
-  const length = stored.length + argv[2].length;
+  const held = heldAt(ctx.ks, s);
+  const end = held.length;
+  const length = end + argv[2].length;
   if (length > MAX_STRING_BYTES) return STRING_TOO_LONG;
-  ctx.ks.setValueAt(s, stored + argv[2]);
+  if (typeof held === 'string' && length < EDIT_IN_PLACE_MIN) {
+    ctx.ks.setValueAt(s, held + argv[2]);
+    return length;
+  }
+  const e = editableAt(ctx.ks, s, length);
+  e.write(end, argv[2]);
+  storeEdited(ctx.ks, argv[1], s, e);
   return length;
 }
 
 // STRLEN key
 export function strlenCommand(ctx: Ctx, argv: Args): Reply {
-  const v = getString(ctx.ks, argv[1]);
-  return typeof v === 'string' ? v.length : (v ?? 0);
+  const s = stringSlot(ctx.ks, argv[1]);
+  return s === undefined ? 0 : isError(s) ? s : heldAt(ctx.ks, s).length;
 }
 
 // GETRANGE key start end   (SUBSTR key start end, its old name)
@@ -38,9 +46,10 @@ export function getrangeCommand(ctx: Ctx, argv: Args): Reply {
   let start = parseInteger(argv[2]);
   let end = parseInteger(argv[3]);
   if (start === undefined || end === undefined) return NOT_INTEGER;
-  const v = getString(ctx.ks, argv[1]);
-  if (v === null) return '';
-  if (isError(v)) return v;
+  const s = stringSlot(ctx.ks, argv[1]);
+  if (s === undefined) return '';
+  if (isError(s)) return s;
+  const v = heldAt(ctx.ks, s);
   // Redis 7.0's arithmetic, quirk included: an end before the string's start clamps to 0,
   // so GETRANGE s 0 -100 still answers the first byte.
   if (start < 0 && end < 0 && start > end) return '';
@@ -58,13 +67,12 @@ export function setrangeCommand(ctx: Ctx, argv: Args): Reply {
   if (offset < 0) return OFFSET_OUT_OF_RANGE;
   const s = stringSlot(ctx.ks, argv[1]);
   if (isError(s)) return s;
-  const base = stringAt(ctx.ks, s) ?? '';
   const patch = argv[3];
   // Nothing to write: the length as it is, and no key created.
-  if (patch.length === 0) return unchanged(ctx, base.length);
+  if (patch.length === 0) return unchanged(ctx, s === undefined ? 0 : heldAt(ctx.ks, s).length);
   if (offset + patch.length > MAX_STRING_BYTES) return STRING_TOO_LONG;
-  const padded = base.length < offset ? base.padEnd(offset, '\0') : base;
-  const value = padded.slice(0, offset) + patch + padded.slice(offset + patch.length);
-  putString(ctx.ks, argv[1], s, value);
-  return value.length;
+  const e = editableAt(ctx.ks, s, offset + patch.length);
+  e.write(offset, patch);
+  storeEdited(ctx.ks, argv[1], s, e);
+  return e.length;
 }
