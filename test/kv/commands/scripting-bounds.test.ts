@@ -58,7 +58,7 @@ describe('scripting bounds', () => {
   });
 
   embeddedOnly(WHY)('stops a script that catches the error and goes on', async () => {
-    await killed("pcall(function() local s = 'x' for i = 1, 40 do s = s .. s end end)\nlocal s = 'x' while true do s = s .. 'y' end", 1);
+    await killed("pcall(function() local s = 'x' for i = 1, 40 do s = s .. s end end)\nlocal t = {} while true do t[#t + 1] = string.rep('y', 1024 * 1024) end", 1);
     // A coroutine runs on its own hook: it may go on a little, but not allocate.
     const inCoroutine = [
       'return coroutine.wrap(function()',
@@ -68,6 +68,14 @@ describe('scripting bounds', () => {
       'end)()',
     ].join('\n');
     await killed(inCoroutine, 1);
+  });
+
+  // Each `..` copies the string so far: 1,000 pieces of 1 KiB build 1 MiB and allocate about
+  // 500 MiB on the way, 30 times the limit. What the script dropped is not its memory; Redis
+  // runs this too.
+  embeddedOnly(WHY)('lets a script build a string piece by piece, whatever it allocated on the way', async () => {
+    const build = "local s = '' local piece = string.rep('x', 1024) for i = 1, 1000 do s = s .. piece end return #s";
+    await reply(['EVAL', build, '0'], 1000 * 1024);
   });
 
   embeddedOnly(WHY)('counts each run from zero, functions too', async () => {

@@ -3,21 +3,54 @@
 // memory every client depends on (40 doublings of a string ask for a terabyte).
 //
 // fengari allocates as any JavaScript does, with no allocator to hook, so the bound is kept in
-// two ways:
+// three ways:
 // - Strings, the one thing a few operations can make huge: every Lua string is a Uint8Array, and
 //   while a script's Lua code runs the global Uint8Array is a function that checks each
 //   allocation against the budget before making it. So `s .. s`, string.rep, table.concat and
 //   string.format are refused before they allocate, and cjson and cmsgpack, which build JS
 //   strings, charge their output as they go (chargeScriptMemory). Strings count as they are
-//   made, dropped ones too: the count is of what the script allocated.
+//   made, dropped ones too.
 // - Everything else (tables, closures) grows one small piece per instruction: the JS heap's
 //   growth since the run began is sampled by the VM's count hook and added to the strings.
+// - Before either stops the run, a full garbage collection tells what the run still holds (the
+//   heap's and ArrayBuffers' growth since it began), and that becomes the count. A string built
+//   piece by piece (`s = s .. piece`) allocates about the square of its length (in Redis's Lua
+//   too), nearly all of it dropped at once: counted as allocated, a 23 KB string built a byte at
+//   a time passed 256 MB. The run goes on only with a sixteenth of its limit to spare, so a
+//   collection comes at most once per sixteenth allocated; it pauses the server, as the script
+//   itself does.
 // The metered Uint8Array is in place only while Lua code runs; commands a script runs
 // (redis.call) run outside it.
 //
 // Not safe for concurrent use: one run at a time, on the database's JS thread, as scripts run.
 
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+
 const PlainUint8Array = Uint8Array;
+
+let fullCollection: (() => void) | null = null;
+
+/** A full, synchronous garbage collection: Bun's, or V8's (exposed, on first use, to a context of its own). */
+function collectGarbage(): void {
+  if (fullCollection === null) {
+    const bun = (globalThis as { Bun?: { gc(force: boolean): void } }).Bun;
+    if (bun !== undefined) {
+      fullCollection = () => bun.gc(true);
+    } else {
+      setFlagsFromString('--expose-gc');
+      const gc = runInNewContext('gc') as () => void;
+      // Twice: V8 accounts for the ArrayBuffers a collection freed only once their sweep (in
+      // the background) is done, which the next one finishes. gc({ type: 'major' }) frees
+      // fewer of them.
+      fullCollection = () => {
+        gc();
+        gc();
+      };
+    }
+  }
+  fullCollection();
+}
 
 /** The largest string a run past its limit may still make: its error's text. */
 const ERROR_BYTES = 1024;
@@ -49,6 +82,7 @@ export function chargeScriptMemory(bytes: number): void {
 export class ScriptMemory {
   private strings = 0;
   private heapAtStart = 0;
+  private buffersAtStart = 0;
   private heapGrowth = 0;
   private over = false;
 
@@ -63,7 +97,9 @@ export class ScriptMemory {
     this.strings = 0;
     this.heapGrowth = 0;
     this.over = false;
-    this.heapAtStart = process.memoryUsage().heapUsed;
+    const { heapUsed, arrayBuffers } = process.memoryUsage();
+    this.heapAtStart = heapUsed;
+    this.buffersAtStart = arrayBuffers;
     this.swap(this);
     try {
       return run();
@@ -89,7 +125,8 @@ export class ScriptMemory {
    * error, nothing larger (a coroutine may run on until its next hook).
    */
   charge(bytes: number): void {
-    if (this.strings + this.heapGrowth + bytes <= this.limitBytes || (this.over && bytes <= ERROR_BYTES)) {
+    const within = this.strings + this.heapGrowth + bytes <= this.limitBytes;
+    if (within || (this.over && bytes <= ERROR_BYTES) || (!this.over && this.heldWithRoomFor(bytes))) {
       this.strings += bytes;
       return;
     }
@@ -103,7 +140,22 @@ export class ScriptMemory {
   /** Samples the heap's growth; whether the run is still within its limit. */
   withinLimit(): boolean {
     this.heapGrowth = Math.max(0, process.memoryUsage().heapUsed - this.heapAtStart);
-    return this.strings + this.heapGrowth <= this.limitBytes;
+    return this.strings + this.heapGrowth <= this.limitBytes || this.heldWithRoomFor(0);
+  }
+
+  /**
+   * Counts what the run holds, after a full collection, in place of what it allocated; whether
+   * that and `bytes` more leave a sixteenth of the limit to spare.
+   */
+  private heldWithRoomFor(bytes: number): boolean {
+    const room = this.limitBytes - this.limitBytes / 16;
+    if (bytes > room) return false; // no collection makes room for it
+    collectGarbage();
+    const { heapUsed, arrayBuffers } = process.memoryUsage();
+    // Bun counts ArrayBuffers in heapUsed and reports none apart; V8 counts them apart only.
+    this.strings = Math.max(0, arrayBuffers - this.buffersAtStart);
+    this.heapGrowth = Math.max(0, heapUsed - this.heapAtStart);
+    return this.strings + this.heapGrowth + bytes <= room;
   }
 
   exceededText(): string {
