@@ -24,6 +24,11 @@ const VALUES: readonly { key: string; build: string[][]; exact: boolean }[] = [
   { key: 'str:embstr', build: [['set', 'str:embstr', 'x'.repeat(44)]], exact: true },
   { key: 'str:raw', build: [['set', 'str:raw', 'x'.repeat(45)]], exact: true },
   { key: 'str:big', build: [['set', 'str:big', 'x'.repeat(70000)]], exact: true },
+  // Strings changed in part (edited in place past 1 KiB): the room Redis's string has, and grows by doubling.
+  { key: 'str:edited', build: [['set', 'str:edited', 'x'.repeat(2000)], ['setrange', 'str:edited', '1998', 'abc'], ['append', 'str:edited', 'Z']], exact: true },
+  { key: 'str:setrange', build: [['setrange', 'str:setrange', '1500', 'q']], exact: true },
+  { key: 'str:bits', build: [['setbit', 'str:bits', '40000', '1'], ['setbit', 'str:bits', '40008', '1']], exact: true },
+  { key: 'str:grown', build: [['setbit', 'str:grown', '40000', '1'], ['append', 'str:grown', 'x'.repeat(20000)], ['bitfield', 'str:grown', 'set', 'u8', '#30000', '1']], exact: true },
   { key: 'k'.repeat(300), build: [['set', 'k'.repeat(300), 'v']], exact: true },
   { key: 'list:small', build: [['rpush', 'list:small', ...count(10, (i) => `v${i}`), '1', '-70000']], exact: true },
   { key: 'list:nodes', build: [['rpush', 'list:nodes', ...count(3000, (i) => `value${i}`)]], exact: true },
