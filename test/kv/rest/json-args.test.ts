@@ -43,6 +43,18 @@ describe('kv rest: JSON command bodies', () => {
     ]);
   });
 
+  it('reads strings dense with escapes as JSON.parse does, to the UTF-8 bytes', () => {
+    // Characters an SDK's JSON value is made of, escaped or not: quotes every few bytes.
+    const alphabet = ['a', 'Z', '0', ' ', '"', '\\', '/', '\n', '\t', '\b', '\f', '\r', '\u0001', '\u001f', 'é', '€', '😀', '\ud83d', '{', ':'];
+    let seed = 7;
+    const next = () => (seed = (seed * 48271) % 2147483647);
+    for (let n = 0; n < 500; n++) {
+      const s = Array.from({ length: next() % 60 }, () => alphabet[next() % alphabet.length]).join('');
+      const body = JSON.stringify(['set', s, `${s}|${s}`]);
+      assert.deepEqual(command(body), ['set', Buffer.from(s, 'utf8').toString('latin1'), Buffer.from(`${s}|${s}`, 'utf8').toString('latin1')], body);
+    }
+  });
+
   it('turns a lone surrogate escape into U+FFFD', () => {
     assert.deepEqual(command('["\\ud83d", "\\ude00x"]'), ['\xef\xbf\xbd', '\xef\xbf\xbdx']);
   });
@@ -77,6 +89,10 @@ describe('kv rest: JSON command bodies', () => {
       ['["a\nb"]', 3],
       ['["\\x"]', 2],
       ['["\\u12g4"]', 2],
+      ['["a\\"b\nc"]', 6],
+      ['["a\\"', 5],
+      ['["a\\', 3],
+      ['["a\\"\\q"]', 5],
       ['[01]', 2],
       ['[1.]', 3],
       ['[1e]', 3],
