@@ -68,8 +68,13 @@ export function storeEdited(ks: Keyspace, key: string, s: StringSlot | undefined
   else ks.setValueAt(s, value);
 }
 
-/** The bytes of the string at `key` for a bit command to read: null when absent, WRONGTYPE for other types. */
+/**
+ * The bytes of the string at `key` for a bit command to read: null when absent, WRONGTYPE for
+ * other types. A short byte string is read from a copy; a long one is read in place.
+ */
 export function getBytes(ks: Keyspace, key: string): Uint8Array | null | ReplyError {
   const s = stringSlot(ks, key);
-  return s === undefined ? null : isError(s) ? s : editableAt(ks, s, 0).bytes();
+  if (s === undefined || isError(s)) return s ?? null;
+  const v = heldAt(ks, s);
+  return typeof v === 'string' && v.length < EDIT_IN_PLACE_MIN ? Buffer.from(v, 'latin1') : editableAt(ks, s, 0).bytes();
 }
