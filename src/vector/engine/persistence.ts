@@ -8,10 +8,9 @@
 //   graphs.json            {"format","gen","logBytes","graphs":{namespace: file}}, written (atomically) last
 // A start that finds graphs.json naming this build's graph format, its generation and exactly
 // its log's length (nothing cut, nothing appended since) loads those graphs instead of
-// inserting every vector again; in
-// every other case (kill -9, a torn log, a compaction since) it rebuilds them from the stored
-// vectors. Either way the cache files are deleted once read, before any new write, so they
-// never outlive the state they describe. Labels are part of that state: a snapshot stores each
+// inserting every vector again; in every other case (kill -9, a torn log, a compaction since)
+// it rebuilds them from the stored vectors. Either way the cache files are deleted once read,
+// before any new write, so they never outlive the state they describe. Labels are part of that state: a snapshot stores each
 // record's label and each namespace's next label, so a load assigns the labels the graph uses.
 // Not safe for concurrent use; the index's JS thread owns it.
 
