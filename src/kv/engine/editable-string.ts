@@ -17,15 +17,13 @@ const MAX_PREALLOC = 1024 * 1024;
 
 export class EditableString implements Container {
   readonly kind = EDITABLE_STRING;
-  private buf: Buffer;
 
   private constructor(
-    buf: Buffer,
+    /** The bytes, and room past `length` (zero) to grow into. */
+    private buf: Buffer,
     /** The string's length in bytes. */
     public length: number,
-  ) {
-    this.buf = buf;
-  }
+  ) {}
 
   /** The byte string `s` (chars 0..255), with the room Redis's sds for it would have. */
   static of(s: string): EditableString {
