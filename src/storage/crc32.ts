@@ -1,7 +1,15 @@
-// CRC-32 (IEEE), the checksum of log frames and serialized values. Node 20 has no public
-// crc32 (zlib.crc32 arrived in 22), so one lives here: slicing-by-8, eight table lookups per
-// eight bytes, about four times the rate of the byte-at-a-time loop on both runtimes (it runs
-// over every byte of a snapshot when it is written and when it is read back).
+// CRC-32 (IEEE), the checksum of log frames and serialized values. It runs over every byte of a
+// snapshot when it is written and when it is read back, and of every logged write. From 256
+// bytes on, the runtime's own zlib.crc32 (Bun; Node from 20.15) does it: 5 times the rate of the
+// loop below on Node, 45 times on Bun (1 MB: 1 ms -> 0.21 ms on Node, 0.81 -> 0.018 on Bun).
+// Shorter inputs, and runtimes without it, take the loop: slicing-by-8, eight table lookups
+// per eight bytes, about four times the rate of the byte-at-a-time loop; below 256 bytes it
+// beats the native call on Node.
+
+import * as zlib from 'node:zlib';
+
+const nativeCrc32 = (zlib as { crc32?: (data: Uint8Array, previous: number) => number }).crc32;
+const NATIVE_FROM_BYTES = 256;
 
 /** Eight tables of 256: table k gives the CRC of a byte followed by k zero bytes. */
 const TABLES = (() => {
@@ -17,6 +25,9 @@ const TABLES = (() => {
 
 /** CRC-32 of data[start, end); `previous`, the CRC of the bytes before them, continues it. */
 export function crc32(data: Uint8Array, start = 0, end = data.length, previous = 0): number {
+  if (nativeCrc32 !== undefined && end - start >= NATIVE_FROM_BYTES) {
+    return nativeCrc32(start === 0 && end === data.length ? data : data.subarray(start, end), previous);
+  }
   const t = TABLES;
   let c = (previous ^ 0xffffffff) >>> 0;
   let i = start;

@@ -27,6 +27,12 @@ describe('crc32', () => {
   it('continues from the CRC of the bytes before, so a file can be checksummed in pieces', () => {
     const data = Buffer.from('The quick brown fox jumps over the lazy dog');
     for (const cut of [0, 1, 9, 20, data.length]) assert.equal(crc32(data, cut, data.length, crc32(data, 0, cut)), 0x414fa339, `cut at ${cut}`);
+    // Long pieces take the runtime's own crc32, short ones the loop: they chain either way.
+    const long = Uint8Array.from({ length: 5000 }, (_, i) => (i * 31 + 7) & 0xff);
+    const whole = crc32(long);
+    for (const cut of [0, 100, 255, 256, 257, 2000, 4800, 4999, 5000]) {
+      assert.equal(crc32(long, cut, long.length, crc32(long, 0, cut)), whole, `cut at ${cut}`);
+    }
   });
 
   it('agrees with the bitwise definition at every length and offset', () => {
@@ -38,7 +44,8 @@ describe('crc32', () => {
       }
       return (c ^ 0xffffffff) >>> 0;
     };
-    const data = Uint8Array.from({ length: 300 }, (_, i) => (i * 7919 + 13) & 0xff);
+    // Past 256 bytes the runtime's own crc32 takes over.
+    const data = Uint8Array.from({ length: 600 }, (_, i) => (i * 7919 + 13) & 0xff);
     for (let start = 0; start < 9; start++) {
       for (let end = start; end <= data.length; end += 1 + (end % 5)) assert.equal(crc32(data, start, end), bitwise(data.subarray(start, end)), `${start}..${end}`);
     }
