@@ -72,6 +72,20 @@ for (const mode of PIPELINE_MODES) {
       await assert.rejects(redis.bitfield('f').get('u64', 0).exec(), /ERR Invalid bitfield type/);
     });
 
+    // Past 1 KiB Larder edits a string in place rather than copying it per write.
+    it('a long string takes setbit, setrange and append, and reads back as one string', async () => {
+      await redis.set('long', 'x'.repeat(3000));
+      assert.equal(await redis.setbit('long', 7, 1), 0); // 'x' becomes 'y'
+      assert.equal(await redis.setrange('long', 2998, 'abc'), 3001);
+      assert.equal(await redis.append('long', 'Z'), 3002);
+      assert.equal(await redis.setbit('long', 3005 * 8 + 7, 1), 0);
+      assert.equal(await redis.get('long'), 'y' + 'x'.repeat(2997) + 'abcZ\0\0\0\x01');
+      assert.equal(await redis.getrange('long', 2998, 3001), 'abcZ');
+      assert.equal(await redis.getbit('long', 7), 1);
+      assert.equal(await wholeCount(redis, 'long'), 5 + 2997 * 4 + 3 + 3 + 4 + 4 + 1);
+      assert.equal(await redis.strlen('long'), 3006);
+    });
+
     it('the same commands in a pipeline', async () => {
       const p = redis.pipeline();
       p.setbit('{t}p', 1, 1);
