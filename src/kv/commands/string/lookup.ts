@@ -37,7 +37,7 @@ export function heldAt(ks: Keyspace, s: StringSlot): StringValue {
 }
 
 /** Writes `value` at `key`, whose string slot is `s` (undefined when absent): a new key has no expiry, an existing one keeps its own. */
-export function putString(ks: Keyspace, key: string, s: StringSlot | undefined, value: string): void {
+export function putString(ks: Keyspace, key: string, s: StringSlot | undefined, value: StringValue): void {
   if (s === undefined) ks.insert(key, value, 0);
   else ks.setValueAt(s, value);
 }
@@ -63,9 +63,7 @@ export function editableAt(ks: Keyspace, s: StringSlot | undefined, length: numb
 
 /** Stores the string `editableAt` gave for slot `s` at `key`, after a command changed it. */
 export function storeEdited(ks: Keyspace, key: string, s: StringSlot | undefined, e: EditableString): void {
-  const value = e.length >= EDIT_IN_PLACE_MIN ? e : e.slice();
-  if (s === undefined) ks.insert(key, value, 0);
-  else ks.setValueAt(s, value);
+  putString(ks, key, s, e.length >= EDIT_IN_PLACE_MIN ? e : e.slice());
 }
 
 /**
