@@ -168,8 +168,7 @@ async function resync(sides: Sides): Promise<void> {
 }
 
 async function compare(sides: Sides, argv: readonly string[], check: Check, sample?: Sample): Promise<Compared> {
-  const redis = await sides.redis.call(argv);
-  const { status, raw: larder } = await larderCall(sides.larder, argv);
+  const [redis, { status, raw: larder }] = await Promise.all([sides.redis.call(argv), larderCall(sides.larder, argv)]);
   const statusWhy = status === (larder.startsWith('-') ? 400 : 200) ? undefined : `HTTP status ${status}`;
   if ((check === 'scan' || check === 'keyscan') && !redis.startsWith('-') && !larder.startsWith('-')) {
     const walked = await compareScans(sides, argv, check === 'scan' ? 1 : 2, redis, larder);
