@@ -39,6 +39,13 @@ describe('JSON numbers', () => {
       ['18446744073709551615', '18446744073709551615'],
       ['18446744073709551616', '1.8446744073709552e19'],
       ['-9223372036854775809', '-9.223372036854776e18'],
+      ['0.30000000000000004', '0.30000000000000004'],
+      ['1234567.125', '1234567.125'],
+      ['-0.00012', '-0.00012'],
+      ['1.5e-5', '0.000015'],
+      ['9.999999e-6', '9.999999e-6'],
+      ['1000000000000000.5', '1000000000000000.5'],
+      ['4.35e1', '43.5'],
     ];
     for (const [input, printed] of cases) assert.equal(formatJson(parse(input)), printed, input);
   });
@@ -65,6 +72,28 @@ describe('JSON text', () => {
     assert.equal(formatJson(parse(text)), text);
     assert.equal(formatJson(parse(' { "a" : [ 1 , { } ] } ')), '{"a":[1,{}]}');
     assert.equal(formatJson(parse('"\\ud83d\\ude00/\\/"')), '"😀//"');
+  });
+
+  it('quote strings as serde_json does: quotes, backslashes and control characters escaped, the rest as it is', () => {
+    const short: Record<string, string> = { '"': '\\"', '\\': '\\\\', '\b': '\\b', '\f': '\\f', '\n': '\\n', '\r': '\\r', '\t': '\\t' };
+    const quoted = (text: string) => {
+      let out = '"';
+      for (const c of text) {
+        const code = c.charCodeAt(0);
+        out += short[c] ?? (code < 0x20 ? `\\u${code.toString(16).padStart(4, '0')}` : c);
+      }
+      return out + '"';
+    };
+    // Lone surrogates too: JSON text can escape one, and it prints as it is (UTF-8 then replaces it).
+    const alphabet = ['a', 'é', '"', '\\', '/', '\u0000', '\u0001', '\u001f', ' ', '\u007f', '\b', '\n', '\t', '\ud83d', '\ude00', '\u2028', 'u', 'd'];
+    let seed = 7;
+    const next = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0);
+    for (let i = 0; i < 5000; i++) {
+      let text = '';
+      for (let n = (next() >>> 16) % 12; n > 0; n--) text += alphabet[(next() >>> 16) % alphabet.length];
+      assert.equal(formatJson(text), quoted(text), JSON.stringify(text));
+      assert.equal(formatJson(new Map([[text, text]])), `{${quoted(text)}:${quoted(text)}}`);
+    }
   });
 
   it('refuses bad text with serde_json messages', () => {

@@ -62,21 +62,33 @@ function write(v: JsonValue, layout: Layout, depth: number, out: string[]): void
   }
 }
 
+/**
+ * A string as serde_json quotes it: '"', '\\' and control characters escaped (\b \f \n \r \t,
+ * else \u00xx), everything else as it is. JSON.stringify escapes exactly these too, natively,
+ * and also a lone surrogate, which serde_json never sees (it holds UTF-8) and which this keeps
+ * as it is for the UTF-8 encoder to replace: the few strings whose quoted form holds "\ud" take
+ * the way round.
+ */
+function quote(s: string): string {
+  const quoted = JSON.stringify(s);
+  return quoted.indexOf('\\ud') === -1 ? quoted : quoteEachChar(s);
+}
+
 const ESCAPES: Record<string, string> = { '"': '\\"', '\\': '\\\\', '\b': '\\b', '\f': '\\f', '\n': '\\n', '\r': '\\r', '\t': '\\t' };
 
 // eslint-disable-next-line no-control-regex
 const NEEDS_ESCAPE = /["\\\u0000-\u001f]/g;
 
-function quote(s: string): string {
-  return (
-    '"' +
-    s.replace(NEEDS_ESCAPE, (c) => ESCAPES[c] ?? '\\u00' + c.charCodeAt(0).toString(16).padStart(2, '0')) +
-    '"'
-  );
+function quoteEachChar(s: string): string {
+  return '"' + s.replace(NEEDS_ESCAPE, (c) => ESCAPES[c] ?? '\\u00' + c.charCodeAt(0).toString(16).padStart(2, '0')) + '"';
 }
 
 /** A float as ryu (Rust) prints it; see the head comment. */
 function formatJsonFloat(f: number): string {
+  // JavaScript prints the same shortest digits, and as ryu does while it writes a '.' and no
+  // exponent at 1e-5 and above (below, ryu takes the exponent where JavaScript does not yet).
+  const plain = String(f);
+  if (plain.indexOf('.') !== -1 && plain.indexOf('e') === -1 && (f >= 1e-5 || f <= -1e-5)) return plain;
   if (f === 0) return Object.is(f, -0) ? '-0.0' : '0.0';
   const sign = f < 0 ? '-' : '';
   const exp = f.toExponential(); // shortest round-trip digits, as ryu finds them
