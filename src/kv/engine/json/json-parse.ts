@@ -122,7 +122,8 @@ class Parser {
     }
     const text = s.slice(start, this.at);
     if (!float) {
-      const n = BigInt(text);
+      // Up to 15 digits a double holds the integer exactly, and BigInt(number) is cheaper than parsing.
+      const n = text.length <= 15 ? BigInt(Number(text)) : BigInt(text);
       if (n >= I64_MIN && n <= U64_MAX) return n;
     }
     const f = Number(text);
@@ -135,6 +136,10 @@ class Parser {
     let out = '';
     let from = this.at;
     for (;;) {
+      // The plain run up to the next quote, backslash or control character, in a local index.
+      let at = this.at;
+      for (let c = s.charCodeAt(at); c !== 34 && c !== 92 && c >= 0x20; c = s.charCodeAt(++at));
+      this.at = at;
       if (this.at >= s.length) this.fail('EOF while parsing a string', s.length);
       const c = s.charCodeAt(this.at);
       if (c === 34) {
