@@ -16,10 +16,23 @@ import {
 } from './json/read.js';
 import { jsonNumincrbyCommand, jsonNummultbyCommand, jsonStrappendCommand, jsonToggleCommand } from './json/update.js';
 import { jsonClearCommand, jsonDelCommand, jsonMergeCommand, jsonMsetCommand, jsonSetCommand } from './json/write.js';
-import { family, ONE_KEY, type Flag } from './spec.js';
+import { forgetPrinted } from './json/doc.js';
+import { family, keysOf, ONE_KEY, type CommandSpec, type Flag } from './spec.js';
 
 const WRITE: readonly Flag[] = ['write'];
 const READ: readonly Flag[] = ['readonly'];
+
+/** A write changes its documents in place: each forgets the text it printed (json-doc.ts) first. */
+function changingDocuments(spec: CommandSpec): CommandSpec {
+  if (!spec.flags.includes('write')) return spec;
+  return {
+    ...spec,
+    run(ctx, argv) {
+      for (const key of keysOf(spec, argv)) forgetPrinted(ctx, key);
+      return spec.run(ctx, argv);
+    },
+  };
+}
 
 // RedisJSON's commands carry its own @json ACL category, which Redis 7.0's category list
 // lacks; they get @read or @write (and @slow) from their flags.
@@ -47,4 +60,4 @@ export default family('json', null, [
   { name: 'json.arrlen', arity: -2, flags: READ, keys: ONE_KEY, run: jsonArrlenCommand },
   { name: 'json.arrpop', arity: -2, flags: WRITE, keys: ONE_KEY, run: jsonArrpopCommand },
   { name: 'json.arrtrim', arity: 5, flags: WRITE, keys: ONE_KEY, run: jsonArrtrimCommand },
-]);
+].map(changingDocuments));

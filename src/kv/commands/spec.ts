@@ -230,7 +230,7 @@ export const ALL_KEYS: KeySpec = { first: 1, last: -1, step: 1 };
 export const NO_KEYS: KeySpec = null;
 
 /** The keys a command touches, by its key spec. */
-export function keysOf(cmd: Command, argv: Args): string[] {
+export function keysOf(cmd: Pick<Command, 'keys'>, argv: Args): string[] {
   const spec = cmd.keys;
   if (spec === null) return [];
   if ('halfAfter' in spec) {

@@ -414,4 +414,37 @@ describe('JSON commands over HTTP', () => {
     const roWrite = await t.command(['json.set', 'orig', '$', '1'], { token: t.readOnlyToken });
     assert.equal(roWrite.status, 400);
   });
+
+  it('every write changes what reading the whole document answers next', async () => {
+    // One change per write command of the table; each document is read whole before it
+    // (Larder keeps a document's printed text until it changes) and after it.
+    const writes: Record<string, { argv: string[]; after: string }> = {
+      'json.set': { argv: ['json.set', 'w', '$.a[0]', '9'], after: '{"a":[9,2],"s":"x","n":1,"b":true,"o":{"k":1}}' },
+      'json.mset': { argv: ['json.mset', 'w', '$.n', '2', 'other', '$', '0'], after: '{"a":[1,2],"s":"x","n":2,"b":true,"o":{"k":1}}' },
+      'json.merge': { argv: ['json.merge', 'w', '$.o', '{"k":null,"m":2}'], after: '{"a":[1,2],"s":"x","n":1,"b":true,"o":{"m":2}}' },
+      'json.del': { argv: ['json.del', 'w', '$.o.k'], after: '{"a":[1,2],"s":"x","n":1,"b":true,"o":{}}' },
+      'json.forget': { argv: ['json.forget', 'w', '$.s'], after: '{"a":[1,2],"n":1,"b":true,"o":{"k":1}}' },
+      'json.clear': { argv: ['json.clear', 'w', '$.a'], after: '{"a":[],"s":"x","n":1,"b":true,"o":{"k":1}}' },
+      'json.toggle': { argv: ['json.toggle', 'w', '$.b'], after: '{"a":[1,2],"s":"x","n":1,"b":false,"o":{"k":1}}' },
+      'json.numincrby': { argv: ['json.numincrby', 'w', '$.n', '2'], after: '{"a":[1,2],"s":"x","n":3,"b":true,"o":{"k":1}}' },
+      'json.nummultby': { argv: ['json.nummultby', 'w', '$.n', '5'], after: '{"a":[1,2],"s":"x","n":5,"b":true,"o":{"k":1}}' },
+      'json.strappend': { argv: ['json.strappend', 'w', '$.s', '"y"'], after: '{"a":[1,2],"s":"xy","n":1,"b":true,"o":{"k":1}}' },
+      'json.arrappend': { argv: ['json.arrappend', 'w', '$.a', '3'], after: '{"a":[1,2,3],"s":"x","n":1,"b":true,"o":{"k":1}}' },
+      'json.arrinsert': { argv: ['json.arrinsert', 'w', '$.a', '0', '0'], after: '{"a":[0,1,2],"s":"x","n":1,"b":true,"o":{"k":1}}' },
+      'json.arrpop': { argv: ['json.arrpop', 'w', '$.a'], after: '{"a":[1],"s":"x","n":1,"b":true,"o":{"k":1}}' },
+      'json.arrtrim': { argv: ['json.arrtrim', 'w', '$.a', '1', '1'], after: '{"a":[2],"s":"x","n":1,"b":true,"o":{"k":1}}' },
+    };
+    const writers = [...TABLE.values()].filter((c) => c.name.startsWith('json.') && c.flags.includes('write')).map((c) => c.name);
+    assert.deepEqual(Object.keys(writes).sort(), writers.sort());
+    const before = '{"a":[1,2],"s":"x","n":1,"b":true,"o":{"k":1}}';
+    for (const { argv, after } of Object.values(writes)) {
+      await reply(['json.set', 'w', '$', before], 'OK');
+      await reply(['json.get', 'w'], before);
+      await reply(['json.get', 'w', '$'], `[${before}]`);
+      await t.ok(argv);
+      await reply(['json.get', 'w'], after);
+      await reply(['json.get', 'w', '$'], `[${after}]`);
+      await reply(['json.mget', 'w', '$'], [`[${after}]`]);
+    }
+  });
 });

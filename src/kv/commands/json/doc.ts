@@ -21,6 +21,12 @@ export function readDoc(ctx: Ctx, key: string): JsonDoc | undefined | ReplyError
   return readTyped<JsonDoc>(ctx.ks, key, JSON_KIND);
 }
 
+/** Before a write to `key`: the document there, if any, forgets its printed text. */
+export function forgetPrinted(ctx: Ctx, key: string): void {
+  const doc = readDoc(ctx, key);
+  if (doc instanceof JsonDoc) doc.changing();
+}
+
 /** Parsed paths by their bytes: clients send the same few paths again and again. */
 const parsedPaths = new Map<string, JsonPath | ReplyError>();
 const PARSED_PATHS_MAX = 1024;

@@ -43,6 +43,8 @@ export function jsonGetCommand(ctx: Ctx, argv: Args): Reply {
     const path = pathArg(paths[0] ?? '.');
     if (isError(path)) return path;
     const found = matches(doc, path).map((m) => m.value);
+    const compact = layout.indent === undefined && layout.newline === undefined && layout.space === undefined;
+    if (compact && isWhole(doc, found)) return path.legacy ? doc.printed() : `[${doc.printed()}]`;
     if (!path.legacy) return text(found, layout);
     return found.length === 0 ? jsonPathMissing(path.normal) : text(found[0], layout);
   }
@@ -69,9 +71,15 @@ export function jsonMgetCommand(ctx: Ctx, argv: Args): Reply {
     const doc = readDoc(ctx, key);
     if (doc === undefined || isError(doc) || isError(path)) return null;
     const found = matches(doc, path).map((m) => m.value);
+    if (isWhole(doc, found)) return path.legacy ? doc.printed() : `[${doc.printed()}]`;
     if (!path.legacy) return jsonReply(found);
     return found.length === 0 ? null : jsonReply(found[0]);
   });
+}
+
+/** Whether a path's matches are the document itself, whose printed text the document keeps. */
+function isWhole(doc: JsonDoc, found: readonly JsonValue[]): boolean {
+  return found.length === 1 && found[0] === doc.root;
 }
 
 /** A value as RedisJSON's JSON.RESP answers it: arrays lead with "[", objects with "{". */
