@@ -23,6 +23,8 @@ export function replyDouble(n: number): string {
   if (Number.isSafeInteger(n)) return String(n);
   const sign = n < 0 ? '-' : '';
   const x = Math.abs(n);
+  const exact = exactShortest(x);
+  if (exact !== null) return sign + exact;
   let [digits, exp] = splitExponential(x.toExponential(PRECISION - 1));
   const [digits18, exp18] = splitExponential(x.toExponential(PRECISION));
   if (digits18.charCodeAt(PRECISION) === 53 /* 5 */ && isTie(x, exp18) && (digits18.charCodeAt(PRECISION - 1) & 1) === 0) {
@@ -30,6 +32,36 @@ export function replyDouble(n: number): string {
     exp = exp18;
   }
   return sign + formatG(digits, exp);
+}
+
+/**
+ * The shortest text of `x` when it is x's exact value, in %g's fixed range, with at most 15
+ * significant digits (1.5, 0.375, 12.25): %.17g prints that value as it is, and it costs a
+ * shortest conversion rather than two fixed-precision ones (a microsecond each). A double is
+ * m * 2^k with m odd, its exact decimal has -k fractional digits, so the shortest text is exact
+ * when it has at least as many; with 15 digits or fewer no other decimal of its length rounds
+ * to the same double, so the shortest is that exact text. Null otherwise.
+ */
+function exactShortest(x: number): string | null {
+  if (x < 1e-4 || x >= 1e15) return null;
+  const text = String(x);
+  const point = text.indexOf('.');
+  if (point === -1) return null;
+  let leadingZeros = 0; // of a fraction: "0.00" before its first significant digit
+  if (x < 1) for (let i = point + 1; text.charCodeAt(i) === 48; i++) leadingZeros++;
+  const significant = text.length - 1 - (x < 1 ? 1 + leadingZeros : 0);
+  const fractional = text.length - point - 1;
+  return significant <= 15 && -lowestBit(x) <= fractional ? text : null;
+}
+
+/** k of x = m * 2^k with m odd (x finite, non-zero). */
+function lowestBit(x: number): number {
+  bits[0] = x;
+  const lo = words[0];
+  const hi = words[1];
+  const biased = (hi >>> 20) & 0x7ff;
+  const mantHi = (hi & 0xfffff) | (biased === 0 ? 0 : 0x100000);
+  return (biased === 0 ? -1074 : biased - 1075) + (lo !== 0 ? trailingZeros(lo) : 32 + trailingZeros(mantHi));
 }
 
 /** "d.ddde+x" as its digits without the point, and the decimal exponent. */
@@ -40,12 +72,7 @@ function splitExponential(s: string): [string, number] {
 
 /** Whether `x`'s exact decimal expansion has exactly 18 significant digits (the 18th a 5). */
 function isTie(x: number, exp10: number): boolean {
-  bits[0] = x;
-  const lo = words[0];
-  const hi = words[1];
-  const biased = (hi >>> 20) & 0x7ff;
-  const mantHi = (hi & 0xfffff) | (biased === 0 ? 0 : 0x100000);
-  const k = (biased === 0 ? -1074 : biased - 1075) + (lo !== 0 ? trailingZeros(lo) : 32 + trailingZeros(mantHi));
+  const k = lowestBit(x);
   return k < 0 && exp10 + 1 - k === PRECISION + 1;
 }
 

@@ -1,0 +1,88 @@
+// Scores print as Redis 7.0's "%.17g" (reply-double.ts): checked here against that definition
+// worked out exactly (BigInt), for random doubles of every magnitude and for the short exact
+// fractions sorted sets hold most (1.5, 0.375, 12.25), which take a shortcut.
+
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { replyDouble } from '../../../src/kv/commands/reply-double.js';
+
+/** printf("%.17g", x) for a finite, non-zero x: the exact value rounded to 17 digits, ties to even. */
+function percent17g(x: number): string {
+  const view = new DataView(new ArrayBuffer(8));
+  view.setFloat64(0, Math.abs(x));
+  const raw = view.getBigUint64(0);
+  const biased = Number(raw >> 52n);
+  const mantissa = (raw & ((1n << 52n) - 1n)) | (biased === 0 ? 0n : 1n << 52n);
+  const k = (biased === 0 ? -1074 : biased - 1075);
+  // x = mantissa * 2^k = numerator / denominator, exactly.
+  const numerator = k >= 0 ? mantissa << BigInt(k) : mantissa * 5n ** BigInt(-k);
+  const denominator = k >= 0 ? 1n : 10n ** BigInt(-k);
+  // The decimal exponent e with 10^e <= x < 10^(e+1).
+  let e = numerator.toString().length - denominator.toString().length;
+  if (e >= 0 ? numerator < denominator * pow10(e) : numerator * pow10(-e) < denominator) e--;
+  // 17 significant digits: x / 10^(e-16), rounded half to even.
+  const scale = e - 16;
+  const [num, den] = scale >= 0 ? [numerator, denominator * pow10(scale)] : [numerator * pow10(-scale), denominator];
+  let digits = num / den;
+  const twice = 2n * (num % den);
+  if (twice > den || (twice === den && digits % 2n === 1n)) digits++;
+  if (digits === 10n ** 17n) {
+    digits /= 10n;
+    e++;
+  }
+  const text = digits.toString();
+  const sign = x < 0 ? '-' : '';
+  if (e < -4 || e >= 17) {
+    const rest = text.slice(1).replace(/0+$/, '');
+    return `${sign}${text[0]}${rest === '' ? '' : '.' + rest}e${e < 0 ? '-' : '+'}${String(Math.abs(e)).padStart(2, '0')}`;
+  }
+  const padded = e < 0 ? '0'.repeat(-e) + text : text;
+  const point = e < 0 ? 1 : e + 1;
+  const frac = padded.slice(point).replace(/0+$/, '');
+  return sign + padded.slice(0, point) + (frac === '' ? '' : '.' + frac);
+}
+
+const pow10 = (n: number) => 10n ** BigInt(n);
+
+describe('scores as %.17g', () => {
+  it('prints random doubles of every magnitude as printf does', () => {
+    const view = new DataView(new ArrayBuffer(8));
+    let seed = 99;
+    const next = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0);
+    for (let i = 0; i < 20000; i++) {
+      view.setUint32(0, next());
+      view.setUint32(4, next());
+      const x = view.getFloat64(0);
+      if (!Number.isFinite(x) || x === 0) continue;
+      assert.equal(replyDouble(x), percent17g(x), String(x));
+    }
+  });
+
+  it('prints short exact fractions and their neighbours as printf does', () => {
+    let seed = 5;
+    const next = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0);
+    for (let i = 0; i < 20000; i++) {
+      // m / 2^j: exact, and its decimal ends j places after the point.
+      const x = ((next() >>> 8) * (next() % 2 === 0 ? 1 : -1)) / 2 ** (next() % 24) / (next() % 3 === 0 ? 1000 : 1);
+      if (x === 0) continue;
+      for (const y of [x, nextUp(x), nextDown(x)]) assert.equal(replyDouble(y), percent17g(y), String(y));
+    }
+    for (const [x, printed] of [[1.5, '1.5'], [0.375, '0.375'], [-12.25, '-12.25'], [0.1, '0.10000000000000001'], [0.0001, '0.0001'], [0.00005, '5.0000000000000002e-05'], [123456789012345.5, '123456789012345.5']] as const) {
+      assert.equal(replyDouble(x), printed);
+    }
+  });
+});
+
+function nextUp(x: number): number {
+  const view = new DataView(new ArrayBuffer(8));
+  view.setFloat64(0, x);
+  view.setBigInt64(0, view.getBigInt64(0) + (x > 0 ? 1n : -1n));
+  return view.getFloat64(0);
+}
+
+function nextDown(x: number): number {
+  const view = new DataView(new ArrayBuffer(8));
+  view.setFloat64(0, x);
+  view.setBigInt64(0, view.getBigInt64(0) + (x > 0 ? -1n : 1n));
+  return view.getFloat64(0);
+}
