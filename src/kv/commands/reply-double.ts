@@ -25,11 +25,13 @@ export function replyDouble(n: number): string {
   const x = Math.abs(n);
   const exact = exactShortest(x);
   if (exact !== null) return sign + exact;
-  let [digits, exp] = splitExponential(x.toExponential(PRECISION - 1));
+  const [digits, exp] = splitExponential(x.toExponential(PRECISION - 1));
+  // 18 digits are worked out only where a tie may be: their exponent is this one, or one less
+  // where rounding to 17 carried into a new power of ten.
+  if (!isTie(x, exp) && !isTie(x, exp - 1)) return sign + formatG(digits, exp);
   const [digits18, exp18] = splitExponential(x.toExponential(PRECISION));
   if (digits18.charCodeAt(PRECISION) === 53 /* 5 */ && isTie(x, exp18) && (digits18.charCodeAt(PRECISION - 1) & 1) === 0) {
-    digits = digits18.slice(0, PRECISION);
-    exp = exp18;
+    return sign + formatG(digits18.slice(0, PRECISION), exp18);
   }
   return sign + formatG(digits, exp);
 }

@@ -67,6 +67,15 @@ describe('scores as %.17g', () => {
       if (x === 0) continue;
       for (const y of [x, nextUp(x), nextDown(x)]) assert.equal(replyDouble(y), percent17g(y), String(y));
     }
+    // Ties at 17 digits: exact values of 18 digits ending in 5, which printf rounds to even.
+    let ties = 0;
+    for (let j = 1; ties < 300; j = (j % 70) + 1) {
+      const x = (2 * (next() >>> 4) + 1) / 2 ** j;
+      const exact = (BigInt(x * 2 ** j) * 5n ** BigInt(j)).toString().replace(/0+$/, '');
+      if (exact.length !== 18) continue;
+      ties++;
+      assert.equal(replyDouble(x), percent17g(x), String(x));
+    }
     for (const [x, printed] of [[1.5, '1.5'], [0.375, '0.375'], [-12.25, '-12.25'], [0.1, '0.10000000000000001'], [0.0001, '0.0001'], [0.00005, '5.0000000000000002e-05'], [123456789012345.5, '123456789012345.5']] as const) {
       assert.equal(replyDouble(x), printed);
     }
