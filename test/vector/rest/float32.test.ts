@@ -9,4 +9,30 @@ describe('vector float32 printing', () => {
     assert.equal(float32(0.9999999999999998), 1);
     assert.equal(float32(0), 0);
   });
+
+  it('prints what the fewest correctly rounded digits that read back give, for floats of every magnitude', () => {
+    // The definition, one fixed-precision conversion per length.
+    const shortest = (f: number) => {
+      for (let digits = 1; digits < 9; digits++) {
+        const shorter = Number(f.toPrecision(digits));
+        if (Math.fround(shorter) === f) return shorter;
+      }
+      return Number(f.toPrecision(9));
+    };
+    const bits = new DataView(new ArrayBuffer(4));
+    let seed = 3;
+    const next = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0);
+    for (let i = 0; i < 50000; i++) {
+      bits.setUint32(0, (next() >>> 16) | (next() & 0xffff0000));
+      const f = bits.getFloat32(0);
+      if (!Number.isFinite(f) || f === 0) continue;
+      assert.ok(Object.is(float32(f), shortest(f)), `${f}: ${float32(f)} against ${shortest(f)}`);
+    }
+    const nearPowersOfTen = Array.from({ length: 80 }, (_, i) => 10 ** (i - 45)).flatMap((p) => [p, p * (1 - 1e-7), p * (1 + 1e-7)]);
+    for (const f of [0.5, 0.25, 0.125, 1.5, 2.5, 1e-45, 3.4028234663852886e38, 0.45, 0.55, 95, 1.05, ...nearPowersOfTen]) {
+      const g = Math.fround(f);
+      assert.ok(Object.is(float32(g), shortest(g)), String(g));
+      assert.ok(Object.is(float32(-g), shortest(-g)), String(-g));
+    }
+  });
 });
