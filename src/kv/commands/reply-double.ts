@@ -8,10 +8,9 @@
 // only when that expansion has exactly 18 significant digits. That case is detected and
 // rounded to even; 2^-25 prints "2.9802322387695312e-08" as in Redis.
 
-const PRECISION = 17;
+import { exactShortest, lowestBit } from '../engine/scripting/format-g.js';
 
-const bits = new Float64Array(1);
-const words = new Uint32Array(bits.buffer); // little endian: words[0] low, words[1] high
+const PRECISION = 17;
 
 /** %.17g of `n`, with Redis's spelling of the infinities. */
 export function replyDouble(n: number): string {
@@ -19,11 +18,10 @@ export function replyDouble(n: number): string {
   if (n === -Infinity) return '-inf';
   if (Number.isNaN(n)) return 'nan';
   if (n === 0) return Object.is(n, -0) ? '-0' : '0';
-  // At most 16 digits, all exact: %.17g prints them as they are (the common integer score).
-  if (Number.isSafeInteger(n)) return String(n);
   const sign = n < 0 ? '-' : '';
   const x = Math.abs(n);
-  const exact = exactShortest(x);
+  // Integers (the common score) and short exact fractions print as they are.
+  const exact = exactShortest(x, PRECISION);
   if (exact !== null) return sign + exact;
   const [digits, exp] = splitExponential(x.toExponential(PRECISION - 1));
   // 18 digits are worked out only where a tie may be: their exponent is this one, or one less
@@ -36,36 +34,6 @@ export function replyDouble(n: number): string {
   return sign + formatG(digits, exp);
 }
 
-/**
- * The shortest text of `x` when it is x's exact value, in %g's fixed range, with at most 15
- * significant digits (1.5, 0.375, 12.25): %.17g prints that value as it is, and it costs a
- * shortest conversion rather than two fixed-precision ones (a microsecond each). A double is
- * m * 2^k with m odd, its exact decimal has -k fractional digits, so the shortest text is exact
- * when it has at least as many; with 15 digits or fewer no other decimal of its length rounds
- * to the same double, so the shortest is that exact text. Null otherwise.
- */
-function exactShortest(x: number): string | null {
-  if (x < 1e-4 || x >= 1e15) return null;
-  const text = String(x);
-  const point = text.indexOf('.');
-  if (point === -1) return null;
-  let leadingZeros = 0; // of a fraction: "0.00" before its first significant digit
-  if (x < 1) for (let i = point + 1; text.charCodeAt(i) === 48; i++) leadingZeros++;
-  const significant = text.length - 1 - (x < 1 ? 1 + leadingZeros : 0);
-  const fractional = text.length - point - 1;
-  return significant <= 15 && -lowestBit(x) <= fractional ? text : null;
-}
-
-/** k of x = m * 2^k with m odd (x finite, non-zero). */
-function lowestBit(x: number): number {
-  bits[0] = x;
-  const lo = words[0];
-  const hi = words[1];
-  const biased = (hi >>> 20) & 0x7ff;
-  const mantHi = (hi & 0xfffff) | (biased === 0 ? 0 : 0x100000);
-  return (biased === 0 ? -1074 : biased - 1075) + (lo !== 0 ? trailingZeros(lo) : 32 + trailingZeros(mantHi));
-}
-
 /** "d.ddde+x" as its digits without the point, and the decimal exponent. */
 function splitExponential(s: string): [string, number] {
   const e = s.indexOf('e');
@@ -76,10 +44,6 @@ function splitExponential(s: string): [string, number] {
 function isTie(x: number, exp10: number): boolean {
   const k = lowestBit(x);
   return k < 0 && exp10 + 1 - k === PRECISION + 1;
-}
-
-function trailingZeros(v: number): number {
-  return 31 - Math.clz32(v & -v);
 }
 
 /** printf's %g layout of the significant digits `digits` times 10^exp, trailing zeros removed. */

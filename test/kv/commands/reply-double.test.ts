@@ -1,13 +1,18 @@
-// Scores print as Redis 7.0's "%.17g" (reply-double.ts): checked here against that definition
-// worked out exactly (BigInt), for random doubles of every magnitude and for the short exact
-// fractions sorted sets hold most (1.5, 0.375, 12.25), which take a shortcut.
+// Scores print as Redis 7.0's "%.17g" (reply-double.ts), and numbers a script hands to Redis or
+// to cjson as "%.17g" and "%.14g" (format-g.ts): checked here against printf's definition
+// worked out exactly (BigInt), for random doubles of every magnitude and for the integers and
+// short exact fractions (1.5, 0.375, 12.25) that take a shortcut.
 
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { replyDouble } from '../../../src/kv/commands/reply-double.js';
+import { formatG } from '../../../src/kv/engine/scripting/format-g.js';
 
 /** printf("%.17g", x) for a finite, non-zero x: the exact value rounded to 17 digits, ties to even. */
-function percent17g(x: number): string {
+const percent17g = (x: number) => percentG(x, 17).text;
+
+/** printf("%.<p>g", x), and whether x lay exactly halfway between two p-digit values. */
+function percentG(x: number, p: number): { text: string; tie: boolean } {
   const view = new DataView(new ArrayBuffer(8));
   view.setFloat64(0, Math.abs(x));
   const raw = view.getBigUint64(0);
@@ -20,26 +25,27 @@ function percent17g(x: number): string {
   // The decimal exponent e with 10^e <= x < 10^(e+1).
   let e = numerator.toString().length - denominator.toString().length;
   if (e >= 0 ? numerator < denominator * pow10(e) : numerator * pow10(-e) < denominator) e--;
-  // 17 significant digits: x / 10^(e-16), rounded half to even.
-  const scale = e - 16;
+  // p significant digits: x / 10^(e-p+1), rounded half to even.
+  const scale = e - p + 1;
   const [num, den] = scale >= 0 ? [numerator, denominator * pow10(scale)] : [numerator * pow10(-scale), denominator];
   let digits = num / den;
   const twice = 2n * (num % den);
   if (twice > den || (twice === den && digits % 2n === 1n)) digits++;
-  if (digits === 10n ** 17n) {
+  if (digits === 10n ** BigInt(p)) {
     digits /= 10n;
     e++;
   }
   const text = digits.toString();
   const sign = x < 0 ? '-' : '';
-  if (e < -4 || e >= 17) {
+  const tie = twice === den;
+  if (e < -4 || e >= p) {
     const rest = text.slice(1).replace(/0+$/, '');
-    return `${sign}${text[0]}${rest === '' ? '' : '.' + rest}e${e < 0 ? '-' : '+'}${String(Math.abs(e)).padStart(2, '0')}`;
+    return { text: `${sign}${text[0]}${rest === '' ? '' : '.' + rest}e${e < 0 ? '-' : '+'}${String(Math.abs(e)).padStart(2, '0')}`, tie };
   }
   const padded = e < 0 ? '0'.repeat(-e) + text : text;
   const point = e < 0 ? 1 : e + 1;
   const frac = padded.slice(point).replace(/0+$/, '');
-  return sign + padded.slice(0, point) + (frac === '' ? '' : '.' + frac);
+  return { text: sign + padded.slice(0, point) + (frac === '' ? '' : '.' + frac), tie };
 }
 
 const pow10 = (n: number) => 10n ** BigInt(n);
@@ -95,3 +101,25 @@ function nextDown(x: number): number {
   view.setBigInt64(0, view.getBigInt64(0) + (x > 0 ? -1n : 1n));
   return view.getFloat64(0);
 }
+
+describe("a script's numbers as %.17g and %.14g", () => {
+  it('prints integers, short fractions and random doubles as printf does (ties aside: JavaScript rounds them up)', () => {
+    const view = new DataView(new ArrayBuffer(8));
+    let seed = 11;
+    const next = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0);
+    const samples: number[] = [];
+    for (let i = 0; i < 5000; i++) {
+      view.setUint32(0, next());
+      view.setUint32(4, next());
+      samples.push(view.getFloat64(0), (next() >>> 8) / 2 ** (next() % 20), next() * 1000 + (next() % 1000), -(next() % 100000) / 8);
+    }
+    samples.push(1e14, 99999999999999, 123456789012345, 9007199254740991, 0.0001, 0.00009765625, 1.5, -0.375, 1e15 + 0.5);
+    for (const x of samples) {
+      if (!Number.isFinite(x) || x === 0) continue;
+      for (const p of [14, 17]) {
+        const expected = percentG(x, p);
+        if (!expected.tie) assert.equal(formatG(x, p), expected.text, `%.${p}g of ${x}`);
+      }
+    }
+  });
+});
