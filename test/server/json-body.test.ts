@@ -26,6 +26,30 @@ describe('nestsDeeperThan', () => {
     assert.equal(nestsDeeperThan(`["[[[[", "\\"[[[[{{{{"]`, 1), false);
     assert.equal(nestsDeeperThan(arrays(HUGE), HUGE), false);
   });
+
+  it('agrees with a scan of every character on random text of brackets, quotes and backslashes', () => {
+    const byCharacter = (text: string, max: number) => {
+      let depth = 0;
+      for (let i = 0; i < text.length; i++) {
+        const c = text[i];
+        if (c === '"') {
+          for (i++; i < text.length && text[i] !== '"'; i++) if (text[i] === '\\') i++;
+        } else if (c === '[' || c === '{') {
+          if (++depth > max) return true;
+        } else if (c === ']' || c === '}') depth--;
+      }
+      return false;
+    };
+    const alphabet = ['[', ']', '{', '}', '"', '\\', '1', ',', ':', 'a'];
+    let seed = 17;
+    const next = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0);
+    for (let i = 0; i < 20000; i++) {
+      let text = '';
+      for (let n = (next() >>> 16) % 30; n > 0; n--) text += alphabet[(next() >>> 16) % alphabet.length];
+      const max = (next() >>> 16) % 4;
+      assert.equal(nestsDeeperThan(text, max), byCharacter(text, max), `${JSON.stringify(text)} past ${max}`);
+    }
+  });
 });
 
 describe(`input nested deeper than maxNestingDepth (${LIMIT})`, () => {
