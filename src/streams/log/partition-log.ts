@@ -119,7 +119,7 @@ export class PartitionLog {
     const first = this.next;
     for (const m of messages) {
       if (this.tail().bytes >= this.settings.segmentBytes && this.tail().count > 0) this.roll();
-      const payload = encodeRecord({ ...m, offset: this.next });
+      const payload = encodeRecord(m, this.next);
       this.active.append(payload);
       this.add(this.tail(), this.next, m.timestamp, payload.length + FRAME_HEADER);
     }

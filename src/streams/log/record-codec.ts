@@ -16,27 +16,27 @@ export interface StoredRecord {
 
 const TWO32 = 2 ** 32;
 
-export function encodeRecord(r: StoredRecord): Buffer {
-  const key = r.key === null ? null : Buffer.from(r.key, 'utf8');
-  const value = Buffer.from(r.value, 'utf8');
-  const headers = r.headers.map((h) => [Buffer.from(h.key, 'utf8'), Buffer.from(h.value, 'utf8')]);
-  let size = 16 + 4 + (key?.length ?? 0) + 4 + value.length + 4;
-  for (const [k, v] of headers) size += 8 + k.length + v.length;
+/** `r` at `offset`, its text written straight into the payload (no Buffer per string). */
+export function encodeRecord(r: Omit<StoredRecord, 'offset'>, offset: number): Buffer {
+  const keyBytes = r.key === null ? 0 : Buffer.byteLength(r.key, 'utf8');
+  let size = 16 + 4 + keyBytes + 4 + Buffer.byteLength(r.value, 'utf8') + 4;
+  for (const h of r.headers) size += 8 + Buffer.byteLength(h.key, 'utf8') + Buffer.byteLength(h.value, 'utf8');
   const out = Buffer.allocUnsafe(size);
-  let at = writeU64(out, 0, r.offset);
+  let at = writeU64(out, 0, offset);
   at = writeU64(out, at, r.timestamp);
-  at = out.writeInt32LE(key === null ? -1 : key.length, at);
-  if (key !== null) at += key.copy(out, at);
-  at = out.writeUInt32LE(value.length, at);
-  at += value.copy(out, at);
-  at = out.writeUInt32LE(headers.length, at);
-  for (const [k, v] of headers) {
-    at = out.writeUInt32LE(k.length, at);
-    at += k.copy(out, at);
-    at = out.writeUInt32LE(v.length, at);
-    at += v.copy(out, at);
-  }
+  at = out.writeInt32LE(r.key === null ? -1 : keyBytes, at);
+  if (r.key !== null) at += out.write(r.key, at, 'utf8');
+  at = writeText(out, at, r.value);
+  at = out.writeUInt32LE(r.headers.length, at);
+  for (const h of r.headers) at = writeText(out, writeText(out, at, h.key), h.value);
   return out;
+}
+
+/** [u32 byte length][UTF-8 bytes] of `text` at `at`; the position after it. */
+function writeText(out: Buffer, at: number, text: string): number {
+  const length = out.write(text, at + 4, 'utf8');
+  out.writeUInt32LE(length, at);
+  return at + 4 + length;
 }
 
 /** Throws RangeError on a payload too short for what it declares (a bug: frames are checksummed). */
