@@ -23,15 +23,32 @@ export function replyDouble(n: number): string {
   // Integers (the common score) and short exact fractions print as they are.
   const exact = exactShortest(x, PRECISION);
   if (exact !== null) return sign + exact;
+  let text = recent.get(x);
+  if (text === undefined) {
+    if (recent.size >= RECENT_MAX) recent.clear();
+    recent.set(x, (text = seventeenDigits(x)));
+  }
+  return sign + text;
+}
+
+/**
+ * What the slow way printed lately, by value: a sorted set's scores are printed again at every
+ * range read, and each of these costs a fixed-precision conversion (about half a microsecond).
+ */
+const recent = new Map<number, string>();
+const RECENT_MAX = 4096;
+
+/** %.17g of x (positive, finite, not an exact short fraction). */
+function seventeenDigits(x: number): string {
   const [digits, exp] = splitExponential(x.toExponential(PRECISION - 1));
   // 18 digits are worked out only where a tie may be: their exponent is this one, or one less
   // where rounding to 17 carried into a new power of ten.
-  if (!isTie(x, exp) && !isTie(x, exp - 1)) return sign + formatG(digits, exp);
+  if (!isTie(x, exp) && !isTie(x, exp - 1)) return formatG(digits, exp);
   const [digits18, exp18] = splitExponential(x.toExponential(PRECISION));
   if (digits18.charCodeAt(PRECISION) === 53 /* 5 */ && isTie(x, exp18) && (digits18.charCodeAt(PRECISION - 1) & 1) === 0) {
-    return sign + formatG(digits18.slice(0, PRECISION), exp18);
+    return formatG(digits18.slice(0, PRECISION), exp18);
   }
-  return sign + formatG(digits, exp);
+  return formatG(digits, exp);
 }
 
 /** "d.ddde+x" as its digits without the point, and the decimal exponent. */

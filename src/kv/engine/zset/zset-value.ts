@@ -50,6 +50,12 @@ class ZEntry {
   ) {}
 }
 
+/** The tree's order: by score, then by member's bytes. */
+function byScoreThenMember(a: ZEntry, b: ZEntry): number {
+  if (a.score !== b.score) return a.score < b.score ? -1 : 1;
+  return a.member < b.member ? -1 : a.member > b.member ? 1 : 0;
+}
+
 export class ZSet implements Container {
   readonly kind: ContainerKind = ZSET_KIND;
   private readonly dict = new Map<string, ZEntry>();
@@ -70,7 +76,29 @@ export class ZSet implements Container {
       size++;
     }
     const z = new ZSet(size <= LISTPACK_MAX_ENTRIES && longest <= LISTPACK_MAX_VALUE);
-    for (const [member, score] of entries) z.add(member, score);
+    // The tree is loaded bottom up from the pairs in order (one sort, which merges the sorted
+    // runs a union's pairs come in) rather than by one insert each.
+    const pairs: ZEntry[] = [];
+    for (const [member, score] of entries) {
+      const stored = z.listpack ? listpackScore(score) : score;
+      const known = z.dict.get(member);
+      if (known !== undefined) {
+        known.score = stored; // a repeated member of an array: the last score stands, as with add
+        continue;
+      }
+      const created = new ZEntry(member, stored, z.nextSeq++);
+      z.order.push(created);
+      z.dict.set(member, created);
+      pairs.push(created);
+    }
+    pairs.sort(byScoreThenMember);
+    const scores = new Float64Array(pairs.length);
+    const members = new Array<string>(pairs.length);
+    for (let i = 0; i < pairs.length; i++) {
+      scores[i] = pairs[i].score;
+      members[i] = pairs[i].member;
+    }
+    z.tree.load(scores, members, pairs.length);
     return z;
   }
 
