@@ -78,7 +78,6 @@ export class ZSet implements Container {
     const z = new ZSet(size <= LISTPACK_MAX_ENTRIES && longest <= LISTPACK_MAX_VALUE);
     // The tree is loaded bottom up from the pairs in order (one sort, which merges the sorted
     // runs a union's pairs come in) rather than by one insert each.
-    const pairs: ZEntry[] = [];
     for (const [member, score] of entries) {
       const stored = z.listpack ? listpackScore(score) : score;
       const known = z.dict.get(member);
@@ -89,9 +88,8 @@ export class ZSet implements Container {
       const created = new ZEntry(member, stored, z.nextSeq++);
       z.order.push(created);
       z.dict.set(member, created);
-      pairs.push(created);
     }
-    pairs.sort(byScoreThenMember);
+    const pairs = z.order.slice().sort(byScoreThenMember);
     const scores = new Float64Array(pairs.length);
     const members = new Array<string>(pairs.length);
     for (let i = 0; i < pairs.length; i++) {
