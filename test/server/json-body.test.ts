@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { nestsDeeperThan } from '../../src/server/json-body.js';
+import { Rng } from '../kv/differential/prng.js';
 import { startTestLarder, type TestLarder } from '../support/larder.js';
 
 const LIMIT = 16;
@@ -41,12 +42,10 @@ describe('nestsDeeperThan', () => {
       return false;
     };
     const alphabet = ['[', ']', '{', '}', '"', '\\', '1', ',', ':', 'a'];
-    let seed = 17;
-    const next = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0);
+    const rng = new Rng(17);
     for (let i = 0; i < 20000; i++) {
-      let text = '';
-      for (let n = (next() >>> 16) % 30; n > 0; n--) text += alphabet[(next() >>> 16) % alphabet.length];
-      const max = (next() >>> 16) % 4;
+      const text = rng.some(alphabet, rng.int(0, 29)).join('');
+      const max = rng.int(0, 3);
       assert.equal(nestsDeeperThan(text, max), byCharacter(text, max), `${JSON.stringify(text)} past ${max}`);
     }
   });

@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { replyDouble } from '../../../src/kv/commands/reply-double.js';
 import { formatG } from '../../../src/kv/engine/scripting/format-g.js';
+import { Rng } from '../differential/prng.js';
 
 /** printf("%.17g", x) for a finite, non-zero x: the exact value rounded to 17 digits, ties to even. */
 const percent17g = (x: number) => percentG(x, 17).text;
@@ -52,31 +53,26 @@ const pow10 = (n: number) => 10n ** BigInt(n);
 
 describe('scores as %.17g', () => {
   it('prints random doubles of every magnitude as printf does', () => {
-    const view = new DataView(new ArrayBuffer(8));
-    let seed = 99;
-    const next = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0);
+    const rng = new Rng(99);
     for (let i = 0; i < 20000; i++) {
-      view.setUint32(0, next());
-      view.setUint32(4, next());
-      const x = view.getFloat64(0);
+      const x = rng.double();
       if (!Number.isFinite(x) || x === 0) continue;
       assert.equal(replyDouble(x), percent17g(x), String(x));
     }
   });
 
   it('prints short exact fractions and their neighbours as printf does', () => {
-    let seed = 5;
-    const next = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0);
+    const rng = new Rng(5);
     for (let i = 0; i < 20000; i++) {
       // m / 2^j: exact, and its decimal ends j places after the point.
-      const x = ((next() >>> 8) * (next() % 2 === 0 ? 1 : -1)) / 2 ** (next() % 24) / (next() % 3 === 0 ? 1000 : 1);
+      const x = (rng.int(0, 2 ** 24 - 1) * (rng.chance(0.5) ? 1 : -1)) / 2 ** rng.int(0, 23) / (rng.chance(1 / 3) ? 1000 : 1);
       if (x === 0) continue;
       for (const y of [x, nextUp(x), nextDown(x)]) assert.equal(replyDouble(y), percent17g(y), String(y));
     }
     // Ties at 17 digits: exact values of 18 digits ending in 5, which printf rounds to even.
     let ties = 0;
     for (let j = 1; ties < 300; j = (j % 70) + 1) {
-      const x = (2 * (next() >>> 4) + 1) / 2 ** j;
+      const x = (2 * rng.int(0, 2 ** 28 - 1) + 1) / 2 ** j;
       const exact = (BigInt(x * 2 ** j) * 5n ** BigInt(j)).toString().replace(/0+$/, '');
       if (exact.length !== 18) continue;
       ties++;
@@ -104,14 +100,10 @@ function nextDown(x: number): number {
 
 describe("a script's numbers as %.17g and %.14g", () => {
   it('prints integers, short fractions and random doubles as printf does (ties aside: JavaScript rounds them up)', () => {
-    const view = new DataView(new ArrayBuffer(8));
-    let seed = 11;
-    const next = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0);
+    const rng = new Rng(11);
     const samples: number[] = [];
     for (let i = 0; i < 5000; i++) {
-      view.setUint32(0, next());
-      view.setUint32(4, next());
-      samples.push(view.getFloat64(0), (next() >>> 8) / 2 ** (next() % 20), next() * 1000 + (next() % 1000), -(next() % 100000) / 8);
+      samples.push(rng.double(), rng.int(0, 2 ** 24 - 1) / 2 ** rng.int(0, 19), rng.int(0, 0xffffffff) * 1000 + rng.int(0, 999), -rng.int(0, 99999) / 8);
     }
     samples.push(1e14, 99999999999999, 123456789012345, 9007199254740991, 0.0001, 0.00009765625, 1.5, -0.375, 1e15 + 0.5);
     for (const x of samples) {

@@ -1,5 +1,7 @@
 // A small seeded PRNG (mulberry32) so a differential run can be replayed from its seed alone.
 
+const DOUBLE_BITS = new DataView(new ArrayBuffer(8));
+
 export class Rng {
   private state: number;
 
@@ -13,6 +15,13 @@ export class Rng {
     t = Math.imul(t ^ (t >>> 15), t | 1);
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  }
+
+  /** A double of any sign and magnitude from 64 random bits (NaN and the infinities among them). */
+  double(): number {
+    DOUBLE_BITS.setUint32(0, this.int(0, 0xffffffff));
+    DOUBLE_BITS.setUint32(4, this.int(0, 0xffffffff));
+    return DOUBLE_BITS.getFloat64(0);
   }
 
   /** Integer in [lo, hi]. */

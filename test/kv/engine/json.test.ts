@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { formatJson } from '../../../src/kv/engine/json/json-format.js';
+import { Rng } from '../differential/prng.js';
 import { removalOrder } from '../../../src/kv/engine/json/json-edit.js';
 import { parseJson } from '../../../src/kv/engine/json/json-parse.js';
 import { evaluate } from '../../../src/kv/engine/json/json-path-eval.js';
@@ -55,13 +56,9 @@ describe('JSON numbers', () => {
   });
 
   it('read back every float they print, as the same float', () => {
-    const bits = new DataView(new ArrayBuffer(8));
-    let seed = 12345;
-    const next = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0);
+    const rng = new Rng(12345);
     for (let i = 0; i < 20000; i++) {
-      bits.setUint32(0, next());
-      bits.setUint32(4, next());
-      const f = bits.getFloat64(0);
+      const f = rng.double();
       if (!Number.isFinite(f)) continue;
       const back = parse(formatJson(f));
       assert.equal(typeof back, 'number');
@@ -90,11 +87,9 @@ describe('JSON text', () => {
     };
     // Lone surrogates too: JSON text can escape one, and it prints as it is (UTF-8 then replaces it).
     const alphabet = ['a', 'é', '"', '\\', '/', '\u0000', '\u0001', '\u001f', ' ', '\u007f', '\b', '\n', '\t', '\ud83d', '\ude00', '\u2028', 'u', 'd'];
-    let seed = 7;
-    const next = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0);
+    const rng = new Rng(7);
     for (let i = 0; i < 5000; i++) {
-      let text = '';
-      for (let n = (next() >>> 16) % 12; n > 0; n--) text += alphabet[(next() >>> 16) % alphabet.length];
+      const text = rng.some(alphabet, rng.int(0, 11)).join('');
       assert.equal(formatJson(text), quoted(text), JSON.stringify(text));
       assert.equal(formatJson(new Map([[text, text]])), `{${quoted(text)}:${quoted(text)}}`);
     }

@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { decodeRecord, encodeRecord } from '../../../src/streams/log/record-codec.js';
+import { Rng } from '../../kv/differential/prng.js';
 
 const u32 = (n: number) => {
   const b = Buffer.alloc(4);
@@ -17,17 +18,16 @@ const text = (s: string) => Buffer.concat([u32(Buffer.byteLength(s)), Buffer.fro
 describe('partition record codec', () => {
   it('writes the documented layout, and reads back what it wrote', () => {
     const pieces = ['a', 'é', '€', '😀', '\ud800', '', 'key', ' '];
-    let seed = 9;
-    const next = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0);
-    const word = () => Array.from({ length: (next() >>> 16) % 6 }, () => pieces[(next() >>> 16) % pieces.length]).join('');
+    const rng = new Rng(9);
+    const word = () => rng.some(pieces, rng.int(0, 5)).join('');
     for (let i = 0; i < 2000; i++) {
       const record = {
-        timestamp: (next() >>> 16) * 2 ** 20 + (next() >>> 16),
-        key: next() % 3 === 0 ? null : word(),
+        timestamp: rng.int(0, 2 ** 45),
+        key: rng.chance(1 / 3) ? null : word(),
         value: word(),
-        headers: Array.from({ length: (next() >>> 16) % 3 }, () => ({ key: word(), value: word() })),
+        headers: Array.from({ length: rng.int(0, 2) }, () => ({ key: word(), value: word() })),
       };
-      const offset = (next() >>> 16) * 2 ** 18 + i;
+      const offset = rng.int(0, 2 ** 34) + i;
       const key = record.key === null ? Buffer.from([0xff, 0xff, 0xff, 0xff]) : Buffer.concat([u32(Buffer.byteLength(record.key)), Buffer.from(record.key)]);
       const expected = Buffer.concat([u64(offset), u64(record.timestamp), key, text(record.value), u32(record.headers.length), ...record.headers.flatMap((h) => [text(h.key), text(h.value)])]);
       const encoded = encodeRecord(record, offset);

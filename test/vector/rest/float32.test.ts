@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { float32 } from '../../../src/vector/rest/float32.js';
+import { Rng } from '../../kv/differential/prng.js';
 
 describe('vector float32 printing', () => {
   it('prints the shortest decimal that reads back as the same float32', () => {
@@ -20,10 +21,9 @@ describe('vector float32 printing', () => {
       return Number(f.toPrecision(9));
     };
     const bits = new DataView(new ArrayBuffer(4));
-    let seed = 3;
-    const next = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0);
+    const rng = new Rng(3);
     for (let i = 0; i < 50000; i++) {
-      bits.setUint32(0, (next() >>> 16) | (next() & 0xffff0000));
+      bits.setUint32(0, rng.int(0, 0xffffffff));
       const f = bits.getFloat32(0);
       if (!Number.isFinite(f) || f === 0) continue;
       assert.ok(Object.is(float32(f), shortest(f)), `${f}: ${float32(f)} against ${shortest(f)}`);
