@@ -10,8 +10,9 @@
 // its log's length (nothing cut, nothing appended since) loads those graphs instead of
 // inserting every vector again; in every other case (kill -9, a torn log, a compaction since)
 // it rebuilds them from the stored vectors. Either way the cache files are deleted once read,
-// before any new write, so they never outlive the state they describe. Labels are part of that state: a snapshot stores each
-// record's label and each namespace's next label, so a load assigns the labels the graph uses.
+// before any new write, so they never outlive the state they describe. Labels are part of
+// that state: a snapshot stores each record's label and each namespace's next label, so a load
+// assigns the labels the graph uses.
 // Not safe for concurrent use; the index's JS thread owns it.
 
 import { closeSync, fsyncSync, openSync, readdirSync, readFileSync, rmSync } from 'node:fs';
