@@ -34,6 +34,9 @@ export interface DeliveryLedger {
   mostAtOnce(path: string): number;
   /** Attempts neither answered nor cut yet. */
   open(): Attempt[];
+  /** Holds every answer due from now on (attempts stay open) until `release`, which sends them. */
+  holdAnswers(): void;
+  release(): void;
   close(): Promise<void>;
 }
 
@@ -43,6 +46,7 @@ export async function startDeliveryLedger(keys: { current: string; next: string 
   const open = new Map<string, number>();
   const most = new Map<string, number>();
   let base = '';
+  let held: (() => void)[] | undefined;
   const server: Server = createServer((req, res) => {
     const path = req.url ?? '/';
     const now = (open.get(path) ?? 0) + 1;
@@ -78,12 +82,13 @@ export async function startDeliveryLedger(keys: { current: string; next: string 
           () => undefined,
         );
       }
-      timer = setTimeout(() => {
+      const answer = () => {
         if (res.destroyed) return;
         finish();
         a.answered = true;
         res.end('ok');
-      }, holdMs);
+      };
+      timer = setTimeout(() => (held === undefined ? answer() : held.push(answer)), holdMs);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -96,6 +101,12 @@ export async function startDeliveryLedger(keys: { current: string; next: string 
     at: (path) => attempts.filter((a) => a.path === path),
     mostAtOnce: (path) => most.get(path) ?? 0,
     open: () => attempts.filter((a) => !a.answered && !a.aborted),
+    holdAnswers: () => void (held ??= []),
+    release: () => {
+      const due = held ?? [];
+      held = undefined;
+      for (const answer of due) answer();
+    },
     close: () =>
       new Promise((resolve) => {
         server.close(() => resolve());

@@ -48,16 +48,23 @@ describe('queue on PostgreSQL: kill -9 of one of two processes', { skip: fleetSk
       for (let n = 0; n < PUBLISHES; n++) await Promise.all([publishTo(0, n), publishTo(1, n)]);
     })();
     // Killed once the load runs and while an attempt of its own is open at the destination: the
-    // connections it holds name its attempts.
+    // connections it holds name its attempts. The destination holds its answers from that look
+    // until the kill, so the attempt seen open is still open when the process dies.
     let killedPorts = new Set<number>();
     const busy = () => {
       if (answered() < KILL_AFTER) return false;
+      ledger.holdAnswers();
       killedPorts = tcpPortsOf(killed.child.pid!);
-      return ledger.open().some((a) => killedPorts.has(a.fromPort));
+      if (ledger.open().some((a) => killedPorts.has(a.fromPort))) return true;
+      ledger.release();
+      return false;
     };
     await until(busy, 30_000, () => `an attempt of the first process in flight after ${KILL_AFTER} deliveries (${answered()} so far)`);
     killed.kill('SIGKILL');
     const killedAt = Date.now();
+    // Its connections drop with it; only then may the held answers go (the survivor's).
+    await until(() => !ledger.open().some((a) => killedPorts.has(a.fromPort)), 10_000, () => "the killed process's attempts never dropped");
+    ledger.release();
     await publishing;
     assert.equal((await killed.exited).signal, 'SIGKILL');
     assert.ok(acknowledged.size < 2 * PUBLISHES * BATCH, 'every publish to the killed process was answered: it died after the load');
