@@ -99,7 +99,7 @@ function nextDown(x: number): number {
 }
 
 describe("a script's numbers as %.17g and %.14g", () => {
-  it('prints integers, short fractions and random doubles as printf does (ties aside: JavaScript rounds them up)', () => {
+  it('prints integers, short fractions and random doubles as printf does', () => {
     const rng = new Rng(11);
     const samples: number[] = [];
     for (let i = 0; i < 5000; i++) {
@@ -108,10 +108,39 @@ describe("a script's numbers as %.17g and %.14g", () => {
     samples.push(1e14, 99999999999999, 123456789012345, 9007199254740991, 0.0001, 0.00009765625, 1.5, -0.375, 1e15 + 0.5);
     for (const x of samples) {
       if (!Number.isFinite(x) || x === 0) continue;
+      for (const p of [14, 17]) assert.equal(formatG(x, p), percentG(x, p).text, `%.${p}g of ${x}`);
+    }
+  });
+
+  it('rounds exact ties to even as glibc does, fractions and integers alike', () => {
+    const rng = new Rng(13);
+    let ties = 0;
+    for (let i = 0; i < 200_000 && ties < 2000; i++) {
+      // An odd multiple of 2^-j (a fraction) or of 2^j times a power of five (an integer).
+      const odd = 2 * rng.int(0, 2 ** 26 - 1) + 1;
+      const x = rng.chance(0.5) ? odd / 2 ** rng.int(1, 60) : odd * 2 ** rng.int(0, 20) * 5 ** rng.int(0, 8);
+      if (!Number.isFinite(x)) continue;
       for (const p of [14, 17]) {
         const expected = percentG(x, p);
-        if (!expected.tie) assert.equal(formatG(x, p), expected.text, `%.${p}g of ${x}`);
+        if (!expected.tie) continue;
+        ties++;
+        assert.equal(formatG(x, p), expected.text, `%.${p}g of ${x}`);
+        assert.equal(formatG(-x, p), '-' + expected.text, `%.${p}g of ${-x}`);
       }
     }
+    assert.ok(ties >= 500, `only ${ties} ties drawn`);
+    for (const [x, printed] of [[12345678901234.5, '12345678901234'], [12345678901235.5, '12345678901236'], [123456789012345, '1.2345678901234e+14'], [99999999999999.5, '1e+14']] as const) {
+      assert.equal(formatG(x, 14), printed);
+    }
+  });
+
+  it('prints the infinities, the zeros and a NaN with its sign', () => {
+    for (const [x, printed] of [[Infinity, 'inf'], [-Infinity, '-inf'], [0, '0'], [-0, '-0']] as const) assert.equal(formatG(x, 14), printed);
+    // glibc prints a NaN's sign: x86 makes 0/0 with it set, which Redis's tostring(0/0) shows as -nan.
+    const view = new DataView(new ArrayBuffer(8));
+    view.setBigUint64(0, 0x7ff8000000000000n);
+    assert.equal(formatG(view.getFloat64(0), 14), 'nan');
+    view.setBigUint64(0, 0xfff8000000000000n);
+    assert.equal(formatG(view.getFloat64(0), 14), '-nan');
   });
 });

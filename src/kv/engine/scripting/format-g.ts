@@ -1,21 +1,67 @@
-// C's "%.<digits>g" for doubles, which Redis's Lua uses where numbers become text: 17 digits
-// for redis.call arguments (Redis 7.0), 14 for cjson.encode (lua-cjson's default); sorted-set
-// scores print through the same shortcut (commands/reply-double.ts).
+// C's "%.<digits>g" for doubles as glibc prints it: an exact tie rounds to even, and "inf",
+// "nan" and "-nan" (a NaN keeps its sign). Redis's Lua prints numbers with 14 digits (tostring
+// and concatenation: lua.ts), lua-cjson with 14, redis.call arguments with 17 (Redis 7.0), and
+// sorted-set scores with 17 (commands/reply-double.ts).
+//
+// JS gives the correctly rounded significant digits (toExponential) but settles a tie upwards.
+// A double is m * 2^k with m odd; when k < 0 its decimal expansion ends in a 5 exactly -k
+// places after the point, so it is a tie at p digits only when that expansion has exactly p + 1
+// significant digits; an integer is one only when its (p + 1)th digit is a 5 and the rest
+// zeros. Only those are worked out again and rounded to even: 2^-25 prints
+// "2.9802322387695312e-08" at 17 digits, 12345678901234.5 "12345678901234" at 14.
 
 export function formatG(n: number, digits: number): string {
-  if (Number.isNaN(n)) return 'nan';
+  if (Number.isNaN(n)) return signBit(n) ? '-nan' : 'nan';
   if (!Number.isFinite(n)) return n > 0 ? 'inf' : '-inf';
   if (n === 0) return Object.is(n, -0) ? '-0' : '0';
-  const exact = exactShortest(Math.abs(n), digits);
-  if (exact !== null) return n < 0 ? '-' + exact : exact;
-  const [mantissa, e] = n.toExponential(digits - 1).split('e');
-  const power = Number(e);
-  if (power < -4 || power >= digits) {
-    const m = mantissa.includes('.') ? mantissa.replace(/\.?0+$/, '') : mantissa;
-    return `${m}e${power < 0 ? '-' : '+'}${String(Math.abs(power)).padStart(2, '0')}`;
+  const x = Math.abs(n);
+  const text = exactShortest(x, digits) ?? roundedG(x, digits);
+  return n < 0 ? '-' + text : text;
+}
+
+/** %.<digits>g of `x` (positive and finite) the long way: rounded to `digits`, an exact tie to even. */
+export function roundedG(x: number, digits: number): string {
+  const [rounded, exp] = splitExponential(x.toExponential(digits - 1));
+  // One more digit is worked out only where a tie may be: x's exponent is this one, or one
+  // less where rounding carried into a new power of ten.
+  if (mayTie(x, exp, digits) || mayTie(x, exp - 1, digits)) {
+    const [longer, exp1] = splitExponential(x.toExponential(digits));
+    if (isTie(x, longer, exp1, digits) && (longer.charCodeAt(digits - 1) & 1) === 0) return layout(longer.slice(0, digits), exp1, digits);
   }
-  const fixed = n.toFixed(digits - 1 - power);
-  return fixed.includes('.') ? fixed.replace(/\.?0+$/, '') : fixed;
+  return layout(rounded, exp, digits);
+}
+
+/** Whether x, of decimal exponent exp10, can lie halfway between two `digits`-digit values. */
+function mayTie(x: number, exp10: number, digits: number): boolean {
+  const k = lowestBit(x);
+  return k < 0 ? exp10 + 1 - k === digits + 1 : exp10 >= digits;
+}
+
+/** Whether x is exactly `longer` (its digits + 1 significant digits, times 10^exp) and that ends in a 5. */
+function isTie(x: number, longer: string, exp: number, digits: number): boolean {
+  if (longer.charCodeAt(digits) !== 53 /* 5 */) return false;
+  const k = lowestBit(x);
+  if (k < 0) return exp + 1 - k === digits + 1;
+  return exp >= digits && BigInt(x) === BigInt(longer) * 10n ** BigInt(exp - digits);
+}
+
+/** "d.ddde+x" as its digits without the point, and the decimal exponent. */
+function splitExponential(s: string): [string, number] {
+  const e = s.indexOf('e');
+  return [s[0] + s.slice(2, e), Number(s.slice(e + 1))];
+}
+
+/** printf's %g layout of the significant digits `digits` times 10^exp, trailing zeros removed. */
+function layout(digits: string, exp: number, precision: number): string {
+  if (exp < -4 || exp >= precision) {
+    const rest = digits.slice(1).replace(/0+$/, '');
+    const e = Math.abs(exp);
+    return `${digits[0]}${rest === '' ? '' : '.' + rest}e${exp < 0 ? '-' : '+'}${e < 10 ? '0' : ''}${e}`;
+  }
+  if (exp < 0) return ('0.' + '0'.repeat(-exp - 1) + digits).replace(/0+$/, '');
+  const int = digits.slice(0, exp + 1);
+  const frac = digits.slice(exp + 1).replace(/0+$/, '');
+  return frac === '' ? int : `${int}.${frac}`;
 }
 
 /**
@@ -43,6 +89,11 @@ export function exactShortest(x: number, digits: number): string | null {
 
 const bits = new Float64Array(1);
 const words = new Uint32Array(bits.buffer); // little endian: words[0] low, words[1] high
+
+function signBit(x: number): boolean {
+  bits[0] = x;
+  return words[1] >>> 31 === 1;
+}
 
 /** k of x = m * 2^k with m odd (x finite, non-zero). */
 export function lowestBit(x: number): number {
