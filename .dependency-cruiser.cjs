@@ -66,6 +66,15 @@ module.exports = {
       from: { path: `^src/${SERVICE}/rest/` },
       to: { path: STORES, pathNot: '^src/storage/names\\.ts$' },
     },
+    {
+      name: 'fengari-through-lua-ts',
+      comment:
+        "Take fengari from src/kv/engine/scripting/lua.ts: it sets how Lua prints numbers before fengari loads, " +
+        "which fengari loaded first by another import would miss. `import type` from 'fengari' is fine.",
+      severity: 'error',
+      from: { pathNot: '^src/kv/engine/scripting/lua\\.ts$' },
+      to: { path: '^node_modules/fengari/', dependencyTypesNot: ['type-only'] },
+    },
   ],
   options: {
     doNotFollow: { path: 'node_modules' },

@@ -241,9 +241,27 @@ describe('scripting commands over HTTP', () => {
     await reply(['PING'], 'PONG');
   });
 
-  embeddedOnly("the server's Lua 5.1 prints and counts as Redis does")('differs from Redis where Lua 5.3 in fengari does: float printing, 32-bit integers', async () => {
-    // Redis (Lua 5.1, doubles only) answers "5", "2147483648" and 2147483648.
-    await evals('return tostring(10/2)', '5.0');
+  it("prints numbers as Redis's Lua 5.1 does: tostring, concatenation and string.format's %s", async () => {
+    // Each text is redis-server 7.0's: "%.14g" as glibc prints it (ties to even), no ".0".
+    const printed: [string, string][] = [
+      ['10/2', '5'], ['3.0', '3'], ['-0.0', '-0'], ['0.1', '0.1'], ['1/3', '0.33333333333333'], ['-1/3', '-0.33333333333333'],
+      ['2^31', '2147483648'], ['2^31+0.5', '2147483648.5'], ['2^53', '9.007199254741e+15'], ['2^63', '9.2233720368548e+18'],
+      ['1e14', '1e+14'], ['1e15', '1e+15'], ['100000000000000', '1e+14'], ['123456789012345', '1.2345678901234e+14'],
+      ['99999999999999.5', '1e+14'], ['12345678901234.5', '12345678901234'], ['12345678901235.5', '12345678901236'],
+      ['3.14159265358979', '3.1415926535898'], ['1e-5', '1e-05'], ['0.0001', '0.0001'], ['5e-324', '4.9406564584125e-324'],
+      ['math.huge', 'inf'], ['-math.huge', '-inf'], ['0/0', '-nan'], ['-(0/0)', 'nan'],
+    ];
+    for (const [expr, text] of printed) {
+      await evals(`return tostring(${expr})`, text);
+      await evals(`return 'x' .. (${expr})`, 'x' + text);
+      await evals(`return string.format('%s', ${expr})`, text);
+    }
+    await evals('return tostring(tonumber(ARGV[1]) / 4)', '0.25', '0', '1');
+    await evals('return cjson.encode({12345678901234.5, 10/2, 2^53})', '[12345678901234,5,9.007199254741e+15]');
+  });
+
+  embeddedOnly("the server's Lua 5.1 counts in doubles")('differs from Redis where Lua 5.3 in fengari does: 32-bit integers', async () => {
+    // Redis (Lua 5.1, doubles only) answers "2147483648".
     await evals('return tostring(2147483647 + 1)', '-2147483648');
     // Numbers too large for 32 bits arrive as floats, and floats do not wrap.
     await evals("return tonumber(ARGV[1]) + 1", 1795386911859, '0', '1795386911858');

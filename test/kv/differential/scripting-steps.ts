@@ -4,8 +4,8 @@
 // writes, read-only refusals, cjson, cmsgpack and bit; SCRIPT LOAD/EXISTS/FLUSH; and function
 // libraries: FUNCTION LOAD (REPLACE), FCALL, FCALL_RO, DELETE, LIST, STATS, FLUSH.
 //
-// Not generated: scripts whose output Lua 5.3 prints differently from 5.1 (tostring of an
-// integral float), tables encoded by cjson/cmsgpack as objects or maps (their key order
+// Not generated: integer arithmetic past 32 bits (fengari's integers wrap), tables encoded by
+// cjson/cmsgpack as objects or maps (their key order
 // follows each VM's hash tables), libraries of several functions in FUNCTION LIST (Redis
 // lists them in its dict's order), FCALL_RO of a function without no-writes (an exclusion:
 // Larder runs it as Upstash does), the time limit, and FUNCTION DUMP (payloads differ).
@@ -23,6 +23,8 @@ const sha1 = (body: string) => createHash('sha1').update(body, 'latin1').digest(
  * and JSON.parse) read other text differently (inf, nan, int64 limits, invalid JSON).
  */
 const NUMBERS = ['0', '1', '-1', '42', '3.5', '-0.25', '1e3', '007', '0x10', ' 1', 'abc', '', '2147483647', '-2147483648'];
+/** Arguments for scripts that print numbers: NUMBERS and texts whose "%.14g" rounds, ties, or turns exponential. */
+const PRINTED = [...NUMBERS, '0.1', '1e15', '1e14', '123456789012345', '12345678901234.5', '12345678901235.5', '99999999999999.5', '1e-5', '0.0001', '9007199254740993', '1e300', '-2.5e-310', '3.14159265358979'];
 const JSON_TEXTS = ['[1,2]', '{"a":1}', '"s"', 'null', '12', '2.5', 'true', '[1,[2,[3]]]', '"\xe9"', '"\\u00e9\\ud83d\\ude00"', '[]', '{}'];
 
 /** Scripts: body, how many keys and arguments it reads, and where its arguments come from. */
@@ -50,12 +52,16 @@ const SCRIPTS: readonly (readonly [string, number, number, (readonly string[])?]
   ["local t = redis.call('type', KEYS[1])\nreturn t.ok", 1, 0],
   ["return redis.call('set', KEYS[1], tonumber(ARGV[1]) or 0)", 1, 1, NUMBERS],
   ['return tonumber(ARGV[1])', 0, 1, NUMBERS],
+  ['return tostring((tonumber(ARGV[1]) or 0) / 4)', 0, 1, PRINTED],
+  ["return 'n:' .. ((tonumber(ARGV[1]) or 0) * 1.5) .. string.format(' %s', tonumber(ARGV[1]) or 0.5)", 0, 1, PRINTED],
+  ['return cjson.encode({(tonumber(ARGV[1]) or 0) / 3, tonumber(ARGV[1])})', 0, 1, PRINTED],
   ["return redis.call('incrbyfloat', KEYS[1], ARGV[1])", 1, 1],
   ["return redis.call('expire', KEYS[1], 1000)", 1, 0],
   ["return redis.call('getrange', KEYS[1], 0, 2)", 1, 0],
   ["return redis.call('strlen', KEYS[1]) + 1", 1, 0],
   ["return cjson.encode({ARGV[1], 12, 0.5, true})", 0, 1],
-  ['return cjson.decode(ARGV[1])', 0, 1, JSON_TEXTS],
+  // Invalid JSON (a mutated step's extra argument) fails on both sides, in other words (cjson.ts).
+  ["if ARGV[1] and not pcall(cjson.decode, ARGV[1]) then return 'invalid JSON' end\nreturn cjson.decode(ARGV[1])", 0, 1, JSON_TEXTS],
   ["return cmsgpack.pack(ARGV[1], 1, -1, 300, 70000, -40000, 0.5, {1, 'a'})", 0, 1],
   ["return {cmsgpack.unpack(cmsgpack.pack(ARGV[1], {1, 2, {3}}, 255))}", 0, 1],
   ["return {bit.band(tonumber(ARGV[1]) or 0, 255), bit.bxor(7, 3), bit.tohex(65535, 4), bit.lshift(1, 4)}", 0, 1, NUMBERS],

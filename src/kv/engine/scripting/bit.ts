@@ -1,7 +1,8 @@
 // The `bit` library scripts get in Redis (LuaBitOp 1.0): 32-bit operations on Lua numbers.
 // Arguments are reduced modulo 2^32 and results are signed 32-bit numbers, as LuaBitOp gives.
 
-import fengari, { type LuaState } from 'fengari';
+import type { LuaState } from 'fengari';
+import fengari from './lua.js';
 
 const { lua, lauxlib } = fengari;
 

@@ -4,9 +4,10 @@
 // empty table as {}. Decoding uses JSON.parse, so its error texts are JavaScript's, not
 // lua-cjson's; JSON null decodes to cjson.null, as in lua-cjson.
 
-import fengari, { type LuaState } from 'fengari';
+import type { LuaState } from 'fengari';
 import { formatG } from './format-g.js';
 import { pushBytes, pushNumber, toBytes } from './lua-bytes.js';
+import fengari from './lua.js';
 import { chargeScriptMemory } from './script-memory.js';
 
 const { lua, lauxlib } = fengari;

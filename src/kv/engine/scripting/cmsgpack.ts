@@ -3,8 +3,9 @@
 // value exactly, else float64; strings as str8/16/32 (fixstr below 32 bytes); a table with keys
 // 1..n as an array (an empty table too), any other as a map.
 
-import fengari, { type LuaState } from 'fengari';
+import type { LuaState } from 'fengari';
 import { pushBytes, pushNumber, toBytes } from './lua-bytes.js';
+import fengari from './lua.js';
 import { chargeScriptMemory } from './script-memory.js';
 
 const { lua, lauxlib } = fengari;

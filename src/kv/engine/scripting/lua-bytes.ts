@@ -2,7 +2,8 @@
 // Uint8Arrays. A JS string handed to fengari would be taken as UTF-8, so every value crosses
 // through these two functions.
 
-import fengari, { type LuaState } from 'fengari';
+import type { LuaState } from 'fengari';
+import fengari from './lua.js';
 
 const { lua } = fengari;
 

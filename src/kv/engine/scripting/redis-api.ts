@@ -4,10 +4,11 @@
 // which registers functions and cannot run commands.
 
 import { createHash } from 'node:crypto';
-import fengari, { type LuaState } from 'fengari';
+import type { LuaState } from 'fengari';
 import type { Reply } from '../../reply.js';
 import { ReplyError } from '../../errors.js';
 import { toBytes } from './lua-bytes.js';
+import fengari from './lua.js';
 import { argToBytes, pushReply, pushSingleField } from './reply-conversion.js';
 
 const { lua, lauxlib } = fengari;

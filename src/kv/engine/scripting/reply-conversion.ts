@@ -5,11 +5,12 @@
 // Lua -> reply: number -> integer (truncated), string -> bulk, true -> 1, false and nil -> nil,
 // {err=...} -> error, {ok=...} -> status, any other table -> an array up to its first nil.
 
-import fengari, { type LuaState } from 'fengari';
+import type { LuaState } from 'fengari';
 import { ReplyError } from '../../errors.js';
 import { Status, type Reply } from '../../reply.js';
 import { formatG } from './format-g.js';
 import { pushBytes, pushNumber, toBytes } from './lua-bytes.js';
+import fengari from './lua.js';
 
 const { lua } = fengari;
 

@@ -16,7 +16,8 @@
 //
 // Not safe for concurrent use: like the VM, touched by the database's JS thread only.
 
-import fengari, { type LuaState } from 'fengari';
+import type { LuaState } from 'fengari';
+import fengari from './lua.js';
 
 const { lua, lauxlib } = fengari;
 

@@ -16,19 +16,20 @@
 //   error, and then raises again on every line, so a script catching it with pcall cannot keep
 //   running.
 //
-// Lua 5.3 is not Redis's 5.1: integral floats print with ".0" (tostring(10/2) is "5.0", "5"
-// in Redis); fengari's integers are 32-bit, so integer-only arithmetic past 2^31 wraps
+// Lua 5.3 is not Redis's 5.1: numbers print as 5.1 prints them (lua.ts), but fengari's
+// integers are 32-bit, so integer-only arithmetic past 2^31 wraps
 // (2147483647 + 1 is -2147483648), while larger numbers from replies and tonumber() are floats
 // and do not; and some runtime error messages are worded differently (5.3 names the variable).
 //
 // Not safe for concurrent use: the database's JS thread owns it; a call runs to completion.
 
-import fengari, { type LuaState } from 'fengari';
+import type { LuaState } from 'fengari';
 import type { Reply } from '../../reply.js';
 import { openBit } from './bit.js';
 import { openCjson } from './cjson.js';
 import { openCmsgpack } from './cmsgpack.js';
 import { pushBytes, toBytes } from './lua-bytes.js';
+import fengari from './lua.js';
 import { missingGlobal, openRedisApi, type Registrar, type ScriptHost } from './redis-api.js';
 import { stringField, toReply } from './reply-conversion.js';
 import { pushView, sealLibraries } from './sandbox.js';
