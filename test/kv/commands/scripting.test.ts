@@ -221,6 +221,41 @@ describe('scripting commands over HTTP', () => {
     await evals('return unpack({1, 2})', 1);
   });
 
+  it("decodes JSON as Redis's cjson does: strtod's numbers, escapes, and its error texts", async () => {
+    // What a script catching the error sees, or the value as cjson.encode({value}) prints it.
+    const script = 'local ok, v = pcall(cjson.decode, ARGV[1]) if not ok then return v end return cjson.encode({v})';
+    const decoded: [string, string][] = [
+      ['NX', 'Expected value but found invalid token at character 1'],
+      ['', 'Expected value but found T_END at character 1'],
+      ['[1,2', 'Expected comma or array end but found T_END at character 5'],
+      ['[1,]', 'Expected value but found T_ARR_END at character 4'],
+      ['{"a":1,}', 'Expected object key string but found T_OBJ_END at character 8'],
+      ['{"a" 1}', 'Expected colon but found T_NUMBER at character 6'],
+      ['{1:2}', 'Expected object key string but found T_NUMBER at character 2'],
+      ['"abc', 'Expected value but found unexpected end of string at character 5'],
+      ['"a\\qb"', 'Expected value but found invalid escape code at character 3'],
+      ['"\\u12"', 'Expected value but found invalid unicode escape code at character 2'],
+      ['"\\udc00"', 'Expected value but found invalid unicode escape code at character 2'],
+      ['-', 'Expected value but found invalid number at character 1'],
+      ['.5', 'Expected value but found invalid token at character 1'],
+      ['1.5e3x', 'Expected the end but found invalid token at character 6'],
+      ['truex', 'Expected the end but found invalid token at character 5'],
+      ['[1]]', 'Expected the end but found T_ARR_END at character 4'],
+      ['1 2', 'Expected the end but found T_NUMBER at character 3'],
+      ['1\x00junk', 'JSON parser does not support UTF-16 or UTF-32'],
+      ['0x10', '[16]'],
+      ['-0x1p3', '[-8]'],
+      ['007', '[7]'],
+      ['+1', '[1]'],
+      ['-0', '[-0]'],
+      ['"a\\u0000b"', '["a\\u0000b"]'],
+      [' [true, null, {"k": [2.5]}] ', '[[true,null,{"k":[2.5]}]]'],
+    ];
+    for (const [text, expected] of decoded) await evals(script, expected, '0', text);
+    await evals("return {string.byte(cjson.decode(ARGV[1]), 1, -1)}", [240, 159, 152, 128], '0', '"\\ud83d\\ude00"');
+    await evals("return tostring(cjson.decode(ARGV[1]))", 'inf', '0', 'Infinity');
+  });
+
   it('answers for values nested too deeply instead of failing the request', async () => {
     // A table holding itself: arrays 1000 deep, then Redis's error in the innermost one.
     const { status, body } = await t.command(['EVAL', 'local t = {} t[1] = t return t', '0']);
@@ -233,6 +268,10 @@ describe('scripting commands over HTTP', () => {
     const decoded = await t.command(['EVAL', script, '0']);
     assert.equal(decoded.status, 400);
     assert.match(decoded.body.error, /^ERR user_script:1: Found too many nested data structures \(1001\)( at character 1001)? script: /);
+    // cjson.encode takes tables 1000 deep (each level holds a value on the Lua stack), not 1001.
+    const nested = (depth: number) => `local t = {} local c = t for i = 1, ${depth - 1} do c[1] = {} c = c[1] end return #cjson.encode(t)`;
+    await evals(nested(1000), 2000);
+    await evalFails(nested(1001), `ERR user_script:1: Cannot serialise, excessive nesting (1001)${at(nested(1001))}`);
     script = "return cmsgpack.unpack(string.rep('\\145', 5000))";
     // Redis 7.0.15's cmsgpack overflows the Lua stack before its own check.
     const unpacked = await t.command(['EVAL', script, '0']);

@@ -1,12 +1,13 @@
 // The `cjson` library scripts get in Redis (lua-cjson 2.1): encode and decode JSON.
 // Encoding follows lua-cjson: numbers as "%.14g", '/' escaped, tables with only positive
 // integer keys as arrays (holes as null, too sparse ones refused), others as objects, an
-// empty table as {}. Decoding uses JSON.parse, so its error texts are JavaScript's, not
-// lua-cjson's; JSON null decodes to cjson.null, as in lua-cjson.
+// empty table as {}. Decoding is lua-cjson's own (cjson-decode.ts); JSON null decodes to
+// cjson.null, as in lua-cjson.
 
 import type { LuaState } from 'fengari';
+import { decodeJson } from './cjson-decode.js';
 import { formatG } from './format-g.js';
-import { pushBytes, pushNumber, toBytes } from './lua-bytes.js';
+import { pushBytes, toBytes } from './lua-bytes.js';
 import fengari from './lua.js';
 import { chargeScriptMemory } from './script-memory.js';
 
@@ -48,7 +49,8 @@ function encode(L: LuaState, idx: number, depth: number): string {
       if (lua.lua_touserdata(L, idx) === NULL) return 'null';
       break;
     case lua.LUA_TTABLE:
-      if (depth > MAX_DEPTH) fail(L, `Cannot serialise, excessive nesting (${depth})`);
+      // Each level holds a value on the stack while the next is encoded, as lua-cjson checks.
+      if (depth > MAX_DEPTH || !lua.lua_checkstack(L, 3)) fail(L, `Cannot serialise, excessive nesting (${depth})`);
       return encodeTable(L, lua.lua_absindex(L, idx), depth);
   }
   return fail(L, `Cannot serialise ${Buffer.from(lauxlib.luaL_typename(L, idx)).toString()}: type not supported`);
@@ -91,39 +93,6 @@ function encodeTable(L: LuaState, t: number, depth: number): string {
   return `{${parts.join(',')}}`;
 }
 
-// lua-cjson copies a string's raw bytes and writes \u escapes as UTF-8. JSON.parse reads text,
-// so bytes 0x80-0xff go in as private-use characters U+F780-U+F7FF and come back out as bytes.
-const RAW_BASE = 0xf700;
-const rawIn = (bytes: string) => bytes.replace(/[\x80-\xff]/g, (c) => String.fromCharCode(RAW_BASE + c.charCodeAt(0)));
-const bytesOut = (s: string) =>
-  s.replace(/[\uf780-\uf7ff]|[^\x00-\x7f\uf780-\uf7ff]+/g, (m) => {
-    const code = m.charCodeAt(0);
-    return code >= 0xf780 && code <= 0xf7ff ? String.fromCharCode(code - RAW_BASE) : Buffer.from(m, 'utf8').toString('latin1');
-  });
-
-function push(L: LuaState, v: unknown, depth = 1): void {
-  if (depth > MAX_DEPTH || !lua.lua_checkstack(L, 3)) fail(L, `Found too many nested data structures (${depth})`);
-  if (v === null) lua.lua_pushlightuserdata(L, NULL);
-  else if (typeof v === 'boolean') lua.lua_pushboolean(L, v);
-  else if (typeof v === 'number') pushNumber(L, v);
-  else if (typeof v === 'string') pushBytes(L, bytesOut(v));
-  else if (Array.isArray(v)) {
-    lua.lua_createtable(L, v.length, 0);
-    v.forEach((item, i) => {
-      push(L, item, depth + 1);
-      lua.lua_rawseti(L, -2, i + 1);
-    });
-  } else {
-    const entries = Object.entries(v as Record<string, unknown>);
-    lua.lua_createtable(L, 0, entries.length);
-    for (const [k, item] of entries) {
-      pushBytes(L, bytesOut(k));
-      push(L, item, depth + 1);
-      lua.lua_rawset(L, -3);
-    }
-  }
-}
-
 const FUNCTIONS: Record<string, (L: LuaState) => number> = {
   // cjson.encode(value)
   encode: (L) => {
@@ -139,14 +108,7 @@ const FUNCTIONS: Record<string, (L: LuaState) => number> = {
       const got = Buffer.from(lauxlib.luaL_typename(L, 1)).toString();
       return fail(L, `bad argument #1 to 'decode' (string expected, got ${got})`);
     }
-    let value: unknown;
-    try {
-      value = JSON.parse(rawIn(text));
-    } catch (e) {
-      // JSON.parse's own words, not lua-cjson's ("Expected value but found ... at character N").
-      return fail(L, `cjson.decode: ${(e as Error).message}`);
-    }
-    push(L, value);
+    decodeJson(L, text, NULL);
     return 1;
   },
 };
