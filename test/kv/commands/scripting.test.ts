@@ -299,11 +299,18 @@ describe('scripting commands over HTTP', () => {
     await evals('return cjson.encode({12345678901234.5, 10/2, 2^53})', '[12345678901234,5,9.007199254741e+15]');
   });
 
-  embeddedOnly("the server's Lua 5.1 counts in doubles")('differs from Redis where Lua 5.3 in fengari does: 32-bit integers', async () => {
-    // Redis (Lua 5.1, doubles only) answers "2147483648".
-    await evals('return tostring(2147483647 + 1)', '-2147483648');
-    // Numbers too large for 32 bits arrive as floats, and floats do not wrap.
-    await evals("return tonumber(ARGV[1]) + 1", 1795386911859, '0', '1795386911858');
+  it("counts in doubles as Redis's Lua 5.1 does: no number wraps at 32 bits", async () => {
+    // Each answer is redis-server 7.0's.
+    await evals('return tostring(1795765696 * 1000)', '1795765696000');
+    await evals('return tostring(2147483647 + 1)', '2147483648');
+    await evals("return tostring(tonumber('0xffffffff')) .. ' ' .. tostring(0xffffffff) .. ' ' .. tostring(tonumber(' -0x10 '))", '4294967295 4294967295 -16');
+    await evals("return string.byte('a') * 100000 * 100000", 970000000000);
+    await evals('local t = {1, 2, 3} return #t * 1000000000', 3000000000);
+    await evals('for i, v in ipairs({5}) do return i * 3000000000 end', 3000000000);
+    await evals('local s = 0 for i = 1, 100000 do s = s + i end return tostring(s * 1000)', '5000050000000');
+    await evals("local t = {} t[1.0] = 'a' t[2] = 'b' return {#t, t[1], t[2.0]}", [2, 'a', 'b']);
+    await evals("return string.format('%d %5.2f %s %x', 3, 2.5, 7, 255)", '3  2.50 7 ff');
+    await evals('return tonumber(ARGV[1]) + 1', 1795386911859, '0', '1795386911858');
     await reply(['SET', 'big', '9000000000'], 'OK');
     await evals("return redis.call('incrby', 'big', 1) + 1", 9000000002);
   });

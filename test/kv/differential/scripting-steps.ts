@@ -4,8 +4,7 @@
 // writes, read-only refusals, cjson, cmsgpack and bit; SCRIPT LOAD/EXISTS/FLUSH; and function
 // libraries: FUNCTION LOAD (REPLACE), FCALL, FCALL_RO, DELETE, LIST, STATS, FLUSH.
 //
-// Not generated: integer arithmetic past 32 bits (fengari's integers wrap), tables encoded by
-// cjson/cmsgpack as objects or maps (their key order
+// Not generated: tables encoded by cjson/cmsgpack as objects or maps (their key order
 // follows each VM's hash tables), libraries of several functions in FUNCTION LIST (Redis
 // lists them in its dict's order), FCALL_RO of a function without no-writes (an exclusion:
 // Larder runs it as Upstash does), the time limit, and FUNCTION DUMP (payloads differ).
@@ -65,6 +64,7 @@ const SCRIPTS: readonly (readonly [string, number, number, Pool?])[] = [
   ["return redis.call('set', KEYS[1], tonumber(ARGV[1]) or 0)", 1, 1, NUMBERS],
   ['return tonumber(ARGV[1])', 0, 1, NUMBERS],
   ['return tostring((tonumber(ARGV[1]) or 0) / 4)', 0, 1, PRINTED],
+  ["local a = ARGV[1] or ''\nlocal n = tonumber(a) or #a\nreturn {tostring(n * 1000000 + 2147483647), n * 3, #a * 1000000000}", 0, 1, PRINTED],
   ["return 'n:' .. ((tonumber(ARGV[1]) or 0) * 1.5) .. string.format(' %s', tonumber(ARGV[1]) or 0.5)", 0, 1, PRINTED],
   ['return cjson.encode({(tonumber(ARGV[1]) or 0) / 3, tonumber(ARGV[1])})', 0, 1, PRINTED],
   ["return redis.call('incrbyfloat', KEYS[1], ARGV[1])", 1, 1],

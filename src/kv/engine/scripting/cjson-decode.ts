@@ -6,28 +6,17 @@
 // character <n>". Scripts that catch a failed decode see the words Redis gives them.
 
 import type { LuaState } from 'fengari';
-import { pushBytes, pushNumber } from './lua-bytes.js';
+import { pushBytes } from './lua-bytes.js';
 import fengari from './lua.js';
 
 const { lua, lauxlib } = fengari;
 
 const MAX_DEPTH = 1000;
 
-// The token types, numbered as lua-cjson's, whose names its errors print (typed number, so a
-// type seen once is not taken for the type after the next token).
-const OBJ_BEGIN: number = 0;
-const OBJ_END: number = 1;
-const ARR_BEGIN: number = 2;
-const ARR_END: number = 3;
-const STRING: number = 4;
-const NUMBER: number = 5;
-const BOOLEAN: number = 6;
-const NULL_TOKEN: number = 7;
-const COLON: number = 8;
-const COMMA: number = 9;
-const END: number = 10;
-const ERROR: number = 12;
-const TOKEN_NAMES = ['T_OBJ_BEGIN', 'T_OBJ_END', 'T_ARR_BEGIN', 'T_ARR_END', 'T_STRING', 'T_NUMBER', 'T_BOOLEAN', 'T_NULL', 'T_COLON', 'T_COMMA', 'T_END'];
+// lua-cjson's token types, by the names its errors print, and their numbers in that order (typed
+// number, so a type seen once is not taken for the type after the next token).
+const TOKEN_NAMES = ['T_OBJ_BEGIN', 'T_OBJ_END', 'T_ARR_BEGIN', 'T_ARR_END', 'T_STRING', 'T_NUMBER', 'T_BOOLEAN', 'T_NULL', 'T_COLON', 'T_COMMA', 'T_END', 'T_WHITESPACE', 'T_ERROR'];
+const [OBJ_BEGIN, OBJ_END, ARR_BEGIN, ARR_END, STRING, NUMBER, BOOLEAN, NULL_TOKEN, COLON, COMMA, END, , ERROR]: number[] = TOKEN_NAMES.map((_, i) => i);
 
 /** The characters that are a token by themselves. */
 const SINGLE: Record<number, number> = { 0x7b: OBJ_BEGIN, 0x7d: OBJ_END, 0x5b: ARR_BEGIN, 0x5d: ARR_END, 0x3a: COLON, 0x2c: COMMA };
@@ -166,7 +155,7 @@ class Decoder {
       case STRING:
         return pushBytes(L, this.text);
       case NUMBER:
-        return pushNumber(L, this.number);
+        return lua.lua_pushnumber(L, this.number);
       case BOOLEAN:
         return lua.lua_pushboolean(L, this.number === 1);
       case NULL_TOKEN:

@@ -4,7 +4,7 @@
 // 1..n as an array (an empty table too), any other as a map.
 
 import type { LuaState } from 'fengari';
-import { pushBytes, pushNumber, toBytes } from './lua-bytes.js';
+import { pushBytes, toBytes } from './lua-bytes.js';
 import fengari from './lua.js';
 import { chargeScriptMemory } from './script-memory.js';
 
@@ -162,11 +162,11 @@ function unpackOne(L: LuaState, b: Buffer, at: number, depth = 0): number {
     if (!need(size)) return -1;
     const n =
       size === 8 ? Number(signed ? b.readBigInt64BE(at) : b.readBigUInt64BE(at)) : signed ? b.readIntBE(at, size) : b.readUIntBE(at, size);
-    pushNumber(L, n);
+    lua.lua_pushnumber(L, n);
     return at + size;
   };
-  if (t < 0x80) return (pushNumber(L, t), at);
-  if (t >= 0xe0) return (pushNumber(L, t - 0x100), at);
+  if (t < 0x80) return (lua.lua_pushnumber(L, t), at);
+  if (t >= 0xe0) return (lua.lua_pushnumber(L, t - 0x100), at);
   if ((t & 0xe0) === 0xa0) return str(t & 0x1f);
   if ((t & 0xf0) === 0x90) return items(t & 0x0f, false);
   if ((t & 0xf0) === 0x80) return items(t & 0x0f, true);

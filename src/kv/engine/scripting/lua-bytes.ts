@@ -19,9 +19,3 @@ export function toBytes(L: LuaState, idx: number): string | null {
   const s = lua.lua_tolstring(L, idx);
   return s === null ? null : Buffer.from(s.buffer, s.byteOffset, s.length).toString('latin1');
 }
-
-/** Pushes a JS number as Lua 5.1 would hold it: integral values fitting fengari's 32-bit integers (not -0) as integers. */
-export function pushNumber(L: LuaState, n: number): void {
-  if (Number.isInteger(n) && n >= -0x80000000 && n <= 0x7fffffff && !Object.is(n, -0)) lua.lua_pushinteger(L, n);
-  else lua.lua_pushnumber(L, n);
-}

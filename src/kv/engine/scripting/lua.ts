@@ -1,25 +1,56 @@
-// fengari (Lua 5.3 in JavaScript), loaded to print numbers as Redis's Lua 5.1 does: "%.14g" as
-// glibc prints it (format-g.ts), without 5.3's ".0" on integral floats, so tostring(10/2) is
-// "5", 2^53 "9.007199254741e+15" and 1/0 "inf" in tostring, concatenation and string.format's
-// %s alike. fengari's modules read both settings from its luaconf.js as they load, so they are
-// set there before fengari itself is required; every other module takes fengari from here (a
-// dependency rule, .dependency-cruiser.cjs, keeps it so).
+// fengari (Lua 5.3 in JavaScript), loaded to count and print numbers as Redis's Lua 5.1 does.
+//
+// - Every number is a double: 5.3 makes numerals, tonumber() and library results 32-bit
+//   integers in fengari, whose arithmetic wraps (1795765696 * 1000, a time in ms, came out as
+//   469366272). Numerals and strings are read as floats (a hex numeral as its full value, not
+//   wrapped: 0xffffffff is 4294967295) and the API pushes floats where 5.3 pushes integers, so
+//   arithmetic runs in doubles as in 5.1. Only the length operator (#) still makes an integer,
+//   which turns float as soon as it meets a numeral.
+// - Numbers print with "%.14g" as glibc prints it (format-g.ts), without 5.3's ".0" on integral
+//   floats: tostring(10/2) is "5", 2^53 "9.007199254741e+15", 1/0 "inf", in tostring,
+//   concatenation and string.format's %s alike.
+//
+// fengari's modules take these functions and settings from each other as they load, so they are
+// set on its core modules before its API and libraries are required; every other module takes
+// fengari from here (a dependency rule, .dependency-cruiser.cjs, keeps it so).
 
 import { createRequire } from 'node:module';
 import type Fengari from 'fengari';
 import { formatG } from './format-g.js';
 
-interface LuaConf {
-  LUA_COMPAT_FLOATSTRING: boolean;
-  lua_number2str(n: number): string;
+/** The value slot fengari keeps numbers in (lobject.js's TValue). */
+interface TValue {
+  readonly value: number;
+  ttisinteger(): boolean;
+  setfltvalue(n: number): void;
 }
 
 const require = createRequire(import.meta.url);
 // luaconf.js and defs.js require each other: defs.js first, as fengari loads them itself.
 require('fengari/src/defs.js');
-const luaconf = require('fengari/src/luaconf.js') as LuaConf;
+const luaconf = require('fengari/src/luaconf.js') as { LUA_COMPAT_FLOATSTRING: boolean; lua_number2str(n: number): string };
 luaconf.LUA_COMPAT_FLOATSTRING = true;
 luaconf.lua_number2str = (n) => formatG(n, 14);
+
+// The API and the VM call luaO_str2num through its module, so it is replaced in place; the
+// libraries bind lua_pushinteger when they load, after this.
+// The API first: it loads the core modules (lobject.js among them) in the order they need.
+const lapi = require('fengari/src/lapi.js') as { lua_pushinteger: unknown; lua_pushnumber: unknown };
+const lobject = require('fengari/src/lobject.js') as { luaO_str2num(s: Uint8Array, o: TValue): number };
+const str2num = lobject.luaO_str2num;
+lobject.luaO_str2num = (s, o) => {
+  const read = str2num(s, o);
+  if (read !== 0 && o.ttisinteger()) o.setfltvalue(hexValue(s) ?? o.value);
+  return read;
+};
+lapi.lua_pushinteger = lapi.lua_pushnumber;
+
+/** A hex numeral's value (5.3 wraps those past 32 bits); null for a decimal one. The lexer's ends in a NUL. */
+function hexValue(s: Uint8Array): number | null {
+  if (!s.includes(0x78) && !s.includes(0x58)) return null;
+  const m = /^\s*([+-]?)0x([0-9a-f]+)\s*\0?$/i.exec(Buffer.from(s).toString('latin1'));
+  return m === null ? null : (m[1] === '-' ? -1 : 1) * parseInt(m[2], 16);
+}
 
 const fengari = require('fengari') as typeof Fengari;
 export default fengari;

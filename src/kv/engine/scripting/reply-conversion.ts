@@ -9,7 +9,7 @@ import type { LuaState } from 'fengari';
 import { ReplyError } from '../../errors.js';
 import { Status, type Reply } from '../../reply.js';
 import { formatG } from './format-g.js';
-import { pushBytes, pushNumber, toBytes } from './lua-bytes.js';
+import { pushBytes, toBytes } from './lua-bytes.js';
 import fengari from './lua.js';
 
 const { lua } = fengari;
@@ -17,8 +17,8 @@ const { lua } = fengari;
 export function pushReply(L: LuaState, reply: Reply): void {
   if (!lua.lua_checkstack(L, 3)) throw new Error('reply nested too deeply for the Lua stack');
   if (reply === null) lua.lua_pushboolean(L, false);
-  else if (typeof reply === 'number') pushNumber(L, reply);
-  else if (typeof reply === 'bigint') pushNumber(L, Number(reply));
+  else if (typeof reply === 'number') lua.lua_pushnumber(L, reply);
+  else if (typeof reply === 'bigint') lua.lua_pushnumber(L, Number(reply));
   else if (typeof reply === 'string') pushBytes(L, reply);
   else if (reply instanceof Status) pushSingleField(L, 'ok', reply.text);
   else if (reply instanceof ReplyError) pushSingleField(L, 'err', reply.text);

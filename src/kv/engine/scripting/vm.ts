@@ -16,10 +16,8 @@
 //   error, and then raises again on every line, so a script catching it with pcall cannot keep
 //   running.
 //
-// Lua 5.3 is not Redis's 5.1: numbers print as 5.1 prints them (lua.ts), but fengari's
-// integers are 32-bit, so integer-only arithmetic past 2^31 wraps
-// (2147483647 + 1 is -2147483648), while larger numbers from replies and tonumber() are floats
-// and do not; and some runtime error messages are worded differently (5.3 names the variable).
+// Lua 5.3 is not Redis's 5.1, but numbers are doubles and print as 5.1 prints them (lua.ts);
+// some runtime error messages are worded differently (5.3 names the variable).
 //
 // Not safe for concurrent use: the database's JS thread owns it; a call runs to completion.
 
