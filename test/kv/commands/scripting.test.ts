@@ -115,6 +115,21 @@ describe('scripting commands over HTTP', () => {
     await evalFails(body, `ERR wrong number of arguments${at(body)}`);
     body = 'return redis.setresp(4)';
     await evalFails(body, `ERR RESP version must be 2 or 3.${at(body)}`);
+    // Type errors name the value before its type, as Lua 5.1 words them (and leave a constant unnamed).
+    const typeErrors: [string, string][] = [
+      ['local t = nil return t.x', "attempt to index local 't' (a nil value)"],
+      ['local t = {} return t.a.b', "attempt to index field 'a' (a nil value)"],
+      ['local x return x + 1', "attempt to perform arithmetic on local 'x' (a nil value)"],
+      ["local s = {} return 'a' .. s", "attempt to concatenate local 's' (a table value)"],
+      ['local f return f()', "attempt to call local 'f' (a nil value)"],
+      ['return #ARGV[1]', "attempt to get length of field '?' (a nil value)"],
+      ['local t = {} return t:nope()', "attempt to call method 'nope' (a nil value)"],
+      ['local u = nil local function f() return u.x end return f()', "attempt to index upvalue 'u' (a nil value)"],
+      ["return ('x')()", 'attempt to call a string value'],
+      ['return -{}', 'attempt to perform arithmetic on a table value'],
+    ];
+    for (const [script, text] of typeErrors) await evalFails(script, `ERR user_script:1: ${text}${at(script)}`);
+    await evals('local ok, e = pcall(function() local t return t.x end) return e', "user_script:1: attempt to index local 't' (a nil value)");
   });
 
   it('protects globals as Redis 7.0 does', async () => {

@@ -9,6 +9,9 @@
 // - Numbers print with "%.14g" as glibc prints it (format-g.ts), without 5.3's ".0" on integral
 //   floats: tostring(10/2) is "5", 2^53 "9.007199254741e+15", 1/0 "inf", in tostring,
 //   concatenation and string.format's %s alike.
+// - A type error names the value as 5.1 does, before its type: "attempt to index field 'x' (a
+//   nil value)" where 5.3 says "attempt to index a nil value (field 'x')"; a constant, which
+//   5.1 does not name, goes unnamed.
 //
 // fengari's modules take these functions and settings from each other as they load, so they are
 // set on its core modules before its API and libraries are required; every other module takes
@@ -36,7 +39,11 @@ luaconf.lua_number2str = (n) => formatG(n, 14);
 // libraries bind lua_pushinteger when they load, after this.
 // The API first: it loads the core modules (lobject.js among them) in the order they need.
 const lapi = require('fengari/src/lapi.js') as { lua_pushinteger: unknown; lua_pushnumber: unknown };
-const lobject = require('fengari/src/lobject.js') as { luaO_str2num(s: Uint8Array, o: TValue): number };
+const lobject = require('fengari/src/lobject.js') as {
+  luaO_str2num(s: Uint8Array, o: TValue): number;
+  luaO_pushvfstring(L: unknown, fmt: Uint8Array, argp: unknown[]): Uint8Array;
+};
+const { to_luastring } = require('fengari/src/defs.js') as { to_luastring(s: string, cache?: boolean): Uint8Array };
 const str2num = lobject.luaO_str2num;
 lobject.luaO_str2num = (s, o) => {
   const read = str2num(s, o);
@@ -44,6 +51,21 @@ lobject.luaO_str2num = (s, o) => {
   return read;
 };
 lapi.lua_pushinteger = lapi.lua_pushnumber;
+
+// ldebug.js raises every type error with this format (cached, so the same array each time),
+// the value's kind and name last, as " (field 'x')".
+const TYPE_ERROR = to_luastring('attempt to %s a %s value%s', true);
+const NAMED_TYPE_ERROR = to_luastring("attempt to %s %s '%s' (a %s value)");
+const UNNAMED_TYPE_ERROR = to_luastring('attempt to %s a %s value');
+const pushvfstring = lobject.luaO_pushvfstring;
+lobject.luaO_pushvfstring = (L, fmt, argp) => {
+  if (fmt !== TYPE_ERROR) return pushvfstring(L, fmt, argp);
+  const [op, type, named] = argp as Uint8Array[];
+  const space = named.indexOf(0x20, 2);
+  const kind = space === -1 ? '' : Buffer.from(named.subarray(2, space)).toString('latin1');
+  if (kind === '' || kind === 'constant') return pushvfstring(L, UNNAMED_TYPE_ERROR, [op, type]);
+  return pushvfstring(L, NAMED_TYPE_ERROR, [op, named.subarray(2, space), named.subarray(space + 2, -2), type]);
+};
 
 /** A hex numeral's value (5.3 wraps those past 32 bits); null for a decimal one. The lexer's ends in a NUL. */
 function hexValue(s: Uint8Array): number | null {
