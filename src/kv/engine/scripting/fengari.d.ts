@@ -63,6 +63,7 @@ declare module 'fengari' {
     lua_remove(L: LuaState, idx: number): void;
     lua_replace(L: LuaState, idx: number): void;
     lua_setfield(L: LuaState, idx: number, k: string): void;
+    lua_getfield(L: LuaState, idx: number, k: string): number;
     lua_setmetatable(L: LuaState, idx: number): void;
     lua_sethook(L: LuaState, f: Hook | null, mask: number, count: number): void;
     lua_settop(L: LuaState, idx: number): void;
@@ -83,6 +84,11 @@ declare module 'fengari' {
     luaL_unref(L: LuaState, t: number, ref: number): void;
     luaL_requiref(L: LuaState, name: string, f: JsFunction, glb: number): void;
     luaL_tolstring(L: LuaState, idx: number): LuaString;
+    luaL_checklstring(L: LuaState, arg: number): LuaString;
+    luaL_checkinteger(L: LuaState, arg: number): number;
+    luaL_checknumber(L: LuaState, arg: number): number;
+    luaL_checktype(L: LuaState, arg: number, type: number): void;
+    luaL_argerror(L: LuaState, arg: number, message: string): never;
     luaL_error(L: LuaState, fmt: string, ...args: unknown[]): never;
     luaL_typename(L: LuaState, idx: number): LuaString;
   }

@@ -110,8 +110,13 @@ function refuseAssignment(L: LuaState): number {
   return lauxlib.luaL_error(L, READONLY);
 }
 
-/** Calls the wrapped function (upvalue 1) unless its first argument is a view. */
+/**
+ * Calls the wrapped function (upvalue 1) unless its first argument is a view. Both take a table
+ * first: checked here, so a bad one is reported as the script's call (from the wrapped function
+ * it would be '?', with no line).
+ */
 function refuseViews(L: LuaState): number {
+  lauxlib.luaL_checktype(L, 1, lua.LUA_TTABLE);
   const target = lua.lua_topointer(L, 1);
   if (target !== null && VIEWS.has(target)) {
     lua.lua_pushstring(L, READONLY);

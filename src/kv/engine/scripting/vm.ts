@@ -28,6 +28,7 @@ import { openCjson } from './cjson.js';
 import { openCmsgpack } from './cmsgpack.js';
 import { pushBytes, toBytes } from './lua-bytes.js';
 import fengari from './lua.js';
+import { adaptLibraries } from './lua51-library.js';
 import { missingGlobal, openRedisApi, type Registrar, type ScriptHost } from './redis-api.js';
 import { stringField, toReply } from './reply-conversion.js';
 import { pushView, sealLibraries } from './sandbox.js';
@@ -100,9 +101,7 @@ export class LuaVm {
       lua.lua_pushnil(L);
       lua.lua_setfield(L, g, name);
     }
-    alias(L, g, 'table', 'unpack', 'unpack');
-    addLua51(L, g);
-    boundStringRep(L, g);
+    adaptLibraries(L, g);
     // table.move (Lua 5.3's, not in Redis) walks any range of indices in one JS loop, which no
     // hook can stop: table.move({}, 1, 2^31 - 1, 1) would take minutes.
     lua.lua_pushstring(L, 'table');
@@ -251,59 +250,6 @@ export class LuaVm {
     if (lua.lua_rawget(L, -2) !== lua.LUA_TNIL) return 1;
     return missingGlobal(L);
   };
-}
-
-function alias(L: LuaState, g: number, lib: string, field: string, as: string): void {
-  lua.lua_pushstring(L, lib);
-  lua.lua_rawget(L, g);
-  lua.lua_pushstring(L, field);
-  lua.lua_rawget(L, -2);
-  lua.lua_setfield(L, g, as);
-  lua.lua_pop(L, 1);
-}
-
-/**
- * string.rep answers '' at once when both the string and the separator are empty: fengari
- * would first loop n times (2^31 of them take minutes, with no hook to stop them). Any other
- * result's size is checked by the memory bound before it is made, which bounds its time too.
- */
-function boundStringRep(L: LuaState, g: number): void {
-  lua.lua_pushstring(L, 'string');
-  lua.lua_rawget(L, g);
-  lua.lua_pushstring(L, 'rep');
-  lua.lua_rawget(L, -2);
-  lua.lua_pushjsclosure(L, (L) => {
-    const empty = (i: number) => lua.lua_type(L, i) === lua.LUA_TSTRING && lua.lua_rawlen(L, i) === 0;
-    if (empty(1) && (lua.lua_isnoneornil(L, 3) || empty(3))) {
-      lua.lua_pushstring(L, '');
-      return 1;
-    }
-    lua.lua_pushvalue(L, lua.lua_upvalueindex(1));
-    lua.lua_insert(L, 1);
-    lua.lua_call(L, lua.lua_gettop(L) - 1, 1);
-    return 1;
-  }, 1);
-  lua.lua_setfield(L, -2, 'rep');
-  lua.lua_pop(L, 1);
-}
-
-/** Lua 5.1 functions Redis scripts use that 5.3 dropped: math.pow and table.getn. */
-function addLua51(L: LuaState, g: number): void {
-  const add = (lib: string, name: string, f: (L: LuaState) => number) => {
-    lua.lua_pushstring(L, lib);
-    lua.lua_rawget(L, g);
-    lua.lua_pushjsfunction(L, f);
-    lua.lua_setfield(L, -2, name);
-    lua.lua_pop(L, 1);
-  };
-  add('math', 'pow', (L) => {
-    lua.lua_pushnumber(L, Math.pow(lua.lua_tonumber(L, 1), lua.lua_tonumber(L, 2)));
-    return 1;
-  });
-  add('table', 'getn', (L) => {
-    lua.lua_pushinteger(L, lua.lua_rawlen(L, 1));
-    return 1;
-  });
 }
 
 function pushArray(L: LuaState, items: readonly string[]): void {
