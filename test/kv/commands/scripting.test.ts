@@ -294,6 +294,32 @@ describe('scripting commands over HTTP', () => {
     }
   });
 
+  it("formats as Redis's string.format does: C's conversions, 5.1's arguments", async () => {
+    // Each text is redis-server 7.0's (glibc's printf: ties to even, two exponent digits).
+    const formatted: [string, string, string][] = [
+      ['%d', '3.5', '3'],
+      ['%e', '12345.678', '1.234568e+04'],
+      ['%.3e', '0.000125', '1.250e-04'],
+      ['%g', '1e20', '1e+20'],
+      ['%#g', '0.5', '0.500000'],
+      ['%G', '1e-10', '1E-10'],
+      ['%x', '-1', 'ffffffffffffffff'],
+      ['%#o', '8', '010'],
+      ['%+d', '7', '+7'],
+      ['% 5.1f', '2.25', '  2.2'],
+      ['%.0f', '2.5', '2'],
+      ['%.2f', '0.125', '0.12'],
+      ['%c', '65', 'A'],
+      ['%10.3s|', 'abcdef', '       abc|'],
+      ['%u', '1e999', '0'],
+    ];
+    for (const [format, value, text] of formatted) await evals('return string.format(ARGV[1], tonumber(ARGV[2]) or ARGV[2])', text, '0', format, value);
+    await evals("return string.format('%5.2f|%-5d|%05d', 3.14159, 42, 7)", ' 3.14|42   |00007');
+    await evals("return string.format('%q', 'a\"b\\\\c\\nd')", '"a\\"b\\\\c\\\nd"');
+    const body = "return string.format('%z', 1)";
+    await evalFails(body, `ERR user_script:1: invalid option '%z' to 'format'${at(body)}`);
+  });
+
   it('answers for values nested too deeply instead of failing the request', async () => {
     // A table holding itself: arrays 1000 deep, then Redis's error in the innermost one.
     const { status, body } = await t.command(['EVAL', 'local t = {} t[1] = t return t', '0']);

@@ -38,6 +38,16 @@ function jsonText(rng: Rng): string {
   return text;
 }
 
+/** "<format>|<value>" for string.format: flags, a width and a precision of up to two digits, a conversion 5.1 has, and a number or text. */
+function formatted(rng: Rng): string {
+  let flags = '';
+  for (let n = rng.int(0, 2); n > 0; n--) flags += rng.pick(['-', '+', ' ', '#', '0']);
+  const width = rng.chance(0.5) ? '' : String(rng.int(0, 24));
+  const precision = rng.chance(0.5) ? '' : '.' + (rng.chance(0.2) ? '' : String(rng.int(0, 19)));
+  const value = rng.chance(0.8) ? rng.pick(PRINTED) : rng.pick(['abc', 'a"b\\c\nd\re\x00f', 'x'.repeat(120), '-0', '1e999']);
+  return `<%${flags}${width}${precision}${rng.pick([...'cdiouxXeEfgGqs'])}>|${value}`;
+}
+
 /** Scripts: body, how many keys and arguments it reads, and where its arguments come from. */
 const SCRIPTS: readonly (readonly [string, number, number, Pool?])[] = [
   ["return redis.call('set', KEYS[1], ARGV[1])", 1, 1],
@@ -64,6 +74,7 @@ const SCRIPTS: readonly (readonly [string, number, number, Pool?])[] = [
   ["return redis.call('set', KEYS[1], tonumber(ARGV[1]) or 0)", 1, 1, NUMBERS],
   ['return tonumber(ARGV[1])', 0, 1, NUMBERS],
   ['return tostring((tonumber(ARGV[1]) or 0) / 4)', 0, 1, PRINTED],
+  ["local f, v = (ARGV[1] or ''):match('^(.-)|(.*)$')\nreturn string.format(f, tonumber(v) or v)", 0, 1, formatted],
   ["local a = ARGV[1] or ''\nlocal n = tonumber(a) or #a\nreturn {tostring(n * 1000000 + 2147483647), n * 3, #a * 1000000000}", 0, 1, PRINTED],
   ["return 'n:' .. ((tonumber(ARGV[1]) or 0) * 1.5) .. string.format(' %s', tonumber(ARGV[1]) or 0.5)", 0, 1, PRINTED],
   ['return cjson.encode({(tonumber(ARGV[1]) or 0) / 3, tonumber(ARGV[1])})', 0, 1, PRINTED],

@@ -21,14 +21,34 @@ export function formatG(n: number, digits: number): string {
 
 /** %.<digits>g of `x` (positive and finite) the long way: rounded to `digits`, an exact tie to even. */
 export function roundedG(x: number, digits: number): string {
+  const [rounded, exp] = significantDigits(x, digits);
+  return layout(rounded, exp, digits);
+}
+
+/** `x` (positive and finite) rounded to `digits` significant digits, an exact tie to even: the digits and the decimal exponent. */
+export function significantDigits(x: number, digits: number): [string, number] {
   const [rounded, exp] = splitExponential(x.toExponential(digits - 1));
   // One more digit is worked out only where a tie may be: x's exponent is this one, or one
   // less where rounding carried into a new power of ten.
   if (mayTie(x, exp, digits) || mayTie(x, exp - 1, digits)) {
     const [longer, exp1] = splitExponential(x.toExponential(digits));
-    if (isTie(x, longer, exp1, digits) && (longer.charCodeAt(digits - 1) & 1) === 0) return layout(longer.slice(0, digits), exp1, digits);
+    if (isTie(x, longer, exp1, digits) && (longer.charCodeAt(digits - 1) & 1) === 0) return [longer.slice(0, digits), exp1];
   }
-  return layout(rounded, exp, digits);
+  return [rounded, exp];
+}
+
+/**
+ * C's "%.<places>f" of `x` (positive and finite): an exact tie rounds to even, where JS's
+ * toFixed rounds it up. x is a tie only when its exact expansion ends in a 5 one place further.
+ */
+export function fixedText(x: number, places: number): string {
+  if (x >= 1e21) return BigInt(x).toString() + (places > 0 ? '.' + '0'.repeat(places) : '');
+  if (-lowestBit(x) === places + 1) {
+    const longer = x.toFixed(places + 1);
+    const kept = longer.slice(0, places === 0 ? -2 : -1);
+    if ((kept.charCodeAt(kept.length - 1) & 1) === 0) return kept;
+  }
+  return x.toFixed(places);
 }
 
 /** Whether x, of decimal exponent exp10, can lie halfway between two `digits`-digit values. */

@@ -3,9 +3,9 @@
 // - Every number is a double: 5.3 makes numerals, tonumber() and library results 32-bit
 //   integers in fengari, whose arithmetic wraps (1795765696 * 1000, a time in ms, came out as
 //   469366272). Numerals and strings are read as floats (a hex numeral as its full value, not
-//   wrapped: 0xffffffff is 4294967295) and the API pushes floats where 5.3 pushes integers, so
-//   arithmetic runs in doubles as in 5.1. Only the length operator (#) still makes an integer,
-//   which turns float as soon as it meets a numeral.
+//   wrapped: 0xffffffff is 4294967295; "-0" as -0) and the API pushes floats where 5.3 pushes
+//   integers, so arithmetic runs in doubles as in 5.1. Only the length operator (#) still makes
+//   an integer, which turns float as soon as it meets a numeral.
 // - Numbers print with "%.14g" as glibc prints it (format-g.ts), without 5.3's ".0" on integral
 //   floats: tostring(10/2) is "5", 2^53 "9.007199254741e+15", 1/0 "inf", in tostring,
 //   concatenation and string.format's %s alike.
@@ -47,7 +47,7 @@ const { to_luastring } = require('fengari/src/defs.js') as { to_luastring(s: str
 const str2num = lobject.luaO_str2num;
 lobject.luaO_str2num = (s, o) => {
   const read = str2num(s, o);
-  if (read !== 0 && o.ttisinteger()) o.setfltvalue(hexValue(s) ?? o.value);
+  if (read !== 0 && o.ttisinteger()) o.setfltvalue(hexValue(s) ?? (o.value === 0 && s.includes(0x2d) ? -0 : o.value));
   return read;
 };
 lapi.lua_pushinteger = lapi.lua_pushnumber;

@@ -1,12 +1,14 @@
 // The standard library as Redis's Lua 5.1 has it, where fengari's 5.3 differs: `unpack`,
-// math.pow and table.getn, which 5.3 dropped; string.rep without 5.3's separator argument
-// (string.rep('x', 3, '-') is "xxx") and bounded; and the arguments 5.1 checks that 5.3 takes
-// otherwise ("bad argument #1 to 'pairs' (table expected, got no value)" where 5.3 says "value
-// expected", or fails later with no name). A function adapted here checks its arguments itself,
-// called straight from the script, so an error names it and the script's line, then calls
-// 5.3's. Run on the real library tables, before they are sealed (sandbox.ts).
+// math.pow and table.getn, which 5.3 dropped; string.format's conversions (lua-format.ts);
+// string.rep without 5.3's separator argument (string.rep('x', 3, '-') is "xxx"), and bounded;
+// and the arguments 5.1 checks that 5.3 takes otherwise ("bad argument #1 to 'pairs' (table
+// expected, got no value)" where 5.3 says "value expected", or fails later with no name). A
+// function adapted here checks its arguments itself, called straight from the script, so an
+// error names it and the script's line, then calls 5.3's. Run on the real library tables,
+// before they are sealed (sandbox.ts).
 
 import type { LuaState } from 'fengari';
+import { stringFormat } from './lua-format.js';
 import fengari from './lua.js';
 
 const { lua, lauxlib } = fengari;
@@ -60,6 +62,8 @@ export function adaptLibraries(L: LuaState, g: number): void {
     lua.lua_getfield(L, -1, 'rep');
     lua.lua_pushjsclosure(L, boundRep, 1);
     lua.lua_setfield(L, -2, 'rep');
+    lua.lua_pushjsfunction(L, stringFormat);
+    lua.lua_setfield(L, -2, 'format');
   });
 }
 
