@@ -191,21 +191,32 @@ async function retryCounts(info: Ready): Promise<Map<string, number>> {
   return counts;
 }
 
+/**
+ * `f` of each item, at most 32 at once, in order: thousands of requests opened at once overflow
+ * the server's listen backlog, and on a loaded machine a connect retried past undici's 10 s
+ * connect timeout fails the fetch.
+ */
+async function eachOf<T, R>(items: readonly T[], f: (item: T) => Promise<R>): Promise<R[]> {
+  const out: R[] = [];
+  for (let i = 0; i < items.length; i += 32) out.push(...(await Promise.all(items.slice(i, i + 32).map(f))));
+  return out;
+}
+
 /** What the API shows of the acknowledged state: pending messages and their retries, what is gone, dead letters, schedules, the URL group. */
 async function shown(info: Ready, ack: Acknowledged) {
   const client = queueClient(info.queue);
   const pending = [...ack.delayed.filter((id) => !ack.cancelled.has(id)), ...ack.waiting];
-  const messages = await Promise.all(pending.map((id) => client.messages.get(id)));
+  const messages = await eachOf(pending, (id) => client.messages.get(id));
   // Not through the SDK, which logs every 404.
   const status = (id: string) => fetch(`${info.queue.url}/v2/messages/${id}`, { headers: { authorization: `Bearer ${info.queue.token}` } }).then((r) => r.status);
-  const back = await Promise.all([...ack.cancelled, ...ack.delivered, ...ack.deadLettered].map(async (id) => ((await status(id)) === 404 ? null : id)));
+  const back = await eachOf([...ack.cancelled, ...ack.delivered, ...ack.deadLettered], async (id) => ((await status(id)) === 404 ? null : id));
   const counts = await retryCounts(info);
   const dlq = (await client.dlq.listMessages({ count: 1000 })).messages.map((m) => m.messageId).sort();
   const schedules = (await client.schedules.list()).map((s) => ({ id: s.scheduleId, paused: s.isPaused })).sort((a, b) => a.id.localeCompare(b.id));
   // The group goes with its last endpoint.
   const group = ((await client.urlGroups.get(GROUP).catch(() => null))?.endpoints ?? []).map((e) => e.url).sort();
   const workflows = new WorkflowClient({ baseUrl: info.queue.url, token: info.queue.token });
-  const runs = await Promise.all(ack.runs.map(async (id) => (await workflows.logs({ workflowRunId: id })).runs.map((r) => [r.workflowState, r.workflowRunResponse])));
+  const runs = await eachOf(ack.runs, async (id) => (await workflows.logs({ workflowRunId: id })).runs.map((r) => [r.workflowState, r.workflowRunResponse]));
   return { messages, back: back.filter((id) => id !== null), retried: pending.map((id) => counts.get(id)), dlq, schedules, group, runs };
 }
 
@@ -270,7 +281,7 @@ describe('queue compactions while messages move', () => {
       const checked = checkArchive(archive);
       assert.ok(checked >= SNAPSHOTS - 1, `${checked} snapshots checked`);
 
-      const latePending = async (info: Ready) => (await Promise.all(late.map((id) => queueClient(info.queue).messages.get(id)))).map((m) => m.body);
+      const latePending = async (info: Ready) => (await eachOf(late, (id) => queueClient(info.queue).messages.get(id))).map((m) => m.body);
       second = await spawnLarder({ runtime: TEST_RUNTIME, dataDir, config });
       assert.deepEqual(await shown(second.info, ack), before, 'after kill -9');
       assert.deepEqual(await latePending(second.info), late.map((_, i) => `k${i}`));
