@@ -275,6 +275,8 @@ describe('scripting commands over HTTP', () => {
     await evals("return string.rep('x', 3, '-')", 'xxx');
     await evals("return {unpack({1, 2, 3}, 2)}", [2, 3]);
     await evals('return {math.pow(2, 10), table.getn({1, 2}), math.max(3, 9, 2)}', [1024, 2, 9]);
+    // An integer argument takes a fraction, truncated, and a number past 32 bits.
+    await evals("return {string.sub('hello', 1.5, 3.9), string.rep('ab', 2.7), string.sub('hello', 2, 1e10), table.concat({1, 2, 3}, ',', 1.5)}", ['hel', 'abab', 'ello', '1,2,3']);
     const refused: [string, string][] = [
       ['pairs()', "bad argument #1 to 'pairs' (table expected, got no value)"],
       ['ipairs(1)', "bad argument #1 to 'ipairs' (table expected, got number)"],

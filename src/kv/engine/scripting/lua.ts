@@ -29,21 +29,21 @@ interface TValue {
 }
 
 const require = createRequire(import.meta.url);
-// luaconf.js and defs.js require each other: defs.js first, as fengari loads them itself.
-require('fengari/src/defs.js');
+// fengari's core modules, in the order fengari loads them: defs.js and luaconf.js require each
+// other; lobject.js reads luaconf's settings as it loads, so they are set before the API,
+// which loads the rest in the order they need.
+const defs = require('fengari/src/defs.js') as { to_luastring(s: string, cache?: boolean): Uint8Array };
 const luaconf = require('fengari/src/luaconf.js') as { LUA_COMPAT_FLOATSTRING: boolean; lua_number2str(n: number): string };
 luaconf.LUA_COMPAT_FLOATSTRING = true;
 luaconf.lua_number2str = (n) => formatG(n, 14);
-
-// The API and the VM call luaO_str2num through its module, so it is replaced in place; the
-// libraries bind lua_pushinteger when they load, after this.
-// The API first: it loads the core modules (lobject.js among them) in the order they need.
 const lapi = require('fengari/src/lapi.js') as { lua_pushinteger: unknown; lua_pushnumber: unknown };
 const lobject = require('fengari/src/lobject.js') as {
   luaO_str2num(s: Uint8Array, o: TValue): number;
   luaO_pushvfstring(L: unknown, fmt: Uint8Array, argp: unknown[]): Uint8Array;
 };
-const { to_luastring } = require('fengari/src/defs.js') as { to_luastring(s: string, cache?: boolean): Uint8Array };
+
+// The API and the VM call luaO_str2num and luaO_pushvfstring through their module, so they are
+// replaced in place; the libraries bind lua_pushinteger when they load, after this.
 const str2num = lobject.luaO_str2num;
 lobject.luaO_str2num = (s, o) => {
   const read = str2num(s, o);
@@ -52,11 +52,29 @@ lobject.luaO_str2num = (s, o) => {
 };
 lapi.lua_pushinteger = lapi.lua_pushnumber;
 
+// An integer argument takes any number, truncated, as 5.1's does (string.sub(s, 1.5) is
+// string.sub(s, 1)) where 5.3 refuses a fraction; past fengari's 32 bits it is clamped
+// (string.sub(s, 1, 1e10) still reads to the end). The libraries bind these as they load.
+const lauxlib = require('fengari/src/lauxlib.js') as {
+  luaL_checknumber(L: unknown, arg: number): number;
+  luaL_checkinteger(L: unknown, arg: number): number;
+  luaL_optinteger(L: unknown, arg: number, def: number): number;
+};
+const isNoneOrNil = (L: unknown, arg: number) => (lapi as unknown as { lua_type(L: unknown, arg: number): number }).lua_type(L, arg) <= 0;
+lauxlib.luaL_checkinteger = (L, arg) => int32(lauxlib.luaL_checknumber(L, arg));
+lauxlib.luaL_optinteger = (L, arg, def) => (isNoneOrNil(L, arg) ? def : lauxlib.luaL_checkinteger(L, arg));
+
+/** A number as a 32-bit integer: truncated, clamped, and a NaN the lowest (C's cast gives LLONG_MIN). */
+function int32(n: number): number {
+  if (Number.isNaN(n)) return -0x80000000;
+  return Math.max(-0x80000000, Math.min(0x7fffffff, Math.trunc(n)));
+}
+
 // ldebug.js raises every type error with this format (cached, so the same array each time),
 // the value's kind and name last, as " (field 'x')".
-const TYPE_ERROR = to_luastring('attempt to %s a %s value%s', true);
-const NAMED_TYPE_ERROR = to_luastring("attempt to %s %s '%s' (a %s value)");
-const UNNAMED_TYPE_ERROR = to_luastring('attempt to %s a %s value');
+const TYPE_ERROR = defs.to_luastring('attempt to %s a %s value%s', true);
+const NAMED_TYPE_ERROR = defs.to_luastring("attempt to %s %s '%s' (a %s value)");
+const UNNAMED_TYPE_ERROR = defs.to_luastring('attempt to %s a %s value');
 const pushvfstring = lobject.luaO_pushvfstring;
 lobject.luaO_pushvfstring = (L, fmt, argp) => {
   if (fmt !== TYPE_ERROR) return pushvfstring(L, fmt, argp);
