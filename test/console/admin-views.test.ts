@@ -134,6 +134,8 @@ describe('console: admin views', { skip: noChromium }, () => {
     await page.getByLabel('Produce value').fill('only one');
     await page.getByRole('button', { name: 'Produce', exact: true }).dblclick();
     await eventually(async () => (await page.getByLabel('Produce value').inputValue()) === '', 'the produce to be answered');
+    // A second click landing after the answer finds the emptied form's button waiting for a value.
+    assert.ok(await page.getByRole('button', { name: 'Produce', exact: true }).isDisabled());
     const kafka = new Kafka(c);
     const fetched = await kafka.consumer().fetch({ topic: 'once', partition: 0, offset: 0, timeout: 500 });
     assert.deepEqual(fetched.map((m) => m.value), ['only one']);

@@ -90,7 +90,8 @@ export function CollectionEditor(props: KeyProps & { kind: CollectionKind }) {
               }}
             />
           ))}
-          <button type="submit" disabled={busy}>
+          {/* Waits for input: an add empties the fields, so a double click's late second click adds nothing. */}
+          <button type="submit" disabled={busy || values.every((v) => v === '')}>
             Add
           </button>
         </form>

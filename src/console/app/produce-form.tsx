@@ -1,4 +1,6 @@
-// Produces one message to a stream topic (POST /produce).
+// Produces one message to a stream topic (POST /produce). The button waits for a value: a
+// produce empties it, so the second click of a double click that lands after the answer sends
+// nothing (one in flight is already refused by useSubmit).
 
 import { useState } from 'preact/hooks';
 import { call } from './api';
@@ -22,7 +24,7 @@ export function ProduceForm(props: { url: string; auth: string; onProduced: () =
         <input name="produce-topic" aria-label="Produce topic" placeholder="topic" value={topic} onInput={(e) => setTopic(e.currentTarget.value)} />
         <input name="produce-key" aria-label="Produce key" placeholder="key (optional)" value={key} onInput={(e) => setKey(e.currentTarget.value)} />
         <input name="produce-value" aria-label="Produce value" placeholder="value" value={value} onInput={(e) => setValue(e.currentTarget.value)} />
-        <button type="submit" disabled={busy}>
+        <button type="submit" disabled={busy || value === ''}>
           Produce
         </button>
       </form>
