@@ -12,6 +12,8 @@ import fengari from './lua.js';
 const { lua, lauxlib } = fengari;
 
 const FLAGS = '-+ #0';
+/** A conversion's flags, width and precision, read where it starts. */
+const SPEC = /([-+ #0]*)(\d{0,2})(?:\.(\d{0,2}))?/y;
 
 interface Spec {
   readonly flags: string;
@@ -34,7 +36,8 @@ export function stringFormat(L: LuaState): number {
       i++;
     } else {
       if (++arg > top) lauxlib.luaL_argerror(L, arg, 'no value');
-      const m = /^([-+ #0]*)(\d{0,2})(?:\.(\d{0,2}))?/.exec(fmt.slice(i))!;
+      SPEC.lastIndex = i;
+      const m = SPEC.exec(fmt)!;
       if (m[1].length > FLAGS.length) lauxlib.luaL_error(L, '%s', 'invalid format (repeated flags)');
       i += m[0].length;
       if (/\d/.test(fmt[i] ?? '')) lauxlib.luaL_error(L, '%s', 'invalid format (width or precision too long)');
