@@ -378,7 +378,7 @@ describe('scripting commands over HTTP', () => {
     await evals("return string.format('%d %5.2f %s %x', 3, 2.5, 7, 255)", '3  2.50 7 ff');
     await evals('return tonumber(ARGV[1]) + 1', 1795386911859, '0', '1795386911858');
     await reply(['SET', 'big', '9000000000'], 'OK');
-    await evals("return redis.call('incrby', 'big', 1) + 1", 9000000002);
+    await evals("return redis.call('incrby', KEYS[1], 1) + 1", 9000000002, '1', 'big');
   });
 
   notOnCluster('EVAL caches a script on the one node that ran it; SCRIPT EXISTS holds where every node holds')('caches scripts: EVALSHA, SCRIPT LOAD, EXISTS, FLUSH, KILL', async () => {
