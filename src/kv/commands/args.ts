@@ -1,6 +1,7 @@
 // Argument parsing shared by every command family: the one integer parser and the one float
 // parser of kv/, and a reader that keeps the first error so a handler checks once.
 
+import { strtod } from '../../text/strtod.js';
 import { NOT_FLOAT, NOT_INTEGER, OVERFLOW, SYNTAX, type ReplyError } from '../errors.js';
 import { INT64_MAX, INT64_MIN, isIntegerText, parseInt64 } from '../engine/int64.js';
 import type { Args } from './spec.js';
@@ -41,66 +42,6 @@ export function incrementText(text: string | undefined, by: number | bigint, not
   const current = text === undefined ? 0 : parseExactInteger(text);
   if (current === undefined) return notInteger;
   return addInt64(current, by) ?? OVERFLOW;
-}
-
-/** What C's strtod read from a string. */
-export interface Strtod {
-  readonly value: number;
-  /** Index just past the number; `from` when nothing was read (C's endptr = nptr). */
-  readonly end: number;
-  /** ERANGE for an overflow to infinity or an underflow to zero (glibc also flags inexact
-   *  subnormals, which no caller distinguishes). */
-  readonly erange: boolean;
-}
-
-// Leading C-locale spaces, a sign, then inf[inity], nan[(chars)], a hex float (0x with at least
-// one hex digit) or a decimal with at least one digit; an exponent only counts with digits.
-const STRTOD =
-  /[ \t\n\v\f\r]*([+-]?)(?:(inf(?:inity)?)|(nan(?:\([0-9A-Za-z_]*\))?)|0[xX](?=\.?[0-9a-fA-F])([0-9a-fA-F]*)(?:\.([0-9a-fA-F]*))?(?:[pP]([+-]?\d+))?|(\d*(?:\.\d*)?)(?:[eE]([+-]?\d+))?)/iy;
-
-/**
- * C's strtod (glibc, C locale) from `from`: the longest prefix that reads as a double,
- * correctly rounded, hex floats included. Redis parses sorted-set scores and score ranges
- * with it, and some callers accept what follows the number (a NUL), so the end is returned.
- */
-export function strtod(s: string, from = 0): Strtod {
-  STRTOD.lastIndex = from;
-  const m = STRTOD.exec(s);
-  // The decimal branch may match nothing at all ("", ".", "x"): no conversion.
-  if (m === null || (m[7] !== undefined && !/\d/.test(m[7]))) return { value: 0, end: from, erange: false };
-  const neg = m[1] === '-';
-  const end = STRTOD.lastIndex;
-  if (m[2] !== undefined) return { value: neg ? -Infinity : Infinity, end, erange: false };
-  if (m[3] !== undefined) return { value: NaN, end, erange: false };
-  if (m[7] !== undefined) {
-    const value = Number(m[1] + m[7] + (m[8] === undefined ? '' : 'e' + m[8]));
-    const erange = !Number.isFinite(value) || (value === 0 && /[1-9]/.test(m[7]));
-    return { value, end, erange };
-  }
-  return { ...hexFloat(neg, m[4], m[5] ?? '', m[6]), end };
-}
-
-/** A hex float's value, rounded to nearest even as glibc does, subnormals included. */
-function hexFloat(neg: boolean, int: string, frac: string, expText: string | undefined): { value: number; erange: boolean } {
-  const sign = neg ? -1 : 1;
-  const digits = (int + frac).replace(/^0+/, '');
-  if (digits.length === 0) return { value: sign * 0, erange: false };
-  let e2 = (expText === undefined ? 0 : Number(expText)) - 4 * frac.length;
-  let m = BigInt('0x' + digits);
-  const top = e2 + m.toString(2).length - 1; // exponent of the leading bit
-  if (top > 1023) return { value: sign * Infinity, erange: true };
-  if (top < -1076) return { value: sign * 0, erange: true };
-  const quantum = Math.max(top - 52, -1074); // exponent of the last bit a double keeps
-  if (e2 < quantum) {
-    const shift = BigInt(quantum - e2);
-    const rest = m & ((1n << shift) - 1n);
-    const half = 1n << (shift - 1n);
-    m >>= shift;
-    if (rest > half || (rest === half && (m & 1n) === 1n)) m += 1n;
-    e2 = quantum;
-  }
-  const value = sign * Number(m) * 2 ** e2;
-  return { value, erange: m === 0n || !Number.isFinite(value) };
 }
 
 /**

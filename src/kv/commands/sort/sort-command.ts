@@ -8,13 +8,14 @@
 // by their bytes here, which keeps SORT ... STORE deterministic on replay (it is logged as
 // sent, as Redis propagates it; BY and GET read keys the replay has rebuilt by then).
 
+import { strtod } from '../../../text/strtod.js';
 import type { Keyspace } from '../../engine/keyspace.js';
 import { LIST, ListValue } from '../../engine/list/list-value.js';
 import { SET_KIND, type SetValue } from '../../engine/set/set-value.js';
 import { ZSET_KIND, type ZSet } from '../../engine/zset/zset-value.js';
 import { SORT_SCORE_NOT_DOUBLE, SYNTAX, WRONGTYPE, isError, sortOptionDenied, type ReplyError } from '../../errors.js';
 import type { Reply } from '../../reply.js';
-import { ArgReader, strtod } from '../args.js';
+import { ArgReader } from '../args.js';
 import { unchanged, type Args, type Ctx } from '../spec.js';
 import { hasStar, lookupByPattern } from './pattern.js';
 

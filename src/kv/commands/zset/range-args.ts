@@ -1,8 +1,8 @@
 // The interval arguments of the sorted-set commands, read exactly as Redis reads them
 // (t_zset.c zslParseRange and zslParseLexRangeItem).
 
+import { strtod } from '../../../text/strtod.js';
 import { LEX_MAX, LEX_MIN, type LexBound, type LexRange, type ScoreRange } from '../../engine/zset/range.js';
-import { strtod } from '../args.js';
 
 /**
  * "1.5", "(1.5" (exclusive), "-inf", "+inf". Redis hands the text to strtod and only checks

@@ -6,12 +6,14 @@
 // character <n>". Scripts that catch a failed decode see the words Redis gives them.
 
 import type { LuaState } from 'fengari';
-import { pushBytes } from './lua-bytes.js';
+import { strtod } from '../../../text/strtod.js';
+import { pushBytes, raiseError } from './lua-bytes.js';
 import fengari from './lua.js';
 
-const { lua, lauxlib } = fengari;
+const { lua } = fengari;
 
-const MAX_DEPTH = 1000;
+/** lua-cjson's decode_max_depth. */
+const DECODE_MAX_DEPTH = 1000;
 
 // lua-cjson's token types, by the names its errors print, and their numbers in that order (typed
 // number, so a type seen once is not taken for the type after the next token).
@@ -28,16 +30,12 @@ const ESCAPED: Record<number, string> = { 0x22: '"', 0x5c: '\\', 0x2f: '/', 0x62
  * `nullValue` is cjson.null, the light userdata JSON null decodes to.
  */
 export function decodeJson(L: LuaState, text: string, nullValue: object): void {
-  if (text.length >= 2 && (text.charCodeAt(0) === 0 || text.charCodeAt(1) === 0)) fail(L, 'JSON parser does not support UTF-16 or UTF-32');
+  if (text.length >= 2 && (text.charCodeAt(0) === 0 || text.charCodeAt(1) === 0)) raiseError(L, 'JSON parser does not support UTF-16 or UTF-32');
   const d = new Decoder(L, text, nullValue);
   d.next();
   d.value();
   d.next();
   if (d.type !== END) d.unexpected('the end');
-}
-
-function fail(L: LuaState, text: string): never {
-  return lauxlib.luaL_error(L, '%s', text);
 }
 
 class Decoder {
@@ -96,9 +94,9 @@ class Decoder {
   }
 
   private readNumber(): void {
-    const end = strtod(this.data, this.at);
+    const { value, end } = strtod(this.data, this.at);
     if (end === this.at) return this.error('invalid number');
-    this.number = strtodValue(this.data.slice(this.at, end));
+    this.number = value;
     this.type = NUMBER;
     this.at = end;
   }
@@ -205,13 +203,13 @@ class Decoder {
   }
 
   private descend(slots: number): void {
-    if (++this.depth <= MAX_DEPTH && lua.lua_checkstack(this.L, slots)) return;
-    fail(this.L, `Found too many nested data structures (${this.depth}) at character ${this.at}`);
+    if (++this.depth <= DECODE_MAX_DEPTH && lua.lua_checkstack(this.L, slots)) return;
+    raiseError(this.L, `Found too many nested data structures (${this.depth}) at character ${this.at}`);
   }
 
   unexpected(expected: string): never {
     const found = this.type === ERROR ? this.text : TOKEN_NAMES[this.type];
-    return fail(this.L, `Expected ${expected} but found ${found} at character ${this.start + 1}`);
+    return raiseError(this.L, `Expected ${expected} but found ${found} at character ${this.start + 1}`);
   }
 }
 
@@ -219,29 +217,4 @@ class Decoder {
 function hex4(s: string, i: number): number {
   const digits = s.slice(i, i + 4);
   return /^[0-9a-fA-F]{4}$/.test(digits) ? parseInt(digits, 16) : -1;
-}
-
-// What glibc's strtod reads at a number: a sign, then "inf"/"infinity", "nan" (with an optional
-// "(chars)"), hex digits after "0x" (with a point and a binary exponent), or decimal digits with
-// a point and an exponent.
-const STRTOD = /[+-]?(?:inf(?:inity)?|nan(?:\([0-9A-Za-z_]*\))?|0x(?:[0-9a-f]+\.?[0-9a-f]*|\.[0-9a-f]+)(?:p[+-]?\d+)?|(?:\d+\.?\d*|\.\d+)(?:e[+-]?\d+)?)/iy;
-
-/** Where strtod stops reading a number that starts at i (i itself when it reads none). */
-function strtod(s: string, i: number): number {
-  STRTOD.lastIndex = i;
-  return STRTOD.test(s) ? STRTOD.lastIndex : i;
-}
-
-/** The double strtod makes of `text`, a match of STRTOD. */
-function strtodValue(text: string): number {
-  const sign = text.charCodeAt(0) === 0x2d ? -1 : 1;
-  const body = text.replace(/^[+-]/, '').toLowerCase();
-  if (body.startsWith('inf')) return sign * Infinity;
-  if (body.startsWith('nan')) return NaN;
-  if (!body.startsWith('0x')) return sign * Number(body);
-  const [, int, frac = '', exp = '0'] = /^0x([0-9a-f]*)\.?([0-9a-f]*)(?:p([+-]?\d+))?$/.exec(body)!;
-  const mantissa = Number(BigInt(`0x${int + frac || '0'}`));
-  const power = Number(exp) - 4 * frac.length;
-  // Two steps, so a power past the double's range still scales a small or large mantissa.
-  return sign * mantissa * 2 ** Math.trunc(power / 2) * 2 ** (power - Math.trunc(power / 2));
 }

@@ -7,7 +7,7 @@
 import type { LuaState } from 'fengari';
 import { decodeJson } from './cjson-decode.js';
 import { formatG } from './format-g.js';
-import { pushBytes, toBytes } from './lua-bytes.js';
+import { pushBytes, raiseError, toBytes } from './lua-bytes.js';
 import fengari from './lua.js';
 import { chargeScriptMemory } from './script-memory.js';
 
@@ -15,12 +15,9 @@ const { lua, lauxlib } = fengari;
 
 /** cjson.null: a light userdata every decode of null pushes, and encode recognises. */
 const NULL = { cjson: 'null' };
-const MAX_DEPTH = 1000;
+/** lua-cjson's encode_max_depth. */
+const ENCODE_MAX_DEPTH = 1000;
 const ESCAPES: Record<string, string> = { '"': '\\"', '\\': '\\\\', '/': '\\/', '\b': '\\b', '\f': '\\f', '\n': '\\n', '\r': '\\r', '\t': '\\t' };
-
-function fail(L: LuaState, text: string): never {
-  return lauxlib.luaL_error(L, '%s', text);
-}
 
 // Strings are what can make the output huge (one string many times over), so each is charged
 // to the script's memory bound before the output is joined.
@@ -30,7 +27,7 @@ function encodeString(s: string): string {
 }
 
 function encodeNumber(L: LuaState, n: number): string {
-  if (!Number.isFinite(n)) fail(L, 'Cannot serialise number: must not be NaN or Inf');
+  if (!Number.isFinite(n)) raiseError(L, 'Cannot serialise number: must not be NaN or Inf');
   return formatG(n, 14);
 }
 
@@ -50,10 +47,10 @@ function encode(L: LuaState, idx: number, depth: number): string {
       break;
     case lua.LUA_TTABLE:
       // Each level holds a value on the stack while the next is encoded, as lua-cjson checks.
-      if (depth > MAX_DEPTH || !lua.lua_checkstack(L, 3)) fail(L, `Cannot serialise, excessive nesting (${depth})`);
+      if (depth > ENCODE_MAX_DEPTH || !lua.lua_checkstack(L, 3)) raiseError(L, `Cannot serialise, excessive nesting (${depth})`);
       return encodeTable(L, lua.lua_absindex(L, idx), depth);
   }
-  return fail(L, `Cannot serialise ${Buffer.from(lauxlib.luaL_typename(L, idx)).toString()}: type not supported`);
+  return raiseError(L, `Cannot serialise ${Buffer.from(lauxlib.luaL_typename(L, idx)).toString()}: type not supported`);
 }
 
 function encodeTable(L: LuaState, t: number, depth: number): string {
@@ -70,7 +67,7 @@ function encodeTable(L: LuaState, t: number, depth: number): string {
     else isArray = false;
   }
   if (isArray && max > 0) {
-    if (max > items * 2 && max > 10) fail(L, 'Cannot serialise table: excessively sparse array');
+    if (max > items * 2 && max > 10) raiseError(L, 'Cannot serialise table: excessively sparse array');
     const parts: string[] = [];
     for (let i = 1; i <= max; i++) {
       lua.lua_rawgeti(L, t, i);
@@ -84,7 +81,7 @@ function encodeTable(L: LuaState, t: number, depth: number): string {
   while (lua.lua_next(L, t) !== 0) {
     const keyType = lua.lua_type(L, -2);
     if (keyType !== lua.LUA_TSTRING && keyType !== lua.LUA_TNUMBER) {
-      fail(L, 'Cannot serialise table: table key must be a number or string');
+      raiseError(L, 'Cannot serialise table: table key must be a number or string');
     }
     const key = keyType === lua.LUA_TNUMBER ? encodeNumber(L, lua.lua_tonumber(L, -2)) : toBytes(L, -2)!;
     parts.push(`${encodeString(key)}:${encode(L, -1, depth + 1)}`);
@@ -96,17 +93,17 @@ function encodeTable(L: LuaState, t: number, depth: number): string {
 const FUNCTIONS: Record<string, (L: LuaState) => number> = {
   // cjson.encode(value)
   encode: (L) => {
-    if (lua.lua_gettop(L) !== 1) fail(L, 'bad argument #1 to \'encode\' (expected 1 argument)');
+    if (lua.lua_gettop(L) !== 1) raiseError(L, 'bad argument #1 to \'encode\' (expected 1 argument)');
     pushBytes(L, encode(L, 1, 1));
     return 1;
   },
   // cjson.decode(text)
   decode: (L) => {
-    if (lua.lua_gettop(L) !== 1) fail(L, "bad argument #1 to 'decode' (expected 1 argument)");
+    if (lua.lua_gettop(L) !== 1) raiseError(L, "bad argument #1 to 'decode' (expected 1 argument)");
     const text = toBytes(L, 1);
     if (text === null) {
       const got = Buffer.from(lauxlib.luaL_typename(L, 1)).toString();
-      return fail(L, `bad argument #1 to 'decode' (string expected, got ${got})`);
+      return raiseError(L, `bad argument #1 to 'decode' (string expected, got ${got})`);
     }
     decodeJson(L, text, NULL);
     return 1;

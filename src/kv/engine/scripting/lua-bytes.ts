@@ -5,7 +5,7 @@
 import type { LuaState } from 'fengari';
 import fengari from './lua.js';
 
-const { lua } = fengari;
+const { lua, lauxlib } = fengari;
 
 export function pushBytes(L: LuaState, bytes: string): void {
   // Made as a Uint8Array rather than a Buffer, so a script's memory bound counts it (script-memory.ts).
@@ -18,4 +18,9 @@ export function pushBytes(L: LuaState, bytes: string): void {
 export function toBytes(L: LuaState, idx: number): string | null {
   const s = lua.lua_tolstring(L, idx);
   return s === null ? null : Buffer.from(s.buffer, s.byteOffset, s.length).toString('latin1');
+}
+
+/** Raises `text` as the script's error, after where the script is (luaL_error), taken as is: no format. */
+export function raiseError(L: LuaState, text: string): never {
+  return lauxlib.luaL_error(L, '%s', text);
 }

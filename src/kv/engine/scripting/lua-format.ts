@@ -6,7 +6,7 @@
 
 import type { LuaState } from 'fengari';
 import { fixedText, formatG, significantDigits } from './format-g.js';
-import { pushBytes, toBytes } from './lua-bytes.js';
+import { pushBytes, raiseError, toBytes } from './lua-bytes.js';
 import fengari from './lua.js';
 
 const { lua, lauxlib } = fengari;
@@ -38,9 +38,9 @@ export function stringFormat(L: LuaState): number {
       if (++arg > top) lauxlib.luaL_argerror(L, arg, 'no value');
       SPEC.lastIndex = i;
       const m = SPEC.exec(fmt)!;
-      if (m[1].length > FLAGS.length) lauxlib.luaL_error(L, '%s', 'invalid format (repeated flags)');
+      if (m[1].length > FLAGS.length) raiseError(L, 'invalid format (repeated flags)');
       i += m[0].length;
-      if (/\d/.test(fmt[i] ?? '')) lauxlib.luaL_error(L, '%s', 'invalid format (width or precision too long)');
+      if (/\d/.test(fmt[i] ?? '')) raiseError(L, 'invalid format (width or precision too long)');
       const spec: Spec = { flags: m[1], width: Number(m[2] || 0), precision: m[3] === undefined ? -1 : Number(m[3] || 0) };
       out += convert(L, fmt[i++] ?? '', arg, spec);
     }
@@ -91,7 +91,7 @@ function convert(L: LuaState, conversion: string, arg: number, spec: Spec): stri
       return pad(spec.precision === -1 ? text : text.slice(0, spec.precision), spec);
     }
     default:
-      return lauxlib.luaL_error(L, '%s', `invalid option '%${conversion}' to 'format'`);
+      return raiseError(L, `invalid option '%${conversion}' to 'format'`);
   }
 }
 
