@@ -48,6 +48,25 @@ function formatted(rng: Rng): string {
   return `<%${flags}${width}${precision}${rng.pick([...'cdiouxXeEfgGqs'])}>|${value}`;
 }
 
+// Pieces of Lua source where 5.1's lexer and grammar and 5.3's differ or are easy to get wrong:
+// numerals, escapes, long brackets, comments, 5.3's operators and `goto`, control characters,
+// line ends (a call's '(' on a new line), ';' and 'break'.
+const SOURCE_PIECES = [
+  '1', '08', '.5', '5.', '1e+2', '1e', '0x1F', '0x10p1', '0x1p-2', '0x', '0xg', '1..2', '1_0', '9e999',
+  "'a\\.b'", "'\\x41'", "'\\u{41}'", "'\\z'", "'\\065\\0661'", "'\\256'", "'\\q'", '"\\""', "'a", "'a\\\nb'",
+  '[[', ']]', '[=[', ']=]', '[=', '[==[x]==]', '--', '--[[', '--[==[', '\n', '\r\n', '\r',
+  '//', '<<', '>>', '&', '|', '~', '~=', '::', ':', '..', '...', '+', '-', '*', '/', '%', '^', '#', '==', '<=', '<', '=', ',',
+  '(', ')', '{', '}', '[', ']', ';', 'goto', 'break', 'local', 'return', 'nil', 'true', 'not', 'and', 'x', 'x.y', '_G',
+  '\x01', '\x7f', '@', '$', '!', '`', '\\', '"', "'",
+];
+
+/** Random source for EVAL, which both must read alike: the value, or the compile error's text. */
+function randomSource(rng: Rng): string {
+  let source = rng.chance(0.5) ? 'return ' : '';
+  for (let n = rng.int(1, 6); n > 0; n--) source += rng.pick(SOURCE_PIECES) + (rng.chance(0.5) ? ' ' : '');
+  return source;
+}
+
 /** Scripts: body, how many keys and arguments it reads, and where its arguments come from. */
 const SCRIPTS: readonly (readonly [string, number, number, Pool?])[] = [
   ["return redis.call('set', KEYS[1], ARGV[1])", 1, 1],
@@ -155,6 +174,7 @@ function fcall(rng: Rng, name: 'FCALL' | 'FCALL_RO'): Step {
 export const SCRIPTING_GENS: readonly CommandGen[] = [
   { name: 'eval', weight: 20, make: (rng) => evalStep(rng, 'EVAL') },
   { name: 'eval_ro', weight: 6, make: (rng) => evalStep(rng, 'EVAL_RO') },
+  { name: 'eval_source', weight: 6, make: (rng) => step('EVAL', randomSource(rng), '0') },
   { name: 'evalsha', weight: 10, make: (rng) => evalshaStep(rng, 'EVALSHA') },
   { name: 'evalsha_ro', weight: 3, make: (rng) => evalshaStep(rng, 'EVALSHA_RO') },
   {

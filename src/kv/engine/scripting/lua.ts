@@ -12,6 +12,10 @@
 // - A type error names the value as 5.1 does, before its type: "attempt to index field 'x' (a
 //   nil value)" where 5.3 says "attempt to index a nil value (field 'x')"; a constant, which
 //   5.1 does not name, goes unnamed.
+// - Scripts are read by Lua 5.1's lexer (lua51-lexer.ts): its tokens, escapes, numerals and
+//   error texts; and parsed by 5.1's grammar where 5.3 widened it, which patches/ changes in
+//   fengari's parser (its functions are internal): no ';' alone, a statement is a call or an
+//   assignment, 'break' ends its block and needs a loop, a call's '(' stays on its line.
 //
 // fengari's modules take these functions and settings from each other as they load, so they are
 // set on its core modules before its API and libraries are required; every other module takes
@@ -20,6 +24,7 @@
 import { createRequire } from 'node:module';
 import type Fengari from 'fengari';
 import { formatG } from './format-g.js';
+import { useLua51Lexer, type FengariLexer, type FengariParts } from './lua51-lexer.js';
 
 /** The value slot fengari keeps numbers in (lobject.js's TValue). */
 interface TValue {
@@ -32,12 +37,12 @@ const require = createRequire(import.meta.url);
 // fengari's core modules, in the order fengari loads them: defs.js and luaconf.js require each
 // other; lobject.js reads luaconf's settings as it loads, so they are set before the API,
 // which loads the rest in the order they need.
-const defs = require('fengari/src/defs.js') as { to_luastring(s: string, cache?: boolean): Uint8Array };
+const defs = require('fengari/src/defs.js') as Pick<FengariParts, 'to_luastring'> & { thread_status: { LUA_ERRSYNTAX: number } };
 const luaconf = require('fengari/src/luaconf.js') as { LUA_COMPAT_FLOATSTRING: boolean; lua_number2str(n: number): string };
 luaconf.LUA_COMPAT_FLOATSTRING = true;
 luaconf.lua_number2str = (n) => formatG(n, 14);
 const lapi = require('fengari/src/lapi.js') as { lua_pushinteger: unknown; lua_pushnumber: unknown };
-const lobject = require('fengari/src/lobject.js') as {
+const lobject = require('fengari/src/lobject.js') as Pick<FengariParts, 'luaO_pushfstring'> & {
   luaO_str2num(s: Uint8Array, o: TValue): number;
   luaO_pushvfstring(L: unknown, fmt: Uint8Array, argp: unknown[]): Uint8Array;
 };
@@ -84,6 +89,16 @@ lobject.luaO_pushvfstring = (L, fmt, argp) => {
   if (kind === '' || kind === 'constant') return pushvfstring(L, UNNAMED_TYPE_ERROR, [op, type]);
   return pushvfstring(L, NAMED_TYPE_ERROR, [op, named.subarray(2, space), named.subarray(space + 2, -2), type]);
 };
+
+// Scripts are read by Lua 5.1's lexer; the parser calls the lexer through its module's exports.
+useLua51Lexer(require('fengari/src/llex.js') as FengariLexer, {
+  to_luastring: defs.to_luastring,
+  luaO_pushfstring: lobject.luaO_pushfstring,
+  luaG_addinfo: (require('fengari/src/ldebug.js') as Pick<FengariParts, 'luaG_addinfo'>).luaG_addinfo,
+  luaD_throw: (require('fengari/src/ldo.js') as Pick<FengariParts, 'luaD_throw'>).luaD_throw,
+  luaZ_resizebuffer: (require('fengari/src/lzio.js') as Pick<FengariParts, 'luaZ_resizebuffer'>).luaZ_resizebuffer,
+  LUA_ERRSYNTAX: defs.thread_status.LUA_ERRSYNTAX,
+});
 
 /** A hex numeral's value (5.3 wraps those past 32 bits); null for a decimal one. The lexer's ends in a NUL. */
 function hexValue(s: Uint8Array): number | null {

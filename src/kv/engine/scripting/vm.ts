@@ -136,8 +136,7 @@ export class LuaVm {
     const L = this.L;
     const bytes = Buffer.from(code, 'latin1');
     if (lauxlib.luaL_loadbuffer(L, bytes, bytes.length, `@${chunkName}`) !== lua.LUA_OK) {
-      // Lua 5.1 quotes the end of input ("near '<eof>'"), as Redis's messages show; 5.3 does not.
-      const message = (toBytes(L, -1) ?? '').replace(/ near <eof>$/, " near '<eof>'");
+      const message = toBytes(L, -1) ?? '';
       lua.lua_pop(L, 1);
       return message;
     }
