@@ -107,6 +107,16 @@ describe('scripting commands over HTTP', () => {
     body = "error({err='boom'})";
     await evalFails(body, `boom${at(body)}`);
     await evalFails('return 1 +', "ERR Error compiling script (new function): user_script:1: unexpected symbol near '<eof>'");
+    // An error or a status stays one line, as Redis writes it; error_reply's first word is the code, ERR without a space.
+    await evalFails("return redis.error_reply('x')", 'ERR x');
+    await evalFails("return redis.error_reply('MY err\\nor')", 'MY err or');
+    await evalFails("return redis.error_reply('x\\ny\\n')", 'ERR x y');
+    await evalFails("return {err='p\\nq\\r'}", 'p q');
+    await evals("return redis.status_reply('a\\r\\nb')", 'a  b');
+    await evals("local e = redis.error_reply('x') return e.err", 'ERR x');
+    body = "error('a\\nb\\n')";
+    await evalFails(body, `ERR user_script:1: a b ${at(body)}`);
+    await evalFails("return 1 'a\\\nb'", "ERR Error compiling script (new function): user_script:2: '<eof>' expected near ''a b''");
     body = "redis.log(1)";
     await evalFails(body, `ERR redis.log() requires two arguments or more.${at(body)}`);
     body = "redis.log(9, 'x')";

@@ -25,6 +25,9 @@ const JSON_TEXTS = ['[1,2]', '{"a":1}', '"s"', 'null', '12', '2.5', 'true', '[1,
 /** What a JSON text is mutated with: its structure, escapes, numbers' characters, a NUL and a high byte. */
 const JSON_CHARS = '[]{}:,"\\u0123456789abcdefxp+-.eEtrunlINaD ' + '\x00\xff';
 
+/** Texts for error and status replies: codes, spaces, a leading '-', line ends inside and at the ends. */
+const REPLY_TEXTS = ['MY error', 'x', '', '-', '- x', '-ERR a b', 'x y', 'x\ny', 'xy\n', 'A \nb\r\n', '\nA b', 'a\r\nb c', 'ERR'];
+
 /** A JSON text for cjson.decode, half of them damaged in one to three places. */
 function jsonText(rng: Rng): string {
   let text = rng.pick(JSON_TEXTS);
@@ -78,6 +81,11 @@ const SCRIPTS: readonly (readonly [string, number, number, Pool?])[] = [
   ["return {ok='FINE'}", 0, 0],
   ["return redis.error_reply('MY error')", 0, 0],
   ["return {err='ERR custom'}", 0, 0],
+  ['return redis.error_reply(ARGV[1])', 0, 1, REPLY_TEXTS],
+  ['return redis.status_reply(ARGV[1])', 0, 1, REPLY_TEXTS],
+  ['return {err=ARGV[1]}', 0, 1, REPLY_TEXTS],
+  ["error(ARGV[1] or 'none')", 0, 1, REPLY_TEXTS],
+  ['local e = redis.error_reply(ARGV[1] or 7) return e.err', 0, 1, REPLY_TEXTS],
   ['local v = redis.call(\'get\', KEYS[1])\nif v then return {v, #v} end\nreturn v', 1, 0],
   ["return redis.call('del', unpack(KEYS))", 2, 0],
   ['return {KEYS, ARGV, #KEYS, #ARGV}', 2, 2],

@@ -151,6 +151,7 @@ export class FunctionRegistry {
   private build(name: string, code: string): Library | ReplyError {
     // The metadata line is commented out rather than cut, so line numbers stay.
     const ref = this.vm.compile(`--${code.slice(2)}`, 'user_function');
+    // Sent as it is, line ends included, as Redis 7.0 sends it (EVAL's puts spaces in their place).
     if (typeof ref === 'string') return new ReplyError(`ERR Error compiling function: ${ref}`);
     const functions: LuaFunction[] = [];
     const registrar: Registrar = {

@@ -100,16 +100,27 @@ function redisCall(L: LuaState, host: ScriptHost, raiseErrors: boolean): number 
   return 1;
 }
 
-// redis.error_reply(text) -> {err=text}, redis.status_reply(text) -> {ok=text}; a leading '-' of
-// an error is dropped, as Redis stores error codes without it.
+// redis.error_reply(text) -> {err=...}, redis.status_reply(text) -> {ok=text}.
 function replyTable(L: LuaState, field: 'ok' | 'err'): number {
   if (lua.lua_gettop(L) !== 1 || lua.lua_type(L, 1) !== lua.LUA_TSTRING) {
     pushSingleField(L, 'err', 'ERR wrong number or type of arguments');
     return 1;
   }
   const text = toBytes(L, 1)!;
-  pushSingleField(L, field, field === 'err' && text.startsWith('-') ? text.slice(1) : text);
+  pushSingleField(L, field, field === 'err' ? errorReplyText(text) : text);
   return 1;
+}
+
+/**
+ * An error_reply's text as Redis keeps it (luaPushErrorBuff): the first word is the code (a
+ * leading '-' dropped), and a text without a space gets the code ERR (error_reply('x') is
+ * "ERR x"); line ends are trimmed off the message's ends.
+ */
+function errorReplyText(text: string): string {
+  const body = text.startsWith('-') ? text.slice(1) : text;
+  const space = body.indexOf(' ');
+  const [code, message] = space === -1 ? ['ERR', body] : [body.slice(0, space), body.slice(space + 1)];
+  return `${code} ${message.replace(/^[\r\n]+|[\r\n]+$/g, '')}`;
 }
 
 // redis.sha1hex(text)

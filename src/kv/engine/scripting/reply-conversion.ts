@@ -4,6 +4,7 @@
 // array -> table, status -> {ok=text}, error -> {err=text}.
 // Lua -> reply: number -> integer (truncated), string -> bulk, true -> 1, false and nil -> nil,
 // {err=...} -> error, {ok=...} -> status, any other table -> an array up to its first nil.
+// An error or a status stays on one line, as Redis writes it (line ends made spaces).
 
 import type { LuaState } from 'fengari';
 import { ReplyError } from '../../errors.js';
@@ -72,9 +73,9 @@ function toInteger(n: number): number | bigint {
 
 function tableToReply(L: LuaState, t: number, depth: number): Reply {
   const err = stringField(L, t, 'err');
-  if (err !== null) return new ReplyError(err);
+  if (err !== null) return new ReplyError(errorLine(err));
   const ok = stringField(L, t, 'ok');
-  if (ok !== null) return new Status(ok);
+  if (ok !== null) return new Status(ok.replace(LINE_ENDS, ' '));
   const out: Reply[] = [];
   for (let i = 1; ; i++) {
     if (lua.lua_rawgeti(L, t, i) === lua.LUA_TNIL) break;
@@ -83,6 +84,13 @@ function tableToReply(L: LuaState, t: number, depth: number): Reply {
   }
   lua.lua_pop(L, 1);
   return out;
+}
+
+const LINE_ENDS = /[\r\n]/g;
+
+/** An error as Redis formats one it sends (addReplyErrorFormat): line ends trimmed off its end, spaces inside. */
+export function errorLine(text: string): string {
+  return text.replace(/[\r\n]+$/, '').replace(LINE_ENDS, ' ');
 }
 
 /** t[name] when it is a string, else null. */

@@ -11,6 +11,7 @@
 import { ReplyError } from '../../errors.js';
 import type { Reply } from '../../reply.js';
 import { FunctionRegistry, type LuaFunction } from './functions.js';
+import { errorLine } from './reply-conversion.js';
 import { readShebang, ScriptCache, sha1hex, type CachedScript } from './script-cache.js';
 import { LuaVm, type LuaFailure } from './vm.js';
 
@@ -52,7 +53,7 @@ export class Scripting {
     const shebang = readShebang(body);
     if (shebang instanceof ReplyError) return shebang;
     const ref = this.vm.compile(shebang.code, 'user_script');
-    if (typeof ref === 'string') return new ReplyError(`ERR Error compiling script (new function): ${ref}`);
+    if (typeof ref === 'string') return new ReplyError(errorLine(`ERR Error compiling script (new function): ${ref}`));
     const script: CachedScript = { sha, body, ref, noWrites: shebang.noWrites, persisted: false };
     this.scripts.add(script);
     return script;
@@ -94,5 +95,5 @@ export class Scripting {
 /** Redis's reply for a script that raised an error: the error, then where. */
 function failure(f: LuaFailure, name: string): ReplyError {
   const where = f.source !== null && f.line !== null ? `, on ${f.source}:${f.line}.` : '';
-  return new ReplyError(`${f.err} script: ${name}${where}`);
+  return new ReplyError(errorLine(`${f.err} script: ${name}${where}`));
 }
