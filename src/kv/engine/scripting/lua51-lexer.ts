@@ -50,7 +50,7 @@ export interface FengariLexer {
   luaX_next(ls: LexState): void;
   luaX_lookahead(ls: LexState): number;
   luaX_syntaxerror(ls: LexState, msg: Uint8Array): never;
-  luaX_token2str(ls: LexState, token: number): Uint8Array;
+  luaX_token2str(ls: LexState, symbol: number): Uint8Array;
 }
 
 /** What the lexer takes from fengari's other modules. */
@@ -107,16 +107,16 @@ export function useLua51Lexer(llex: FengariLexer, f: FengariParts): void {
   const bufferText = (ls: LexState, from = 0, to = ls.buff.n) => ls.buff.buffer.subarray(from, to);
 
   /** 5.1's token2str, unquoted: its callers quote it. */
-  const tokenText = (ls: LexState, token: number): Uint8Array => {
-    if (token >= LONE_CHAR) token -= LONE_CHAR;
-    if (token >= llex.FIRST_RESERVED) return llex.luaX_tokens[token - llex.FIRST_RESERVED];
-    return isCntrl(token) ? f.luaO_pushfstring(ls.L, text('char(%d)'), token) : Uint8Array.of(token);
+  const tokenText = (ls: LexState, symbol: number): Uint8Array => {
+    if (symbol >= LONE_CHAR) symbol -= LONE_CHAR;
+    if (symbol >= llex.FIRST_RESERVED) return llex.luaX_tokens[symbol - llex.FIRST_RESERVED];
+    return isCntrl(symbol) ? f.luaO_pushfstring(ls.L, text('char(%d)'), symbol) : Uint8Array.of(symbol);
   };
-  const nearText = (ls: LexState, token: number) =>
-    token === TK_NAME || token === TK_STRING || token === TK_NUMBER ? bufferText(ls).slice() : tokenText(ls, token);
-  function lexError(ls: LexState, msg: string | Uint8Array, token: number): never {
+  const nearText = (ls: LexState, symbol: number) =>
+    symbol === TK_NAME || symbol === TK_STRING || symbol === TK_NUMBER ? bufferText(ls).slice() : tokenText(ls, symbol);
+  function lexError(ls: LexState, msg: string | Uint8Array, symbol: number): never {
     const where = f.luaG_addinfo(ls.L, typeof msg === 'string' ? text(msg) : msg, ls.source, ls.linenumber);
-    if (token) f.luaO_pushfstring(ls.L, text("%s near '%s'"), where, nearText(ls, token));
+    if (symbol) f.luaO_pushfstring(ls.L, text("%s near '%s'"), where, nearText(ls, symbol));
     return f.luaD_throw(ls.L, f.LUA_ERRSYNTAX);
   }
 
@@ -288,8 +288,9 @@ export function useLua51Lexer(llex: FengariLexer, f: FengariParts): void {
 
   llex.luaX_next = (ls) => {
     ls.lastline = ls.linenumber;
-    if (ls.lookahead.token !== TK_EOS) {
-      ls.t.token = ls.lookahead.token;
+    const ahead = ls.lookahead.token;
+    if (ahead !== TK_EOS) {
+      ls.t.token = ahead;
       ls.t.seminfo.r = ls.lookahead.seminfo.r;
       ls.t.seminfo.ts = ls.lookahead.seminfo.ts;
       ls.lookahead.token = TK_EOS;
@@ -297,5 +298,5 @@ export function useLua51Lexer(llex: FengariLexer, f: FengariParts): void {
   };
   llex.luaX_lookahead = (ls) => (ls.lookahead.token = lex(ls, ls.lookahead.seminfo));
   llex.luaX_syntaxerror = (ls, msg) => lexError(ls, msg, ls.t.token);
-  llex.luaX_token2str = (ls, token) => f.luaO_pushfstring(ls.L, text("'%s'"), tokenText(ls, token));
+  llex.luaX_token2str = (ls, symbol) => f.luaO_pushfstring(ls.L, text("'%s'"), tokenText(ls, symbol));
 }
