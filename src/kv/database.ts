@@ -4,7 +4,7 @@
 
 import type { AclRegistry } from './acl/registry.js';
 import type { KvBackend } from './backend.js';
-import { admit, admitFromScript, resolve } from './commands/admit.js';
+import { admit, admitFromScript, permitsFromScript, resolve } from './commands/admit.js';
 import { ADMIN, BLOCKING, keysOf, WRITE, type Args, type BlockRequest, type Caller, type Command, type Ctx, type ServerStats } from './commands/spec.js';
 import { COMMANDS, lookupCommand } from './commands/table.js';
 import { isError, ReplyError } from './errors.js';
@@ -61,7 +61,10 @@ export class Database implements Ctx, KvBackend, ServerStats {
     });
     this.search = new SearchRegistry(this.ks);
     this.startedAt = clock();
-    this.scripting = new Scripting((argv, readOnly) => this.runFromScript(argv, readOnly), scriptLimits);
+    this.scripting = new Scripting(
+      { run: (argv, readOnly) => this.runFromScript(argv, readOnly), permits: (argv) => permitsFromScript(lookupCommand(argv[0]), argv, this.caller) },
+      scriptLimits,
+    );
   }
 
   get server(): ServerStats {

@@ -67,3 +67,15 @@ export function admitFromScript(cmd: Command | undefined, argv: Args, caller: Ca
   if (!(admitted instanceof ReplyError) || !admitted.text.startsWith('NOPERM')) return admitted;
   return admitted === NOPERM_KEY ? SCRIPT_ACL_KEY : SCRIPT_ACL_COMMAND;
 }
+
+/**
+ * redis.acl_check_cmd: whether the caller may run argv by its ACL user and token (not by
+ * arity, which Redis does not check here either); null for a command or subcommand that does
+ * not exist.
+ */
+export function permitsFromScript(cmd: Command | undefined, argv: Args, caller: Caller): boolean | null {
+  const resolved = cmd?.subcommands !== undefined && argv.length > 1 ? cmd.subcommands.get(argv[1].toLowerCase()) : cmd;
+  if (resolved === undefined) return null;
+  if (caller.readOnly && resolved.bits & NOT_FOR_READ_ONLY) return false;
+  return caller.acl === null || caller.acl.check(resolved, argv, keysOf(resolved, argv)) === null;
+}

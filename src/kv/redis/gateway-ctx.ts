@@ -17,7 +17,7 @@ export class GatewayCtx implements Ctx, ServerStats {
   readonly ks = new Keyspace(Date.now, () => {});
   readonly pubsub = new PubSubHub();
   readonly client = null;
-  readonly scripting = new Scripting(() => null, { timeMs: 0, memoryBytes: 0 }); // scripts run on the remote server
+  readonly scripting = new Scripting({ run: () => null, permits: () => null }, { timeMs: 0, memoryBytes: 0 }); // scripts run on the remote server
   readonly search = new SearchRegistry(this.ks); // SEARCH.* is refused before it gets here
   readonly inTransaction = false;
   readonly commands = COMMANDS;

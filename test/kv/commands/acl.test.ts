@@ -200,6 +200,24 @@ describe('ACL over REST', () => {
     for (const [argv, error] of errors) assert.deepEqual(await t.command(argv), { status: 400, body: { error } }, argv.join(' '));
     assert.equal(await result(t, ['acl', 'getuser', 'bad']), null, 'a failed SETUSER creates nothing');
   });
+
+  embeddedOnly("a remote Redis checks its own connection's user")("answers a script's redis.acl_check_cmd for the token that runs it", async () => {
+    const token = await userToken(t, 'checker', 'pw', ['~c:*', '+get', '+eval']);
+    const check = "return {redis.acl_check_cmd('get', 'c:1'), redis.acl_check_cmd('get', 'other'), redis.acl_check_cmd('set', 'c:1', 'v'), redis.acl_check_cmd('get')}";
+    // Booleans come back as 1 and nil: Redis's conversion of true and false.
+    assert.deepEqual(await result(t, ['eval', check, '0'], token), [1, null, null, 1]);
+    assert.deepEqual(await result(t, ['eval', check, '0']), [1, 1, 1, 1]);
+    assert.deepEqual(await result(t, ['eval', "return redis.acl_check_cmd('set', 'k', 'v')", '0'], t.readOnlyToken), null);
+    for (const [script, error] of [
+      ["return redis.acl_check_cmd('nosuch')", 'ERR Invalid command passed to redis.acl_check_cmd()'],
+      ["return redis.acl_check_cmd('config', 'nosuch')", 'ERR Invalid command passed to redis.acl_check_cmd()'],
+      ['return redis.acl_check_cmd()', 'ERR Please specify at least one argument for this redis lib call'],
+    ]) {
+      const res = await t.command(['eval', script, '0'], { token });
+      assert.equal(res.status, 400);
+      assert.match(res.body.error, new RegExp(`^${error.replace(/[()]/g, '\\$&')} script: `));
+    }
+  });
 });
 
 describe('ACL across restarts and from the config', () => {

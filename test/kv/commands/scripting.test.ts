@@ -148,11 +148,24 @@ describe('scripting commands over HTTP', () => {
     body = 'return y';
     await evalFails(body, `ERR user_script:1: Script attempted to access nonexistent global variable 'y'${at(body)}`);
     await evals('local x = 5 return x', 5);
-    // The libraries Redis 7.0 gives scripts (but struct), and the ones it takes away.
-    for (const name of ['loadstring', 'load', 'string.dump', 'setmetatable', 'math.pow', 'table.getn', 'unpack']) {
-      await evals(`return type(${name})`, 'function');
+    // Every function Redis 7.0 gives scripts, by library (but cjson's settings, cjson.new and
+    // redis.acl_check_cmd), and the ones it takes away.
+    const functions: Record<string, string> = {
+      '': 'assert collectgarbage error gcinfo getmetatable ipairs load loadstring next pairs pcall rawequal rawget rawset select setmetatable tonumber tostring type unpack xpcall',
+      string: 'byte char dump find format gfind gmatch gsub len lower match rep reverse sub upper',
+      table: 'concat foreach foreachi getn insert maxn remove setn sort',
+      math: 'abs acos asin atan2 atan ceil cos cosh deg exp floor fmod frexp ldexp log10 log max min mod modf pow rad random randomseed sin sinh sqrt tan tanh',
+      coroutine: 'create resume running status wrap yield',
+      bit: 'arshift band bnot bor bswap bxor lshift rol ror rshift tobit tohex',
+      cjson: 'decode encode',
+      cmsgpack: 'pack unpack unpack_limit unpack_one',
+      struct: 'pack size unpack',
+      redis: 'breakpoint call debug error_reply log pcall replicate_commands set_repl setresp sha1hex status_reply',
+    };
+    for (const [library, names] of Object.entries(functions)) {
+      const types = names.split(' ').map((name) => `type(${library === '' ? name : `${library}.${name}`})`);
+      await evals(`return {${types.join(', ')}}`, types.map(() => 'function'));
     }
-    for (const name of ['coroutine', 'cjson', 'cmsgpack', 'bit', 'redis']) await evals(`return type(${name})`, 'table');
     for (const name of ['print', 'os', 'require', 'dofile', 'loadfile']) {
       body = `return type(${name})`;
       await evalFails(body, `ERR user_script:1: Script attempted to access nonexistent global variable '${name}'${at(body)}`);
@@ -244,6 +257,59 @@ describe('scripting commands over HTTP', () => {
     await evals('return bit.bor(1, 2, 4)', 7);
     await evals('return bit.lshift(1, 31)', -2147483648);
     await evals('return unpack({1, 2})', 1);
+    // What each library says of itself, cmsgpack's reads from an offset, the debugger's calls (no-ops outside it).
+    await evals('return {cjson._NAME, cjson._VERSION, cmsgpack._NAME, cmsgpack._VERSION}', ['cjson', '2.1.0', 'cmsgpack', 'lua-cmsgpack 0.4.0']);
+    await evals('return {cmsgpack.unpack_one(cmsgpack.pack(1, 2))}', [1, 1]);
+    await evals('return {cmsgpack.unpack_one(cmsgpack.pack(1, 2, 3), 1.7)}', [2, 2]);
+    await evals('return {cmsgpack.unpack_limit(cmsgpack.pack(1, 2, 3), 2)}', [2, 1, 2]);
+    await evals('return {cmsgpack.unpack_limit(cmsgpack.pack(1, 2, 3), 5, 1)}', [-1, 2, 3]);
+    await evals('return {cmsgpack.unpack_limit(cmsgpack.pack(1, 2, 3), 0)}', [1, 2, 3]);
+    await evals("return {cmsgpack.unpack_one('', 0)}", [-1]);
+    for (const [call, text] of [
+      ['cmsgpack.unpack(nil)', "bad argument #1 to 'unpack' (string expected, got nil)"],
+      ["cmsgpack.unpack_limit('x')", "bad argument #2 to 'unpack_limit' (number expected, got no value)"],
+      ['cmsgpack.unpack_one(cmsgpack.pack(1, 2, 3), 5)', 'Start offset 5 greater than input length 3.'],
+      ['cmsgpack.unpack_one(cmsgpack.pack(1, 2, 3), -1)', 'Invalid request to unpack with offset of -1 and limit of 3.'],
+      ["cmsgpack.unpack_one(cmsgpack.pack('abc'):sub(1, 2))", 'Missing bytes in input.'],
+    ]) {
+      const body = `return ${call}`;
+      await evalFails(body, `ERR user_script:1: ${text}${at(body)}`);
+    }
+    await evals('return {tostring(redis.breakpoint()), select(\'#\', redis.debug(\'x\'))}', ['false', 0]);
+    // struct, as Redis's lua_struct.c packs and reads.
+    const hex = "local function hex(s) return (s:gsub('.', function(c) return string.format('%02x', string.byte(c)) end)) end ";
+    await evals(hex + "return {hex(struct.pack('>I2', 258)), hex(struct.pack('<i4', -5)), hex(struct.pack('bxh', 1, 2)), hex(struct.pack('s', 'ab')), hex(struct.pack('c0', 'abc')), hex(struct.pack('>d', 1.5))}", [
+      '0102', 'fbffffff', '01000200', '616200', '616263', '3ff8000000000000',
+    ]);
+    await evals(hex + "return {hex(struct.pack('I9', -1)), hex(struct.pack('i', 2^33)), hex(struct.pack('i', 1e30))}", ['ffffffffffffffff00', '00000000', '00000000']);
+    await evals("return {struct.unpack('>I2', '\\1\\2')}", [258, 3]);
+    await evals("return {struct.unpack('bc0', '\\3abcd')}", ['abc', 5]);
+    await evals("return {struct.unpack('s', 'ab\\0c')}", ['ab', 4]);
+    await evals("return {struct.unpack('B', 'xyz', 2)}", [121, 3]);
+    await evals("return {struct.unpack('>i8', '\\255\\255\\255\\255\\255\\255\\255\\254')}", [-2, 9]);
+    await evals("return {struct.unpack('i16', string.rep('\\255', 16))}", [-1, 17]);
+    await evals("return {struct.size('>I2i4d'), struct.size('!bd'), struct.size('bd'), struct.size('q')}", [14, 16, 9, 0]);
+    for (const [call, text] of [
+      ["struct.pack('q', 1)", "bad argument #1 to 'pack' (invalid format option 'q')"],
+      ["struct.pack('!3i4', 1)", 'alignment 3 is not a power of 2'],
+      ["struct.pack('i33', 1)", 'integral size 33 is larger than limit of 32'],
+      ["struct.pack('!99999999999i', 1)", 'integral size overflow'],
+      ["struct.pack('c3', 'ab')", "bad argument #3 to 'pack' (string too short)"],
+      ["struct.pack('i')", "bad argument #2 to 'pack' (number expected, got nil)"],
+      ["struct.unpack('>I2', '\\1')", "bad argument #2 to 'unpack' (data string too short)"],
+      ["struct.unpack('c0', 'abc')", "format 'c0' needs a previous size"],
+      ["struct.unpack('s', 'ab')", 'unfinished string in data'],
+      ["struct.unpack('B', 'xyz', 0)", "bad argument #3 to 'unpack' (offset must be 1 or greater)"],
+      ["struct.size('s')", "bad argument #1 to 'size' (option 's' has no fixed size)"],
+      ["struct.size('c0')", "bad argument #1 to 'size' (option 'c0' has no fixed size)"],
+    ]) {
+      const body = `return ${call}`;
+      await evalFails(body, `ERR user_script:1: ${text}${at(body)}`);
+    }
+    // The version scripts see is the one INFO gives.
+    const info = (await t.command(['INFO', 'server'])).body.result as string;
+    const version = /redis_version:(\d+)\.(\d+)\.(\d+)/.exec(info)!;
+    await evals('return {redis.REDIS_VERSION, redis.REDIS_VERSION_NUM}', [version.slice(1).join('.'), (+version[1] << 16) | (+version[2] << 8) | +version[3]]);
   });
 
   it("decodes JSON as Redis's cjson does: strtod's numbers, escapes, and its error texts", async () => {
@@ -300,6 +366,8 @@ describe('scripting commands over HTTP', () => {
       ['return 0X1F', 31],
       ['return 0xffffffffffffffff == 2^64', 1],
       ['return 1 .. 2', '12'],
+      // pairs walks a constructor's list from 1, as 5.1 does.
+      ["local t = {} for k in pairs({'a', 'b', 'c'}) do t[#t + 1] = k end return t", [1, 2, 3]],
     ];
     for (const [script, expected] of read) await evals(script, expected);
     const refused: [string, string][] = [
@@ -348,6 +416,31 @@ describe('scripting commands over HTTP', () => {
     await evals('return {math.pow(2, 10), table.getn({1, 2}), math.max(3, 9, 2)}', [1024, 2, 9]);
     // An integer argument takes a fraction, truncated, and a number past 32 bits.
     await evals("return {string.sub('hello', 1.5, 3.9), string.rep('ab', 2.7), string.sub('hello', 2, 1e10), table.concat({1, 2, 3}, ',', 1.5)}", ['hel', 'abab', 'ello', '1,2,3']);
+    // math.random is Redis's generator (drand48's), so a seeded script draws what it draws on Redis.
+    await evals('math.randomseed(42) return {tostring(math.random()), math.random(10), math.random(5, 9), tostring(math.random())}', ['0.74452500033403', 4, 5, '0.42233895809499']);
+    await evals('math.randomseed(-7) return {math.random(100), math.random(100), math.random(100)}', [8, 82, 93]);
+    await evals('math.randomseed(2^40) return math.random(1000)', 171);
+    // 5.1's math: log without a base, and what 5.3 dropped.
+    await evals(
+      'return {tostring(math.log(8, 2)), tostring(math.log10(1000)), tostring(math.atan2(1, 2)), tostring(math.cosh(1)), tostring(math.sinh(1)), tostring(math.tanh(0.5)), tostring(math.mod(7, 3)), tostring(math.mod(-7, 3))}',
+      ['2.0794415416798', '3', '0.46364760900081', '1.5430806348152', '1.1752011936438', '0.46211715726001', '1', '-1'],
+    );
+    await evals('local m, e = math.frexp(-0.1) local s, f = math.frexp(5e-324) return {tostring(m), e, tostring(s), f}', ['-0.8', -3, '0.5', -1073]);
+    await evals(
+      'return {tostring(math.ldexp(0.5, 1024)), tostring(math.ldexp(1, -1074)), tostring(math.ldexp(0.75, -1074)), tostring(math.ldexp(3, 2.9)), tostring(math.ldexp(1, 5000))}',
+      ['8.9884656743116e+307', '4.9406564584125e-324', '4.9406564584125e-324', '12', 'inf'],
+    );
+    // 5.1's table and string functions, and gcinfo.
+    await evals("local t = {} table.foreach({10, 20}, function(k, v) t[#t + 1] = k .. '=' .. v end) return t", ['1=10', '2=20']);
+    await evals("return table.foreachi({'a', 'b', 'c'}, function(i, v) if v == 'b' then return i end end)", 2);
+    await evals('return {table.maxn({1, 2, [10] = 3, [2.5] = 1, x = 5}), table.maxn({})}', [10, 0]);
+    await evals("local out = {} for w in string.gfind('a b c', '%a') do out[#out + 1] = w end return out", ['a', 'b', 'c']);
+    await evals('return type(gcinfo())', 'number');
+    // collectgarbage's options as 5.1 answers them (the pause and step multiplier as set before).
+    await evals(
+      "return {collectgarbage(), collectgarbage('collect'), collectgarbage('stop'), collectgarbage('restart'), tostring(collectgarbage('step')), collectgarbage('setpause', 100), collectgarbage('setpause', 200), collectgarbage('setstepmul', 300), collectgarbage('setstepmul', 200), type(collectgarbage('count'))}",
+      [0, 0, 0, 0, 'false', 200, 100, 200, 300, 'number'],
+    );
     const refused: [string, string][] = [
       ['pairs()', "bad argument #1 to 'pairs' (table expected, got no value)"],
       ['ipairs(1)', "bad argument #1 to 'ipairs' (table expected, got number)"],
@@ -360,6 +453,15 @@ describe('scripting commands over HTTP', () => {
       ["('x'):rep()", "bad argument #1 to 'rep' (number expected, got no value)"],
       ['setmetatable(1, {})', "bad argument #1 to 'setmetatable' (table expected, got number)"],
       ['rawset(1)', "bad argument #1 to 'rawset' (table expected, got number)"],
+      ['math.random(0)', "bad argument #1 to 'random' (interval is empty)"],
+      ['math.random(3, 2)', "bad argument #2 to 'random' (interval is empty)"],
+      ['math.random(1, 2, 3)', 'wrong number of arguments'],
+      ['math.ldexp(1)', "bad argument #2 to 'ldexp' (number expected, got no value)"],
+      ['math.frexp()', "bad argument #1 to 'frexp' (number expected, got no value)"],
+      ['table.foreach()', "bad argument #1 to 'foreach' (table expected, got no value)"],
+      ['table.foreachi({}, 1)', "bad argument #2 to 'foreachi' (function expected, got number)"],
+      ['table.setn({}, 1)', "'setn' is obsolete"],
+      ["collectgarbage('x')", "bad argument #1 to 'collectgarbage' (invalid option 'x')"],
     ];
     for (const [call, text] of refused) {
       const body = `local x = ${call} return 1`;

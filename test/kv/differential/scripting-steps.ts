@@ -28,6 +28,25 @@ const JSON_CHARS = '[]{}:,"\\u0123456789abcdefxp+-.eEtrunlINaD ' + '\x00\xff';
 /** Texts for error and status replies: codes, spaces, a leading '-', line ends inside and at the ends. */
 const REPLY_TEXTS = ['MY error', 'x', '', '-', '- x', '-ERR a b', 'x y', 'x\ny', 'xy\n', 'A \nb\r\n', '\nA b', 'a\r\nb c', 'ERR'];
 
+/** "<format>|<value>|...": a struct format of random options (counts, endianness, alignment, bad ones) and values for it, now and then one short. */
+function structArgs(rng: Rng): string {
+  let format = '';
+  const values: string[] = [];
+  for (let n = rng.int(1, 5); n > 0; n--) {
+    if (rng.chance(0.15)) {
+      format += rng.pick(['<', '>', '!', '!2', '!4', '!3', ' ', '=', 'q']);
+      continue;
+    }
+    const option = rng.pick([...'bBhHlLTiIfdxsc']);
+    format += option + ('iIc'.includes(option) && rng.chance(0.6) ? String(rng.int(0, 10)) : '');
+    if (option === 'x') continue;
+    const numbers = ['0', '1', '-1', '255', '256', '-129', '65535', '1e10', '-2.5', '3.75', '2147483648', '-9007199254740993', '1e30', '0.1'];
+    values.push(rng.pick('sc'.includes(option) ? ['ab', 'hello', 'x', 'abcdefghijkl', '7'] : numbers));
+  }
+  if (rng.chance(0.1)) values.pop();
+  return [format, ...values].join('|');
+}
+
 /** A JSON text for cjson.decode, half of them damaged in one to three places. */
 function jsonText(rng: Rng): string {
   let text = rng.pick(JSON_TEXTS);
@@ -111,6 +130,10 @@ const SCRIPTS: readonly (readonly [string, number, number, Pool?])[] = [
   ["return redis.call('strlen', KEYS[1]) + 1", 1, 0],
   ["return cjson.encode({ARGV[1], 12, 0.5, true})", 0, 1],
   ['return cjson.decode(ARGV[1])', 0, 1, jsonText],
+  [
+    "local parts = {}\nfor p in string.gmatch(ARGV[1] or '', '[^|]+') do parts[#parts + 1] = p end\nlocal format = table.remove(parts, 1) or ''\nlocal ok, packed = pcall(struct.pack, format, unpack(parts))\nif not ok then return 'E:' .. packed end\nlocal r = {pcall(struct.unpack, format, packed)}\nr[#r + 1] = packed\nr[#r + 1] = select(2, pcall(struct.size, format))\nreturn r",
+    0, 1, structArgs,
+  ],
   ["local ok, v = pcall(cjson.decode, ARGV[1] or '')\nif type(v) == 'table' then v = #v elseif v == cjson.null then v = 'null' else v = tostring(v) end\nreturn {tostring(ok), v}", 0, 1, jsonText],
   ["return cmsgpack.pack(ARGV[1], 1, -1, 300, 70000, -40000, 0.5, {1, 'a'})", 0, 1],
   ["return {cmsgpack.unpack(cmsgpack.pack(ARGV[1], {1, 2, {3}}, 255))}", 0, 1],

@@ -5,10 +5,9 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { arch, release, totalmem, type } from 'node:os';
+import { REDIS_VERSION } from '../../redis-version.js';
 import type { Ctx } from '../spec.js';
 
-/** The Redis version Larder answers as: the one whose commands and replies it follows. */
-const REDIS_VERSION = '7.2.0';
 /** From the package (dist/src/kv/commands/introspection/ is five levels below it). */
 const LARDER_VERSION = (
   JSON.parse(readFileSync(new URL('../../../../../package.json', import.meta.url), 'utf8')) as { version: string }

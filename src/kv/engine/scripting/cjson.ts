@@ -111,12 +111,16 @@ const FUNCTIONS: Record<string, (L: LuaState) => number> = {
 };
 
 export function openCjson(L: LuaState): number {
-  lua.lua_createtable(L, 0, 3);
+  lua.lua_createtable(L, 0, 5);
   for (const [name, f] of Object.entries(FUNCTIONS)) {
     lua.lua_pushjsfunction(L, f);
     lua.lua_setfield(L, -2, name);
   }
   lua.lua_pushlightuserdata(L, NULL);
   lua.lua_setfield(L, -2, 'null');
+  lua.lua_pushstring(L, 'cjson');
+  lua.lua_setfield(L, -2, '_NAME');
+  lua.lua_pushstring(L, '2.1.0');
+  lua.lua_setfield(L, -2, '_VERSION');
   return 1;
 }

@@ -215,25 +215,62 @@ const FUNCTIONS: Record<string, (L: LuaState) => number> = {
     return 1;
   },
   // cmsgpack.unpack(bytes): every value in bytes
-  unpack: (L) => {
-    const s = toBytes(L, 1);
-    if (s === null) return lauxlib.luaL_error(L, 'MessagePack unpack needs a string.');
-    const b = Buffer.from(s, 'latin1');
-    const base = lua.lua_gettop(L);
-    for (let at = 0; at < b.length; ) {
-      if (!lua.lua_checkstack(L, 1)) lauxlib.luaL_error(L, 'too many values to unpack');
-      at = unpackOne(L, b, at);
-      if (at < 0) lauxlib.luaL_error(L, 'Missing bytes in input.');
-    }
-    return lua.lua_gettop(L) - base;
+  unpack: (L) => unpackValues(L, 0, 0),
+  // cmsgpack.unpack_one(bytes[, offset]): where the next value starts (-1 past the last), then the value at offset
+  unpack_one: (L) => {
+    const offset = lauxlib.luaL_optinteger(L, 2, 0);
+    lua.lua_settop(L, 1);
+    return unpackValues(L, 1, offset);
+  },
+  // cmsgpack.unpack_limit(bytes, limit[, offset]): where the next value starts, then up to limit values from offset
+  unpack_limit: (L) => {
+    const limit = lauxlib.luaL_checkinteger(L, 2);
+    const offset = lauxlib.luaL_optinteger(L, 3, 0);
+    lua.lua_settop(L, 1);
+    return unpackValues(L, limit, offset);
   },
 };
 
+/**
+ * lua-cmsgpack's mp_unpack_full: up to `limit` values from `offset`, after the offset where the
+ * next one starts (-1 at the end); with neither (both 0), every value and no offset.
+ */
+function unpackValues(L: LuaState, limit: number, offset: number): number {
+  lauxlib.luaL_checklstring(L, 1);
+  const b = Buffer.from(toBytes(L, 1)!, 'latin1');
+  const all = limit === 0 && offset === 0;
+  if (offset < 0 || limit < 0) lauxlib.luaL_error(L, 'Invalid request to unpack with offset of %d and limit of %d.', offset, b.length);
+  else if (offset > b.length) lauxlib.luaL_error(L, 'Start offset %d greater than input length %d.', offset, b.length);
+  let at = offset;
+  let count = 0;
+  for (; at < b.length && (all || count < limit); count++) {
+    if (!lua.lua_checkstack(L, 1)) lauxlib.luaL_error(L, 'too many values to unpack');
+    at = unpackOne(L, b, at);
+    if (at < 0) lauxlib.luaL_error(L, 'Missing bytes in input.');
+  }
+  if (all) return count;
+  lua.lua_pushnumber(L, at === b.length ? -1 : at);
+  lua.lua_insert(L, 2);
+  return count + 1;
+}
+
 export function openCmsgpack(L: LuaState): number {
-  lua.lua_createtable(L, 0, 2);
+  lua.lua_createtable(L, 0, 7);
   for (const [name, f] of Object.entries(FUNCTIONS)) {
     lua.lua_pushjsfunction(L, f);
     lua.lua_setfield(L, -2, name);
   }
+  for (const [name, text] of Object.entries(ABOUT)) {
+    lua.lua_pushstring(L, text);
+    lua.lua_setfield(L, -2, name);
+  }
   return 1;
 }
+
+/** What the library says of itself, as Redis's build of lua-cmsgpack does. */
+const ABOUT = {
+  _NAME: 'cmsgpack',
+  _VERSION: 'lua-cmsgpack 0.4.0',
+  _COPYRIGHT: 'Copyright (C) 2012, Salvatore Sanfilippo',
+  _DESCRIPTION: 'MessagePack C implementation for Lua',
+};

@@ -86,6 +86,7 @@ declare module 'fengari' {
     luaL_tolstring(L: LuaState, idx: number): LuaString;
     luaL_checklstring(L: LuaState, arg: number): LuaString;
     luaL_checkinteger(L: LuaState, arg: number): number;
+    luaL_optinteger(L: LuaState, arg: number, def: number): number;
     luaL_checknumber(L: LuaState, arg: number): number;
     luaL_checktype(L: LuaState, arg: number, type: number): void;
     luaL_argerror(L: LuaState, arg: number, message: string): never;

@@ -15,7 +15,9 @@
 // - Scripts are read by Lua 5.1's lexer (lua51-lexer.ts): its tokens, escapes, numerals and
 //   error texts; and parsed by 5.1's grammar where 5.3 widened it, which patches/ changes in
 //   fengari's parser (its functions are internal): no ';' alone, a statement is a call or an
-//   assignment, 'break' ends its block and needs a loop, a call's '(' stays on its line.
+//   assignment, 'break' ends its block and needs a loop, a call's '(' stays on its line. The
+//   patch also fills a constructor's list in ascending order: fengari's tables iterate in the
+//   order keys were set, so pairs walked {'a', 'b', 'c'} from 3.
 //
 // fengari's modules take these functions and settings from each other as they load, so they are
 // set on its core modules before its API and libraries are required; every other module takes

@@ -1,5 +1,7 @@
-// The standard library as Redis's Lua 5.1 has it, where fengari's 5.3 differs: `unpack`,
-// math.pow and table.getn, which 5.3 dropped; string.format's conversions (lua-format.ts);
+// The standard library as Redis's Lua 5.1 has it, where fengari's 5.3 differs: what 5.3
+// dropped (`unpack`, gcinfo, table.getn, foreach, foreachi, maxn and setn, string.gfind, and
+// math's: lua51-math.ts, with Redis's math.random); collectgarbage, which fengari lacks;
+// string.format's conversions (lua-format.ts);
 // string.rep without 5.3's separator argument (string.rep('x', 3, '-') is "xxx"), and bounded;
 // and the arguments 5.1 checks that 5.3 takes otherwise ("bad argument #1 to 'pairs' (table
 // expected, got no value)" where 5.3 says "value expected", or fails later with no name). A
@@ -9,6 +11,8 @@
 
 import type { LuaState } from 'fengari';
 import { stringFormat } from './lua-format.js';
+import { mathFunctions } from './lua51-math.js';
+import { scriptMemoryUsed } from './script-memory.js';
 import fengari from './lua.js';
 
 const { lua, lauxlib } = fengari;
@@ -42,29 +46,110 @@ export function adaptLibraries(L: LuaState, g: number): void {
   withLibrary(L, g, 'table', () => {
     lua.lua_getfield(L, -1, 'unpack');
     lua.lua_setfield(L, g, 'unpack');
-    lua.lua_pushjsfunction(L, (L) => {
-      lauxlib.luaL_checktype(L, 1, lua.LUA_TTABLE);
-      lua.lua_pushnumber(L, lua.lua_rawlen(L, 1));
-      return 1;
-    });
-    lua.lua_setfield(L, -2, 'getn');
+    setFunctions(L, [
+      ['getn', (L) => {
+        lauxlib.luaL_checktype(L, 1, lua.LUA_TTABLE);
+        lua.lua_pushnumber(L, lua.lua_rawlen(L, 1));
+        return 1;
+      }],
+      ['foreach', forEach],
+      ['foreachi', forEachIndex],
+      ['maxn', maxIndex],
+      ['setn', (L) => lauxlib.luaL_error(L, "'setn' is obsolete")],
+    ]);
   });
-  withLibrary(L, g, 'math', () => {
-    lua.lua_pushjsfunction(L, (L) => {
-      // The exponent is checked first, as Redis's build of 5.1 evaluates pow's arguments.
-      const y = lauxlib.luaL_checknumber(L, 2);
-      lua.lua_pushnumber(L, Math.pow(lauxlib.luaL_checknumber(L, 1), y));
-      return 1;
-    });
-    lua.lua_setfield(L, -2, 'pow');
-  });
+  withLibrary(L, g, 'math', () => setFunctions(L, mathFunctions()));
+  withLibrary(L, g, null, () => setFunctions(L, collectorFunctions()));
   withLibrary(L, g, 'string', () => {
+    lua.lua_getfield(L, -1, 'gmatch');
+    lua.lua_setfield(L, -2, 'gfind');
     lua.lua_getfield(L, -1, 'rep');
     lua.lua_pushjsclosure(L, boundRep, 1);
     lua.lua_setfield(L, -2, 'rep');
     lua.lua_pushjsfunction(L, stringFormat);
     lua.lua_setfield(L, -2, 'format');
   });
+}
+
+/**
+ * collectgarbage and gcinfo as 5.1's (fengari's raised "lua_gc not implemented"). JavaScript's
+ * collector runs as it will, so 'collect', 'step', 'stop' and 'restart' do nothing and say so as
+ * 5.1 does; the pause and step multiplier are kept and answered; the count is the kilobytes the
+ * run has taken (script-memory.ts).
+ */
+function collectorFunctions(): [string, (L: LuaState) => number][] {
+  const settings: Record<string, number> = { setpause: 200, setstepmul: 200 };
+  const kilobytes = () => scriptMemoryUsed() / 1024;
+  return [
+    ['collectgarbage', (L) => {
+      const option = lua.lua_isnoneornil(L, 1) ? 'collect' : Buffer.from(lauxlib.luaL_checklstring(L, 1)).toString('latin1');
+      const value = lauxlib.luaL_optinteger(L, 2, 0);
+      if (option === 'count') lua.lua_pushnumber(L, kilobytes());
+      else if (option === 'step') lua.lua_pushboolean(L, false);
+      else if (option in settings) {
+        lua.lua_pushnumber(L, settings[option]);
+        settings[option] = value;
+      } else if (['collect', 'stop', 'restart'].includes(option)) lua.lua_pushnumber(L, 0);
+      else lauxlib.luaL_argerror(L, 1, `invalid option '${option}'`);
+      return 1;
+    }],
+    ['gcinfo', (L) => {
+      lua.lua_pushnumber(L, Math.floor(kilobytes()));
+      return 1;
+    }],
+  ];
+}
+
+function setFunctions(L: LuaState, functions: readonly (readonly [string, (L: LuaState) => number])[]): void {
+  for (const [name, f] of functions) {
+    lua.lua_pushjsfunction(L, f);
+    lua.lua_setfield(L, -2, name);
+  }
+}
+
+/** table.foreach(t, f): f(key, value) for each pair until one answers other than nil, which is returned. */
+function forEach(L: LuaState): number {
+  lauxlib.luaL_checktype(L, 1, lua.LUA_TTABLE);
+  lauxlib.luaL_checktype(L, 2, lua.LUA_TFUNCTION);
+  lua.lua_pushnil(L);
+  while (lua.lua_next(L, 1) !== 0) {
+    lua.lua_pushvalue(L, 2);
+    lua.lua_pushvalue(L, -3);
+    lua.lua_pushvalue(L, -3);
+    lua.lua_call(L, 2, 1);
+    if (!lua.lua_isnoneornil(L, -1)) return 1;
+    lua.lua_pop(L, 2);
+  }
+  return 0;
+}
+
+/** table.foreachi(t, f): f(i, t[i]) for i from 1 to #t, until one answers other than nil. */
+function forEachIndex(L: LuaState): number {
+  lauxlib.luaL_checktype(L, 1, lua.LUA_TTABLE);
+  lauxlib.luaL_checktype(L, 2, lua.LUA_TFUNCTION);
+  const n = lua.lua_rawlen(L, 1);
+  for (let i = 1; i <= n; i++) {
+    lua.lua_pushvalue(L, 2);
+    lua.lua_pushnumber(L, i);
+    lua.lua_rawgeti(L, 1, i);
+    lua.lua_call(L, 2, 1);
+    if (!lua.lua_isnoneornil(L, -1)) return 1;
+    lua.lua_pop(L, 1);
+  }
+  return 0;
+}
+
+/** table.maxn(t): the largest positive number among its keys, or 0. */
+function maxIndex(L: LuaState): number {
+  lauxlib.luaL_checktype(L, 1, lua.LUA_TTABLE);
+  let max = 0;
+  lua.lua_pushnil(L);
+  while (lua.lua_next(L, 1) !== 0) {
+    lua.lua_pop(L, 1);
+    if (lua.lua_type(L, -1) === lua.LUA_TNUMBER) max = Math.max(max, lua.lua_tonumber(L, -1));
+  }
+  lua.lua_pushnumber(L, max);
+  return 1;
 }
 
 /** Runs `f` with the library `lib` (the globals when null) on top of the stack. */

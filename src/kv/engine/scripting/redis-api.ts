@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import type { LuaState } from 'fengari';
 import type { Reply } from '../../reply.js';
 import { ReplyError } from '../../errors.js';
+import { REDIS_VERSION, REDIS_VERSION_NUM } from '../../redis-version.js';
 import { toBytes } from './lua-bytes.js';
 import fengari from './lua.js';
 import { argToBytes, pushReply, pushSingleField } from './reply-conversion.js';
@@ -17,6 +18,8 @@ const { lua, lauxlib } = fengari;
 export interface ScriptHost {
   /** Runs one command as the script's caller would, with the script's restrictions. */
   call(argv: string[]): Reply;
+  /** Whether the script's caller may run the command (redis.acl_check_cmd); null for no such command. */
+  permits(argv: string[]): boolean | null;
 }
 
 /** What a library being loaded registers its functions with. */
@@ -49,6 +52,9 @@ export function openRedisApi(L: LuaState, host: ScriptHost, registrar: () => Reg
   };
   fn('log', logFunction);
   constants(LOG_LEVELS);
+  constants({ REDIS_VERSION_NUM });
+  lua.lua_pushstring(L, REDIS_VERSION);
+  lua.lua_setfield(L, -2, 'REDIS_VERSION');
   if (mode === 'load') {
     fn('register_function', (L) => registerFunction(L, registrar()));
     // Commands cannot run while a library loads: redis.call is "a nonexistent global" then.
@@ -59,6 +65,7 @@ export function openRedisApi(L: LuaState, host: ScriptHost, registrar: () => Reg
     return;
   }
   fn('call', (L) => redisCall(L, host, true));
+  fn('acl_check_cmd', (L) => aclCheckCommand(L, host));
   fn('pcall', (L) => redisCall(L, host, false));
   fn('error_reply', (L) => replyTable(L, 'err'));
   fn('status_reply', (L) => replyTable(L, 'ok'));
@@ -70,26 +77,18 @@ export function openRedisApi(L: LuaState, host: ScriptHost, registrar: () => Reg
   });
   fn('set_repl', () => 0);
   constants(REPL);
+  // The script debugger's calls, which do nothing outside it (Larder has none).
+  fn('breakpoint', (L) => {
+    lua.lua_pushboolean(L, false);
+    return 1;
+  });
+  fn('debug', () => 0);
 }
 
 // redis.call(command, arg, ...) raises a command's error; redis.pcall(...) returns it as {err=...}.
 function redisCall(L: LuaState, host: ScriptHost, raiseErrors: boolean): number {
-  const n = lua.lua_gettop(L);
-  let reply: Reply;
-  if (n === 0) {
-    reply = new ReplyError('ERR Please specify at least one argument for this redis lib call');
-  } else {
-    const argv: string[] = [];
-    for (let i = 1; i <= n; i++) {
-      const arg = argToBytes(L, i);
-      if (arg === null) {
-        reply = new ReplyError('ERR Lua redis lib command arguments must be strings or integers');
-        break;
-      }
-      argv.push(arg);
-    }
-    reply ??= host.call(argv);
-  }
+  const argv = commandArgs(L);
+  const reply = argv instanceof ReplyError ? argv : host.call(argv);
   lua.lua_settop(L, 0);
   if (reply instanceof ReplyError) {
     pushSingleField(L, 'err', reply.text);
@@ -98,6 +97,33 @@ function redisCall(L: LuaState, host: ScriptHost, raiseErrors: boolean): number 
   }
   pushReply(L, reply);
   return 1;
+}
+
+// redis.acl_check_cmd(command, arg, ...): whether the script's caller may run it, as Redis's ACL
+// check answers (arity unchecked); raises for no arguments or no such command.
+function aclCheckCommand(L: LuaState, host: ScriptHost): number {
+  const argv = commandArgs(L);
+  const permitted = argv instanceof ReplyError ? argv : host.permits(argv);
+  lua.lua_settop(L, 0);
+  if (typeof permitted === 'boolean') {
+    lua.lua_pushboolean(L, permitted);
+    return 1;
+  }
+  pushSingleField(L, 'err', permitted === null ? 'ERR Invalid command passed to redis.acl_check_cmd()' : permitted.text);
+  return lua.lua_error(L);
+}
+
+/** The call's arguments as a command's argv (strings, and numbers as Redis formats them), or why they are none. */
+function commandArgs(L: LuaState): string[] | ReplyError {
+  const n = lua.lua_gettop(L);
+  if (n === 0) return new ReplyError('ERR Please specify at least one argument for this redis lib call');
+  const argv: string[] = [];
+  for (let i = 1; i <= n; i++) {
+    const arg = argToBytes(L, i);
+    if (arg === null) return new ReplyError('ERR Lua redis lib command arguments must be strings or integers');
+    argv.push(arg);
+  }
+  return argv;
 }
 
 // redis.error_reply(text) -> {err=...}, redis.status_reply(text) -> {ok=text}.

@@ -94,6 +94,11 @@ export function chargeScriptMemory(bytes: number): void {
   active?.charge(bytes);
 }
 
+/** The bytes the running script has taken so far (collectgarbage('count')); 0 with none running. */
+export function scriptMemoryUsed(): number {
+  return active?.used() ?? 0;
+}
+
 export class ScriptMemory {
   private strings = 0;
   private heapAtStart = 0;
@@ -149,10 +154,15 @@ export class ScriptMemory {
     throw new ScriptMemoryExceeded(this.exceededText());
   }
 
+  /** What the run has taken: its strings and the heap's growth, sampled now. */
+  used(): number {
+    this.heapGrowth = Math.max(0, heapBytes() - this.heapAtStart);
+    return this.strings + this.heapGrowth;
+  }
+
   /** Samples the heap's growth; whether the run is still within its limit. */
   withinLimit(): boolean {
-    this.heapGrowth = Math.max(0, heapBytes() - this.heapAtStart);
-    return this.strings + this.heapGrowth <= this.limitBytes || this.heldWithRoomFor(0);
+    return this.used() <= this.limitBytes || this.heldWithRoomFor(0);
   }
 
   /**

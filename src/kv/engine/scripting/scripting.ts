@@ -1,6 +1,7 @@
 // A database's scripting state: the Lua VM, the script cache, the function libraries and the
-// time limit. Commands reach it through ctx.scripting; the database gives it `dispatch`, which
-// runs a script's redis.call through admission as the script's caller.
+// time limit. Commands reach it through ctx.scripting; the database gives it the host that
+// runs a script's redis.call through admission as the script's caller, and answers
+// redis.acl_check_cmd for that caller.
 //
 // Effects, not scripts, are what the database logs: each command a script runs is logged as it
 // would be on its own (with its own rewrite), and the whole run lands in the frame of the
@@ -15,8 +16,13 @@ import { errorLine } from './reply-conversion.js';
 import { readShebang, ScriptCache, sha1hex, type CachedScript } from './script-cache.js';
 import { LuaVm, type LuaFailure } from './vm.js';
 
-/** Runs one command for a script: (argv, whether the script may not write). */
-export type Dispatch = (argv: string[], readOnly: boolean) => Reply;
+/** What runs a script's commands, as its caller. */
+export interface ScriptCaller {
+  /** Runs one command for a script: (argv, whether the script may not write). */
+  run(argv: string[], readOnly: boolean): Reply;
+  /** Whether the caller may run argv; null for no such command. */
+  permits(argv: string[]): boolean | null;
+}
 
 /** How long and how much memory one script or function run may take (config scriptTimeoutMs, scriptMemoryBytes). */
 export interface ScriptLimits {
@@ -39,9 +45,9 @@ export class Scripting {
 
   readonly timeLimitMs: number;
 
-  constructor(dispatch: Dispatch, limits: ScriptLimits) {
+  constructor(caller: ScriptCaller, limits: ScriptLimits) {
     this.timeLimitMs = limits.timeMs;
-    this.vm = new LuaVm({ call: (argv) => dispatch(argv, this.readOnly) }, limits.memoryBytes);
+    this.vm = new LuaVm({ call: (argv) => caller.run(argv, this.readOnly), permits: (argv) => caller.permits(argv) }, limits.memoryBytes);
     this.functions = new FunctionRegistry(this.vm, limits.timeMs);
   }
 

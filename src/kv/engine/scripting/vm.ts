@@ -6,9 +6,8 @@
 //   global variable", changing anything "Attempt to modify a readonly table", as in Redis 7.0.
 //   KEYS and ARGV are set for a script's run only, so a function never sees an earlier script's.
 // - Libraries: base (without dofile, loadfile and print), table (without move), string, math,
-//   coroutine, and cjson, cmsgpack and bit written in TypeScript. `unpack`, `loadstring`,
-//   math.pow and table.getn are Lua 5.1's, kept for scripts. Redis's `struct` library is not
-//   provided.
+//   coroutine, and cjson, cmsgpack, bit and struct written in TypeScript; what Lua 5.1 has
+//   otherwise than 5.3 is 5.1's (lua51-library.ts).
 // - Errors: every call runs under a message handler that turns the error into Redis's error
 //   table {err=..., source=..., line=...}, from which the reply text is built.
 // - Time and memory: a count hook checks the clock, and now and then the memory (script-memory.ts,
@@ -16,8 +15,7 @@
 //   error, and then raises again on every line, so a script catching it with pcall cannot keep
 //   running.
 //
-// Lua 5.3 is not Redis's 5.1, but numbers are doubles and print as 5.1 prints them (lua.ts);
-// some runtime error messages are worded differently (5.3 names the variable).
+// Lua 5.3 is not Redis's 5.1, but scripts are read, count and print as in 5.1 (lua.ts).
 //
 // Not safe for concurrent use: the database's JS thread owns it; a call runs to completion.
 
@@ -33,6 +31,7 @@ import { missingGlobal, openRedisApi, type Registrar, type ScriptHost } from './
 import { stringField, toReply } from './reply-conversion.js';
 import { pushView, sealLibraries } from './sandbox.js';
 import { ScriptMemory } from './script-memory.js';
+import { openStruct } from './struct.js';
 
 const { lua, lauxlib, lualib } = fengari;
 
@@ -45,6 +44,7 @@ const LIBRARIES = [
   ['cjson', openCjson],
   ['cmsgpack', openCmsgpack],
   ['bit', openBit],
+  ['struct', openStruct],
 ] as const;
 
 /** Instructions between two looks at the clock. */
@@ -81,7 +81,7 @@ export class LuaVm {
     const L = lauxlib.luaL_newstate();
     this.L = L;
     this.memory = new ScriptMemory(memoryLimitBytes, () => this.refuseAllocation());
-    const outside: ScriptHost = { call: (argv) => this.memory.outside(() => host.call(argv)) };
+    const outside: ScriptHost = { call: (argv) => this.memory.outside(() => host.call(argv)), permits: (argv) => host.permits(argv) };
     for (const [name, open] of [
       ['_G', lualib.luaopen_base],
       ...LIBRARIES,
@@ -89,6 +89,11 @@ export class LuaVm {
       lauxlib.luaL_requiref(L, name, open, 1);
       lua.lua_pop(L, 1);
     }
+    // 5.3 names the function an argument error comes from, when its call does not (pcall(f, ...)),
+    // by where package.loaded holds it ("bad argument #1 to 'struct.pack'"); 5.1 says '?'. So it
+    // holds nothing once the libraries are open.
+    lua.lua_createtable(L, 0, 0);
+    lua.lua_setfield(L, lua.LUA_REGISTRYINDEX, '_LOADED');
     lua.lua_rawgeti(L, lua.LUA_REGISTRYINDEX, lua.LUA_RIDX_GLOBALS);
     const g = lua.lua_gettop(L);
     openRedisApi(L, outside, () => this.registrar);
