@@ -148,8 +148,7 @@ describe('scripting commands over HTTP', () => {
     body = 'return y';
     await evalFails(body, `ERR user_script:1: Script attempted to access nonexistent global variable 'y'${at(body)}`);
     await evals('local x = 5 return x', 5);
-    // Every function Redis 7.0 gives scripts, by library (but cjson's settings, cjson.new and
-    // redis.acl_check_cmd), and the ones it takes away.
+    // Every function Redis 7.0 gives scripts, by library, and the ones it takes away.
     const functions: Record<string, string> = {
       '': 'assert collectgarbage error gcinfo getmetatable ipairs load loadstring next pairs pcall rawequal rawget rawset select setmetatable tonumber tostring type unpack xpcall',
       string: 'byte char dump find format gfind gmatch gsub len lower match rep reverse sub upper',
@@ -157,10 +156,10 @@ describe('scripting commands over HTTP', () => {
       math: 'abs acos asin atan2 atan ceil cos cosh deg exp floor fmod frexp ldexp log10 log max min mod modf pow rad random randomseed sin sinh sqrt tan tanh',
       coroutine: 'create resume running status wrap yield',
       bit: 'arshift band bnot bor bswap bxor lshift rol ror rshift tobit tohex',
-      cjson: 'decode encode',
+      cjson: 'decode decode_invalid_numbers decode_max_depth encode encode_invalid_numbers encode_keep_buffer encode_max_depth encode_number_precision encode_sparse_array new',
       cmsgpack: 'pack unpack unpack_limit unpack_one',
       struct: 'pack size unpack',
-      redis: 'breakpoint call debug error_reply log pcall replicate_commands set_repl setresp sha1hex status_reply',
+      redis: 'acl_check_cmd breakpoint call debug error_reply log pcall replicate_commands set_repl setresp sha1hex status_reply',
     };
     for (const [library, names] of Object.entries(functions)) {
       const types = names.split(' ').map((name) => `type(${library === '' ? name : `${library}.${name}`})`);
@@ -310,6 +309,42 @@ describe('scripting commands over HTTP', () => {
     const info = (await t.command(['INFO', 'server'])).body.result as string;
     const version = /redis_version:(\d+)\.(\d+)\.(\d+)/.exec(info)!;
     await evals('return {redis.REDIS_VERSION, redis.REDIS_VERSION_NUM}', [version.slice(1).join('.'), (+version[1] << 16) | (+version[2] << 8) | +version[3]]);
+  });
+
+  it("has lua-cjson's settings, each cjson table its own (cjson.new)", async () => {
+    // Each answer is redis-server 7.0's; a fresh table from cjson.new, so nothing stays set for later scripts.
+    const answers: [string, unknown][] = [
+      [
+        'local c = cjson.new() return {c.encode_max_depth(), c.decode_max_depth(), c.encode_number_precision(), tostring(c.encode_keep_buffer()), tostring(c.encode_invalid_numbers()), tostring(c.decode_invalid_numbers())}',
+        [1000, 1000, 14, 'true', 'false', 'true'],
+      ],
+      ['local c = cjson.new() local a, b, d = c.encode_sparse_array() return {tostring(a), b, d}', ['false', 2, 10]],
+      ["local c = cjson.new() local a, b, d = c.encode_sparse_array('on', 3, 5) return {tostring(a), b, d}", ['true', 3, 5]],
+      ['local c = cjson.new() c.encode_max_depth(2) return c.encode({{1}})', '[[1]]'],
+      ["local c = cjson.new() c.decode_max_depth(2) return c.encode(c.decode('[[1]]'))", '[[1]]'],
+      ['local c = cjson.new() return {c.encode_number_precision(3), c.encode(math.pi), c.encode({[1.23456] = 1})}', [3, '3.14', '{"1.23":1}']],
+      ['local c = cjson.new() c.encode_invalid_numbers(true) return c.encode({1/0, -1/0, 0/0})', '[inf,-inf,nan]'],
+      ["local c = cjson.new() c.encode_invalid_numbers('null') return c.encode({1/0, 0/0})", '[null,null]'],
+      ["local c = cjson.new() c.decode_invalid_numbers(false) return c.decode('[-0.5, 10, 0]')", [0, 10, 0]],
+      ["local c = cjson.new() c.encode_sparse_array(true) return c.encode({[1] = 'a', [20] = 'b'})", '{"1":"a","20":"b"}'],
+      ["local c = cjson.new() c.encode_sparse_array(false, 0) return c.encode({[1] = 'a', [20] = 'b'})", `["a",${'null,'.repeat(18)}"b"]`],
+      ['local c = cjson.new() c.encode_max_depth(1) return cjson.encode({{1}})', '[[1]]'],
+      ["local c = cjson.new() return c.encode({'a'}) .. tostring(c.null == cjson.null) .. c._VERSION", '["a"]true2.1.0'],
+    ];
+    for (const [script, expected] of answers) await evals(script, expected);
+    const refused: [string, string][] = [
+      ['local c = cjson.new() c.encode_max_depth(2) return c.encode({{{1}}})', 'Cannot serialise, excessive nesting (3)'],
+      ["local c = cjson.new() c.decode_max_depth(2) return c.decode('[[[1]]]')", 'Found too many nested data structures (3) at character 3'],
+      ["local c = cjson.new() c.decode_invalid_numbers(false) return c.decode('[1, 007]')", 'Expected value but found invalid number at character 5'],
+      ["local c = cjson.new() c.decode_invalid_numbers(false) return c.decode('-nan')", 'Expected value but found invalid number at character 1'],
+      ["local c = cjson.new() c.decode_invalid_numbers(false) return c.decode('inf')", 'Expected value but found invalid token at character 1'],
+      ["local c = cjson.new() return c.encode_invalid_numbers('x')", "bad argument #1 to 'encode_invalid_numbers' (invalid option 'x')"],
+      ['local c = cjson.new() return c.encode_sparse_array(false, 1, -1)', "bad argument #1 to 'encode_sparse_array' (expected integer between 0 and 2147483647)"],
+      ['local c = cjson.new() return c.encode_max_depth(0)', "bad argument #1 to 'encode_max_depth' (expected integer between 1 and 2147483647)"],
+      ['local c = cjson.new() return c.encode_number_precision(15)', "bad argument #1 to 'encode_number_precision' (expected integer between 1 and 14)"],
+      ['local c = cjson.new() return c.encode_max_depth(1, 2)', "bad argument #2 to 'encode_max_depth' (found too many arguments)"],
+    ];
+    for (const [script, text] of refused) await evalFails(script, `ERR user_script:1: ${text}${at(script)}`);
   });
 
   it("decodes JSON as Redis's cjson does: strtod's numbers, escapes, and its error texts", async () => {

@@ -7,13 +7,12 @@
 
 import type { LuaState } from 'fengari';
 import { strtod } from '../../../text/strtod.js';
+import type { CjsonSettings } from './cjson-settings.js';
 import { pushBytes, raiseError } from './lua-bytes.js';
 import fengari from './lua.js';
 
 const { lua } = fengari;
 
-/** lua-cjson's decode_max_depth. */
-const DECODE_MAX_DEPTH = 1000;
 
 // lua-cjson's token types, by the names its errors print, and their numbers in that order (typed
 // number, so a type seen once is not taken for the type after the next token).
@@ -29,9 +28,9 @@ const ESCAPED: Record<number, string> = { 0x22: '"', 0x5c: '\\', 0x2f: '/', 0x62
  * Decodes `text` (bytes, one character each) and pushes its value, or raises lua-cjson's error.
  * `nullValue` is cjson.null, the light userdata JSON null decodes to.
  */
-export function decodeJson(L: LuaState, text: string, nullValue: object): void {
+export function decodeJson(L: LuaState, text: string, nullValue: object, settings: CjsonSettings): void {
   if (text.length >= 2 && (text.charCodeAt(0) === 0 || text.charCodeAt(1) === 0)) raiseError(L, 'JSON parser does not support UTF-16 or UTF-32');
-  const d = new Decoder(L, text, nullValue);
+  const d = new Decoder(L, text, nullValue, settings);
   d.next();
   d.value();
   d.next();
@@ -52,6 +51,7 @@ class Decoder {
     private readonly L: LuaState,
     private readonly data: string,
     private readonly nullValue: object,
+    private readonly settings: CjsonSettings,
   ) {}
 
   /** The byte at i; 0 past the end, as at a C string's terminator. */
@@ -72,12 +72,28 @@ class Decoder {
       this.type = single;
       this.at++;
     } else if (c === 0x22) this.readString();
-    else if (c === 0x2d || (c >= 0x30 && c <= 0x39)) this.readNumber();
-    else if (this.data.startsWith('true', this.at)) this.literal(BOOLEAN, 4, 1);
+    else if (c === 0x2d || (c >= 0x30 && c <= 0x39)) {
+      if (!this.settings.decodeInvalidNumbers && this.invalidNumber()) this.error('invalid number');
+      else this.readNumber();
+    } else if (this.data.startsWith('true', this.at)) this.literal(BOOLEAN, 4, 1);
     else if (this.data.startsWith('false', this.at)) this.literal(BOOLEAN, 5, 0);
     else if (this.data.startsWith('null', this.at)) this.literal(NULL_TOKEN, 4, 0);
-    else if (c === 0x2b || /^(inf|nan)/i.test(this.data.slice(this.at, this.at + 3))) this.readNumber();
+    else if (this.settings.decodeInvalidNumbers && this.invalidNumber()) this.readNumber();
     else this.error('invalid token');
+  }
+
+  /** json_is_invalid_number: what strtod reads and JSON does not allow (a '+', hex, leading zeros, Inf, NaN). */
+  private invalidNumber(): boolean {
+    let at = this.at;
+    if (this.byte(at) === 0x2b) return true;
+    if (this.byte(at) === 0x2d) at++;
+    const c = this.byte(at);
+    if (c === 0x30) {
+      const next = this.byte(at + 1);
+      return (next | 0x20) === 0x78 || (next >= 0x30 && next <= 0x39);
+    }
+    if (c <= 0x39) return false;
+    return /^(inf|nan)/i.test(this.data.slice(at, at + 3));
   }
 
   private literal(type: number, length: number, value: number): void {
@@ -203,7 +219,7 @@ class Decoder {
   }
 
   private descend(slots: number): void {
-    if (++this.depth <= DECODE_MAX_DEPTH && lua.lua_checkstack(this.L, slots)) return;
+    if (++this.depth <= this.settings.decodeMaxDepth && lua.lua_checkstack(this.L, slots)) return;
     raiseError(this.L, `Found too many nested data structures (${this.depth}) at character ${this.at}`);
   }
 
