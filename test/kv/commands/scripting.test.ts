@@ -165,13 +165,14 @@ describe('scripting commands over HTTP', () => {
       const types = names.split(' ').map((name) => `type(${library === '' ? name : `${library}.${name}`})`);
       await evals(`return {${types.join(', ')}}`, types.map(() => 'function'));
     }
-    for (const name of ['print', 'os', 'require', 'dofile', 'loadfile']) {
+    for (const name of ['print', 'os', 'require', 'dofile', 'loadfile', 'rawlen']) {
       body = `return type(${name})`;
       await evalFails(body, `ERR user_script:1: Script attempted to access nonexistent global variable '${name}'${at(body)}`);
     }
     await evals('return {math.pow(2, 10), table.getn({1, 2, 3})}', [1024, 3]);
-    // Nor table.move, which one call could keep busy for minutes.
-    await evals('return type(table.move)', 'nil');
+    // Nor what Lua 5.3 added (table.move, which one call could keep busy for minutes, among them).
+    const added = ['string.pack', 'string.unpack', 'string.packsize', 'table.pack', 'table.unpack', 'table.move', 'math.type', 'math.tointeger', 'math.ult', 'math.maxinteger', 'math.mininteger', 'coroutine.isyieldable'];
+    await evals(`return {_VERSION, ${added.map((name) => `type(${name})`).join(', ')}}`, ['Lua 5.1', ...added.map(() => 'nil')]);
   });
 
   it('keeps globals, libraries and the string metatable read-only: no script changes what a later one runs', async () => {

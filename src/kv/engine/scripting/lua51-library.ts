@@ -1,4 +1,5 @@
-// The standard library as Redis's Lua 5.1 has it, where fengari's 5.3 differs: what 5.3
+// The standard library as Redis's Lua 5.1 has it, where fengari's 5.3 differs: without what
+// 5.3 added (string.pack, table.unpack, math.type, ...; _VERSION is "Lua 5.1"), with what 5.3
 // dropped (`unpack`, gcinfo, table.getn, foreach, foreachi, maxn and setn, string.gfind, and
 // math's: lua51-math.ts, with Redis's math.random); collectgarbage, which fengari lacks;
 // string.format's conversions (lua-format.ts);
@@ -30,6 +31,19 @@ const CHECKED: readonly (readonly [string | null, string, Check])[] = [
   ['math', 'max', number(1)],
   ['math', 'min', number(1)],
   ['string', 'char', checkBytes],
+];
+
+/**
+ * What 5.3 added and Redis's 5.1 has not, by library (null: the globals): a script that used
+ * them on Larder would fail on Redis. table.move would also walk any range of indices in one
+ * JS loop no hook can stop (table.move({}, 1, 2^31 - 1, 1) takes minutes).
+ */
+const ADDED_IN_53: readonly (readonly [string | null, readonly string[]])[] = [
+  [null, ['rawlen']],
+  ['string', ['pack', 'unpack', 'packsize']],
+  ['table', ['pack', 'unpack', 'move']],
+  ['math', ['type', 'tointeger', 'ult', 'maxinteger', 'mininteger']],
+  ['coroutine', ['isyieldable']],
 ];
 
 export function adaptLibraries(L: LuaState, g: number): void {
@@ -69,6 +83,18 @@ export function adaptLibraries(L: LuaState, g: number): void {
     lua.lua_pushjsfunction(L, stringFormat);
     lua.lua_setfield(L, -2, 'format');
   });
+  withLibrary(L, g, null, () => {
+    lua.lua_pushstring(L, 'Lua 5.1');
+    lua.lua_setfield(L, -2, '_VERSION');
+  });
+  for (const [lib, names] of ADDED_IN_53) {
+    withLibrary(L, g, lib, () => {
+      for (const name of names) {
+        lua.lua_pushnil(L);
+        lua.lua_setfield(L, -2, name);
+      }
+    });
+  }
 }
 
 /**

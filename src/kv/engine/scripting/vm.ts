@@ -5,9 +5,9 @@
 //   it (sandbox.ts). Reading a missing global raises "Script attempted to access nonexistent
 //   global variable", changing anything "Attempt to modify a readonly table", as in Redis 7.0.
 //   KEYS and ARGV are set for a script's run only, so a function never sees an earlier script's.
-// - Libraries: base (without dofile, loadfile and print), table (without move), string, math,
-//   coroutine, and cjson, cmsgpack, bit and struct written in TypeScript; what Lua 5.1 has
-//   otherwise than 5.3 is 5.1's (lua51-library.ts).
+// - Libraries: base (without dofile, loadfile and print), table, string, math, coroutine, and
+//   cjson, cmsgpack, bit and struct written in TypeScript; what Lua 5.1 has otherwise than 5.3
+//   is 5.1's, and what 5.3 added is gone (lua51-library.ts).
 // - Errors: every call runs under a message handler that turns the error into Redis's error
 //   table {err=..., source=..., line=...}, from which the reply text is built.
 // - Time and memory: a count hook checks the clock, and now and then the memory (script-memory.ts,
@@ -107,13 +107,6 @@ export class LuaVm {
       lua.lua_setfield(L, g, name);
     }
     adaptLibraries(L, g);
-    // table.move (Lua 5.3's, not in Redis) walks any range of indices in one JS loop, which no
-    // hook can stop: table.move({}, 1, 2^31 - 1, 1) would take minutes.
-    lua.lua_pushstring(L, 'table');
-    lua.lua_rawget(L, g);
-    lua.lua_pushnil(L);
-    lua.lua_setfield(L, -2, 'move');
-    lua.lua_pop(L, 1);
     sealLibraries(L, g, [...LIBRARIES.map(([name]) => name), 'redis']);
 
     // The view scripts see as their globals.
