@@ -1,5 +1,6 @@
-// C's strtod as glibc reads numbers in the C locale. Redis reads scores and score ranges with it,
-// Lua 5.1 its numerals and lua-cjson its JSON numbers, each taking what it needs of the result.
+// C's strtod and strtoul as glibc reads numbers in the C locale. Redis reads scores and score
+// ranges with strtod, Lua 5.1 its numerals and number strings and lua-cjson its JSON numbers,
+// each taking what it needs of the result; Lua 5.1's tonumber(s, base) reads with strtoul.
 
 /** What C's strtod read from a string. */
 export interface Strtod {
@@ -59,4 +60,38 @@ function hexFloat(neg: boolean, int: string, frac: string, expText: string | und
   }
   const value = sign * Number(m) * 2 ** e2;
   return { value, erange: m === 0n || !Number.isFinite(value) };
+}
+
+/** C's isspace in the C locale. */
+export function isCSpace(c: number): boolean {
+  return c === 32 || (c >= 9 && c <= 13);
+}
+
+const MAX_UNSIGNED_LONG = (1n << 64n) - 1n;
+
+/**
+ * C's strtoul (glibc, 64-bit unsigned long) in `base` (2 to 36) from `from`: leading spaces, a
+ * sign (a '-' negates modulo 2^64), "0x" before base 16 digits, then the digits; past 2^64 - 1
+ * it is 2^64 - 1. The end is `from` when no digit was read.
+ */
+export function strtoul(s: string, base: number, from = 0): { value: bigint; end: number } {
+  let i = from;
+  while (i < s.length && isCSpace(s.charCodeAt(i))) i++;
+  const negative = s[i] === '-';
+  if (negative || s[i] === '+') i++;
+  if (base === 16 && s[i] === '0' && (s[i + 1] === 'x' || s[i + 1] === 'X') && digitValue(s, i + 2) < 16) i += 2;
+  const start = i;
+  let value = 0n;
+  for (; digitValue(s, i) < base; i++) value = value * BigInt(base) + BigInt(digitValue(s, i));
+  if (i === start) return { value: 0n, end: from };
+  if (value > MAX_UNSIGNED_LONG) return { value: MAX_UNSIGNED_LONG, end: i };
+  return { value: negative ? BigInt.asUintN(64, -value) : value, end: i };
+}
+
+/** The digit at i in any base up to 36 (letters either case); 99 for none. */
+function digitValue(s: string, i: number): number {
+  const c = s.charCodeAt(i);
+  if (c >= 0x30 && c <= 0x39) return c - 0x30;
+  const letter = c | 0x20;
+  return letter >= 0x61 && letter <= 0x7a ? letter - 0x61 + 10 : 99;
 }

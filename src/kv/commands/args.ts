@@ -1,7 +1,7 @@
 // Argument parsing shared by every command family: the one integer parser and the one float
 // parser of kv/, and a reader that keeps the first error so a handler checks once.
 
-import { strtod } from '../../text/strtod.js';
+import { isCSpace, strtod } from '../../text/strtod.js';
 import { NOT_FLOAT, NOT_INTEGER, OVERFLOW, SYNTAX, type ReplyError } from '../errors.js';
 import { INT64_MAX, INT64_MIN, isIntegerText, parseInt64 } from '../engine/int64.js';
 import type { Args } from './spec.js';
@@ -52,11 +52,6 @@ export function parseFloatText(s: string): number | undefined {
   if (s.length === 0 || isCSpace(s.charCodeAt(0))) return undefined;
   const r = strtod(s);
   return r.end !== s.length || r.erange || Number.isNaN(r.value) ? undefined : r.value;
-}
-
-/** C's isspace in the C locale. */
-function isCSpace(c: number): boolean {
-  return c === 32 || (c >= 9 && c <= 13);
 }
 
 /** Formats a double as Redis's human form: no exponent, shortest digits that read back. */

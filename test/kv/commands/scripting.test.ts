@@ -312,6 +312,38 @@ describe('scripting commands over HTTP', () => {
     await evals('return {redis.REDIS_VERSION, redis.REDIS_VERSION_NUM}', [version.slice(1).join('.'), (+version[1] << 16) | (+version[2] << 8) | +version[3]]);
   });
 
+  it("converts, matches and edits tables as Redis's Lua 5.1 library does", async () => {
+    // Each answer is redis-server 7.0's.
+    const answers: [string, unknown][] = [
+      // tonumber and arithmetic on strings read as 5.1's strtod (inf, nan, up to a NUL); another base as strtoul.
+      ["return {tostring(tonumber('inf')), tostring(tonumber('-infinity')), tostring('5' + 'inf'), tostring(tonumber('1\\0')), tostring(tonumber('-0'))}", ['inf', '-inf', 'inf', '1', '-0']],
+      ["return {tostring(tonumber('1.5', 10)), tostring(tonumber(' 1e2 ', 10)), tostring(tonumber('99999999999999999999', 10))}", ['1.5', '100', '1e+20']],
+      ["return {tostring(tonumber('-1', 16)), tostring(tonumber('0xff', 16)), tostring(tonumber(15, 16)), tostring(tonumber('1g', 16)), tostring(tonumber('99999999999999999999', 16)), tostring(tonumber('ff', 16.9))}", ['1.844674407371e+19', '255', '21', 'nil', '1.844674407371e+19', '255']],
+      // % as a - floor(a/b)*b.
+      ['return {tostring(1e17 % 3), tostring(-0.0 % 1), tostring(5.5 % -2), tostring(-7 % 3)}', ['0', '0', '-0.5', '2']],
+      // gsub's replacement: '%' before any other character stands for it, and a last '%' for a NUL.
+      ["return {string.gsub('abc', 'b', '%x'), string.gsub('abc', 'b', '%%'), string.gsub('abc', 'b', '%')}", ['axc', 'a%c', 'a\x00c', 1]],
+      // No %g class; a start past the end searches from the end.
+      ["return {string.match('a b', '%g+') or 'none', string.match('aGb', '%G'), string.find('abc', '', 10), string.match('abc', '', 10)}", ['none', 'G', 4, '']],
+      // table.insert at any position, table.remove outside 1..#t giving nothing.
+      ["local t = {1, 2, 3} table.insert(t, 10, 'x') table.insert(t, 2, 'y') return {t[10], t[2], t[3]}", ['x', 'y', 2]],
+      ["local t = {1, 2, 3} table.insert(t, 0, 'x') return {t[0], t[1], t[2], t[4]}", ['x']],
+      ["return {select('#', table.remove({})), select('#', table.remove({1, 2, 3}, 10)), table.remove({1, 2, 3}, 1)}", [0, 0, 1]],
+      // No __len for tables; the main thread is no coroutine.
+      ['return #setmetatable({}, {__len = function() return 5 end})', 0],
+      ['return {type(coroutine.running()), coroutine.wrap(function() return type(coroutine.running()) end)()}', ['nil', 'thread']],
+    ];
+    for (const [script, expected] of answers) await evals(script, expected);
+    const refused: [string, string][] = [
+      ["return string.gsub('abc', '(b)', '%2')", 'invalid capture index'],
+      ["return string.find('abc', '(a)%2')", 'invalid capture index'],
+      ['table.insert({}, 1, 2, 3)', "wrong number of arguments to 'insert'"],
+      ["return tonumber('ff', 37)", "bad argument #2 to 'tonumber' (base out of range)"],
+      ['return tonumber()', "bad argument #1 to 'tonumber' (value expected)"],
+    ];
+    for (const [script, text] of refused) await evalFails(script, `ERR user_script:1: ${text}${at(script)}`);
+  });
+
   it("has lua-cjson's settings, each cjson table its own (cjson.new)", async () => {
     // Each answer is redis-server 7.0's; a fresh table from cjson.new, so nothing stays set for later scripts.
     const answers: [string, unknown][] = [

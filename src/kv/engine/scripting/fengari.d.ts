@@ -19,6 +19,7 @@ declare module 'fengari' {
     readonly LUA_MULTRET: number;
     readonly LUA_REGISTRYINDEX: number;
     readonly LUA_RIDX_GLOBALS: number;
+    readonly LUA_TNONE: number;
     readonly LUA_TNIL: number;
     readonly LUA_TBOOLEAN: number;
     readonly LUA_TLIGHTUSERDATA: number;
@@ -42,6 +43,9 @@ declare module 'fengari' {
     lua_insert(L: LuaState, idx: number): void;
     lua_isnoneornil(L: LuaState, idx: number): boolean;
     lua_isinteger(L: LuaState, idx: number): boolean;
+    lua_isnumber(L: LuaState, idx: number): boolean;
+    /** Pushes the running thread; whether it is the main one. */
+    lua_pushthread(L: LuaState): boolean;
     lua_next(L: LuaState, idx: number): number;
     lua_pcall(L: LuaState, nargs: number, nresults: number, msgh: number): number;
     lua_pop(L: LuaState, n: number): void;

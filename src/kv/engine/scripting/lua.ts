@@ -2,10 +2,10 @@
 //
 // - Every number is a double: 5.3 makes numerals, tonumber() and library results 32-bit
 //   integers in fengari, whose arithmetic wraps (1795765696 * 1000, a time in ms, came out as
-//   469366272). Numerals and strings are read as floats (a hex numeral as its full value, not
-//   wrapped: 0xffffffff is 4294967295; "-0" as -0) and the API pushes floats where 5.3 pushes
-//   integers, so arithmetic runs in doubles as in 5.1. Only the length operator (#) still makes
-//   an integer, which turns float as soon as it meets a numeral.
+//   469366272). Strings are read as 5.1 reads them (luaO_str2d: C's strtod up to the first NUL,
+//   then only spaces: "inf", "nan", hex floats, a hex integer whole, "-0" as -0) and the API
+//   pushes floats where 5.3 pushes integers, so arithmetic runs in doubles as in 5.1. Only the
+//   length operator (#) still makes an integer, which turns float as soon as it meets a numeral.
 // - Numbers print with "%.14g" as glibc prints it (format-g.ts), without 5.3's ".0" on integral
 //   floats: tostring(10/2) is "5", 2^53 "9.007199254741e+15", 1/0 "inf", in tostring,
 //   concatenation and string.format's %s alike.
@@ -16,8 +16,10 @@
 //   error texts; and parsed by 5.1's grammar where 5.3 widened it, which patches/ changes in
 //   fengari's parser (its functions are internal): no ';' alone, a statement is a call or an
 //   assignment, 'break' ends its block and needs a loop, a call's '(' stays on its line. The
-//   patch also fills a constructor's list in ascending order: fengari's tables iterate in the
-//   order keys were set, so pairs walked {'a', 'b', 'c'} from 3.
+//   patch also fills a constructor's list in ascending order (fengari's tables iterate in the
+//   order keys were set, so pairs walked {'a', 'b', 'c'} from 3), makes % and # 5.1's
+//   (a - floor(a/b)*b; no __len for tables) and string matching 5.1's (a '%' in a gsub
+//   replacement, no %g, a start past the end, "invalid capture index").
 //
 // fengari's modules take these functions and settings from each other as they load, so they are
 // set on its core modules before its API and libraries are required; every other module takes
@@ -25,13 +27,12 @@
 
 import { createRequire } from 'node:module';
 import type Fengari from 'fengari';
+import { strtod } from '../../../text/strtod.js';
 import { formatG } from './format-g.js';
 import { useLua51Lexer, type FengariLexer, type FengariParts } from './lua51-lexer.js';
 
 /** The value slot fengari keeps numbers in (lobject.js's TValue). */
 interface TValue {
-  readonly value: number;
-  ttisinteger(): boolean;
   setfltvalue(n: number): void;
 }
 
@@ -50,12 +51,15 @@ const lobject = require('fengari/src/lobject.js') as Pick<FengariParts, 'luaO_pu
 };
 
 // The API and the VM call luaO_str2num and luaO_pushvfstring through their module, so they are
-// replaced in place; the libraries bind lua_pushinteger when they load, after this.
-const str2num = lobject.luaO_str2num;
+// replaced in place; the libraries bind lua_pushinteger when they load, after this. A string
+// that reads as a number answers its length + 1, as fengari's callers check it was read whole.
 lobject.luaO_str2num = (s, o) => {
-  const read = str2num(s, o);
-  if (read !== 0 && o.ttisinteger()) o.setfltvalue(hexValue(s) ?? (o.value === 0 && s.includes(0x2d) ? -0 : o.value));
-  return read;
+  const nul = s.indexOf(0);
+  const text = Buffer.from(s.buffer, s.byteOffset, nul === -1 ? s.length : nul).toString('latin1');
+  const read = strtod(text);
+  if (read.end === 0 || !/^[ \t\n\v\f\r]*$/.test(text.slice(read.end))) return 0;
+  o.setfltvalue(read.value);
+  return s.length + 1;
 };
 lapi.lua_pushinteger = lapi.lua_pushnumber;
 
@@ -101,13 +105,6 @@ useLua51Lexer(require('fengari/src/llex.js') as FengariLexer, {
   luaZ_resizebuffer: (require('fengari/src/lzio.js') as Pick<FengariParts, 'luaZ_resizebuffer'>).luaZ_resizebuffer,
   LUA_ERRSYNTAX: defs.thread_status.LUA_ERRSYNTAX,
 });
-
-/** A hex numeral's value (5.3 wraps those past 32 bits); null for a decimal one. The lexer's ends in a NUL. */
-function hexValue(s: Uint8Array): number | null {
-  if (!s.includes(0x78) && !s.includes(0x58)) return null;
-  const m = /^\s*([+-]?)0x([0-9a-f]+)\s*\0?$/i.exec(Buffer.from(s).toString('latin1'));
-  return m === null ? null : (m[1] === '-' ? -1 : 1) * parseInt(m[2], 16);
-}
 
 const fengari = require('fengari') as typeof Fengari;
 export default fengari;

@@ -11,10 +11,13 @@
 // before they are sealed (sandbox.ts).
 
 import type { LuaState } from 'fengari';
+import { strtoul } from '../../../text/strtod.js';
+import { toBytes } from './lua-bytes.js';
 import { stringFormat } from './lua-format.js';
-import { mathFunctions } from './lua51-math.js';
-import { scriptMemoryUsed } from './script-memory.js';
 import fengari from './lua.js';
+import { mathFunctions } from './lua51-math.js';
+import { refuseView } from './sandbox.js';
+import { scriptMemoryUsed } from './script-memory.js';
 
 const { lua, lauxlib } = fengari;
 
@@ -70,10 +73,21 @@ export function adaptLibraries(L: LuaState, g: number): void {
       ['foreachi', forEachIndex],
       ['maxn', maxIndex],
       ['setn', (L) => lauxlib.luaL_error(L, "'setn' is obsolete")],
+      ['insert', insert],
+      ['remove', remove],
     ]);
   });
   withLibrary(L, g, 'math', () => setFunctions(L, mathFunctions()));
-  withLibrary(L, g, null, () => setFunctions(L, collectorFunctions()));
+  withLibrary(L, g, null, () => setFunctions(L, [...collectorFunctions(), ['tonumber', toNumber]]));
+  withLibrary(L, g, 'coroutine', () =>
+    setFunctions(L, [
+      // The main thread is no coroutine: nil, where 5.3 answers it and true.
+      ['running', (L) => {
+        if (lua.lua_pushthread(L)) lua.lua_pushnil(L);
+        return 1;
+      }],
+    ]),
+  );
   withLibrary(L, g, 'string', () => {
     lua.lua_getfield(L, -1, 'gmatch');
     lua.lua_setfield(L, -2, 'gfind');
@@ -131,6 +145,74 @@ function setFunctions(L: LuaState, functions: readonly (readonly [string, (L: Lu
     lua.lua_pushjsfunction(L, f);
     lua.lua_setfield(L, -2, name);
   }
+}
+
+/**
+ * tonumber(v[, base]) as 5.1's: in base 10 any number a string reads as (strtod's: "1e1",
+ * "inf"), in another the digits of C's strtoul, whole (a '-' wraps: "-1" in base 16 is 2^64 - 1).
+ */
+function toNumber(L: LuaState): number {
+  const base = lauxlib.luaL_optinteger(L, 2, 10);
+  if (base === 10) {
+    if (lua.lua_type(L, 1) === lua.LUA_TNONE) lauxlib.luaL_argerror(L, 1, 'value expected');
+    if (lua.lua_isnumber(L, 1)) {
+      lua.lua_pushnumber(L, lua.lua_tonumber(L, 1));
+      return 1;
+    }
+  } else {
+    lauxlib.luaL_checklstring(L, 1);
+    if (base < 2 || base > 36) lauxlib.luaL_argerror(L, 2, 'base out of range');
+    const text = toBytes(L, 1)!.split('\0')[0];
+    const read = strtoul(text, base);
+    if (read.end > 0 && /^[ \t\n\v\f\r]*$/.test(text.slice(read.end))) {
+      lua.lua_pushnumber(L, Number(read.value));
+      return 1;
+    }
+  }
+  lua.lua_pushnil(L);
+  return 1;
+}
+
+/** Shifts past this many elements are refused: C shifts any number, a JS loop cannot be stopped by the time limit. */
+const MAX_SHIFT = 1 << 24;
+
+/**
+ * table.insert(t, [pos,] v) as 5.1's: any position, the table growing to it (5.3 refuses one
+ * past the end); elements from pos on move up one.
+ */
+function insert(L: LuaState): number {
+  lauxlib.luaL_checktype(L, 1, lua.LUA_TTABLE);
+  refuseView(L, 1);
+  let end = lua.lua_rawlen(L, 1) + 1;
+  let pos = end;
+  if (lua.lua_gettop(L) === 3) {
+    pos = lauxlib.luaL_checkinteger(L, 2);
+    end = Math.max(end, pos);
+    if (end - pos > MAX_SHIFT) lauxlib.luaL_argerror(L, 2, 'position out of bounds');
+    for (let i = end; i > pos; i--) {
+      lua.lua_rawgeti(L, 1, i - 1);
+      lua.lua_rawseti(L, 1, i);
+    }
+  } else if (lua.lua_gettop(L) !== 2) lauxlib.luaL_error(L, "wrong number of arguments to 'insert'");
+  lua.lua_rawseti(L, 1, pos);
+  return 0;
+}
+
+/** table.remove(t[, pos]) as 5.1's: nothing for a position outside 1..#t (5.3 refuses it), else t[pos], the rest moving down. */
+function remove(L: LuaState): number {
+  lauxlib.luaL_checktype(L, 1, lua.LUA_TTABLE);
+  refuseView(L, 1);
+  const end = lua.lua_rawlen(L, 1);
+  let pos = lauxlib.luaL_optinteger(L, 2, end);
+  if (pos < 1 || pos > end) return 0;
+  lua.lua_rawgeti(L, 1, pos);
+  for (; pos < end; pos++) {
+    lua.lua_rawgeti(L, 1, pos + 1);
+    lua.lua_rawseti(L, 1, pos);
+  }
+  lua.lua_pushnil(L);
+  lua.lua_rawseti(L, 1, end);
+  return 1;
 }
 
 /** table.foreach(t, f): f(key, value) for each pair until one answers other than nil, which is returned. */

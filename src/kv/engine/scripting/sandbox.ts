@@ -5,8 +5,9 @@
 // Redis patches Lua with a read-only flag on tables; fengari has none, so scripts see views
 // instead: an empty table whose metatable reads through to the real table (__index), refuses
 // every assignment (__newindex) and hides itself (__metatable). A view stays empty, so every
-// assignment reaches __newindex (table.insert's too); the two functions that write around
-// metamethods, rawset and setmetatable, refuse views. No script can reach a real table: the
+// assignment reaches __newindex; the functions that write around metamethods refuse views
+// (rawset and setmetatable here, table.insert and table.remove, which set raw as 5.1's do, by
+// refuseView). No script can reach a real table: the
 // globals, every library, `redis`, and the string metatable (its __index is the `string` view,
 // so ("x"):upper() still works) are all seen through views.
 //
@@ -117,15 +118,19 @@ function refuseAssignment(L: LuaState): number {
  */
 function refuseViews(L: LuaState): number {
   lauxlib.luaL_checktype(L, 1, lua.LUA_TTABLE);
-  const target = lua.lua_topointer(L, 1);
-  if (target !== null && VIEWS.has(target)) {
-    lua.lua_pushstring(L, READONLY);
-    return lua.lua_error(L);
-  }
+  refuseView(L, 1);
   lua.lua_pushvalue(L, lua.lua_upvalueindex(1));
   lua.lua_insert(L, 1);
   lua.lua_call(L, lua.lua_gettop(L) - 1, lua.LUA_MULTRET);
   return lua.lua_gettop(L);
+}
+
+/** Raises Redis's error, with no position, when the table at idx is a view: for functions that write around metamethods. */
+export function refuseView(L: LuaState, idx: number): void {
+  const target = lua.lua_topointer(L, idx);
+  if (target === null || !VIEWS.has(target)) return;
+  lua.lua_pushstring(L, READONLY);
+  lua.lua_error(L);
 }
 
 /** __pairs of a view: walks the real table without handing it out (the globals' view walks nothing). */
