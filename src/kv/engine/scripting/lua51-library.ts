@@ -178,33 +178,33 @@ const MAX_SHIFT = 1 << 24;
 
 /**
  * table.insert(t, [pos,] v) as 5.1's: any position, the table growing to it (5.3 refuses one
- * past the end); elements from pos on move up one.
+ * past the end); elements from pos on move up one. Sets raw, so it refuses a view itself.
  */
 function insert(L: LuaState): number {
   lauxlib.luaL_checktype(L, 1, lua.LUA_TTABLE);
-  refuseView(L, 1);
   let end = lua.lua_rawlen(L, 1) + 1;
   let pos = end;
   if (lua.lua_gettop(L) === 3) {
     pos = lauxlib.luaL_checkinteger(L, 2);
     end = Math.max(end, pos);
     if (end - pos > MAX_SHIFT) lauxlib.luaL_argerror(L, 2, 'position out of bounds');
+    refuseView(L, 1);
     for (let i = end; i > pos; i--) {
       lua.lua_rawgeti(L, 1, i - 1);
       lua.lua_rawseti(L, 1, i);
     }
   } else if (lua.lua_gettop(L) !== 2) lauxlib.luaL_error(L, "wrong number of arguments to 'insert'");
+  refuseView(L, 1);
   lua.lua_rawseti(L, 1, pos);
   return 0;
 }
 
-/** table.remove(t[, pos]) as 5.1's: nothing for a position outside 1..#t (5.3 refuses it), else t[pos], the rest moving down. */
+/** table.remove(t[, pos]) as 5.1's: nothing for a position outside 1..#t (5.3 refuses it), else t[pos], the rest moving down. Sets raw. */
 function remove(L: LuaState): number {
   lauxlib.luaL_checktype(L, 1, lua.LUA_TTABLE);
-  refuseView(L, 1);
   const end = lua.lua_rawlen(L, 1);
   let pos = lauxlib.luaL_optinteger(L, 2, end);
-  if (pos < 1 || pos > end) return 0;
+  if (pos < 1 || pos > end) return 0; // so nothing leaves a view, which is empty (sandbox.ts)
   lua.lua_rawgeti(L, 1, pos);
   for (; pos < end; pos++) {
     lua.lua_rawgeti(L, 1, pos + 1);

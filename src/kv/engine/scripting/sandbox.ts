@@ -6,8 +6,8 @@
 // instead: an empty table whose metatable reads through to the real table (__index), refuses
 // every assignment (__newindex) and hides itself (__metatable). A view stays empty, so every
 // assignment reaches __newindex; the functions that write around metamethods refuse views
-// (rawset and setmetatable here, table.insert and table.remove, which set raw as 5.1's do, by
-// refuseView). No script can reach a real table: the
+// (rawset and setmetatable here, and table.insert, which sets raw as 5.1's does, by refuseView;
+// table.remove removes nothing from an empty table). No script can reach a real table: the
 // globals, every library, `redis`, and the string metatable (its __index is the `string` view,
 // so ("x"):upper() still works) are all seen through views.
 //
