@@ -323,6 +323,10 @@ describe('scripting commands over HTTP', () => {
       ['return {tostring(1e17 % 3), tostring(-0.0 % 1), tostring(5.5 % -2), tostring(-7 % 3)}', ['0', '0', '-0.5', '2']],
       // gsub's replacement: '%' before any other character stands for it, and a last '%' for a NUL.
       ["return {string.gsub('abc', 'b', '%x'), string.gsub('abc', 'b', '%%'), string.gsub('abc', 'b', '%')}", ['axc', 'a%c', 'a\x00c', 1]],
+      // An empty match where the last match ended counts, in gmatch and gsub.
+      ["local out = {} for w in string.gmatch('one two', '%a*') do out[#out + 1] = w end return out", ['one', '', 'two', '']],
+      ["return {string.gsub('hello world', '%a*', 'X')}", ['XX XX', 4]],
+      ["return {string.gsub('a,b,,c', ',*', '|')}", ['|a||b||c|', 6]],
       // No %g class; a start past the end searches from the end.
       ["return {string.match('a b', '%g+') or 'none', string.match('aGb', '%G'), string.find('abc', '', 10), string.match('abc', '', 10)}", ['none', 'G', 4, '']],
       // table.insert at any position, table.remove outside 1..#t giving nothing.
@@ -337,6 +341,7 @@ describe('scripting commands over HTTP', () => {
     const refused: [string, string][] = [
       ["return string.gsub('abc', '(b)', '%2')", 'invalid capture index'],
       ["return string.find('abc', '(a)%2')", 'invalid capture index'],
+      ["return string.match('x', '%b')", 'unbalanced pattern'],
       ['table.insert({}, 1, 2, 3)', "wrong number of arguments to 'insert'"],
       ["return tonumber('ff', 37)", "bad argument #2 to 'tonumber' (base out of range)"],
       ['return tonumber()', "bad argument #1 to 'tonumber' (value expected)"],

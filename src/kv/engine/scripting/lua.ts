@@ -19,7 +19,8 @@
 //   patch also fills a constructor's list in ascending order (fengari's tables iterate in the
 //   order keys were set, so pairs walked {'a', 'b', 'c'} from 3), makes % and # 5.1's
 //   (a - floor(a/b)*b; no __len for tables) and string matching 5.1's (a '%' in a gsub
-//   replacement, no %g, a start past the end, "invalid capture index").
+//   replacement, an empty match where the last ended, no %g, a start past the end, 5.1's
+//   error texts).
 //
 // fengari's modules take these functions and settings from each other as they load, so they are
 // set on its core modules before its API and libraries are required; every other module takes
