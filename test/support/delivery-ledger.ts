@@ -115,6 +115,12 @@ export async function startDeliveryLedger(keys: { current: string; next: string 
   };
 }
 
+/** A process's state as /proc tells it: 'R' running, 'S' sleeping, 'T' stopped, ... */
+export function processState(pid: number): string {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  return stat[stat.lastIndexOf(')') + 2];
+}
+
 /** The local ports of the TCP connections process `pid` holds open (Linux: its socket fds in /proc/net/tcp*). */
 export function tcpPortsOf(pid: number): Set<number> {
   const inodes = new Set<string>();

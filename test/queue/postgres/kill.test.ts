@@ -6,7 +6,7 @@
 
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { tcpPortsOf, type Attempt } from '../../support/delivery-ledger.js';
+import { processState, tcpPortsOf, type Attempt } from '../../support/delivery-ledger.js';
 import { fleetSkip, suiteFleet } from '../../support/queue-fleet.js';
 
 const IN_FLIGHT = 16;
@@ -60,6 +60,11 @@ describe('queue on PostgreSQL: kill -9 of one of two processes', { skip: fleetSk
       return false;
     };
     await until(busy, 30_000, () => `an attempt of the first process in flight after ${KILL_AFTER} deliveries (${answered()} so far)`);
+    // Stopped before its ports are read again, so it opens none between that read and the kill
+    // (an attempt it began after the first read was cut by the kill with a port not in the set).
+    killed.child.kill('SIGSTOP');
+    await until(() => processState(killed.child.pid!) === 'T', 5_000, () => 'the first process never stopped');
+    killedPorts = tcpPortsOf(killed.child.pid!);
     killed.kill('SIGKILL');
     const killedAt = Date.now();
     // Its connections drop with it; only then may the held answers go (the survivor's).
