@@ -67,6 +67,12 @@ export function isCSpace(c: number): boolean {
   return c === 32 || (c >= 9 && c <= 13);
 }
 
+/** Whether s holds only C spaces from `from` on: what C's readers of a whole number accept after it. */
+export function onlySpacesFrom(s: string, from: number): boolean {
+  for (let i = from; i < s.length; i++) if (!isCSpace(s.charCodeAt(i))) return false;
+  return true;
+}
+
 const MAX_UNSIGNED_LONG = (1n << 64n) - 1n;
 
 /**

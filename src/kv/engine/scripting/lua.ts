@@ -28,7 +28,7 @@
 
 import { createRequire } from 'node:module';
 import type Fengari from 'fengari';
-import { strtod } from '../../../text/strtod.js';
+import { onlySpacesFrom, strtod } from '../../../text/strtod.js';
 import { formatG } from './format-g.js';
 import { useLua51Lexer, type FengariLexer, type FengariParts } from './lua51-lexer.js';
 
@@ -58,7 +58,7 @@ lobject.luaO_str2num = (s, o) => {
   const nul = s.indexOf(0);
   const text = Buffer.from(s.buffer, s.byteOffset, nul === -1 ? s.length : nul).toString('latin1');
   const read = strtod(text);
-  if (read.end === 0 || !/^[ \t\n\v\f\r]*$/.test(text.slice(read.end))) return 0;
+  if (read.end === 0 || !onlySpacesFrom(text, read.end)) return 0;
   o.setfltvalue(read.value);
   return s.length + 1;
 };

@@ -11,7 +11,7 @@
 // before they are sealed (sandbox.ts).
 
 import type { LuaState } from 'fengari';
-import { strtoul } from '../../../text/strtod.js';
+import { onlySpacesFrom, strtoul } from '../../../text/strtod.js';
 import { toBytes } from './lua-bytes.js';
 import { stringFormat } from './lua-format.js';
 import fengari from './lua.js';
@@ -78,7 +78,11 @@ export function adaptLibraries(L: LuaState, g: number): void {
     ]);
   });
   withLibrary(L, g, 'math', () => setFunctions(L, mathFunctions()));
-  withLibrary(L, g, null, () => setFunctions(L, [...collectorFunctions(), ['tonumber', toNumber]]));
+  withLibrary(L, g, null, () => {
+    setFunctions(L, [...collectorFunctions(), ['tonumber', toNumber]]);
+    lua.lua_pushstring(L, 'Lua 5.1');
+    lua.lua_setfield(L, -2, '_VERSION');
+  });
   withLibrary(L, g, 'coroutine', () =>
     setFunctions(L, [
       // The main thread is no coroutine: nil, where 5.3 answers it and true.
@@ -96,10 +100,6 @@ export function adaptLibraries(L: LuaState, g: number): void {
     lua.lua_setfield(L, -2, 'rep');
     lua.lua_pushjsfunction(L, stringFormat);
     lua.lua_setfield(L, -2, 'format');
-  });
-  withLibrary(L, g, null, () => {
-    lua.lua_pushstring(L, 'Lua 5.1');
-    lua.lua_setfield(L, -2, '_VERSION');
   });
   for (const [lib, names] of ADDED_IN_53) {
     withLibrary(L, g, lib, () => {
@@ -164,7 +164,7 @@ function toNumber(L: LuaState): number {
     if (base < 2 || base > 36) lauxlib.luaL_argerror(L, 2, 'base out of range');
     const text = toBytes(L, 1)!.split('\0')[0];
     const read = strtoul(text, base);
-    if (read.end > 0 && /^[ \t\n\v\f\r]*$/.test(text.slice(read.end))) {
+    if (read.end > 0 && onlySpacesFrom(text, read.end)) {
       lua.lua_pushnumber(L, Number(read.value));
       return 1;
     }
@@ -188,13 +188,12 @@ function insert(L: LuaState): number {
     pos = lauxlib.luaL_checkinteger(L, 2);
     end = Math.max(end, pos);
     if (end - pos > MAX_SHIFT) lauxlib.luaL_argerror(L, 2, 'position out of bounds');
-    refuseView(L, 1);
-    for (let i = end; i > pos; i--) {
-      lua.lua_rawgeti(L, 1, i - 1);
-      lua.lua_rawseti(L, 1, i);
-    }
   } else if (lua.lua_gettop(L) !== 2) lauxlib.luaL_error(L, "wrong number of arguments to 'insert'");
   refuseView(L, 1);
+  for (let i = end; i > pos; i--) {
+    lua.lua_rawgeti(L, 1, i - 1);
+    lua.lua_rawseti(L, 1, i);
+  }
   lua.lua_rawseti(L, 1, pos);
   return 0;
 }
