@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { Index } from '@upstash/vector';
+import { Rng } from '../kv/differential/prng.js';
 import { startTestLarder, TEST_RUNTIME, type TestLarder } from '../support/larder.js';
 import { spawnLarder } from '../support/larder-process.js';
 import { vectorClient } from '../support/vector-sdk.js';
@@ -111,7 +112,12 @@ describe('vector restart', () => {
         ];
         const first = await spawnLarder({ runtime: TEST_RUNTIME, config, dataDir });
         const ix = client(first);
-        const vec = (i: number) => Array.from({ length: 8 }, (_, j) => Math.sin(i * 8 + j));
+        // Random over all 8 dimensions: sin(i * 8 + j) lay on one circle of a plane, where the
+        // graph's half-precision scores tie among dozens of neighbours and any ten of them do.
+        const vec = (i: number) => {
+          const rng = new Rng(i);
+          return Array.from({ length: 8 }, () => rng.next() - 0.5);
+        };
         for (const ns of ['', 'ns']) {
           for (let b = 0; b < 3; b++) await ix.namespace(ns).upsert(Array.from({ length: 300 }, (_, i) => ({ id: `v${b * 300 + i}`, vector: vec(b * 300 + i), metadata: { i: b * 300 + i } })));
           await ix.namespace(ns).delete({ filter: 'i < 50' });

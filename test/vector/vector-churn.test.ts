@@ -10,6 +10,7 @@
 import assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
 import { describe, it } from 'node:test';
+import { Rng } from '../kv/differential/prng.js';
 import { startTestLarder } from '../support/larder.js';
 import { vectorClient } from '../support/vector-sdk.js';
 
@@ -22,25 +23,14 @@ function shortest(x: number): number {
   return Number(f.toPrecision(9));
 }
 
-/** A seeded generator (mulberry32), so a failure reproduces. */
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 describe('vector churn', () => {
   it('keeps every vector exact through overwrites, deletes, compactions and a restart', async () => {
     const seed = Number(process.env.LARDER_TEST_SEED ?? Date.now() % 1e6);
-    const rand = random(seed);
+    const rng = new Rng(seed); // seeded, so a failure reproduces
     const config = { vector: { compactAfterBytes: 64 * 1024, indexes: { default: { dimension: DIM } } } };
     const first = await startTestLarder(config);
     const written = new Map<string, number[]>();
-    const vector = () => Array.from({ length: DIM }, () => shortest(rand() * 2 - 1));
+    const vector = () => Array.from({ length: DIM }, () => shortest(rng.next() * 2 - 1));
     const shapes = [(n: string) => `n${n}`, (n: string) => `é🙂${n}`, (n: string) => `\ud800${n}`, (n: string) => `${'L'.repeat(4100)}${n}`];
     const newId = (round: number, i: number) => shapes[i % shapes.length](`${round}-${i}`);
     const check = async (ix: ReturnType<typeof vectorClient>, when: string) => {
@@ -67,10 +57,10 @@ describe('vector churn', () => {
         const batch = new Map<string, number[]>();
         for (let i = 0; i < 150; i++) batch.set(newId(round, i), vector());
         const live = [...written.keys()];
-        for (const id of live) if (rand() < 0.3) batch.set(id, vector());
+        for (const id of live) if (rng.next() < 0.3) batch.set(id, vector());
         await ix.upsert([...batch].map(([id, v]) => ({ id, vector: v })));
         for (const [id, v] of batch) written.set(id, v);
-        const gone = live.filter(() => rand() < 0.35);
+        const gone = live.filter(() => rng.next() < 0.35);
         if (gone.length > 0) assert.equal((await ix.delete(gone)).deleted, gone.length);
         for (const id of gone) written.delete(id);
         await check(ix, `round ${round}`);
