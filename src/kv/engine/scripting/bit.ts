@@ -1,7 +1,7 @@
 // The `bit` library scripts get in Redis (LuaBitOp 1.0): 32-bit operations on Lua numbers.
 // Arguments are reduced modulo 2^32 and results are signed 32-bit numbers, as LuaBitOp gives.
 
-import type { LuaState } from 'fengari';
+import type { JsFunction, LuaState } from 'fengari';
 import fengari from './lua.js';
 
 const { lua, lauxlib } = fengari;
@@ -32,7 +32,7 @@ function shift(op: (x: number, n: number) => number) {
   return (L: LuaState): number => result(L, op(tobit(L, 1), tobit(L, 2) & 31));
 }
 
-const FUNCTIONS: Record<string, (L: LuaState) => number> = {
+const FUNCTIONS: Record<string, JsFunction> = {
   tobit: (L) => result(L, tobit(L, 1)),
   bnot: (L) => result(L, ~tobit(L, 1)),
   band: fold((a, b) => a & b),
@@ -62,9 +62,6 @@ const FUNCTIONS: Record<string, (L: LuaState) => number> = {
 
 export function openBit(L: LuaState): number {
   lua.lua_createtable(L, 0, Object.keys(FUNCTIONS).length);
-  for (const [name, f] of Object.entries(FUNCTIONS)) {
-    lua.lua_pushjsfunction(L, f);
-    lua.lua_setfield(L, -2, name);
-  }
+  lauxlib.luaL_setfuncs(L, FUNCTIONS, 0);
   return 1;
 }

@@ -3,7 +3,7 @@
 // keeps its own (cjson.new makes a table with the defaults); as in Redis, what a script sets
 // stays for the scripts after it, since they share the table.
 
-import type { LuaState } from 'fengari';
+import type { JsFunction, LuaState } from 'fengari';
 import fengari from './lua.js';
 
 const { lua, lauxlib } = fengari;
@@ -43,40 +43,39 @@ export function defaultSettings(): CjsonSettings {
   };
 }
 
-type LuaFunction = (L: LuaState) => number;
 
 /** The settings functions of a cjson table, by name, over `s`. */
-export function settingsFunctions(s: CjsonSettings): [string, LuaFunction][] {
-  return [
-    ['encode_sparse_array', (L) => {
+export function settingsFunctions(s: CjsonSettings): Record<string, JsFunction> {
+  return {
+    encode_sparse_array: (L) => {
       takeArguments(L, 3);
       s.encodeSparseConvert = booleanOption(L, 1, s.encodeSparseConvert);
       s.encodeSparseRatio = integerOption(L, 2, s.encodeSparseRatio, 0);
       s.encodeSparseSafe = integerOption(L, 3, s.encodeSparseSafe, 0);
       return 3;
-    }],
-    ['encode_max_depth', integerSetting(s, 'encodeMaxDepth')],
-    ['decode_max_depth', integerSetting(s, 'decodeMaxDepth')],
-    ['encode_number_precision', integerSetting(s, 'encodeNumberPrecision', 14)],
-    ['encode_keep_buffer', (L) => {
+    },
+    encode_max_depth: integerSetting(s, 'encodeMaxDepth'),
+    decode_max_depth: integerSetting(s, 'decodeMaxDepth'),
+    encode_number_precision: integerSetting(s, 'encodeNumberPrecision', 14),
+    encode_keep_buffer: (L) => {
       takeArguments(L, 1);
       s.encodeKeepBuffer = booleanOption(L, 1, s.encodeKeepBuffer);
       return 1;
-    }],
-    ['encode_invalid_numbers', (L) => {
+    },
+    encode_invalid_numbers: (L) => {
       takeArguments(L, 1);
       if (lua.lua_type(L, 1) === lua.LUA_TBOOLEAN) s.encodeInvalidNumbers = lua.lua_toboolean(L, 1) ? 'on' : 'off';
       else if (!lua.lua_isnoneornil(L, 1)) s.encodeInvalidNumbers = INVALID_NUMBERS[checkOption(L, 1, INVALID_NUMBERS)];
       if (s.encodeInvalidNumbers === 'null') lua.lua_pushstring(L, 'null');
       else lua.lua_pushboolean(L, s.encodeInvalidNumbers === 'on');
       return 1;
-    }],
-    ['decode_invalid_numbers', (L) => {
+    },
+    decode_invalid_numbers: (L) => {
       takeArguments(L, 1);
       s.decodeInvalidNumbers = booleanOption(L, 1, s.decodeInvalidNumbers);
       return 1;
-    }],
-  ];
+    },
+  };
 }
 
 /** json_arg_init: at most `count` arguments, padded with nils to that many. */
@@ -86,7 +85,7 @@ function takeArguments(L: LuaState, count: number): void {
 }
 
 /** The function of an integer setting from 1 to `max`. */
-function integerSetting(s: CjsonSettings, key: 'encodeMaxDepth' | 'decodeMaxDepth' | 'encodeNumberPrecision', max = 0x7fffffff): LuaFunction {
+function integerSetting(s: CjsonSettings, key: 'encodeMaxDepth' | 'decodeMaxDepth' | 'encodeNumberPrecision', max = 0x7fffffff): JsFunction {
   return (L) => {
     takeArguments(L, 1);
     s[key] = integerOption(L, 1, s[key], 1, max);

@@ -5,7 +5,7 @@
 // cjson.null, as in lua-cjson. Each cjson table has lua-cjson's settings (cjson-settings.ts),
 // which change these rules: cjson.encode_sparse_array(true) encodes a sparse array as an object.
 
-import type { LuaState } from 'fengari';
+import type { JsFunction, LuaState } from 'fengari';
 import { decodeJson } from './cjson-decode.js';
 import { defaultSettings, settingsFunctions, type CjsonSettings } from './cjson-settings.js';
 import { formatG } from './format-g.js';
@@ -98,16 +98,16 @@ function encodeTable(L: LuaState, s: CjsonSettings, t: number, depth: number): s
 }
 
 /** The functions of a cjson table over its settings. */
-function functions(s: CjsonSettings): [string, (L: LuaState) => number][] {
-  return [
+function functions(s: CjsonSettings): Record<string, JsFunction> {
+  return {
     // cjson.encode(value)
-    ['encode', (L) => {
+    encode: (L) => {
       if (lua.lua_gettop(L) !== 1) raiseError(L, 'bad argument #1 to \'encode\' (expected 1 argument)');
       pushBytes(L, encode(L, s, 1, 1));
       return 1;
-    }],
+    },
     // cjson.decode(text)
-    ['decode', (L) => {
+    decode: (L) => {
       if (lua.lua_gettop(L) !== 1) raiseError(L, "bad argument #1 to 'decode' (expected 1 argument)");
       const text = toBytes(L, 1);
       if (text === null) {
@@ -116,20 +116,17 @@ function functions(s: CjsonSettings): [string, (L: LuaState) => number][] {
       }
       decodeJson(L, text, NULL, s);
       return 1;
-    }],
+    },
     // cjson.new(): another cjson table, with settings of its own
-    ['new', openCjson],
+    new: openCjson,
     ...settingsFunctions(s),
-  ];
+  };
 }
 
 /** Pushes a cjson table with lua-cjson's default settings. */
 export function openCjson(L: LuaState): number {
   lua.lua_createtable(L, 0, 14);
-  for (const [name, f] of functions(defaultSettings())) {
-    lua.lua_pushjsfunction(L, f);
-    lua.lua_setfield(L, -2, name);
-  }
+  lauxlib.luaL_setfuncs(L, functions(defaultSettings()), 0);
   lua.lua_pushlightuserdata(L, NULL);
   lua.lua_setfield(L, -2, 'null');
   lua.lua_pushstring(L, 'cjson');

@@ -3,7 +3,7 @@
 // value exactly, else float64; strings as str8/16/32 (fixstr below 32 bytes); a table with keys
 // 1..n as an array (an empty table too), any other as a map.
 
-import type { LuaState } from 'fengari';
+import type { JsFunction, LuaState } from 'fengari';
 import { pushBytes, toBytes } from './lua-bytes.js';
 import fengari from './lua.js';
 import { chargeScriptMemory } from './script-memory.js';
@@ -204,7 +204,7 @@ function unpackOne(L: LuaState, b: Buffer, at: number, depth = 0): number {
   return at;
 }
 
-const FUNCTIONS: Record<string, (L: LuaState) => number> = {
+const FUNCTIONS: Record<string, JsFunction> = {
   // cmsgpack.pack(value, ...): the values packed one after the other
   pack: (L) => {
     const n = lua.lua_gettop(L);
@@ -256,10 +256,7 @@ function unpackValues(L: LuaState, limit: number, offset: number): number {
 
 export function openCmsgpack(L: LuaState): number {
   lua.lua_createtable(L, 0, 7);
-  for (const [name, f] of Object.entries(FUNCTIONS)) {
-    lua.lua_pushjsfunction(L, f);
-    lua.lua_setfield(L, -2, name);
-  }
+  lauxlib.luaL_setfuncs(L, FUNCTIONS, 0);
   for (const [name, text] of Object.entries(ABOUT)) {
     lua.lua_pushstring(L, text);
     lua.lua_setfield(L, -2, name);

@@ -87,6 +87,8 @@ declare module 'fengari' {
     luaL_ref(L: LuaState, t: number): number;
     luaL_unref(L: LuaState, t: number, ref: number): void;
     luaL_requiref(L: LuaState, name: string, f: JsFunction, glb: number): void;
+    /** Sets each function of `l` in the table on top, under its name (with `nup` upvalues). */
+    luaL_setfuncs(L: LuaState, l: Readonly<Record<string, JsFunction>>, nup: number): void;
     luaL_tolstring(L: LuaState, idx: number): LuaString;
     luaL_checklstring(L: LuaState, arg: number): LuaString;
     luaL_checkinteger(L: LuaState, arg: number): number;

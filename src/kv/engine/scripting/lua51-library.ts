@@ -10,7 +10,7 @@
 // error names it and the script's line, then calls 5.3's. Run on the real library tables,
 // before they are sealed (sandbox.ts).
 
-import type { LuaState } from 'fengari';
+import type { JsFunction, LuaState } from 'fengari';
 import { onlySpacesFrom, strtoul } from '../../../text/strtod.js';
 import { toBytes } from './lua-bytes.js';
 import { stringFormat } from './lua-format.js';
@@ -63,34 +63,34 @@ export function adaptLibraries(L: LuaState, g: number): void {
   withLibrary(L, g, 'table', () => {
     lua.lua_getfield(L, -1, 'unpack');
     lua.lua_setfield(L, g, 'unpack');
-    setFunctions(L, [
-      ['getn', (L) => {
+    lauxlib.luaL_setfuncs(L, {
+      getn: (L) => {
         lauxlib.luaL_checktype(L, 1, lua.LUA_TTABLE);
         lua.lua_pushnumber(L, lua.lua_rawlen(L, 1));
         return 1;
-      }],
-      ['foreach', forEach],
-      ['foreachi', forEachIndex],
-      ['maxn', maxIndex],
-      ['setn', (L) => lauxlib.luaL_error(L, "'setn' is obsolete")],
-      ['insert', insert],
-      ['remove', remove],
-    ]);
+      },
+      foreach: forEach,
+      foreachi: forEachIndex,
+      maxn: maxIndex,
+      setn: (L) => lauxlib.luaL_error(L, "'setn' is obsolete"),
+      insert,
+      remove,
+    }, 0);
   });
-  withLibrary(L, g, 'math', () => setFunctions(L, mathFunctions()));
+  withLibrary(L, g, 'math', () => lauxlib.luaL_setfuncs(L, mathFunctions(), 0));
   withLibrary(L, g, null, () => {
-    setFunctions(L, [...collectorFunctions(), ['tonumber', toNumber]]);
+    lauxlib.luaL_setfuncs(L, { ...collectorFunctions(), tonumber: toNumber }, 0);
     lua.lua_pushstring(L, 'Lua 5.1');
     lua.lua_setfield(L, -2, '_VERSION');
   });
   withLibrary(L, g, 'coroutine', () =>
-    setFunctions(L, [
+    lauxlib.luaL_setfuncs(L, {
       // The main thread is no coroutine: nil, where 5.3 answers it and true.
-      ['running', (L) => {
+      running: (L) => {
         if (lua.lua_pushthread(L)) lua.lua_pushnil(L);
         return 1;
-      }],
-    ]),
+      },
+    }, 0),
   );
   withLibrary(L, g, 'string', () => {
     lua.lua_getfield(L, -1, 'gmatch');
@@ -117,11 +117,11 @@ export function adaptLibraries(L: LuaState, g: number): void {
  * 5.1 does; the pause and step multiplier are kept and answered; the count is the kilobytes the
  * run has taken (script-memory.ts).
  */
-function collectorFunctions(): [string, (L: LuaState) => number][] {
+function collectorFunctions(): Record<string, JsFunction> {
   const settings: Record<string, number> = { setpause: 200, setstepmul: 200 };
   const kilobytes = () => scriptMemoryUsed() / 1024;
-  return [
-    ['collectgarbage', (L) => {
+  return {
+    collectgarbage: (L) => {
       const option = lua.lua_isnoneornil(L, 1) ? 'collect' : Buffer.from(lauxlib.luaL_checklstring(L, 1)).toString('latin1');
       const value = lauxlib.luaL_optinteger(L, 2, 0);
       if (option === 'count') lua.lua_pushnumber(L, kilobytes());
@@ -132,19 +132,12 @@ function collectorFunctions(): [string, (L: LuaState) => number][] {
       } else if (['collect', 'stop', 'restart'].includes(option)) lua.lua_pushnumber(L, 0);
       else lauxlib.luaL_argerror(L, 1, `invalid option '${option}'`);
       return 1;
-    }],
-    ['gcinfo', (L) => {
+    },
+    gcinfo: (L) => {
       lua.lua_pushnumber(L, Math.floor(kilobytes()));
       return 1;
-    }],
-  ];
-}
-
-function setFunctions(L: LuaState, functions: readonly (readonly [string, (L: LuaState) => number])[]): void {
-  for (const [name, f] of functions) {
-    lua.lua_pushjsfunction(L, f);
-    lua.lua_setfield(L, -2, name);
-  }
+    },
+  };
 }
 
 /**

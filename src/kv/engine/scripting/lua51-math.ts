@@ -4,7 +4,7 @@
 // the functions 5.3 dropped are back (pow, atan2, cosh, sinh, tanh, frexp, ldexp, log10, and
 // mod, 5.1's old name of fmod).
 
-import type { LuaState } from 'fengari';
+import type { JsFunction, LuaState } from 'fengari';
 import fengari from './lua.js';
 
 const { lua, lauxlib } = fengari;
@@ -30,50 +30,49 @@ class Lrand48 {
   }
 }
 
-type LuaFunction = (L: LuaState) => number;
 
-const unary = (f: (x: number) => number): LuaFunction => (L) => {
+const unary = (f: (x: number) => number): JsFunction => (L) => {
   lua.lua_pushnumber(L, f(lauxlib.luaL_checknumber(L, 1)));
   return 1;
 };
-const binary = (f: (x: number, y: number) => number): LuaFunction => (L) => {
+const binary = (f: (x: number, y: number) => number): JsFunction => (L) => {
   lua.lua_pushnumber(L, f(lauxlib.luaL_checknumber(L, 1), lauxlib.luaL_checknumber(L, 2)));
   return 1;
 };
 
 /** math's functions that 5.1 has otherwise than 5.3, by name; random and randomseed share a generator of their own. */
-export function mathFunctions(): [string, LuaFunction][] {
+export function mathFunctions(): Record<string, JsFunction> {
   const random = new Lrand48();
-  return [
-    ['pow', (L) => {
+  return {
+    pow: (L) => {
       // The exponent is checked first, as Redis's build of 5.1 evaluates pow's arguments.
       const y = lauxlib.luaL_checknumber(L, 2);
       lua.lua_pushnumber(L, Math.pow(lauxlib.luaL_checknumber(L, 1), y));
       return 1;
-    }],
-    ['log', unary(Math.log)],
-    ['log10', unary(Math.log10)],
-    ['cosh', unary(Math.cosh)],
-    ['sinh', unary(Math.sinh)],
-    ['tanh', unary(Math.tanh)],
-    ['atan2', binary(Math.atan2)],
-    ['mod', binary((x, y) => x % y)],
-    ['ldexp', (L) => {
+    },
+    log: unary(Math.log),
+    log10: unary(Math.log10),
+    cosh: unary(Math.cosh),
+    sinh: unary(Math.sinh),
+    tanh: unary(Math.tanh),
+    atan2: binary(Math.atan2),
+    mod: binary((x, y) => x % y),
+    ldexp: (L) => {
       lua.lua_pushnumber(L, ldexp(lauxlib.luaL_checknumber(L, 1), lauxlib.luaL_checkinteger(L, 2)));
       return 1;
-    }],
-    ['frexp', (L) => {
+    },
+    frexp: (L) => {
       const [m, e] = frexp(lauxlib.luaL_checknumber(L, 1));
       lua.lua_pushnumber(L, m);
       lua.lua_pushnumber(L, e);
       return 2;
-    }],
-    ['random', (L) => drawRandom(L, random)],
-    ['randomseed', (L) => {
+    },
+    random: (L) => drawRandom(L, random),
+    randomseed: (L) => {
       random.seed(checkInt(L, 1));
       return 0;
-    }],
-  ];
+    },
+  };
 }
 
 /** Redis's redis_math_random: a number in [0, 1), or an integer in [1, u] or [l, u]. */

@@ -226,9 +226,6 @@ function size(L: LuaState): number {
 
 export function openStruct(L: LuaState): number {
   lua.lua_createtable(L, 0, 3);
-  for (const [name, f] of [['pack', pack], ['unpack', unpack], ['size', size]] as const) {
-    lua.lua_pushjsfunction(L, f);
-    lua.lua_setfield(L, -2, name);
-  }
+  lauxlib.luaL_setfuncs(L, { pack, unpack, size }, 0);
   return 1;
 }
