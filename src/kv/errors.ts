@@ -314,6 +314,19 @@ export class UnavailableError extends ReplyError {}
 /** Writes while the log cannot be written (persistence.ts); Redis's text, strerror's cause. */
 export const diskWriteFailed = (reason: string) => new UnavailableError(`MISCONF Errors writing to the AOF file: ${reason}`);
 
+// Vector indexes (VECTOR.*): the texts Upstash documents, and Larder's own for the limits it leaves unworded.
+export const vectorIndexExists = (key: string) => new ReplyError(`ERR Index ${key} already exists`);
+export const vectorIndexOtherwise = (key: string) => new ReplyError(`ERR Index ${key} already exists with a different configuration`);
+export const vectorIndexNotFound = (key: string) => new ReplyError(`ERR Index ${key} is not found`);
+export const vectorDimensionMismatch = (expected: number, got: number) =>
+  new ReplyError(`ERR vector dimension mismatch: expected ${expected}, got ${got}`);
+export const VECTOR_BAD_DIM = new ReplyError('ERR DIM must be an integer between 1 and 32768');
+export const VECTOR_BAD_METRIC = new ReplyError('ERR METRIC must be COSINE, EUCLIDEAN or DOT');
+export const VECTOR_BAD_TOPK = new ReplyError('ERR TOPK must be an integer between 1 and 1000');
+export const VECTOR_BAD_ELEMENT = new ReplyError('ERR vector elements must be finite numbers');
+export const VECTOR_BAD_BLOB = new ReplyError('ERR FP32 blob length must be a non-zero multiple of 4');
+export const VECTOR_EMPTY_ID = new ReplyError('ERR id cannot be empty');
+
 // The remote Redis backend (kv/redis/).
 export const backendUnavailable = (where: string, why: string) =>
   new UnavailableError(`ERR the Redis backend at ${where} is unavailable (${why}); retry later`);

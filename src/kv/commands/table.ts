@@ -19,6 +19,7 @@ import scripting from './scripting.js';
 import search from './search.js';
 import sort from './sort.js';
 import stream from './stream.js';
+import vector from './vector.js';
 import zset from './zset.js';
 import {
   ADMIN,
@@ -45,7 +46,7 @@ import {
 
 const FAMILIES: readonly Family[] = [
   generic, string, hash, list, set, zset, geo, sort, bitmap, hyperloglog, json, stream, server, connection, transaction,
-  acl, pubsub, scripting, search,
+  acl, pubsub, scripting, search, vector,
 ];
 
 const BITS: Partial<Record<Flag, number>> = {

@@ -11,7 +11,7 @@ import { FreeLabels } from './free-labels.js';
 import { IdTable } from './id-table.js';
 import { MetadataIndex } from './metadata-index.js';
 import type { Similarity, SparseVector, VectorData, VectorRecord } from './record.js';
-import { denseScore } from './similarity.js';
+import { denseScore } from '../../similarity/dense-score.js';
 import { SparseIndex } from './sparse-index.js';
 import { VectorSlab } from './vector-slab.js';
 

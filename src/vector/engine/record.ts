@@ -1,7 +1,7 @@
 // What an index stores per vector. Dense components are kept as float32, the precision the
 // service stores, so a fetched vector prints exactly what a query scores against.
 
-export type Similarity = 'COSINE' | 'EUCLIDEAN' | 'DOT_PRODUCT';
+export type { Similarity } from '../../similarity/dense-score.js';
 export type IndexType = 'DENSE' | 'SPARSE' | 'HYBRID';
 
 /** Non-zero dimensions of a sparse vector, indices ascending and unique. */

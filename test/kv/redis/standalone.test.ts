@@ -111,10 +111,10 @@ describe('remote backend: standalone Redis', { skip: REDIS === undefined && 'red
     assert.equal(b, c);
   });
 
-  // Plain Redis has no SEARCH.*, and Larder does not forward them.
-  it('refuses every SEARCH.* command with one error saying it needs the embedded engine', async () => {
-    const commands = [...TABLE.values()].filter((c) => c.name.startsWith('search.'));
-    assert.ok(commands.length >= 6, commands.map((c) => c.name).join(' '));
+  // Plain Redis has no SEARCH.* or VECTOR.*, and Larder does not forward them.
+  it('refuses every SEARCH.* and VECTOR.* command with one error saying it needs the embedded engine', async () => {
+    const commands = [...TABLE.values()].filter((c) => c.name.startsWith('search.') || c.name.startsWith('vector.'));
+    assert.ok(commands.length >= 14, commands.map((c) => c.name).join(' '));
     for (const { name, arity } of commands) {
       // As many arguments as the command takes (arity counts the name): admission checks arity first.
       const argv = [name.toUpperCase(), 'idx', '{}', 'ON', 'JSON', 'PREFIX', '1', 'p'].slice(0, Math.abs(arity));

@@ -1,9 +1,11 @@
-// Scores as the service defines them, normalised to [0, 1] with 1 the most similar:
+// Similarity scores as Upstash defines them (the vector service and the key-value store's
+// VECTOR.* commands), normalised to [0, 1] with 1 the most similar:
 // COSINE (1 + cos) / 2, EUCLIDEAN 1 / (1 + d²), DOT_PRODUCT (1 + dot) / 2. Computed in
 // float64 from the stored float32 components, so identical vectors score exactly 1 once the
 // score is rounded to float32 for printing.
 
-import type { Similarity } from './record.js';
+/** How two vectors are compared. */
+export type Similarity = 'COSINE' | 'EUCLIDEAN' | 'DOT_PRODUCT';
 
 export function denseScore(sim: Similarity, a: Float32Array, b: Float32Array): number {
   let dot = 0;
