@@ -327,6 +327,17 @@ export const VECTOR_BAD_ELEMENT = new ReplyError('ERR vector elements must be fi
 export const VECTOR_BAD_BLOB = new ReplyError('ERR FP32 blob length must be a non-zero multiple of 4');
 export const VECTOR_EMPTY_ID = new ReplyError('ERR id cannot be empty');
 
+// Arrays (AR*): the texts Upstash documents, and Larder's own for the limits it leaves unworded.
+export const ARRAY_INVALID_INDEX = new ReplyError('ERR invalid array index');
+export const ARRAY_RANGE_TOO_LARGE = new ReplyError('ERR range exceeds maximum of 1000000 items');
+export const ARRAY_INSERT_OVERFLOW = new ReplyError('ERR insert index overflow');
+export const ARRAY_REVERSED_RANGE = new ReplyError('ERR start must not be greater than end');
+export const ARRAY_BAD_LIMIT = new ReplyError('ERR LIMIT must be greater than 0');
+export const ARRAY_BAD_SIZE = new ReplyError('ERR ring size must be an integer greater than 0');
+export const ARRAY_BAD_COUNT = new ReplyError('ERR count must be an integer greater than 0');
+export const ARRAY_TOO_MANY_PREDICATES = new ReplyError('ERR at most 250 predicates are allowed');
+export const ARRAY_BAD_REGEX = new ReplyError('ERR invalid regular expression (RE2 syntax, at most 2048 bytes, no backreferences)');
+
 // The remote Redis backend (kv/redis/).
 export const backendUnavailable = (where: string, why: string) =>
   new UnavailableError(`ERR the Redis backend at ${where} is unavailable (${why}); retry later`);

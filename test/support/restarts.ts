@@ -101,6 +101,17 @@ async function pushIntoSnapshot(t: TestLarder, pick: (argv: string[]) => boolean
   }
 }
 
+/** DUMP's payload of `key`, as bytes. */
+export async function dumpOf(t: TestLarder, key: string): Promise<Buffer> {
+  return Buffer.from((await t.command(['dump', key], { headers: { 'upstash-encoding': 'base64' } })).body.result, 'base64');
+}
+
+/** RESTORE of `payload` at `key` with no TTL, sent in the path (percent-encoded, so any bytes pass); its JSON answer. */
+export async function restoreAt(t: TestLarder, key: string, payload: Buffer): Promise<unknown> {
+  const encoded = [...payload].map((b) => `%${b.toString(16).padStart(2, '0')}`).join('');
+  return (await t.request(`/restore/${key}/0/${encoded}`)).json();
+}
+
 /** Every command in a database's append-only logs, oldest first. */
 export function loggedCommands(dataDir: string, db = 'default'): string[][] {
   const dir = join(dataDir, 'kv', db);

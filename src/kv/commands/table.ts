@@ -2,6 +2,7 @@
 // full ACL category sets. The single source of truth for what a command is.
 
 import acl from './acl.js';
+import array from './array.js';
 import bitmap from './bitmap.js';
 import connection from './connection.js';
 import generic from './generic.js';
@@ -46,7 +47,7 @@ import {
 
 const FAMILIES: readonly Family[] = [
   generic, string, hash, list, set, zset, geo, sort, bitmap, hyperloglog, json, stream, server, connection, transaction,
-  acl, pubsub, scripting, search, vector,
+  acl, pubsub, scripting, search, vector, array,
 ];
 
 const BITS: Partial<Record<Flag, number>> = {

@@ -7,7 +7,7 @@
 // the keyspace keeps that string in the key's slot, tagged with the kind, so the most common
 // small containers cost no object either (issue 20; keyspace.ts says when it folds).
 
-export type TypeName = 'string' | 'hash' | 'list' | 'set' | 'zset' | 'stream' | 'ReJSON-RL' | 'vector';
+export type TypeName = 'string' | 'hash' | 'list' | 'set' | 'zset' | 'stream' | 'ReJSON-RL' | 'vector' | 'array';
 
 export interface Container {
   readonly kind: ContainerKind;

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, it } from 'node:test';
 import type { TestLarder } from '../../support/larder.js';
-import { loggedCommands, restartableServers, snapshotRoundTrip } from '../../support/restarts.js';
+import { dumpOf, loggedCommands, restartableServers, restoreAt, snapshotRoundTrip } from '../../support/restarts.js';
 
 /** 2100-01-01 in ms: no test outlives it. */
 const LATER_MS = 4102444800000;
@@ -142,9 +142,7 @@ describe('hashes across a restart', () => {
     try {
       await writeShapes(t);
       for (const key of ['ttl', 'big', 'bin']) {
-        const dumped = (await t.command(['dump', key], { headers: { 'upstash-encoding': 'base64' } })).body.result;
-        const payload = [...Buffer.from(dumped, 'base64')].map((b) => `%${b.toString(16).padStart(2, '0')}`).join('');
-        assert.deepEqual(await (await t.request(`/restore/${key}:copy/0/${payload}`)).json(), { result: 'OK' });
+        assert.deepEqual(await restoreAt(t, `${key}:copy`, await dumpOf(t, key)), { result: 'OK' });
       }
       const shapes = (await readShapes(t)) as Record<string, { all: string[]; expiries: number[] }>;
       const run = async (argv: string[]) => (await t.command(argv, { headers: { 'upstash-encoding': 'base64' } })).body.result;

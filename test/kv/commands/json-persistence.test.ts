@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { TestLarder } from '../../support/larder.js';
-import { loggedCommands, restartableServers, snapshotRoundTrip } from '../../support/restarts.js';
+import { dumpOf, loggedCommands, restartableServers, restoreAt, snapshotRoundTrip } from '../../support/restarts.js';
 
 /** 2100-01-01 in ms: no test outlives it. */
 const LATER_MS = 4102444800000;
@@ -102,18 +102,14 @@ describe('JSON documents across a restart', () => {
     try {
       await writeShapes(t);
       for (const key of KEYS) {
-        const dumped = (await t.command(['dump', key], { headers: { 'upstash-encoding': 'base64' } })).body.result;
-        const payload = [...Buffer.from(dumped, 'base64')].map((b) => `%${b.toString(16).padStart(2, '0')}`).join('');
-        assert.deepEqual(await (await t.request(`/restore/${key}:copy/0/${payload}`)).json(), { result: 'OK' });
+        assert.deepEqual(await restoreAt(t, `${key}:copy`, await dumpOf(t, key)), { result: 'OK' });
         assert.equal((await t.command(['json.get', `${key}:copy`])).body.result, (await t.command(['json.get', key])).body.result, key);
         assert.deepEqual((await t.command(['json.type', `${key}:copy`, '$..*'])).body.result, (await t.command(['json.type', key, '$..*'])).body.result);
       }
       assert.equal((await t.command(['type', 'doc:copy'])).body.result, 'ReJSON-RL');
-      const corrupt = (await t.command(['dump', 'doc'], { headers: { 'upstash-encoding': 'base64' } })).body.result;
-      const bytes = Buffer.from(corrupt, 'base64');
-      bytes[3] ^= 0xff;
-      const bad = [...bytes].map((b) => `%${b.toString(16).padStart(2, '0')}`).join('');
-      assert.deepEqual(await (await t.request(`/restore/bad/0/${bad}`)).json(), { error: 'ERR DUMP payload version or checksum are wrong' });
+      const damaged = await dumpOf(t, 'doc');
+      damaged[3] ^= 0xff;
+      assert.deepEqual(await restoreAt(t, 'bad', damaged), { error: 'ERR DUMP payload version or checksum are wrong' });
     } finally {
       await stop(t);
     }

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
 import { after, describe, it } from 'node:test';
 import { startTestLarder, type TestLarder } from '../../support/larder.js';
-import { loggedCommands } from '../../support/restarts.js';
+import { dumpOf, loggedCommands, restoreAt } from '../../support/restarts.js';
 
 async function writeShapes(t: TestLarder): Promise<void> {
   const run = async (argv: string[]) => {
@@ -98,9 +98,7 @@ describe('streams across a restart', () => {
     const t = await start();
     await writeShapes(t);
     for (const key of ['big', 'auto']) {
-      const dumped = (await t.command(['dump', key], { headers: { 'upstash-encoding': 'base64' } })).body.result;
-      const payload = [...Buffer.from(dumped, 'base64')].map((b) => `%${b.toString(16).padStart(2, '0')}`).join('');
-      assert.deepEqual(await (await t.request(`/restore/${key}:copy/0/${payload}`)).json(), { result: 'OK' });
+      assert.deepEqual(await restoreAt(t, `${key}:copy`, await dumpOf(t, key)), { result: 'OK' });
     }
     const shapes = (await readShapes(t)) as Record<string, unknown>;
     assert.deepEqual(shapes['big:copy'], shapes.big);

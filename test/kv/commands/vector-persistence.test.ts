@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { TestLarder } from '../../support/larder.js';
-import { restartableServers, snapshotRoundTrip } from '../../support/restarts.js';
+import { dumpOf, restartableServers, restoreAt, snapshotRoundTrip } from '../../support/restarts.js';
 
 /** Each index, with a query vector (VALUES count, elements) of its dimension. */
 const QUERIES: Record<string, string[]> = { plain: ['3', '1', '0', '0'], binary: ['2', '1', '1'], emptied: ['1', '1'] };
@@ -77,19 +77,16 @@ describe('vector indexes across a restart', () => {
     try {
       await writeIndexes(t);
       for (const key of KEYS) {
-        const dumped = (await t.command(['dump', key], { headers: { 'upstash-encoding': 'base64' } })).body.result;
-        const payload = [...Buffer.from(dumped, 'base64')].map((b) => `%${b.toString(16).padStart(2, '0')}`).join('');
-        assert.deepEqual(await (await t.request(`/restore/${key}:copy/0/${payload}`)).json(), { result: 'OK' });
+        assert.deepEqual(await restoreAt(t, `${key}:copy`, await dumpOf(t, key)), { result: 'OK' });
         for (const read of [['vector.info'], ['vector.count']]) {
           assert.deepEqual((await t.command([...read, `${key}:copy`])).body, (await t.command([...read, key])).body, `${read} ${key}`);
         }
       }
       assert.deepEqual((await t.command(['vector.get', 'plain:copy', 'a'])).body, (await t.command(['vector.get', 'plain', 'a'])).body);
       assert.equal((await t.command(['type', 'plain:copy'])).body.result, 'vector');
-      const bytes = Buffer.from((await t.command(['dump', 'plain'], { headers: { 'upstash-encoding': 'base64' } })).body.result, 'base64');
-      bytes[4] ^= 0xff;
-      const bad = [...bytes].map((b) => `%${b.toString(16).padStart(2, '0')}`).join('');
-      assert.deepEqual(await (await t.request(`/restore/bad/0/${bad}`)).json(), { error: 'ERR DUMP payload version or checksum are wrong' });
+      const damaged = await dumpOf(t, 'plain');
+      damaged[4] ^= 0xff;
+      assert.deepEqual(await restoreAt(t, 'bad', damaged), { error: 'ERR DUMP payload version or checksum are wrong' });
     } finally {
       await stop(t);
     }
