@@ -36,7 +36,7 @@ export const LOG_QUERY: QuerySpec = { ids: 'messageIds', filters: new Set([...UN
 
 /** How many a list (the logs, the DLQ) answers when the caller names no count. */
 export const LIST_COUNT = 100;
-/** A bulk action given no count acts on every match, as the service's cancel does (the SDK always sends one). */
+/** A bulk action given no count acts on every match; a cancel always does (messages.ts). */
 export const EVERY_MATCH = Infinity;
 const MAX_COUNT = 1000;
 

@@ -5,7 +5,7 @@ import { isError } from '../errors.js';
 import { matches, messageFilterable } from '../store/record-filter.js';
 import { fail, ok } from './envelope.js';
 import { messageJson } from './message-json.js';
-import { CANCEL_QUERY, EVERY_MATCH, pageOf, readListQuery, withCursor, type ListQuery } from './list-query.js';
+import { CANCEL_QUERY, EVERY_MATCH, pageOf, readListQuery, type ListQuery } from './list-query.js';
 import { firstPathName, type Call } from './request.js';
 
 // GET /v2/messages/{id}
@@ -14,7 +14,9 @@ export function getMessage(call: Call): HttpResponse {
   return isError(m) ? fail(m) : ok(messageJson(m, call.ctx.credentials));
 }
 
-// DELETE /v2/messages/{id} | DELETE /v2/messages?messageIds=...|filters&count=&cursor=
+// DELETE /v2/messages/{id} | DELETE /v2/messages?messageIds=...|filters
+// A filter (or none: all) cancels every waiting match in one call, as the service does: it
+// ignores count, which the SDK still sends (100), and answers no cursor.
 export function cancelMessages(call: Call): HttpResponse {
   const engine = call.ctx.engine;
   const id = firstPathName(call);
@@ -24,21 +26,20 @@ export function cancelMessages(call: Call): HttpResponse {
   }
   const q = readListQuery(call, CANCEL_QUERY);
   if (isError(q)) return fail(q);
-  const { page, cursor } = q.ids.length > 0 ? { page: q.ids, cursor: undefined } : pendingPage(call, q);
   let cancelled = 0;
-  for (const t of page) if (engine.cancel(t) === null) cancelled++;
-  return ok(withCursor({ cancelled }, cursor));
+  for (const t of q.ids.length > 0 ? q.ids : waitingMatches(call, q)) if (engine.cancel(t) === null) cancelled++;
+  return ok({ cancelled });
 }
 
-/** The ids of up to `count` waiting messages matching the filter, oldest first. */
-function pendingPage(call: Call, q: ListQuery): { page: string[]; cursor?: string } {
+/** The ids of every waiting message matching the filter, oldest first. */
+function waitingMatches(call: Call, q: ListQuery): string[] {
   const engine = call.ctx.engine;
-  const { page, cursor } = pageOf(
+  const { page } = pageOf(
     (after) => engine.pendingAfter(after),
     (m) => ({ time: m.createdAt, id: m.id }),
     (m) => matches(messageFilterable(m), q.filter),
-    q.count ?? EVERY_MATCH,
-    q.cursor,
+    EVERY_MATCH,
+    undefined,
   );
-  return { page: page.map((m) => m.id), ...(cursor !== undefined && { cursor }) };
+  return page.map((m) => m.id);
 }
