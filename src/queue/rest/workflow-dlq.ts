@@ -5,13 +5,14 @@
 
 import type { HttpResponse } from '../../server/http.js';
 import { percentDecodeText } from '../../server/url.js';
-import { badRequest, isError, notFound } from '../errors.js';
+import { badRequest, isError, notFound, type QueueError } from '../errors.js';
 import type { DlqEntry } from '../store/message.js';
 import type { NewRun, Overrides } from '../workflow/run-dlq.js';
 import type { RunRecord } from '../workflow/run.js';
 import { fail, ok } from './envelope.js';
 import { dlqJson } from './message-json.js';
-import { query, queryAll, type Call } from './request.js';
+import { query, type Call } from './request.js';
+import { anyOf, readFilters, withinDates } from './workflow-filter.js';
 
 const DEFAULT_COUNT = 100;
 
@@ -26,6 +27,7 @@ export function listWorkflowDlq(call: Call): HttpResponse {
   if (!Number.isInteger(count) || count <= 0) return fail(badRequest('count must be a positive integer'));
   const cursor = Number(query(call, 'cursor') ?? 0) || 0;
   const all = targets(call);
+  if (isError(all)) return fail(all);
   const page = all.slice(cursor, cursor + count).map(({ entry, run }) => {
     const out: Record<string, unknown> = { ...dlqJson(entry, call.ctx.credentials), workflowRunId: entry.message.workflow!.runId };
     if (run !== undefined) {
@@ -55,8 +57,10 @@ export function actOnWorkflowDlq(call: Call): HttpResponse {
   }
   if (overrides['upstash-retries'] !== undefined && !/^\d+$/.test(overrides['upstash-retries'])) return fail(badRequest(`invalid retries: '${overrides['upstash-retries']}'`));
   const dlq = call.ctx.workflows.dlq;
+  const found = targets(call);
+  if (isError(found)) return fail(found);
   const workflowRuns: NewRun[] = [];
-  for (const { entry } of targets(call)) {
+  for (const { entry } of found) {
     const out = action === 'resume' ? dlq.resume(entry.dlqId, overrides) : dlq.restart(entry.dlqId, overrides);
     if (isError(out)) return fail(out);
     workflowRuns.push(out);
@@ -66,27 +70,33 @@ export function actOnWorkflowDlq(call: Call): HttpResponse {
 
 // DELETE /v2/workflows/dlq?dlqIds=..|filters
 export function deleteWorkflowDlq(call: Call): HttpResponse {
+  const found = targets(call);
+  if (isError(found)) return fail(found);
   let deleted = 0;
-  for (const { entry } of targets(call)) if (call.ctx.engine.deleteDlq(entry.dlqId) === null) deleted++;
+  for (const { entry } of found) if (call.ctx.engine.deleteDlq(entry.dlqId) === null) deleted++;
   return ok({ deleted });
 }
 
+const DLQ_FILTERS = ['source', 'dlqIds', 'workflowRunId', 'workflowUrl', 'url', 'label', 'flowControlKey', 'workflowCreatedAt', 'failureFunctionState', 'fromDate', 'toDate'];
+
 /** The workflow dead letters `dlqIds` names, else those the filters select. */
-function targets(call: Call): Found[] {
-  const ids = new Set(queryAll(call, 'dlqIds'));
-  const runId = query(call, 'workflowRunId');
-  const url = query(call, 'workflowUrl');
-  const label = query(call, 'label');
-  const from = Number(query(call, 'fromDate') ?? -Infinity);
-  const to = Number(query(call, 'toDate') ?? Infinity);
+function targets(call: Call): Found[] | QueueError {
+  const f = readFilters(call, DLQ_FILTERS);
+  if (isError(f)) return f;
+  const ids = new Set(f.get('dlqIds') ?? []);
   return call.ctx.workflows.dlq.entries().filter(({ entry, run }) => {
     if (ids.size > 0) return ids.has(entry.dlqId);
+    const failure = run?.failure?.dlqId === entry.dlqId ? run.failure : undefined;
     return (
-      (runId === undefined || entry.message.workflow!.runId === runId) &&
-      (url === undefined || run?.url === url) &&
-      (label === undefined || (entry.message.labels ?? []).includes(label)) &&
-      entry.failedAt >= from &&
-      entry.failedAt <= to
+      anyOf(f, 'workflowRunId', (id) => entry.message.workflow!.runId === id) &&
+      // `url` is the SDK's deprecated name for workflowUrl.
+      anyOf(f, 'workflowUrl', (url) => run?.url === url) &&
+      anyOf(f, 'url', (url) => run?.url === url) &&
+      anyOf(f, 'label', (label) => (entry.message.labels ?? []).includes(label)) &&
+      anyOf(f, 'flowControlKey', (key) => run?.settings['upstash-flow-control-key'] === key) &&
+      anyOf(f, 'workflowCreatedAt', (at) => run?.createdAt === Number(at)) &&
+      anyOf(f, 'failureFunctionState', (state) => failure?.callback?.state === state) &&
+      withinDates(f, entry.failedAt)
     );
   });
 }

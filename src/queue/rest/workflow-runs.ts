@@ -8,8 +8,9 @@ import { rawSteps } from '../workflow/run-delivery.js';
 import type { RunFilter } from '../workflow/run-logs.js';
 import type { RunRecord } from '../workflow/run.js';
 import { fail, ok } from './envelope.js';
-import { bodyBytes, query, queryAll, type Call } from './request.js';
+import { bodyBytes, query, type Call } from './request.js';
 import { deleteWorkflowDlq } from './workflow-dlq.js';
+import { anyOf, hostAndPath, readFilters, withinDates, type Filters } from './workflow-filter.js';
 
 const DEFAULT_LOG_COUNT = 10;
 const MAX_COUNT = 1000;
@@ -37,7 +38,11 @@ export async function deleteWorkflows(call: Call): Promise<HttpResponse> {
   if (what === 'dlq' && id === '') return deleteWorkflowDlq(call);
   if (what !== 'runs') return fail(notFound(call.req.path));
   const workflows = call.ctx.workflows;
-  if (id === '') return ok({ cancelled: workflows.cancelWhere((r) => matchesBulk(r, call)) });
+  if (id === '') {
+    // Every match at once: the service ignores the count the SDK sends, and cancel has no cursor.
+    const f = readFilters(call, CANCEL_FILTERS);
+    return isError(f) ? fail(f) : ok({ cancelled: workflows.cancelWhere((r) => matchesCancel(r, f)) });
+  }
   const body = await bodyBytes(call);
   if (isError(body)) return fail(body);
   const cancel = query(call, 'cancel') === 'true';
@@ -45,20 +50,28 @@ export async function deleteWorkflows(call: Call): Promise<HttpResponse> {
   return err === null ? ok({}) : fail(err);
 }
 
-function matchesBulk(r: RunRecord, call: Call): boolean {
-  const ids = queryAll(call, 'workflowRunIds');
-  if (ids.length > 0 && !ids.includes(r.id)) return false;
-  const url = query(call, 'workflowUrl');
-  if (url !== undefined && (query(call, 'workflowUrlExactMatch') === 'true' ? r.url !== url : !r.url.startsWith(url))) return false;
-  const label = query(call, 'label');
-  if (label !== undefined && !(r.labels ?? []).includes(label)) return false;
-  const from = Number(query(call, 'fromDate') ?? -Infinity);
-  const to = Number(query(call, 'toDate') ?? Infinity);
-  return r.createdAt >= from && r.createdAt <= to;
+const CANCEL_FILTERS = ['workflowRunIds', 'workflowUrl', 'workflowUrlExactMatch', 'host', 'path', 'label', 'flowControlKey', 'fromDate', 'toDate'];
+
+function matchesCancel(r: RunRecord, f: Filters): boolean {
+  const exact = f.get('workflowUrlExactMatch')?.[0] === 'true';
+  const { host, path } = hostAndPath(r.url);
+  return (
+    anyOf(f, 'workflowRunIds', (id) => id === r.id) &&
+    anyOf(f, 'workflowUrl', (url) => (exact ? r.url === url : r.url.startsWith(url))) &&
+    anyOf(f, 'host', (h) => h === host) &&
+    anyOf(f, 'path', (p) => p === path) &&
+    anyOf(f, 'label', (label) => (r.labels ?? []).includes(label)) &&
+    anyOf(f, 'flowControlKey', (key) => r.settings['upstash-flow-control-key'] === key) &&
+    withinDates(f, r.createdAt)
+  );
 }
+
+const LOG_FILTERS = ['groupBy', 'workflowRunId', 'workflowUrl', 'workflowCreatedAt', 'state', 'label', 'messageId', 'fromDate', 'toDate'];
 
 // GET /v2/workflows/events?groupBy=workflowRunId&workflowRunId=&workflowUrl=&workflowCreatedAt=&state=&label=&fromDate=&toDate=&messageId=&count=&cursor=
 function listWorkflowLogs(call: Call): HttpResponse {
+  const known = readFilters(call, LOG_FILTERS);
+  if (isError(known)) return fail(known);
   const filter: RunFilter = {};
   for (const k of ['workflowRunId', 'workflowUrl', 'state', 'label', 'messageId'] as const) {
     const v = query(call, k);

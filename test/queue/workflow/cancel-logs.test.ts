@@ -69,6 +69,21 @@ describe('workflow cancel and logs', () => {
     for (const id of ids) await ep.runIs(id, 'RUN_CANCELED');
   });
 
+  it('cancels by host, path and any of several labels; a filter it does not take is refused, never ignored', async () => {
+    const { url } = runsAt('/cancel-filtered');
+    const labelled = async (label: string) => (await ep.client.trigger({ url, body: {}, label })).workflowRunId;
+    const [one, two, other] = [await labelled('one'), await labelled('two'), await labelled('other')];
+    for (const id of [one, two, other]) await sleeping(id);
+    const { host, pathname } = new URL(url);
+    assert.deepEqual(await ep.client.cancel({ filter: { host: 'elsewhere.example', label: ['one', 'two'] } }), { cancelled: 0 });
+    assert.deepEqual(await ep.client.cancel({ filter: { path: '/elsewhere', label: ['one', 'two'] } }), { cancelled: 0 });
+    await assert.rejects(ep.client.cancel({ filter: { callerIp: '10.0.0.1' } }), /unknown filter 'callerIp'/);
+    assert.deepEqual(await ep.client.cancel({ filter: { host, path: pathname, label: ['one', 'two'] } }), { cancelled: 2 });
+    for (const id of [one, two]) await ep.runIs(id, 'RUN_CANCELED');
+    assert.equal((await ep.client.logs({ workflowRunId: other })).runs[0].workflowState, 'RUN_STARTED');
+    assert.deepEqual(await ep.client.cancel({ ids: other }), { cancelled: 1 });
+  });
+
   it('cancels from inside the route with context.cancel()', async () => {
     let after = 0;
     const url = ep.route('/self-cancel', async (ctx) => {
