@@ -5,7 +5,6 @@ import type { HttpResponse } from '../../server/http.js';
 import { percentDecodeText } from '../../server/url.js';
 import { badRequest, isError, notFound, unknownWorkflowRun } from '../errors.js';
 import { rawSteps } from '../workflow/run-delivery.js';
-import type { RunFilter } from '../workflow/run-logs.js';
 import type { RunRecord } from '../workflow/run.js';
 import { fail, ok } from './envelope.js';
 import { bodyBytes, query, type Call } from './request.js';
@@ -54,10 +53,17 @@ const CANCEL_FILTERS = ['workflowRunIds', 'workflowUrl', 'workflowUrlExactMatch'
 
 function matchesCancel(r: RunRecord, f: Filters): boolean {
   const exact = f.get('workflowUrlExactMatch')?.[0] === 'true';
-  const { host, path } = hostAndPath(r.url);
   return (
     anyOf(f, 'workflowRunIds', (id) => id === r.id) &&
     anyOf(f, 'workflowUrl', (url) => (exact ? r.url === url : r.url.startsWith(url))) &&
+    matchesShared(r, f)
+  );
+}
+
+/** The filters cancel and the logs share. */
+function matchesShared(r: RunRecord, f: Filters): boolean {
+  const { host, path } = hostAndPath(r.url);
+  return (
     anyOf(f, 'host', (h) => h === host) &&
     anyOf(f, 'path', (p) => p === path) &&
     anyOf(f, 'label', (label) => (r.labels ?? []).includes(label)) &&
@@ -66,26 +72,29 @@ function matchesCancel(r: RunRecord, f: Filters): boolean {
   );
 }
 
-const LOG_FILTERS = ['groupBy', 'workflowRunId', 'workflowUrl', 'workflowCreatedAt', 'state', 'label', 'messageId', 'fromDate', 'toDate'];
+const LOG_FILTERS = ['groupBy', 'workflowRunId', 'workflowUrl', 'workflowCreatedAt', 'state', 'label', 'messageId', 'host', 'path', 'flowControlKey', 'fromDate', 'toDate'];
 
-// GET /v2/workflows/events?groupBy=workflowRunId&workflowRunId=&workflowUrl=&workflowCreatedAt=&state=&label=&fromDate=&toDate=&messageId=&count=&cursor=
+// GET /v2/workflows/events?groupBy=workflowRunId&<LOG_FILTERS>&count=&cursor=
 function listWorkflowLogs(call: Call): HttpResponse {
-  const known = readFilters(call, LOG_FILTERS);
-  if (isError(known)) return fail(known);
-  const filter: RunFilter = {};
-  for (const k of ['workflowRunId', 'workflowUrl', 'state', 'label', 'messageId'] as const) {
-    const v = query(call, k);
-    if (v !== undefined) filter[k] = v;
-  }
-  for (const k of ['workflowCreatedAt', 'fromDate', 'toDate'] as const) {
-    const v = query(call, k);
-    if (v === undefined) continue;
-    if (!/^\d+$/.test(v)) return fail(badRequest(`${k} must be a unix time in ms`));
-    filter[k] = Number(v);
+  const f = readFilters(call, LOG_FILTERS);
+  if (isError(f)) return fail(f);
+  for (const k of ['workflowCreatedAt', 'fromDate', 'toDate']) {
+    if (!(f.get(k) ?? []).every((v) => /^\d+$/.test(v))) return fail(badRequest(`${k} must be a unix time in ms`));
   }
   const c = query(call, 'count');
   if (c !== undefined && (!/^\d+$/.test(c) || Number(c) === 0)) return fail(badRequest('count must be a positive integer'));
   const count = c === undefined ? DEFAULT_LOG_COUNT : Math.min(MAX_COUNT, Number(c));
   const cursor = Number(query(call, 'cursor') ?? 0) || 0;
-  return ok(call.ctx.workflows.logs(filter, count, cursor));
+  return ok(call.ctx.workflows.logs((r) => matchesLog(r, f), count, cursor));
+}
+
+function matchesLog(r: RunRecord, f: Filters): boolean {
+  return (
+    anyOf(f, 'workflowRunId', (id) => r.id === id) &&
+    anyOf(f, 'workflowUrl', (url) => r.url === url) &&
+    anyOf(f, 'workflowCreatedAt', (at) => r.createdAt === Number(at)) &&
+    anyOf(f, 'state', (state) => r.state === state) &&
+    anyOf(f, 'messageId', (id) => r.triggerMessageId === id || r.steps.some((s) => s.messageId === id)) &&
+    matchesShared(r, f)
+  );
 }

@@ -10,37 +10,13 @@ import { multi } from '../delivery/callbacks.js';
 import type { QueueStore } from '../store/queue-store.js';
 import { forwardedHeaders, type RunRecord, type RunStep } from './run.js';
 
-export interface RunFilter {
-  workflowRunId?: string;
-  workflowUrl?: string;
-  workflowCreatedAt?: number;
-  state?: string;
-  label?: string;
-  fromDate?: number;
-  toDate?: number;
-  messageId?: string;
-}
-
 type Group = { type: 'sequential' | 'parallel' | 'next'; steps: Record<string, unknown>[] };
 
-/** Newest first: up to `count` matching runs from `cursor` (an offset), and the next cursor. */
-export function runLogs(store: QueueStore, f: RunFilter, count: number, cursor: number): { runs: Record<string, unknown>[]; cursor?: string } {
-  const all = [...store.runs.all()].reverse().filter((r) => matches(r, f));
+/** Newest first: up to `count` of the runs `keep` takes from `cursor` (an offset), and the next cursor. */
+export function runLogs(store: QueueStore, keep: (r: RunRecord) => boolean, count: number, cursor: number): { runs: Record<string, unknown>[]; cursor?: string } {
+  const all = [...store.runs.all()].reverse().filter(keep);
   const page = all.slice(cursor, cursor + count).map((r) => runLog(store, r));
   return cursor + count < all.length ? { runs: page, cursor: String(cursor + count) } : { runs: page };
-}
-
-function matches(r: RunRecord, f: RunFilter): boolean {
-  return (
-    (f.workflowRunId === undefined || r.id === f.workflowRunId) &&
-    (f.workflowUrl === undefined || r.url === f.workflowUrl) &&
-    (f.workflowCreatedAt === undefined || r.createdAt === f.workflowCreatedAt) &&
-    (f.state === undefined || r.state === f.state) &&
-    (f.label === undefined || (r.labels ?? []).includes(f.label)) &&
-    (f.fromDate === undefined || r.createdAt >= f.fromDate) &&
-    (f.toDate === undefined || r.createdAt <= f.toDate) &&
-    (f.messageId === undefined || r.triggerMessageId === f.messageId || r.steps.some((s) => s.messageId === f.messageId))
-  );
 }
 
 function runLog(store: QueueStore, r: RunRecord): Record<string, unknown> {

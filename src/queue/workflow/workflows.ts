@@ -12,7 +12,7 @@ import type { Draft, QueueMessage } from '../store/message.js';
 import type { QueueStore } from '../store/queue-store.js';
 import type { RunEnd, RunRecord } from './run.js';
 import { RunDlq } from './run-dlq.js';
-import { runLogs, type RunFilter } from './run-logs.js';
+import { runLogs } from './run-logs.js';
 import { publishServerStep, runDraft, type ServerStepSettings } from './run-publish.js';
 import type { Waits } from './waits.js';
 
@@ -84,8 +84,8 @@ export class Workflows {
   }
 
   /** The runs' logs: up to `count` runs matching `filter`, newest first, from `cursor` on. */
-  logs(filter: RunFilter, count: number, cursor: number): { runs: Record<string, unknown>[]; cursor?: string } {
-    return runLogs(this.store, filter, count, cursor);
+  logs(keep: (r: RunRecord) => boolean, count: number, cursor: number): { runs: Record<string, unknown>[]; cursor?: string } {
+    return runLogs(this.store, keep, count, cursor);
   }
 
   /**

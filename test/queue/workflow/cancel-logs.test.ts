@@ -78,6 +78,10 @@ describe('workflow cancel and logs', () => {
     assert.deepEqual(await ep.client.cancel({ filter: { host: 'elsewhere.example', label: ['one', 'two'] } }), { cancelled: 0 });
     assert.deepEqual(await ep.client.cancel({ filter: { path: '/elsewhere', label: ['one', 'two'] } }), { cancelled: 0 });
     await assert.rejects(ep.client.cancel({ filter: { callerIp: '10.0.0.1' } }), /unknown filter 'callerIp'/);
+    // The logs take the same filters.
+    const logged = await ep.client.logs({ filter: { host, path: pathname, label: ['one', 'two'] } } as never);
+    assert.deepEqual(logged.runs.map((r) => r.workflowRunId).sort(), [one, two].sort());
+    assert.deepEqual((await ep.client.logs({ filter: { host: 'elsewhere.example' } } as never)).runs, []);
     assert.deepEqual(await ep.client.cancel({ filter: { host, path: pathname, label: ['one', 'two'] } }), { cancelled: 2 });
     for (const id of [one, two]) await ep.runIs(id, 'RUN_CANCELED');
     assert.equal((await ep.client.logs({ workflowRunId: other })).runs[0].workflowState, 'RUN_STARTED');
