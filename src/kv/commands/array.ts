@@ -300,9 +300,8 @@ function arinsertCommand(ctx: Ctx, argv: Args): Reply {
 
 // ARRING key size value [value ...]: appends within indexes 0..size-1, wrapping; the index of the last value.
 function arringCommand(ctx: Ctx, argv: Args): Reply {
-  const n = parseIndex(argv[2]);
-  if (isError(n) || n === 0n) return ARRAY_BAD_SIZE;
-  const size = n;
+  const size = parseIndex(argv[2]);
+  if (isError(size) || size === 0n) return ARRAY_BAD_SIZE;
   const array = writeArray(ctx, argv[1]);
   if (isError(array)) return array;
   if (array.ringSize !== size && array.count > 0) {
