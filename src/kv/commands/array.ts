@@ -25,7 +25,7 @@ import {
 import type { Reply } from '../reply.js';
 import { formatFloat, parseExactInteger, parseFloatText, parseInteger } from './args.js';
 import { family, ONE_KEY, type Args, type Ctx, type Flag } from './spec.js';
-import { readTyped, writeTyped } from './typed.js';
+import { dropIfEmpty, readTyped, writeTyped } from './typed.js';
 
 const MAX_RANGE = 1_000_000n;
 const MAX_PREDICATES = 250;
@@ -69,11 +69,6 @@ function parsePositive(s: string, error: ReplyError): number | ReplyError {
 function indexReply(n: bigint): Reply {
   if (n <= BigInt(Number.MAX_SAFE_INTEGER)) return Number(n);
   return n <= INT64_MAX ? n : n.toString();
-}
-
-/** Deletes `key` once its array is empty, as Redis never keeps an empty value. */
-function dropIfEmpty(ctx: Ctx, key: string, array: ArrayValue): void {
-  if (array.count === 0) ctx.ks.delete(key);
 }
 
 // ARSET key index value [value ...]: the values at index, index + 1, ...; the slots newly taken.
@@ -248,7 +243,7 @@ function ardelCommand(ctx: Ctx, argv: Args): Reply {
   const array = readArray(ctx, argv[1]);
   if (array === undefined || isError(array)) return array ?? 0;
   const removed = indexes.filter((index) => array.delete(index)).length;
-  dropIfEmpty(ctx, argv[1], array);
+  dropIfEmpty(ctx.ks, argv[1], array.count);
   return removed;
 }
 
@@ -272,7 +267,7 @@ function ardelrangeCommand(ctx: Ctx, argv: Args): Reply {
     for (const index of held) array.delete(index);
     removed += held.length;
   }
-  dropIfEmpty(ctx, argv[1], array);
+  dropIfEmpty(ctx.ks, argv[1], array.count);
   return removed;
 }
 

@@ -29,11 +29,12 @@ const MAX_DIMENSION = 32_768;
 const MAX_TOPK = 1000;
 const PROFILES = new Set(['FAST', 'BALANCED', 'PRECISE']);
 
-/** The index at `key`: an error when absent (`missing`) or of another type. */
+/** The index at `key`: undefined when absent, WRONGTYPE for another type. */
 function indexAt(ctx: Ctx, key: string): VectorIndexValue | undefined | ReplyError {
   return readTyped<VectorIndexValue>(ctx.ks, key, VECTOR_INDEX_KIND);
 }
 
+/** The index at `key`: the error Upstash gives when absent, WRONGTYPE for another type. */
 function existingIndex(ctx: Ctx, key: string): VectorIndexValue | ReplyError {
   return indexAt(ctx, key) ?? vectorIndexNotFound(key);
 }
@@ -124,8 +125,7 @@ function delCommand(ctx: Ctx, argv: Args): Reply {
   if (argv[2].length === 0) return VECTOR_EMPTY_ID;
   const index = existingIndex(ctx, argv[1]);
   if (isError(index)) return index;
-  if (!index.vectors.delete(argv[2])) return 0;
-  return 1;
+  return index.vectors.delete(argv[2]) ? 1 : 0;
 }
 
 // VECTOR.COUNT index: 0 for a missing index too.
