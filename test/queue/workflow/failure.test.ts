@@ -1,7 +1,7 @@
 // A failing workflow step end to end: the trigger's retries, then the run fails into the DLQ and
 // the failure function gets the library's failure callback (the failed answer, the run id, its
 // creation time and initial payload); non-retryable errors skip the retries; the workflow DLQ
-// (list, resume, restart, delete).
+// (list and its filters, resume, restart, delete).
 
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -9,7 +9,7 @@ import { WorkflowNonRetryableError } from '@upstash/workflow';
 import { eventually } from '../../support/eventually.js';
 import { suiteLarder } from '../../support/larder.js';
 import { queueClient } from '../../support/queue-receiver.js';
-import { startWorkflowEndpoint, type WorkflowEndpoint } from '../../support/workflow-endpoint.js';
+import { startWorkflowEndpoint, type RunLog, type WorkflowEndpoint } from '../../support/workflow-endpoint.js';
 
 interface FailureSeen {
   runId: string;
@@ -147,6 +147,50 @@ describe('workflow failures', () => {
     assert.equal((await ep.client.dlq.delete(runs[2].dlqId!)).deleted, 1);
     const left = (await ep.client.dlq.list()).messages.map((m) => m.dlqId);
     for (const r of runs) assert.ok(!left.includes(r.dlqId!));
+  });
+
+  it('lists dead letters by any of several flow control keys, by creation time and by failure function state; refuses a filter it does not take', async () => {
+    // c's failure function fails too, so its dead letter's callback state differs from a's and b's.
+    const url = ep.route<{ key: string }>(
+      '/dlq-filtered',
+      async (ctx) => {
+        await ctx.run('bad', () => {
+          throw new Error('bad');
+        });
+      },
+      {
+        failureFunction: async ({ context }) => {
+          if ((context.requestPayload as { key: string }).key === 'c') throw new Error('failure function failed');
+          return 'handled';
+        },
+      },
+    );
+    const runs = new Map<string, RunLog>();
+    // One run at a time, so no two share a creation time.
+    for (const key of ['a', 'b', 'c']) {
+      const { workflowRunId } = await ep.client.trigger({ url, body: { key }, retries: 0, flowControl: { key: `dlq-filter-${key}`, parallelism: 1 } });
+      runs.set(key, await ep.runIs(workflowRunId, 'RUN_FAILED'));
+    }
+    const run = (key: string) => runs.get(key)!;
+    await eventuallyState(run('a').workflowRunId, 'CALLBACK_SUCCESS');
+    await eventuallyState(run('b').workflowRunId, 'CALLBACK_SUCCESS');
+    await eventuallyState(run('c').workflowRunId, 'CALLBACK_FAIL');
+    const ids = (...keys: string[]) => keys.map((k) => run(k).workflowRunId).sort();
+    type ListFilter = NonNullable<NonNullable<Parameters<typeof ep.client.dlq.list>[0]>['filter']>;
+    const listed = async (filter: ListFilter) => (await ep.client.dlq.list({ filter })).messages.map((m) => m.workflowRunId).sort();
+    // Other tests' dead letters are in the DLQ too: an ignored filter lists them.
+    assert.deepEqual(await listed({ flowControlKey: ['dlq-filter-a', 'dlq-filter-b'] }), ids('a', 'b'));
+    assert.deepEqual(await listed({ flowControlKey: 'dlq-filter-c' }), ids('c'));
+    assert.deepEqual(await listed({ workflowCreatedAt: run('b').workflowRunCreatedAt }), ids('b'));
+    assert.deepEqual(await listed({ workflowUrl: url, failureFunctionState: 'CALLBACK_FAIL' }), ids('c'));
+    assert.deepEqual(await listed({ workflowUrl: url, failureFunctionState: 'CALLBACK_SUCCESS' }), ids('a', 'b'));
+    // Different filters must all match.
+    assert.deepEqual(await listed({ flowControlKey: 'dlq-filter-a', failureFunctionState: 'CALLBACK_FAIL' }), []);
+    // The library's types say the DLQ rejects host and path, which cancel and the logs take.
+    await assert.rejects(
+      ep.client.dlq.list({ filter: { host: new URL(url).host } as ListFilter }),
+      (e: Error & { status?: number }) => e.status === 400 && /unknown filter 'host'/.test(e.message),
+    );
   });
 
   async function eventuallyState(runId: string, state: string) {
