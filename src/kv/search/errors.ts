@@ -14,13 +14,16 @@ export const unknownOperator = (op: string) => new ReplyError(`ERR Unknown field
 export const EXISTS_DIFFERENT = (name: string) =>
   new ReplyError(`ERR Index ${name} already exists with a different configuration`);
 export const NAME_IS_KEY = (name: string) => new ReplyError(`ERR ${name} is already used by a non-index key`);
-export const unknownDataType = (type: string) => new ReplyError(`ERR Unknown data type: ${type}; use JSON, HASH or STRING`);
+export const unknownDataType = (type: string) => new ReplyError(`ERR Unknown data type: ${type}; use JSON, HASH, STRING or STREAM`);
 export const unknownLanguage = (language: string) => new ReplyError(`ERR Unsupported language: ${language}`);
 export const unknownFieldType = (type: string) =>
   new ReplyError(`ERR Unknown field type: ${type}; use TEXT, U64, I64, F64, BOOL, DATE, KEYWORD or FACET`);
 export const optionNotFor = (option: string, type: string) => new ReplyError(`ERR ${option} is not valid for a ${type} field`);
 export const duplicateField = (field: string) => new ReplyError(`ERR Field ${field} is declared twice`);
-export const MISSING_ON = new ReplyError('ERR ON <JSON|HASH|STRING> is required');
+export const MISSING_ON = new ReplyError('ERR ON <JSON|HASH|STRING> or ON STREAM <key> is required');
+export const PREFIX_WITH_STREAM = new ReplyError('ERR PREFIX is not supported for stream indexes');
+export const streamIndexed = (key: string, index: string) =>
+  new ReplyError(`ERR Stream ${key} is already indexed by ${index}; drop that index first`);
 export const MISSING_PREFIX = new ReplyError('ERR PREFIX <count> <prefix>... is required');
 export const MISSING_SCHEMA = new ReplyError('ERR SCHEMA with at least one field is required');
 export const BAD_PREFIX_COUNT = new ReplyError('ERR PREFIX count must be a positive integer');

@@ -69,8 +69,9 @@ export class InvertedIndex {
     }
   }
 
-  /** Whether `key` is under one of the index's prefixes. */
+  /** Whether `key` is under one of the index's prefixes, or is a STREAM index's stream key. */
   covers(key: string): boolean {
+    if (this.def.dataType === 'STREAM') return key === this.def.prefixes[0];
     return this.def.prefixes.some((p) => key.startsWith(p));
   }
 

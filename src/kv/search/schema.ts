@@ -1,13 +1,14 @@
-// An index definition as SEARCH.CREATE declares it: which keys (data type and prefixes) and
-// which fields, each with its type and options. Immutable once parsed (commands/search/create-args.ts
+// An index definition as SEARCH.CREATE declares it: which keys (data type and prefixes, or for
+// a STREAM index the one stream key, its entries the documents) and which fields, each with its
+// type and options. Immutable once parsed (commands/search/create-args.ts
 // reads SEARCH.CREATE); `createArgv` gives the command that re-creates it, which is what snapshots store.
 
 import type { Reply } from '../reply.js';
 
-export type DataType = 'JSON' | 'HASH' | 'STRING';
+export type DataType = 'JSON' | 'HASH' | 'STRING' | 'STREAM';
 export type FieldType = 'TEXT' | 'U64' | 'I64' | 'F64' | 'BOOL' | 'DATE' | 'KEYWORD' | 'FACET';
 
-export const DATA_TYPES: readonly DataType[] = ['JSON', 'HASH', 'STRING'];
+export const DATA_TYPES: readonly DataType[] = ['JSON', 'HASH', 'STRING', 'STREAM'];
 export const FIELD_TYPES: readonly FieldType[] = ['TEXT', 'U64', 'I64', 'F64', 'BOOL', 'DATE', 'KEYWORD', 'FACET'];
 /** The types FAST applies to (the reference's schema table: every type but TEXT and FACET). */
 export const FAST_TYPES: ReadonlySet<FieldType> = new Set(['U64', 'I64', 'F64', 'BOOL', 'DATE', 'KEYWORD']);
@@ -27,6 +28,7 @@ export interface FieldDef {
 export interface IndexDef {
   readonly name: string;
   readonly dataType: DataType;
+  /** The key prefixes it covers; a STREAM index's one stream key (DESCRIBE lists it so, as the SDK reads it). */
   readonly prefixes: readonly string[];
   readonly language: string;
   readonly fields: readonly FieldDef[];
@@ -50,7 +52,9 @@ function fieldOptions(f: FieldDef): string[] {
 
 /** The SEARCH.CREATE that declares `def` again (SKIPINITIALSCAN: the caller rebuilds). */
 export function createArgv(def: IndexDef): string[] {
-  const argv = ['SEARCH.CREATE', def.name, 'SKIPINITIALSCAN', 'ON', def.dataType, 'PREFIX', String(def.prefixes.length), ...def.prefixes];
+  const argv = ['SEARCH.CREATE', def.name, 'SKIPINITIALSCAN', 'ON', def.dataType];
+  if (def.dataType === 'STREAM') argv.push(def.prefixes[0]);
+  else argv.push('PREFIX', String(def.prefixes.length), ...def.prefixes);
   argv.push('LANGUAGE', def.language, 'SCHEMA');
   for (const f of def.fields) argv.push(f.name, f.type, ...fieldOptions(f));
   return argv;

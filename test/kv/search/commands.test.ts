@@ -39,12 +39,12 @@ describe('SEARCH.* over HTTP', () => {
   });
 
   embeddedOnly('SEARCH.* needs the embedded engine')('CREATE refuses malformed definitions', async () => {
-    await fails(['search.create', 'x', 'ON', 'XML', 'PREFIX', '1', 'p', 'SCHEMA', 'a', 'TEXT'], 'ERR Unknown data type: XML; use JSON, HASH or STRING');
+    await fails(['search.create', 'x', 'ON', 'XML', 'PREFIX', '1', 'p', 'SCHEMA', 'a', 'TEXT'], 'ERR Unknown data type: XML; use JSON, HASH, STRING or STREAM');
     await fails(['search.create', 'x', 'ON', 'JSON', 'PREFIX', '1', 'p', 'SCHEMA', 'a', 'VECTOR'],
       'ERR Unknown field type: VECTOR; use TEXT, U64, I64, F64, BOOL, DATE, KEYWORD or FACET');
     await fails(['search.create', 'x', 'ON', 'JSON', 'PREFIX', '1', 'p', 'SCHEMA', 'a', 'TEXT', 'FAST'], 'ERR FAST is not valid for a TEXT field');
     await fails(['search.create', 'x', 'ON', 'JSON', 'SCHEMA', 'a', 'TEXT', 'b', 'TEXT'], 'ERR PREFIX <count> <prefix>... is required');
-    await fails(['search.create', 'x', 'PREFIX', '1', 'p', 'SCHEMA', 'a', 'TEXT'], 'ERR ON <JSON|HASH|STRING> is required');
+    await fails(['search.create', 'x', 'PREFIX', '1', 'p', 'SCHEMA', 'a', 'TEXT'], 'ERR ON <JSON|HASH|STRING> or ON STREAM <key> is required');
     await fails(['search.create', 'x', 'ON', 'JSON', 'PREFIX', '1', 'p', 'SCHEMA', 'a', 'TEXT', 'a', 'F64'], 'ERR Field a is declared twice');
     await t.ok(['set', 'taken', '1']);
     await fails(['search.create', 'taken', 'ON', 'JSON', 'PREFIX', '1', 'p', 'SCHEMA', 'a', 'TEXT'], 'ERR taken is already used by a non-index key');

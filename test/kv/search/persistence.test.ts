@@ -1,6 +1,7 @@
 // Search index definitions survive a restart, whether replayed from the log or loaded from a
 // snapshot, and the indexes are rebuilt from the keys, writes made after the definition included.
-// An index created with SKIPINITIALSCAN comes back without the keys it skipped (film:1), as it was.
+// An index created with SKIPINITIALSCAN comes back without the keys it skipped (film:1), as it was;
+// a stream index with its entries, less those deleted and those it skipped (1-0).
 
 import assert from 'node:assert/strict';
 import { after, describe } from 'node:test';
@@ -23,6 +24,11 @@ const WRITES = [
   ['search.aliasadd', 'dangling', 'nothing'],
   ['search.aliasadd', 'old', 'films'],
   ['search.aliasdel', 'old'],
+  ['xadd', 'events', '1-0', 'message', 'dark start'],
+  ['search.create', 'event-search', 'SKIPINITIALSCAN', 'ON', 'STREAM', 'events', 'SCHEMA', 'message', 'TEXT'],
+  ['xadd', 'events', '2-0', 'message', 'dark middle'],
+  ['xadd', 'events', '3-0', 'message', 'dark end'],
+  ['xdel', 'events', '2-0'],
 ];
 
 async function state(t: TestLarder): Promise<unknown> {
@@ -35,6 +41,8 @@ async function state(t: TestLarder): Promise<unknown> {
     filmKeys: await t.ok(['search.query', 'films', '{}', 'NOCONTENT']),
     aliases: await t.ok(['search.listaliases']),
     viaAlias: await t.ok(['search.count', 'library', '{}']),
+    events: await t.ok(['search.describe', 'event-search']),
+    eventIds: await t.ok(['search.query', 'event-search', '{"message":"dark"}', 'NOCONTENT']),
   };
 }
 
@@ -46,8 +54,9 @@ describe('search indexes across restarts', () => {
     embeddedOnly('a restart of Larder: the data is the Redis server\'s')(`keeps definitions and rebuilds indexes, ${way.how}`, async () => {
       const { server, before } = await restartWith(way, WRITES, state);
       open.push(server);
-      const seen = before as { list: unknown; dark: [string, string][]; all: number; filmKeys: [string, string][] };
-      assert.deepEqual(seen.list, [['name', 'books', 'type', 'JSON'], ['name', 'films', 'type', 'HASH']]);
+      const seen = before as { list: unknown; dark: [string, string][]; all: number; filmKeys: [string, string][]; eventIds: [string, string][] };
+      assert.deepEqual(seen.list, [['name', 'books', 'type', 'JSON'], ['name', 'event-search', 'type', 'STREAM'], ['name', 'films', 'type', 'HASH']]);
+      assert.deepEqual(seen.eventIds.map((r) => r[0]), ['3-0']);
       assert.deepEqual(seen.dark.map((r) => r[0]), ['book:2', 'book:1']);
       assert.equal(seen.all, 2);
       assert.deepEqual(seen.filmKeys.map((r) => r[0]), ['film:2']);
@@ -58,6 +67,9 @@ describe('search indexes across restarts', () => {
       // SEARCH.REINDEX takes the skipped keys in.
       assert.equal(await server.ok(['search.reindex', 'films']), 1);
       assert.equal(await server.ok(['search.count', 'films', '{"title":"dark"}']), 3);
+      await server.ok(['xadd', 'events', '4-0', 'message', 'dark again']);
+      assert.equal(await server.ok(['search.reindex', 'event-search']), 1);
+      assert.deepEqual((await server.ok(['search.query', 'event-search', '{"message":"dark"}', 'NOCONTENT'])).map((r: string[]) => r[0]).sort(), ['1-0', '3-0', '4-0']);
     });
   }
 });

@@ -3,11 +3,13 @@
 // (refused), RESTORE, FLUSHALL, key expiry set by SET/GETEX/EXPIREAT, hash-field expiry that
 // leaves the key, HGETDEL/HGETEX, writes that change a key's type, JSON path writes, STRING
 // writes that break the JSON, scripts (EVALSHA, FCALL, keys a script does not declare) and
-// scripts inside transactions. Each step is checked with a query and an aggregation.
+// scripts inside transactions. Each step is checked with a query and an aggregation. A stream
+// index is checked against XRANGE after each of a seeded run of stream writes.
 
 import assert from 'node:assert/strict';
 import { describe } from 'node:test';
 import { embeddedOnly, suiteLarder } from '../../support/larder.js';
+import { Rng } from '../differential/prng.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -139,5 +141,58 @@ describe('search indexes follow every write', () => {
     // A script that fails half-way keeps what it wrote before the error (as Redis), and the index says so.
     assert.equal((await t.command(['eval', "redis.call('hset', KEYS[1], 'n', '50'); redis.call('incr', KEYS[1]); return 1", '1', 'c:5'])).status, 400);
     assert.equal(await sum('sc', 'n'), 68);
+  });
+
+  embeddedOnly('SEARCH.* needs the embedded engine')('stream documents: trimming XADDs, XDEL, XDELEX, XTRIM, XSETID, DEL, RENAME, RESTORE, scripts and transactions', async () => {
+    await t.ok(['search.create', 'events', 'ON', 'STREAM', '{s}x', 'SCHEMA', 'n', 'U64', 'FAST']);
+    const inStep = async (step: string) => {
+      const entries = ((await t.ok(['xrange', '{s}x', '-', '+'])) ?? []) as [string, string[]][];
+      const ids = entries.map((e) => e[0]).sort();
+      assert.deepEqual(await keys('events'), ids, step);
+      assert.equal(await sum('events', 'n'), entries.reduce((total, e) => total + Number(e[1][1]), 0), step);
+    };
+    const rng = new Rng(20261127);
+    const anyId = async () => {
+      const entries = ((await t.ok(['xrange', '{s}x', '-', '+'])) ?? []) as [string, string[]][];
+      return entries.length === 0 ? '0-1' : entries[rng.int(0, entries.length - 1)][0];
+    };
+    let ms = 1;
+    for (let step = 0; step < 150; step++) {
+      const n = String(rng.int(1, 9));
+      const pick = rng.int(0, 9);
+      let argv: (string | number)[];
+      if (pick <= 3) argv = ['xadd', '{s}x', `${ms++}-0`, 'n', n];
+      else if (pick === 4) argv = ['xadd', '{s}x', 'MAXLEN', '=', rng.int(0, 6), `${ms++}-0`, 'n', n];
+      else if (pick === 5) argv = ['xdel', '{s}x', await anyId(), await anyId()];
+      else if (pick === 6) argv = rng.chance(0.5) ? ['xtrim', '{s}x', 'MAXLEN', rng.int(0, 8)] : ['xtrim', '{s}x', 'MINID', await anyId()];
+      else if (pick === 7) argv = ['eval', "redis.call('xadd', KEYS[1], ARGV[1], 'n', ARGV[2]); return redis.call('xdel', KEYS[1], ARGV[3])", 1, '{s}x', `${ms++}-0`, n, await anyId()];
+      else if (pick === 8) argv = rng.chance(0.8) ? ['xdelex', '{s}x', 'IDS', 1, await anyId()] : ['del', '{s}x'];
+      else {
+        // The ids go back: after a DEL, or XSETID down to the last entry left.
+        ms = rng.chance(0.5) ? 1 : ms;
+        if (ms === 1) await t.ok(['del', '{s}x']);
+        argv = ['xadd', '{s}x', `${ms++}-0`, 'n', n];
+      }
+      const res = await t.command(argv);
+      assert.equal(res.status, 200, `${argv.join(' ')}: ${JSON.stringify(res.body)}`);
+      await inStep(`step ${step}: ${argv.join(' ')}`);
+    }
+
+    // Another value under the key is read afresh, even with the same ids: RENAME, RESTORE, a transaction.
+    await t.ok(['del', '{s}x', '{s}y']);
+    for (let i = 1; i <= 3; i++) await t.ok(['xadd', '{s}x', `${i}-0`, 'n', '1']);
+    for (let i = 1; i <= 3; i++) await t.ok(['xadd', '{s}y', `${i}-0`, 'n', '5']);
+    await t.ok(['rename', '{s}y', '{s}x']);
+    await inStep('rename');
+    assert.equal(await sum('events', 'n'), 15);
+    const dumped = (await (await t.request('/dump/{s}x', { headers: { 'upstash-encoding': 'base64' } })).json()) as { result: string };
+    const payload = [...Buffer.from(dumped.result, 'base64')].map((b) => `%${b.toString(16).padStart(2, '0')}`).join('');
+    await t.ok(['xdel', '{s}x', '2-0']);
+    assert.equal((await t.request(`/restore/{s}x/0/${payload}/REPLACE`)).status, 200);
+    await inStep('restore');
+    const res = await t.request('/multi-exec', { method: 'POST', body: JSON.stringify([['xadd', '{s}x', '9-0', 'n', '2'], ['xtrim', '{s}x', 'MAXLEN', '2'], ['xsetid', '{s}x', '9-0']]) });
+    assert.equal(res.status, 200);
+    await inStep('transaction');
+    assert.deepEqual(await keys('events'), ['3-0', '9-0']);
   });
 });

@@ -9,23 +9,31 @@ import { ArgReader } from '../args.js';
 import type { Args } from '../spec.js';
 
 // SEARCH.CREATE name [SKIPINITIALSCAN] [EXISTSOK] ON JSON|HASH|STRING PREFIX n p... [LANGUAGE l] SCHEMA field type [opts]...
+// SEARCH.CREATE name [SKIPINITIALSCAN] [EXISTSOK] ON STREAM key [LANGUAGE l] SCHEMA field type [opts]...
 // The SDK sends SKIPINITIALSCAN and EXISTSOK before ON, the reference after: any order is read.
 export function parseCreate(argv: Args): CreateRequest | ReplyError {
   const r = new ArgReader(argv, 2);
   let dataType: DataType | null = null;
   let prefixes: string[] = [];
+  let stream: string | null = null;
   let language = DEFAULT_LANGUAGE;
   let existsOk = false;
   let skipInitialScan = false;
   for (let w = r.word('on', 'prefix', 'language', 'existsok', 'skipinitialscan'); w !== undefined; w = r.word('on', 'prefix', 'language', 'existsok', 'skipinitialscan')) {
-    if (w === 'on') dataType = readDataType(r);
-    else if (w === 'prefix') prefixes = readPrefixes(r);
+    if (w === 'on') {
+      dataType = readDataType(r);
+      if (dataType === 'STREAM') stream = r.next();
+    } else if (w === 'prefix') prefixes = readPrefixes(r);
     else if (w === 'language') language = readLanguage(r);
     else if (w === 'existsok') existsOk = true;
     else skipInitialScan = true;
   }
   if (r.error !== null) return r.error;
   if (dataType === null) return E.MISSING_ON;
+  if (stream !== null) {
+    if (prefixes.length > 0) return E.PREFIX_WITH_STREAM;
+    prefixes = [stream];
+  }
   if (prefixes.length === 0) return E.MISSING_PREFIX;
   if (r.word('schema') === undefined || r.done) return E.MISSING_SCHEMA;
   const fields = readFields(r);

@@ -34,8 +34,7 @@ export function queryCommand(ctx: Ctx, argv: Args): Reply {
   return ranked.map(([key, relevance]) => {
     const score = shownScore(index, key, relevance, opts.orderBy);
     if (opts.noContent) return [key, formatFloat(score)];
-    const value = ctx.ks.peekValue(key)!;
-    return [key, formatFloat(score), documentContent(index.def, value, opts.select, highlight)];
+    return [key, formatFloat(score), documentContent(index.def, ctx.search.stored(index, key), opts.select, highlight)];
   });
 }
 
@@ -49,25 +48,25 @@ export function countCommand(ctx: Ctx, argv: Args): Reply {
 
 /**
  * The ordinals of the documents the filter argument `filterArg` matches, unscored, leaving out
- * keys whose time has passed (as liveScores); or why it is no filter. {} reads no postings and
- * builds no score map.
+ * those whose key's time has passed (as liveScores); or why it is no filter. {} reads no
+ * postings and builds no score map.
  */
 export function liveDocs(ctx: Ctx, index: InvertedIndex, filterArg: string): number[] | ReplyError {
   const filter = parseFilter(utf8Text(filterArg), index.def);
   if (isError(filter)) return filter;
-  const live = (key: string) => ctx.ks.peek(key) !== undefined;
-  // Every document of the index is a live key unless some key or hash field can expire.
+  const live = (doc: string) => ctx.search.isLive(index, doc);
+  // Every document of the index is live unless some key or hash field can expire.
   if (matchesAll(filter)) return index.ordinalsWhere(ctx.ks.anyExpiry ? live : () => true);
-  return [...evaluate(filter, index).keys()].filter(live).map((key) => index.ordinalOf(key));
+  return [...evaluate(filter, index).keys()].filter(live).map((doc) => index.ordinalOf(doc));
 }
 
 /**
- * The matches of `filter`, leaving out keys whose time has passed: looking at each deletes
- * it, which takes it out of the index too (the database's expiry hook).
+ * The matches of `filter`, leaving out documents whose key's time has passed: looking at the
+ * key deletes it, which takes its documents out of the index too (the database's expiry hook).
  */
 function liveScores(ctx: Ctx, index: InvertedIndex, filter: Filter): Scores {
   const scores = evaluate(filter, index);
-  for (const key of [...scores.keys()]) if (ctx.ks.peek(key) === undefined) scores.delete(key);
+  for (const doc of [...scores.keys()]) if (!ctx.search.isLive(index, doc)) scores.delete(doc);
   return scores;
 }
 
