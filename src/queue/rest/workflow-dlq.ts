@@ -77,7 +77,7 @@ export function deleteWorkflowDlq(call: Call): HttpResponse {
   return ok({ deleted });
 }
 
-const DLQ_FILTERS = ['source', 'dlqIds', 'workflowRunId', 'workflowUrl', 'url', 'label', 'flowControlKey', 'workflowCreatedAt', 'failureFunctionState', 'fromDate', 'toDate'];
+const DLQ_FILTERS = ['source', 'dlqIds', 'workflowRunId', 'workflowUrl', 'url', 'label', 'flowControlKey', 'callerIp', 'workflowCreatedAt', 'failureFunctionState', 'fromDate', 'toDate'];
 
 /** The workflow dead letters `dlqIds` names, else those the filters select. */
 function targets(call: Call): Found[] | QueueError {
@@ -94,6 +94,7 @@ function targets(call: Call): Found[] | QueueError {
       anyOf(f, 'url', (url) => run?.url === url) &&
       anyOf(f, 'label', (label) => (entry.message.labels ?? []).includes(label)) &&
       anyOf(f, 'flowControlKey', (key) => run?.settings['upstash-flow-control-key'] === key) &&
+      anyOf(f, 'callerIp', (ip) => run?.callerIp === ip) &&
       anyOf(f, 'workflowCreatedAt', (at) => run?.createdAt === Number(at)) &&
       anyOf(f, 'failureFunctionState', (state) => failure?.callback?.state === state) &&
       withinDates(f, entry.failedAt)

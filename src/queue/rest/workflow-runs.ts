@@ -49,7 +49,7 @@ export async function deleteWorkflows(call: Call): Promise<HttpResponse> {
   return err === null ? ok({}) : fail(err);
 }
 
-const CANCEL_FILTERS = ['workflowRunIds', 'workflowUrl', 'workflowUrlExactMatch', 'host', 'path', 'label', 'flowControlKey', 'fromDate', 'toDate'];
+const CANCEL_FILTERS = ['workflowRunIds', 'workflowUrl', 'workflowUrlExactMatch', 'host', 'path', 'label', 'flowControlKey', 'callerIp', 'fromDate', 'toDate'];
 
 function matchesCancel(r: RunRecord, f: Filters): boolean {
   const exact = f.get('workflowUrlExactMatch')?.[0] === 'true';
@@ -68,11 +68,12 @@ function matchesShared(r: RunRecord, f: Filters): boolean {
     anyOf(f, 'path', (p) => p === path) &&
     anyOf(f, 'label', (label) => (r.labels ?? []).includes(label)) &&
     anyOf(f, 'flowControlKey', (key) => r.settings['upstash-flow-control-key'] === key) &&
+    anyOf(f, 'callerIp', (ip) => r.callerIp === ip) &&
     withinDates(f, r.createdAt)
   );
 }
 
-const LOG_FILTERS = ['groupBy', 'workflowRunId', 'workflowUrl', 'workflowCreatedAt', 'state', 'label', 'messageId', 'host', 'path', 'flowControlKey', 'fromDate', 'toDate'];
+const LOG_FILTERS = ['groupBy', 'workflowRunId', 'workflowUrl', 'workflowCreatedAt', 'state', 'label', 'messageId', 'host', 'path', 'flowControlKey', 'callerIp', 'fromDate', 'toDate'];
 
 // GET /v2/workflows/events?groupBy=workflowRunId&<LOG_FILTERS>&count=&cursor=
 function listWorkflowLogs(call: Call): HttpResponse {

@@ -43,6 +43,8 @@ export interface RunRecord {
   /** The trigger's raw Upstash-* headers, re-applied to every later message of the run. */
   settings: Record<string, string>;
   labels?: string[];
+  /** The address the trigger was published from (the filters' callerIp). */
+  callerIp?: string;
   state: RunState;
   steps: RunStep[];
   completedAt?: number;
@@ -190,6 +192,7 @@ export class RunStore {
     if (tag.kind === 'trigger' && run === undefined) {
       run = { id: tag.runId, url: m.url, createdAt: m.createdAt, triggerMessageId: m.id, initialBody: m.body, settings: tag.settings ?? {}, state: 'RUN_STARTED', steps: [] };
       if (m.labels !== undefined && m.labels.length > 0) run.labels = m.labels;
+      if (m.callerIp !== '') run.callerIp = m.callerIp;
       if (tag.invoker !== undefined) run.invoker = tag.invoker;
       this.runs.set(run.id, run);
     }

@@ -69,7 +69,7 @@ describe('workflow cancel and logs', () => {
     for (const id of ids) await ep.runIs(id, 'RUN_CANCELED');
   });
 
-  it('cancels by host, path and any of several labels; a filter it does not take is refused, never ignored', async () => {
+  it('cancels by host, path, caller address and any of several labels; a filter it does not take is refused, never ignored', async () => {
     const { url } = runsAt('/cancel-filtered');
     const labelled = async (label: string) => (await ep.client.trigger({ url, body: {}, label })).workflowRunId;
     const [one, two, other] = [await labelled('one'), await labelled('two'), await labelled('other')];
@@ -77,12 +77,15 @@ describe('workflow cancel and logs', () => {
     const { host, pathname } = new URL(url);
     assert.deepEqual(await ep.client.cancel({ filter: { host: 'elsewhere.example', label: ['one', 'two'] } }), { cancelled: 0 });
     assert.deepEqual(await ep.client.cancel({ filter: { path: '/elsewhere', label: ['one', 'two'] } }), { cancelled: 0 });
-    await assert.rejects(ep.client.cancel({ filter: { callerIp: '10.0.0.1' } }), /unknown filter 'callerIp'/);
+    // The runs were triggered from loopback.
+    assert.deepEqual(await ep.client.cancel({ filter: { callerIp: ['10.0.0.1', '10.0.0.2'], label: ['one', 'two'] } }), { cancelled: 0 });
+    await assert.rejects(ep.client.cancel({ filter: { bogus: '1' } as never }), /unknown filter 'bogus'/);
     // The logs take the same filters.
-    const logged = await ep.client.logs({ filter: { host, path: pathname, label: ['one', 'two'] } } as never);
+    const logged = await ep.client.logs({ filter: { host, path: pathname, callerIp: '127.0.0.1', label: ['one', 'two'] } } as never);
     assert.deepEqual(logged.runs.map((r) => r.workflowRunId).sort(), [one, two].sort());
     assert.deepEqual((await ep.client.logs({ filter: { host: 'elsewhere.example' } } as never)).runs, []);
-    assert.deepEqual(await ep.client.cancel({ filter: { host, path: pathname, label: ['one', 'two'] } }), { cancelled: 2 });
+    assert.deepEqual((await ep.client.logs({ filter: { callerIp: '10.0.0.1', label: 'one' } } as never)).runs, []);
+    assert.deepEqual(await ep.client.cancel({ filter: { host, path: pathname, callerIp: ['10.0.0.1', '127.0.0.1'], label: ['one', 'two'] } }), { cancelled: 2 });
     for (const id of [one, two]) await ep.runIs(id, 'RUN_CANCELED');
     assert.equal((await ep.client.logs({ workflowRunId: other })).runs[0].workflowState, 'RUN_STARTED');
     assert.deepEqual(await ep.client.cancel({ ids: other }), { cancelled: 1 });

@@ -182,6 +182,9 @@ describe('workflow failures', () => {
     assert.deepEqual(await listed({ flowControlKey: ['dlq-filter-a', 'dlq-filter-b'] }), ids('a', 'b'));
     assert.deepEqual(await listed({ flowControlKey: 'dlq-filter-c' }), ids('c'));
     assert.deepEqual(await listed({ workflowCreatedAt: run('b').workflowRunCreatedAt }), ids('b'));
+    // The runs were triggered from loopback.
+    assert.deepEqual(await listed({ flowControlKey: 'dlq-filter-c', callerIp: ['10.0.0.1', '127.0.0.1'] }), ids('c'));
+    assert.deepEqual(await listed({ workflowUrl: url, callerIp: '10.0.0.1' }), []);
     assert.deepEqual(await listed({ workflowUrl: url, failureFunctionState: 'CALLBACK_FAIL' }), ids('c'));
     assert.deepEqual(await listed({ workflowUrl: url, failureFunctionState: 'CALLBACK_SUCCESS' }), ids('a', 'b'));
     // Different filters must all match.
