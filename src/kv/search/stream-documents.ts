@@ -13,8 +13,10 @@ import { readDocument } from './document.js';
 import type { InvertedIndex } from './inverted-index.js';
 
 export class StreamDocuments {
-  /** The ids of the entries taken in (indexed, or left out by SKIPINITIALSCAN), ascending. */
+  /** The ids of the entries taken in (indexed, or left out by SKIPINITIALSCAN), ascending, from `head` on. */
   private ids: StreamId[] = [];
+  /** Where they start: a trim of the front moves it, so a capped stream's XADD costs no shift of them all. */
+  private head = 0;
   /** The stream they came from. */
   private source: StreamValue | null = null;
 
@@ -37,30 +39,32 @@ export class StreamDocuments {
   sync(value: Value | undefined, skipped: Set<string> | undefined): void {
     const stream = value instanceof StreamValue ? value : null;
     if (stream !== this.source) {
-      for (const id of this.ids) this.leave(id, skipped);
+      this.leaveFrom(this.head, skipped);
       this.ids = [];
+      this.head = 0;
       this.source = stream;
       if (skipped !== undefined) for (const doc of skipped) if (this.entry(doc) === undefined) skipped.delete(doc);
     }
     if (stream === null) return;
-    const ids = this.ids;
-    let cut = 0;
-    while (cut < ids.length && (stream.length === 0 || ids[cut] < stream.firstId)) cut++;
-    if (cut > 0) {
-      for (let i = 0; i < cut; i++) this.leave(ids[i], skipped);
-      ids.splice(0, cut);
+    const first = stream.length === 0 ? MAX_ID + 1n : stream.firstId;
+    while (this.head < this.ids.length && this.ids[this.head] < first) this.leave(this.ids[this.head++], skipped);
+    if (this.head > 1024 && this.head * 2 > this.ids.length) {
+      this.ids = this.ids.slice(this.head);
+      this.head = 0;
     }
-    const after = ids.length === 0 ? MIN_ID : ids[ids.length - 1] + 1n;
+    const ids = this.ids;
+    const after = ids.length === this.head ? MIN_ID : ids[ids.length - 1] + 1n;
     for (const entry of stream.store.range(after, MAX_ID, false)) {
       this.enter(entry, skipped);
       ids.push(entry.id);
     }
-    if (ids.length !== stream.length) this.compare(stream, skipped);
+    if (ids.length - this.head !== stream.length) this.compare(stream, skipped);
   }
 
   /** Forgets every entry taken in (the index itself is cleared by its owner). */
   reset(): void {
     this.ids = [];
+    this.head = 0;
     this.source = null;
   }
 
@@ -74,15 +78,20 @@ export class StreamDocuments {
   private compare(stream: StreamValue, skipped: Set<string> | undefined): void {
     const ids = this.ids;
     const next: StreamId[] = [];
-    let i = 0;
+    let i = this.head;
     for (const entry of stream.store.range(MIN_ID, MAX_ID, false)) {
       while (i < ids.length && ids[i] < entry.id) this.leave(ids[i++], skipped);
       if (i < ids.length && ids[i] === entry.id) i++;
       else this.enter(entry, skipped);
       next.push(entry.id);
     }
-    while (i < ids.length) this.leave(ids[i++], skipped);
+    this.leaveFrom(i, skipped);
     this.ids = next;
+    this.head = 0;
+  }
+
+  private leaveFrom(start: number, skipped: Set<string> | undefined): void {
+    for (let i = start; i < this.ids.length; i++) this.leave(this.ids[i], skipped);
   }
 
   private enter(entry: StreamEntry, skipped: Set<string> | undefined): void {
