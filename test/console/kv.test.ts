@@ -91,6 +91,24 @@ describe('console: key-value', { skip: noChromium }, () => {
     await page.getByRole('button', { name: 'Open', exact: true }).click();
     assert.deepEqual(JSON.parse(await page.getByLabel('JSON document').inputValue()), { name: 'larder', n: 1 });
 
+    // An array's held slots, editable; a vector index at a key, summarised.
+    await redis.armset('slots', { 3: 'three', 4096: 'far' });
+    const index = await redis.vector.createIndex({ name: 'embeddings', dimension: 2, metric: 'COSINE' });
+    await index.add('a', [1, 0]);
+    await page.getByLabel('Key name').fill('slots');
+    await page.getByRole('button', { name: 'Open', exact: true }).click();
+    await page.getByRole('cell', { name: '4096', exact: true }).waitFor();
+    await page.getByLabel('New index').fill('7');
+    await page.getByLabel('New value').fill('seven');
+    await page.getByRole('button', { name: 'Add' }).click();
+    await page.getByRole('cell', { name: 'seven', exact: true }).waitFor();
+    assert.deepEqual(await redis.arscan('slots', 0, 5000), [['3', 'three'], ['7', 'seven'], ['4096', 'far']]);
+    await page.getByLabel('Key name').fill('embeddings');
+    await page.getByRole('button', { name: 'Open', exact: true }).click();
+    const summary = page.getByRole('table', { name: 'Vector index' });
+    await summary.getByRole('cell', { name: 'COSINE', exact: true }).waitFor();
+    assert.deepEqual(await summary.getByRole('cell').allInnerTexts(), ['2', 'COSINE', '1']);
+
     await page.getByLabel('Pattern').fill('*');
     await page.getByRole('button', { name: 'Scan' }).click();
     await keyList().getByRole('button', { name: 'user:1' }).click();

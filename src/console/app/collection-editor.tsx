@@ -1,4 +1,4 @@
-// A hash, list, set, sorted set or stream (collection-kinds.ts says which commands): its first
+// A hash, list, set, sorted set, stream or array (collection-kinds.ts says which commands): its first
 // entries as a table, each with a remove button, and a form adding one entry.
 
 import { useEffect, useState } from 'preact/hooks';

@@ -18,6 +18,9 @@ export interface CollectionKind {
 /** Entries shown per key; the first ones only, for a start. */
 export const LIMIT = 500;
 
+/** An array's highest index (2^64 - 2). */
+const LAST_ARRAY_INDEX = '18446744073709551614';
+
 function pairs(flat: readonly string[]): string[][] {
   const out: string[][] = [];
   for (let i = 0; i + 1 < flat.length; i += 2) out.push([flat[i], flat[i + 1]]);
@@ -71,5 +74,13 @@ export const COLLECTIONS: Readonly<Record<string, CollectionKind>> = {
     fields: ['field', 'value'],
     add: (key, [field, value]) => ['XADD', key, '*', field, value],
     remove: (key, [id]) => ['XDEL', key, id],
+  },
+  array: {
+    columns: ['index', 'value'],
+    load: (key) => ['ARSCAN', key, '0', LAST_ARRAY_INDEX, 'LIMIT', String(LIMIT)],
+    rows: (r) => (r as [unknown, string][]).map(([index, value]) => [String(index), value]),
+    fields: ['index', 'value'],
+    add: (key, [index, value]) => ['ARSET', key, index, value],
+    remove: (key, [index]) => ['ARDEL', key, index],
   },
 };

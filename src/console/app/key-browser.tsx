@@ -6,7 +6,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { errorText, kv, type KvTarget } from './api';
 import { FieldError } from './field-error';
 
-const TYPES = ['', 'string', 'hash', 'list', 'set', 'zset', 'ReJSON-RL', 'stream'] as const;
+const TYPES = ['', 'string', 'hash', 'list', 'set', 'zset', 'ReJSON-RL', 'stream', 'array', 'vector'] as const;
 /** Keys asked of each SCAN call, and how many a page should add before it stops. */
 const SCAN_COUNT = '500';
 const PAGE_KEYS = 100;

@@ -9,6 +9,7 @@ import { useInFlight } from './in-flight';
 import { JsonEditor } from './json-editor';
 import { StringEditor } from './string-editor';
 import { TtlEditor } from './ttl-editor';
+import { VectorKeySummary } from './vector-key-summary';
 
 export interface KeyProps {
   readonly target: KvTarget;
@@ -67,6 +68,7 @@ export function KeyView(props: KeyProps & { onDeleted: () => void }) {
       {type === 'string' && <StringEditor {...props} />}
       {type === 'ReJSON-RL' && <JsonEditor {...props} />}
       {kind !== undefined && <CollectionEditor {...props} kind={kind} />}
+      {type === 'vector' && <VectorKeySummary {...props} />}
     </article>
   );
 }

@@ -8,7 +8,7 @@ import { COLLECTIONS } from './collection-kinds';
 import { FieldError } from './field-error';
 import { useSubmit } from './form-submit';
 
-const TYPES = ['string', 'hash', 'list', 'set', 'zset', 'json', 'stream'] as const;
+const TYPES = ['string', 'hash', 'list', 'set', 'zset', 'json', 'stream', 'array'] as const;
 type NewType = (typeof TYPES)[number];
 
 function fieldsOf(type: NewType): readonly string[] {
