@@ -137,6 +137,10 @@ export const ACL_DELETE_DEFAULT = new ReplyError("ERR The 'default' user cannot 
 export const ACL_GENPASS_BITS = new ReplyError(
   'ERR ACL GENPASS argument must be the number of bits for the output password, a positive number up to 4096',
 );
+/** Larder's words: Upstash's ACL GENTOKEN page says a weak password is refused, not how. */
+export const ACL_WEAK_PASSWORD = new ReplyError(
+  'ERR ACL GENTOKEN password is too weak: give one of at least 64 bits (say 12 random letters and digits), or none to have one generated',
+);
 export const aclNoSuchUser = (name: string) => new ReplyError(`ERR User '${name}' not found`);
 export const aclNoSuchCommand = (name: string) => new ReplyError(`ERR Command '${name}' not found`);
 export const aclUnknownCategory = (name: string) => new ReplyError(`ERR Unknown category '${name}'`);

@@ -1,14 +1,17 @@
 // Every token of one database and the ACL users behind them. The database's own two tokens
 // are fixed (config or secrets.json) and run as 'default' without ACL checks; ACL RESTTOKEN adds
-// one token per user and password, kept with the users in acl.json (store.ts).
+// one token per user and password, kept with the users in acl.json (store.ts). ACL GENTOKEN's
+// tokens (Upstash's extension) are kept nowhere: each wraps a user name and a password, and
+// authenticates while that user has the token itself as a password (`>token`), never by nopass.
 //
 // Invariant: every ACL token's password is still accepted by its user, so a token dies with its
 // user or its password. Users change in place, so requests already holding a user's caller see
 // the change at once, as Redis connections do. Only commands change this state, one at a time.
 
+import { randomBytes } from 'node:crypto';
 import { newToken } from '../../config/secrets.js';
 import type { AclUsers, Args, Caller, CommandList } from '../commands/spec.js';
-import { ACL_BAD_USERNAME, ACL_DELETE_DEFAULT, WRONG_PASS, type ReplyError } from '../errors.js';
+import { ACL_BAD_USERNAME, ACL_DELETE_DEFAULT, ACL_WEAK_PASSWORD, WRONG_PASS, type ReplyError } from '../errors.js';
 import { applyRules, splitRules } from './rules.js';
 import { hasSpaces } from './selector.js';
 import type { AclState, AclStore } from './store.js';
@@ -74,7 +77,20 @@ export class AclRegistry implements AclUsers {
     const fixed = this.fixed.get(token);
     if (fixed !== undefined) return fixed;
     const grant = this.grants.get(token);
-    return grant === undefined ? undefined : this.users.get(grant.user)?.caller;
+    if (grant !== undefined) return this.users.get(grant.user)?.caller;
+    const wrapped = unwrapToken(token);
+    const user = wrapped === null ? undefined : this.users.get(wrapped.name);
+    return user?.hasPassword(hashPassword(token)) ? user.caller : undefined;
+  }
+
+  /**
+   * ACL GENTOKEN: a token wrapping `name` and `password` (a random one when none is given);
+   * set as the user's password (`>token`) it is also a REST token for that user. Creates nothing.
+   */
+  genToken(name: string, password?: string): string | ReplyError {
+    if (hasSpaces(name)) return ACL_BAD_USERNAME;
+    if (password !== undefined && !strongEnough(password)) return ACL_WEAK_PASSWORD;
+    return wrapToken(name, password ?? randomBytes(32).toString('base64url'));
   }
 
   user(name: string): AclUser | undefined {
@@ -115,8 +131,10 @@ export class AclRegistry implements AclUsers {
    */
   restToken(name: string, password: string): string | ReplyError {
     const user = this.users.get(name);
-    const hash = hashPassword(password);
-    if (user === undefined || !user.enabled || !user.acceptsHash(hash)) return WRONG_PASS;
+    if (user === undefined || !user.enabled) return WRONG_PASS;
+    // A user whose password is a GENTOKEN token may also give the password it wraps.
+    const hash = [password, wrapToken(name, password)].map(hashPassword).find((h) => user.acceptsHash(h));
+    if (hash === undefined) return WRONG_PASS;
     for (const [token, grant] of this.grants) {
       if (grant.user === name && grant.hash === hash) return token;
     }
@@ -167,4 +185,29 @@ export class AclRegistry implements AclUsers {
     if (error !== null) throw new Error(`${where}: ${error.text}`);
     return user;
   }
+}
+
+/** GENTOKEN's token: the user name and the password, base64url (a name has no NUL, see hasSpaces). */
+function wrapToken(name: string, password: string): string {
+  return Buffer.from(`${name}\0${password}`, 'latin1').toString('base64url');
+}
+
+function unwrapToken(token: string): { name: string; password: string } | null {
+  const text = Buffer.from(token, 'base64url').toString('latin1');
+  const nul = text.indexOf('\0');
+  return nul <= 0 ? null : { name: text.slice(0, nul), password: text.slice(nul + 1) };
+}
+
+/**
+ * Larder's reading of "checked for minimum entropy": at least 64 bits by the classes of
+ * characters used (lower, upper, digits, other printable, other bytes) and 8 different characters.
+ */
+function strongEnough(password: string): boolean {
+  const pool =
+    (/[a-z]/.test(password) ? 26 : 0) +
+    (/[A-Z]/.test(password) ? 26 : 0) +
+    (/[0-9]/.test(password) ? 10 : 0) +
+    (/[!-/:-@[-`{-~]/.test(password) ? 32 : 0) +
+    (/[^!-~]/.test(password) ? 128 : 0);
+  return password.length * Math.log2(pool) >= 64 && new Set(password).size >= 8;
 }

@@ -61,6 +61,11 @@ export class AclUser implements CommandRules, AclUserView {
     return this.nopass || this.passwords.includes(hash);
   }
 
+  /** Whether `hash` is one of its passwords: nopass does not count. */
+  hasPassword(hash: string): boolean {
+    return this.passwords.includes(hash);
+  }
+
   /** Applies one rule (a '(...)' selector arrives as one rule); the reason it is invalid otherwise. */
   apply(op: string): AclRuleReason | null {
     if (op === '') return null;

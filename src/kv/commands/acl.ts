@@ -29,6 +29,7 @@ export default family('acl', null, [
     { name: 'deluser', arity: -3, flags: ['admin', 'gateway'], keys: NO_KEYS, run: deluserCommand },
     { name: 'dryrun', arity: -4, flags: ['admin', 'gateway'], keys: NO_KEYS, run: dryrunCommand },
     { name: 'genpass', arity: -2, flags: ['gateway'], keys: NO_KEYS, run: genpassCommand },
+    { name: 'gentoken', arity: -3, flags: ['gateway'], keys: NO_KEYS, run: gentokenCommand },
     { name: 'getuser', arity: 3, flags: ['admin', 'gateway'], keys: NO_KEYS, run: getuserCommand },
     { name: 'help', arity: 2, flags: ['gateway'], keys: NO_KEYS, run: helpCommand },
     { name: 'list', arity: 2, flags: ['admin', 'gateway'], keys: NO_KEYS, run: listCommand },
@@ -95,6 +96,12 @@ function genpassCommand(_ctx: Ctx, argv: Args): Reply {
     .slice(0, chars);
 }
 
+// ACL GENTOKEN username [password] (Upstash's): a token to set as the user's password and to use as its REST token.
+function gentokenCommand(ctx: Ctx, argv: Args): Reply {
+  if (argv.length > 4) return subcommandSyntax(argv[1], 'acl');
+  return ctx.acl.genToken(argv[2], argv[3]);
+}
+
 // ACL GETUSER username
 function getuserCommand(ctx: Ctx, argv: Args): Reply {
   return ctx.acl.user(argv[2])?.fields() ?? null;
@@ -114,6 +121,8 @@ const HELP: readonly Status[] = [
   'GENPASS [<bits>]',
   '    Generate a secure 256-bit user password. The optional `bits` argument can',
   '    be used to specify a different size.',
+  'GENTOKEN <username> [<password>]',
+  '    Return a token wrapping <password> (or a generated one): set it with >token, use it as a REST token.',
   'LIST',
   '    Show users details in config file format.',
   'LOG [<count> | RESET]',

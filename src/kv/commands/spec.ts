@@ -67,6 +67,7 @@ export interface AclUsers {
   setUser(name: string, rules: Args): ReplyError | null;
   deleteUsers(names: Args): number | ReplyError;
   restToken(name: string, password: string): string | ReplyError;
+  genToken(name: string, password?: string): string | ReplyError;
 }
 
 /** One ACL user as ACL GETUSER, LIST and DRYRUN read it (acl/user.ts's AclUser). */

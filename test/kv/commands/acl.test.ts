@@ -111,6 +111,41 @@ describe('ACL over REST', () => {
     assert.equal((await t.command(['get', 'k'], { token: fresh })).status, 200);
   });
 
+  it("ACL GENTOKEN (Upstash's): the token, set as the user's password, is its REST token until the password goes", async () => {
+    const token = await result(t, ['acl', 'gentoken', 'gen']);
+    assert.equal(typeof token, 'string');
+    // Nothing is made: the token works once the user has it as a password.
+    assert.equal((await t.command(['get', 'cache:1'], { token })).status, 401);
+    await result(t, ['acl', 'setuser', 'gen', 'on', `>${token}`, '~cache:*', '+get', '+set']);
+    const redis = sdkClient(t, { token });
+    assert.equal(await redis.set('cache:1', 'v'), 'OK');
+    assert.equal(await redis.get('cache:1'), 'v');
+    await assert.rejects(redis.get('other'), (e: Error) => e.message.includes(NOPERM_KEY));
+    // RESTTOKEN exchanges the token, or the password it wraps, for another.
+    const password = 'kV7pQ2xL9mZ4wR8t';
+    const wrapping = await result(t, ['acl', 'gentoken', 'gen', password]);
+    await result(t, ['acl', 'setuser', 'gen', `>${wrapping}`]);
+    for (const given of [wrapping, password]) {
+      const exchanged = await result(t, ['acl', 'resttoken', 'gen', given]);
+      assert.equal((await t.command(['get', 'cache:1'], { token: exchanged })).status, 200);
+    }
+    assert.equal((await t.command(['get', 'cache:1'], { token: wrapping })).status, 200);
+    // Removing the password revokes the token; the other one stays.
+    await result(t, ['acl', 'setuser', 'gen', `<${token}`]);
+    assert.equal((await t.command(['get', 'cache:1'], { token })).status, 401);
+    assert.equal((await t.command(['get', 'cache:1'], { token: wrapping })).status, 200);
+    // A weak password is refused; a token made for a user who takes any password (nopass, as
+    // the default user) authenticates nothing.
+    const weak = await t.command(['acl', 'gentoken', 'gen', 'password123']);
+    assert.equal(weak.status, 400);
+    assert.match(weak.body.error, /^ERR ACL GENTOKEN password is too weak/);
+    await result(t, ['acl', 'setuser', 'open', 'on', 'nopass', '~*', '+@all']);
+    for (const name of ['default', 'open']) {
+      const forged = await result(t, ['acl', 'gentoken', name, 'Zq8Lm3Vx7Rt2Wp9K']);
+      assert.equal((await t.command(['get', 'k'], { token: forged })).status, 401);
+    }
+  });
+
   it('limits a user to the ACL subcommands it is given', async () => {
     const token = await userToken(t, 'whoami-only', 'pw', ['+acl|whoami']);
     assert.equal(await result(t, ['acl', 'whoami'], token), 'whoami-only');
