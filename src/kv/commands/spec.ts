@@ -31,7 +31,8 @@ export type Flag =
 /** Where the keys sit in argv (argv[0] is the name). Read by ACL key patterns and cluster routing. */
 export type KeySpec =
   | { first: number; last: number; step: number; keyword?: KeywordKeys } // last < 0 counts from the end
-  | { countAt: number; dest?: number } //             argv[countAt] says how many keys follow it;
+  | { countAt: number; dest?: number; step?: number } // argv[countAt] says how many keys follow it,
+  //                                                  each `step` apart (MSETEX: 2, key value ...);
   //                                                  argv[dest], if given, is a key too (ZUNIONSTORE)
   | { halfAfter: string; from: number } //             the first half of the arguments after the word
   //                                                  (from argv[from] on): XREAD ... STREAMS k1 k2 id1 id2
@@ -242,7 +243,9 @@ export function keysOf(cmd: Pick<Command, 'keys'>, argv: Args): string[] {
   }
   if ('countAt' in spec) {
     const n = Number(argv[spec.countAt]);
-    const keys = Number.isInteger(n) && n > 0 ? argv.slice(spec.countAt + 1, spec.countAt + 1 + n) : [];
+    const step = spec.step ?? 1;
+    const keys: string[] = [];
+    for (let i = 0, at = spec.countAt + 1; Number.isInteger(n) && i < n && at < argv.length; i++, at += step) keys.push(argv[at]);
     return spec.dest === undefined ? keys : [argv[spec.dest], ...keys];
   }
   const last = spec.last < 0 ? argv.length + spec.last : spec.last;

@@ -9,17 +9,20 @@ import {
   getsetCommand,
   mgetCommand,
   msetCommand,
+  msetexCommand,
   msetnxCommand,
   psetexCommand,
   setCommand,
   setexCommand,
   setnxCommand,
 } from './string/get-set.js';
+import { delexCommand, digestCommand } from './string/compare.js';
 import { lcsCommand } from './string/lcs.js';
 import { appendCommand, getrangeCommand, setrangeCommand, strlenCommand } from './string/range.js';
 
 const EVERY_OTHER_KEY: KeySpec = { first: 1, last: -1, step: 2 }; // key value key value ...
 const TWO_KEYS: KeySpec = { first: 1, last: 2, step: 1 };
+const COUNTED_PAIRS: KeySpec = { countAt: 1, step: 2 }; // numkeys key value key value ...
 
 export default family('string', 'string', [
   { name: 'get', arity: 2, flags: ['readonly', 'fast'], keys: ONE_KEY, run: getCommand },
@@ -33,6 +36,9 @@ export default family('string', 'string', [
   { name: 'mget', arity: -2, flags: ['readonly', 'fast'], keys: ALL_KEYS, run: mgetCommand },
   { name: 'mset', arity: -3, flags: ['write'], keys: EVERY_OTHER_KEY, run: msetCommand },
   { name: 'msetnx', arity: -3, flags: ['write'], keys: EVERY_OTHER_KEY, run: msetnxCommand },
+  { name: 'msetex', arity: -4, flags: ['write'], keys: COUNTED_PAIRS, run: msetexCommand },
+  { name: 'delex', arity: -2, flags: ['write', 'fast'], keys: ONE_KEY, run: delexCommand },
+  { name: 'digest', arity: 2, flags: ['readonly', 'fast'], keys: ONE_KEY, run: digestCommand },
   { name: 'incr', arity: 2, flags: ['write', 'fast'], keys: ONE_KEY, run: incrCommand },
   { name: 'decr', arity: 2, flags: ['write', 'fast'], keys: ONE_KEY, run: decrCommand },
   { name: 'incrby', arity: 3, flags: ['write', 'fast'], keys: ONE_KEY, run: incrbyCommand },

@@ -1,14 +1,16 @@
 // Reading and writing whole string values: GET, SET and its variants, GETEX, GETDEL, MGET, MSET,
-// MSETNX (Redis t_string.c, setGenericCommand and around it). Writes that depend on the clock
+// MSETNX, MSETEX (Redis t_string.c, setGenericCommand and around it; SET's comparing conditions
+// and MSETEX are Redis 8.4's, see compare.ts). Writes that depend on the clock
 // are logged in Redis's absolute form; writes that change nothing are not logged.
 
 import { textOf } from '../../engine/editable-string.js';
 import type { Keyspace, Slot } from '../../engine/keyspace.js';
-import { isError, SYNTAX, WRONGTYPE, wrongArity } from '../../errors.js';
+import { isError, NOT_INTEGER, NUMKEYS_NOT_POSITIVE, NUMKEYS_OVER_ARGS, SYNTAX, WRONGTYPE, wrongArity } from '../../errors.js';
 import { OK, type Reply } from '../../reply.js';
-import { ArgReader } from '../args.js';
+import { ArgReader, parseInteger } from '../args.js';
 import { expiryAt, isTimed, readExpiry, type Expiry, type ExpiryWord } from '../expiry-options.js';
 import { NOTHING, unchanged, type Args, type Ctx } from '../spec.js';
+import { compares, conditionHolds, readComparison, type Condition } from './compare.js';
 import { getString, stringAt, stringSlot } from './lookup.js';
 
 const SET_EXPIRY: readonly ExpiryWord[] = ['ex', 'px', 'exat', 'pxat', 'keepttl'];
@@ -19,15 +21,15 @@ export function getCommand(ctx: Ctx, argv: Args): Reply {
   return getString(ctx.ks, argv[1]);
 }
 
-// SET key value [NX | XX] [GET] [EX seconds | PX milliseconds | EXAT unix-time-seconds |
-//   PXAT unix-time-milliseconds | KEEPTTL]
+// SET key value [NX | XX | IFEQ value | IFNE value | IFDEQ digest | IFDNE digest] [GET]
+//   [EX seconds | PX milliseconds | EXAT unix-time-seconds | PXAT unix-time-milliseconds | KEEPTTL]
 export function setCommand(ctx: Ctx, argv: Args): Reply {
   if (argv.length === 3) {
     ctx.ks.set(argv[1], argv[2]);
     return OK;
   }
   const r = new ArgReader(argv, 3);
-  let cond: 'nx' | 'xx' | undefined;
+  let cond: Condition | undefined;
   let get = false;
   let expiry: Expiry | null = null;
   while (!r.done && r.error === null) {
@@ -35,9 +37,15 @@ export function setCommand(ctx: Ctx, argv: Args): Reply {
     if (word === 'get') {
       get = true;
     } else if (word !== undefined) {
-      if (cond !== undefined && cond !== word) r.fail(SYNTAX);
-      cond = word;
+      if (cond !== undefined && cond.word !== word) r.fail(SYNTAX);
+      cond = { word };
     } else {
+      const comparison = readComparison(r);
+      if (comparison !== undefined) {
+        if (cond !== undefined) r.fail(SYNTAX);
+        cond = comparison;
+        continue;
+      }
       const e = readExpiry(r, SET_EXPIRY, expiry);
       if (e === undefined) r.fail(SYNTAX);
       else expiry = e;
@@ -65,14 +73,15 @@ export function psetexCommand(ctx: Ctx, argv: Args): Reply {
 
 /**
  * Redis's setGenericCommand. Order of checks as Redis: the expiry time, then the old value's
- * type (for GET), then the NX/XX condition. `command` names the command in errors.
+ * type (for GET or a comparing condition), then the condition. `command` names the command in
+ * errors. A write that went ahead is logged without its condition.
  */
 function setGeneric(
   ctx: Ctx,
   command: string,
   key: string,
   value: string,
-  cond: 'nx' | 'xx' | undefined,
+  cond: Condition | undefined,
   get: boolean,
   expiry: Expiry | null,
 ): Reply {
@@ -85,18 +94,18 @@ function setGeneric(
   }
   const s = ks.lookup(key);
   let old: string | null = null;
-  if (get && s !== undefined) {
+  if ((get || compares(cond)) && s !== undefined) {
     const stored = textOf(ks.valueAt(s));
     if (stored === undefined) return WRONGTYPE;
     old = stored;
   }
-  if (cond === 'nx' ? s !== undefined : cond === 'xx' && s === undefined) {
+  if (cond !== undefined && !conditionHolds(cond, s !== undefined, old ?? undefined)) {
     return unchanged(ctx, get ? old : null);
   }
   const keepTtl = expiry?.word === 'keepttl';
   put(ks, s, key, value, keepTtl && s !== undefined ? ks.expiryAt(s) : Number(at));
   if (at !== 0) ctx.rewrite([['set', key, value, 'pxat', String(at)]]);
-  else if (get) ctx.rewrite([keepTtl ? ['set', key, value, 'keepttl'] : ['set', key, value]]);
+  else if (get || cond !== undefined) ctx.rewrite([keepTtl ? ['set', key, value, 'keepttl'] : ['set', key, value]]);
   return get ? old : OK;
 }
 
@@ -180,6 +189,59 @@ export function msetCommand(ctx: Ctx, argv: Args): Reply {
   if (argv.length % 2 === 0) return wrongArity('mset');
   for (let i = 1; i < argv.length; i += 2) ctx.ks.set(argv[i], argv[i + 1]);
   return OK;
+}
+
+// MSETEX numkeys key value [key value ...] [NX | XX] [EX seconds | PX milliseconds |
+//   EXAT unix-time-seconds | PXAT unix-time-milliseconds | KEEPTTL]: 1 when written, 0 when
+// NX or XX held for not every key. A deadline already past deletes the keys (and answers 1).
+export function msetexCommand(ctx: Ctx, argv: Args): Reply {
+  const n = parseInteger(argv[1]);
+  if (n === undefined) return NOT_INTEGER;
+  if (n < 1) return NUMKEYS_NOT_POSITIVE;
+  const end = 2 + 2 * n;
+  if (end > argv.length) return NUMKEYS_OVER_ARGS;
+  const r = new ArgReader(argv, end);
+  let cond: 'nx' | 'xx' | undefined;
+  let expiry: Expiry | null = null;
+  while (!r.done && r.error === null) {
+    const word = r.word('nx', 'xx');
+    if (word !== undefined) {
+      if (cond !== undefined) r.fail(SYNTAX);
+      cond = word;
+      continue;
+    }
+    const e = readExpiry(r, SET_EXPIRY, expiry);
+    if (e === undefined) r.fail(SYNTAX);
+    else expiry = e;
+  }
+  if (r.error !== null) return r.error;
+  const ks = ctx.ks;
+  let at: number | bigint = 0;
+  if (isTimed(expiry)) {
+    const t = expiryAt(expiry, ks.now(), 'msetex');
+    if (isError(t)) return t;
+    at = t;
+  }
+  for (let i = 2; i < end; i += 2) {
+    const exists = ks.lookup(argv[i]) !== undefined;
+    if (cond === 'nx' ? exists : cond === 'xx' && !exists) return unchanged(ctx, 0);
+  }
+  const past = at !== 0 && Number(at) <= ks.now();
+  const keepTtl = expiry?.word === 'keepttl';
+  const log: Args[] = [];
+  for (let i = 2; i < end; i += 2) {
+    const key = argv[i];
+    const value = argv[i + 1];
+    if (past) {
+      if (ks.delete(key)) log.push(['del', key]);
+      continue;
+    }
+    const s = ks.lookup(key);
+    put(ks, s, key, value, keepTtl && s !== undefined ? ks.expiryAt(s) : Number(at));
+    log.push(at !== 0 ? ['set', key, value, 'pxat', String(at)] : keepTtl ? ['set', key, value, 'keepttl'] : ['set', key, value]);
+  }
+  ctx.rewrite(log);
+  return 1;
 }
 
 // MSETNX key value [key value ...]
