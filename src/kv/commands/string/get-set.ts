@@ -5,7 +5,7 @@
 
 import { textOf } from '../../engine/editable-string.js';
 import type { Keyspace, Slot } from '../../engine/keyspace.js';
-import { isError, NOT_INTEGER, NUMKEYS_NOT_POSITIVE, NUMKEYS_OVER_ARGS, SYNTAX, WRONGTYPE, wrongArity } from '../../errors.js';
+import { isError, NOT_INTEGER, NUMKEYS_NOT_POSITIVE, NUMKEYS_OVER_ARGS, SYNTAX, WRONGTYPE, wrongArity, type ReplyError } from '../../errors.js';
 import { OK, type Reply } from '../../reply.js';
 import { ArgReader, parseInteger } from '../args.js';
 import { expiryAt, isTimed, readExpiry, type Expiry, type ExpiryWord } from '../expiry-options.js';
@@ -74,7 +74,8 @@ export function psetexCommand(ctx: Ctx, argv: Args): Reply {
 /**
  * Redis's setGenericCommand. Order of checks as Redis: the expiry time, then the old value's
  * type (for GET or a comparing condition), then the condition. `command` names the command in
- * errors. A write that went ahead is logged without its condition.
+ * errors. A write that went ahead after a comparison is logged without it; NX and XX are
+ * logged as given, as Redis propagates them.
  */
 function setGeneric(
   ctx: Ctx,
@@ -86,12 +87,8 @@ function setGeneric(
   expiry: Expiry | null,
 ): Reply {
   const ks = ctx.ks;
-  let at: number | bigint = 0;
-  if (isTimed(expiry)) {
-    const t = expiryAt(expiry, ks.now(), command);
-    if (isError(t)) return t;
-    at = t;
-  }
+  const at = deadline(expiry, ks.now(), command);
+  if (isError(at)) return at;
   const s = ks.lookup(key);
   let old: string | null = null;
   if ((get || compares(cond)) && s !== undefined) {
@@ -102,11 +99,23 @@ function setGeneric(
   if (cond !== undefined && !conditionHolds(cond, s !== undefined, old ?? undefined)) {
     return unchanged(ctx, get ? old : null);
   }
-  const keepTtl = expiry?.word === 'keepttl';
-  put(ks, s, key, value, keepTtl && s !== undefined ? ks.expiryAt(s) : Number(at));
-  if (at !== 0) ctx.rewrite([['set', key, value, 'pxat', String(at)]]);
-  else if (get || cond !== undefined) ctx.rewrite([keepTtl ? ['set', key, value, 'keepttl'] : ['set', key, value]]);
+  const logged = store(ks, s, key, value, at, expiry?.word === 'keepttl');
+  if (at !== 0 || get || compares(cond)) ctx.rewrite([logged]);
   return get ? old : OK;
+}
+
+/** The absolute expiry `expiry` names in ms (0: none), or why it is no time. */
+function deadline(expiry: Expiry | null, now: number, command: string): number | bigint | ReplyError {
+  return isTimed(expiry) ? expiryAt(expiry, now, command) : 0;
+}
+
+/**
+ * SET's write of `value` at `key` (live slot `s`, if any), expiring at `at` (0: never) or, with
+ * `keepTtl`, when it did; answers the unconditional SET that logs it.
+ */
+function store(ks: Keyspace, s: Slot | undefined, key: string, value: string, at: number | bigint, keepTtl: boolean): Args {
+  put(ks, s, key, value, keepTtl && s !== undefined ? ks.expiryAt(s) : Number(at));
+  return at !== 0 ? ['set', key, value, 'pxat', String(at)] : keepTtl ? ['set', key, value, 'keepttl'] : ['set', key, value];
 }
 
 /** Stores `value` at `key`, whose live slot (if any) is `s`, expiring at `exp` (0: never). */
@@ -216,29 +225,20 @@ export function msetexCommand(ctx: Ctx, argv: Args): Reply {
   }
   if (r.error !== null) return r.error;
   const ks = ctx.ks;
-  let at: number | bigint = 0;
-  if (isTimed(expiry)) {
-    const t = expiryAt(expiry, ks.now(), 'msetex');
-    if (isError(t)) return t;
-    at = t;
-  }
+  const at = deadline(expiry, ks.now(), 'msetex');
+  if (isError(at)) return at;
   for (let i = 2; i < end; i += 2) {
     const exists = ks.lookup(argv[i]) !== undefined;
     if (cond === 'nx' ? exists : cond === 'xx' && !exists) return unchanged(ctx, 0);
   }
   const past = at !== 0 && Number(at) <= ks.now();
-  const keepTtl = expiry?.word === 'keepttl';
   const log: Args[] = [];
   for (let i = 2; i < end; i += 2) {
-    const key = argv[i];
-    const value = argv[i + 1];
     if (past) {
-      if (ks.delete(key)) log.push(['del', key]);
-      continue;
+      if (ks.delete(argv[i])) log.push(['del', argv[i]]);
+    } else {
+      log.push(store(ks, ks.lookup(argv[i]), argv[i], argv[i + 1], at, expiry?.word === 'keepttl'));
     }
-    const s = ks.lookup(key);
-    put(ks, s, key, value, keepTtl && s !== undefined ? ks.expiryAt(s) : Number(at));
-    log.push(at !== 0 ? ['set', key, value, 'pxat', String(at)] : keepTtl ? ['set', key, value, 'keepttl'] : ['set', key, value]);
   }
   ctx.rewrite(log);
   return 1;
