@@ -368,6 +368,8 @@ describe('scripting commands over HTTP', () => {
       ["local c = cjson.new() c.encode_sparse_array(false, 0) return c.encode({[1] = 'a', [20] = 'b'})", `["a",${'null,'.repeat(18)}"b"]`],
       ['local c = cjson.new() c.encode_max_depth(1) return cjson.encode({{1}})', '[[1]]'],
       ["local c = cjson.new() return c.encode({'a'}) .. tostring(c.null == cjson.null) .. c._VERSION", '["a"]true2.1.0'],
+      ["return {tostring(cjson.null), tostring(cjson.decode('[null]')[1]), type(cjson.null)}", ['userdata: (nil)', 'userdata: (nil)', 'userdata']],
+      ["local t = {[cjson.null] = 'x'} return {t[cjson.decode('null')], cjson.encode({a = cjson.null})}", ['x', '{"a":null}']],
     ];
     for (const [script, expected] of answers) await evals(script, expected);
     const refused: [string, string][] = [

@@ -28,7 +28,7 @@ const ESCAPED: Record<number, string> = { 0x22: '"', 0x5c: '\\', 0x2f: '/', 0x62
  * Decodes `text` (bytes, one character each) and pushes its value, or raises lua-cjson's error.
  * `nullValue` is cjson.null, the light userdata JSON null decodes to.
  */
-export function decodeJson(L: LuaState, text: string, nullValue: object, settings: CjsonSettings): void {
+export function decodeJson(L: LuaState, text: string, nullValue: null, settings: CjsonSettings): void {
   if (text.length >= 2 && (text.charCodeAt(0) === 0 || text.charCodeAt(1) === 0)) raiseError(L, 'JSON parser does not support UTF-16 or UTF-32');
   const d = new Decoder(L, text, nullValue, settings);
   d.next();
@@ -50,7 +50,7 @@ class Decoder {
   constructor(
     private readonly L: LuaState,
     private readonly data: string,
-    private readonly nullValue: object,
+    private readonly nullValue: null,
     private readonly settings: CjsonSettings,
   ) {}
 

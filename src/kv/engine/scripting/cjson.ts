@@ -15,8 +15,8 @@ import { chargeScriptMemory } from './script-memory.js';
 
 const { lua, lauxlib } = fengari;
 
-/** cjson.null: a light userdata every decode of null pushes, and encode recognises. */
-const NULL = { cjson: 'null' };
+/** cjson.null: lua-cjson's NULL light userdata, which every decode of null pushes and encode recognises (`tostring` shows `userdata: (nil)`, as in Redis). */
+const NULL = null;
 const ESCAPES: Record<string, string> = { '"': '\\"', '\\': '\\\\', '/': '\\/', '\b': '\\b', '\f': '\\f', '\n': '\\n', '\r': '\\r', '\t': '\\t' };
 
 // Strings are what can make the output huge (one string many times over), so each is charged

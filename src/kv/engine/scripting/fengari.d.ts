@@ -53,7 +53,7 @@ declare module 'fengari' {
     lua_pushinteger(L: LuaState, n: number): void;
     lua_pushjsclosure(L: LuaState, f: JsFunction, n: number): void;
     lua_pushjsfunction(L: LuaState, f: JsFunction): void;
-    lua_pushlightuserdata(L: LuaState, p: object): void;
+    lua_pushlightuserdata(L: LuaState, p: object | null): void;
     lua_pushnil(L: LuaState): void;
     lua_pushnumber(L: LuaState, n: number): void;
     lua_pushstring(L: LuaState, s: LuaString | string): LuaString;
