@@ -149,7 +149,7 @@ describe('workflow failures', () => {
     for (const r of runs) assert.ok(!left.includes(r.dlqId!));
   });
 
-  it('lists dead letters by any of several flow control keys, by creation time and by failure function state; refuses a filter it does not take', async () => {
+  it('lists dead letters by any of several flow control keys, by creation time, caller, failure time and failure function state; refuses a filter it does not take', async () => {
     // c's failure function fails too, so its dead letter's callback state differs from a's and b's.
     const url = ep.route<{ key: string }>(
       '/dlq-filtered',
@@ -166,10 +166,12 @@ describe('workflow failures', () => {
       },
     );
     const runs = new Map<string, RunLog>();
-    // One run at a time, so no two share a creation time.
+    // One run at a time, so no two share a creation time; `failedBy` is a time after each had failed.
+    const failedBy = new Map<string, number>();
     for (const key of ['a', 'b', 'c']) {
       const { workflowRunId } = await ep.client.trigger({ url, body: { key }, retries: 0, flowControl: { key: `dlq-filter-${key}`, parallelism: 1 } });
       runs.set(key, await ep.runIs(workflowRunId, 'RUN_FAILED'));
+      failedBy.set(key, Date.now());
     }
     const run = (key: string) => runs.get(key)!;
     await eventuallyState(run('a').workflowRunId, 'CALLBACK_SUCCESS');
@@ -185,6 +187,10 @@ describe('workflow failures', () => {
     // The runs were triggered from loopback.
     assert.deepEqual(await listed({ flowControlKey: 'dlq-filter-c', callerIp: ['10.0.0.1', '127.0.0.1'] }), ids('c'));
     assert.deepEqual(await listed({ workflowUrl: url, callerIp: '10.0.0.1' }), []);
+    // fromDate and toDate bound the time each run failed into the DLQ.
+    assert.deepEqual(await listed({ workflowUrl: url, fromDate: failedBy.get('a')! + 1 }), ids('b', 'c'));
+    assert.deepEqual(await listed({ workflowUrl: url, toDate: failedBy.get('b')! }), ids('a', 'b'));
+    assert.deepEqual(await listed({ workflowUrl: url, fromDate: failedBy.get('a')! + 1, toDate: failedBy.get('b')! }), ids('b'));
     assert.deepEqual(await listed({ workflowUrl: url, failureFunctionState: 'CALLBACK_FAIL' }), ids('c'));
     assert.deepEqual(await listed({ workflowUrl: url, failureFunctionState: 'CALLBACK_SUCCESS' }), ids('a', 'b'));
     // Different filters must all match.
