@@ -4,7 +4,7 @@
 // would turn "delete where labeel=x" into "delete everything".
 
 import { queryPairs, utf8Text } from '../../server/url.js';
-import { badRequest, type QueueError } from '../errors.js';
+import { badRequest, isError, type QueueError } from '../errors.js';
 import type { FilterField, RecordFilter } from '../store/record-filter.js';
 import type { Call } from './request.js';
 import type { ListingPosition } from '../store/listing-order.js';
@@ -40,11 +40,33 @@ export const LIST_COUNT = 100;
 export const EVERY_MATCH = Infinity;
 const MAX_COUNT = 1000;
 
-export function readListQuery(call: Call, spec: QuerySpec): ListQuery | QueueError {
-  const out: ListQuery = { filter: {}, ids: [], count: undefined, cursor: undefined };
+/** Query parameters every such endpoint takes besides its filters (the token, when the caller puts it in the query). */
+const PAGING = ['count', 'cursor', 'qstash_token'];
+
+export type QueryParams = ReadonlyMap<string, readonly string[]>;
+
+/** The query's values by name, in the order they first come; a name outside `takes` and PAGING is refused. */
+export function readParams(call: Call, takes: readonly string[]): QueryParams | QueueError {
+  const out = new Map<string, string[]>();
   for (const [k, v] of queryPairs(call.req.query)) {
-    const err = readParam(out, spec, utf8Text(k), utf8Text(v ?? ''));
-    if (err !== null) return err;
+    const name = utf8Text(k);
+    if (!takes.includes(name) && !PAGING.includes(name)) {
+      return badRequest(`unknown filter '${name}': this endpoint takes ${takes.join(', ')}, count and cursor`);
+    }
+    out.set(name, [...(out.get(name) ?? []), utf8Text(v ?? '')]);
+  }
+  return out;
+}
+
+export function readListQuery(call: Call, spec: QuerySpec): ListQuery | QueueError {
+  const params = readParams(call, [...spec.filters, spec.ids]);
+  if (isError(params)) return params;
+  const out: ListQuery = { filter: {}, ids: [], count: undefined, cursor: undefined };
+  for (const [name, values] of params) {
+    for (const value of values) {
+      const err = readParam(out, spec, name, value);
+      if (err !== null) return err;
+    }
   }
   return out;
 }
@@ -55,8 +77,7 @@ function readParam(out: ListQuery, spec: QuerySpec, name: string, value: string)
     if (!/^\d+$/.test(value) || Number(value) === 0) return badRequest('count must be a positive integer');
     out.count = Math.min(MAX_COUNT, Number(value));
   } else if (name === 'cursor') out.cursor = value === '' ? undefined : value;
-  else if (name === 'qstash_token') return null; // the token, when the caller puts it in the query
-  else if (!spec.filters.has(name as FilterField)) return unknownFilter(name, spec);
+  else if (name === 'qstash_token') return null;
   else if (name === 'fromDate' || name === 'toDate') {
     if (!/^\d+$/.test(value)) return badRequest(`${name} must be a unix time in ms`);
     out.filter[name] = Number(value);
@@ -66,9 +87,6 @@ function readParam(out: ListQuery, spec: QuerySpec, name: string, value: string)
   } else (out.filter[name as FilterField] ??= []).push(value);
   return null;
 }
-
-const unknownFilter = (name: string, spec: QuerySpec) =>
-  badRequest(`unknown filter '${name}': this endpoint takes ${[...spec.filters].join(', ')}, ${spec.ids}, count and cursor`);
 
 /**
  * Up to `count` of the records that `keep` accepts after `cursor`, read in listing order from

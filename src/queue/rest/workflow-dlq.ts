@@ -12,7 +12,8 @@ import type { RunRecord } from '../workflow/run.js';
 import { fail, ok } from './envelope.js';
 import { dlqJson } from './message-json.js';
 import { query, type Call } from './request.js';
-import { anyOf, readFilters, withinDates } from './workflow-filter.js';
+import { readParams } from './list-query.js';
+import { anyOf, withinDates } from './workflow-filter.js';
 
 const DEFAULT_COUNT = 100;
 
@@ -81,7 +82,7 @@ const DLQ_FILTERS = ['source', 'dlqIds', 'workflowRunId', 'workflowUrl', 'url', 
 
 /** The workflow dead letters `dlqIds` names, else those the filters select. */
 function targets(call: Call): Found[] | QueueError {
-  const f = readFilters(call, DLQ_FILTERS);
+  const f = readParams(call, DLQ_FILTERS);
   if (isError(f)) return f;
   const ids = new Set(f.get('dlqIds') ?? []);
   return call.ctx.workflows.dlq.entries().filter(({ entry, run }) => {

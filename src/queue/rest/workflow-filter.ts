@@ -1,29 +1,12 @@
 // The filters @upstash/workflow sends to its bulk and list endpoints (cancel, the workflow DLQ,
-// the logs): a filter may repeat (a record matches one of its values), different filters must
-// all match, and a name the endpoint does not take is refused. Ignored, it would select every
-// record: a cancel of the runs on one host would end them all.
+// the logs), read by list-query.ts's readParams as the queue's own: a filter may repeat (a
+// record matches one of its values), different filters must all match, and a name the endpoint
+// does not take is refused. Ignored, it would select every record: a cancel of the runs on one
+// host would end them all.
 
-import { queryPairs, utf8Text } from '../../server/url.js';
-import { badRequest, type QueueError } from '../errors.js';
-import type { Call } from './request.js';
+import type { QueryParams } from './list-query.js';
 
-/** Query parameters every such endpoint takes besides its filters. */
-const PAGING = ['count', 'cursor', 'qstash_token'];
-
-export type Filters = ReadonlyMap<string, readonly string[]>;
-
-/** The query's values by name; a name outside `filters` (and the paging words) is refused. */
-export function readFilters(call: Call, filters: readonly string[]): Filters | QueueError {
-  const out = new Map<string, string[]>();
-  for (const [k, v] of queryPairs(call.req.query)) {
-    const name = utf8Text(k);
-    if (!filters.includes(name) && !PAGING.includes(name)) {
-      return badRequest(`unknown filter '${name}': this endpoint takes ${filters.join(', ')}, count and cursor`);
-    }
-    out.set(name, [...(out.get(name) ?? []), utf8Text(v ?? '')]);
-  }
-  return out;
-}
+export type Filters = QueryParams;
 
 /** True when the filter `name` is absent, or `test` holds for one of its values. */
 export function anyOf(f: Filters, name: string, test: (v: string) => boolean): boolean {

@@ -9,7 +9,8 @@ import type { RunRecord } from '../workflow/run.js';
 import { fail, ok } from './envelope.js';
 import { bodyBytes, query, type Call } from './request.js';
 import { deleteWorkflowDlq } from './workflow-dlq.js';
-import { anyOf, hostAndPath, readFilters, withinDates, type Filters } from './workflow-filter.js';
+import { readParams } from './list-query.js';
+import { anyOf, hostAndPath, withinDates, type Filters } from './workflow-filter.js';
 
 const DEFAULT_LOG_COUNT = 10;
 const MAX_COUNT = 1000;
@@ -39,7 +40,7 @@ export async function deleteWorkflows(call: Call): Promise<HttpResponse> {
   const workflows = call.ctx.workflows;
   if (id === '') {
     // Every match at once: the service ignores the count the SDK sends, and cancel has no cursor.
-    const f = readFilters(call, CANCEL_FILTERS);
+    const f = readParams(call, CANCEL_FILTERS);
     return isError(f) ? fail(f) : ok({ cancelled: workflows.cancelWhere((r) => matchesCancel(r, f)) });
   }
   const body = await bodyBytes(call);
@@ -77,7 +78,7 @@ const LOG_FILTERS = ['groupBy', 'workflowRunId', 'workflowUrl', 'workflowCreated
 
 // GET /v2/workflows/events?groupBy=workflowRunId&<LOG_FILTERS>&count=&cursor=
 function listWorkflowLogs(call: Call): HttpResponse {
-  const f = readFilters(call, LOG_FILTERS);
+  const f = readParams(call, LOG_FILTERS);
   if (isError(f)) return fail(f);
   for (const k of ['workflowCreatedAt', 'fromDate', 'toDate']) {
     if (!(f.get(k) ?? []).every((v) => /^\d+$/.test(v))) return fail(badRequest(`${k} must be a unix time in ms`));

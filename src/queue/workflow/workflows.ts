@@ -83,7 +83,7 @@ export class Workflows {
     return runDraft(this.store.runs, h, read);
   }
 
-  /** The runs' logs: up to `count` runs matching `filter`, newest first, from `cursor` on. */
+  /** The runs' logs: up to `count` of the runs `keep` takes, newest first, from `cursor` on. */
   logs(keep: (r: RunRecord) => boolean, count: number, cursor: number): { runs: Record<string, unknown>[]; cursor?: string } {
     return runLogs(this.store, keep, count, cursor);
   }
