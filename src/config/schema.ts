@@ -273,7 +273,7 @@ export const configSchema = z
          * client-output-buffer-limit).
          */
         streamBufferBytes: z.number().int().positive().default(8 * MiB),
-        /** The longest XREAD/XREADGROUP BLOCK waits, in ms (BLOCK 0 waits this long), so a request always ends. */
+        /** The longest XREAD/XREADGROUP BLOCK or WAITAOF waits, in ms (BLOCK 0 waits this long), so a request always ends. */
         maxBlockMs: z.number().int().positive().default(30_000),
         databases: z.record(fileName('database'), kvDatabase)
           .default({ default: kvDatabase.parse({}) }),

@@ -5,7 +5,7 @@
 import type { AclRegistry } from './acl/registry.js';
 import type { KvBackend } from './backend.js';
 import { admit, admitFromScript, permitsFromScript, resolve } from './commands/admit.js';
-import { ADMIN, BLOCKING, keysOf, WRITE, type Args, type BlockRequest, type Caller, type Command, type Ctx, type ServerStats } from './commands/spec.js';
+import { ADMIN, BLOCKING, keysOf, WRITE, type Args, type BlockRequest, type Caller, type Command, type Ctx, type DiskWait, type ServerStats } from './commands/spec.js';
 import { COMMANDS, lookupCommand } from './commands/table.js';
 import { isError, ReplyError } from './errors.js';
 import type { Reply } from './reply.js';
@@ -16,7 +16,14 @@ import { monitorLine, PubSubHub, type PubSubClient } from './engine/pubsub/hub.j
 import { Scripting, type ScriptLimits } from './engine/scripting/scripting.js';
 import { SearchRegistry } from './search/registry.js';
 
-const NO_JOURNAL: Journal = { record() {}, seal() {}, commit: () => null, writeFailure: () => null };
+const NO_JOURNAL: Journal = {
+  record() {},
+  seal() {},
+  commit: () => null,
+  writeFailure: () => null,
+  synced: () => true,
+  sync: () => Promise.resolve(null),
+};
 
 export const SYSTEM_CALLER: Caller = { user: 'default', readOnly: false, acl: null };
 
@@ -40,12 +47,18 @@ export class Database implements Ctx, KvBackend, ServerStats {
   maxBlockMs = 30_000;
   /** Set only while a single command runs: only it may block (see Ctx.block). */
   block: ((req: BlockRequest) => void) | undefined = undefined;
+  /** Set where `block` is (see Ctx.awaitDisk). */
+  awaitDisk: ((req: DiskWait) => void) | undefined = undefined;
   /** True while a transaction or a script runs its commands (see Ctx.inTransaction). */
   inTransaction = false;
   private blocked: BlockRequest | null = null;
+  private diskWait: DiskWait | null = null;
   private readonly waiters = new KeyWaiters();
   private readonly requestBlock = (req: BlockRequest): void => {
     this.blocked = req;
+  };
+  private readonly requestDiskWait = (req: DiskWait): void => {
+    this.diskWait = req;
   };
 
   constructor(
@@ -75,12 +88,21 @@ export class Database implements Ctx, KvBackend, ServerStats {
     this.rewritten = argvs;
   }
 
+  writesSynced(): boolean {
+    return this.journal.synced();
+  }
+
   execute(argv: Args, caller: Caller): Reply | Promise<Reply> {
     const reply = this.runBlockable(argv, caller);
     const blocked = this.blocked;
-    if (blocked === null) return reply;
-    this.blocked = null;
-    return this.waitAndRetry(blocked, caller, reply);
+    if (blocked !== null) {
+      this.blocked = null;
+      return this.waitAndRetry(blocked, caller, reply);
+    }
+    const diskWait = this.diskWait;
+    if (diskWait === null) return reply;
+    this.diskWait = null;
+    return this.waitForDisk(diskWait, reply);
   }
 
   /**
@@ -94,10 +116,13 @@ export class Database implements Ctx, KvBackend, ServerStats {
     const writesBefore = this.writes;
     let reply: Reply;
     try {
-      if (admitted.bits & BLOCKING) this.block = this.requestBlock;
+      if (admitted.bits & BLOCKING) {
+        this.block = this.requestBlock;
+        this.awaitDisk = this.requestDiskWait;
+      }
       reply = this.run(admitted, argv, caller);
     } finally {
-      this.block = undefined;
+      this.block = this.awaitDisk = undefined;
       this.journal.seal();
     }
     const failed = this.journal.commit();
@@ -109,8 +134,7 @@ export class Database implements Ctx, KvBackend, ServerStats {
    * it still finds nothing, until the deadline; then answers its timeout reply.
    */
   private async waitAndRetry(first: BlockRequest, caller: Caller, timeoutReply: Reply): Promise<Reply> {
-    const wait = first.timeoutMs === 0 ? this.maxBlockMs : Math.min(first.timeoutMs, this.maxBlockMs);
-    const deadline = this.ks.now() + wait;
+    const deadline = this.ks.now() + this.waitMs(first.timeoutMs);
     let req = first;
     for (;;) {
       const left = deadline - this.ks.now();
@@ -120,6 +144,28 @@ export class Database implements Ctx, KvBackend, ServerStats {
       req = this.blocked;
       this.blocked = null;
     }
+  }
+
+  /**
+   * WAITAOF: answers once an fdatasync covers every write so far (of every caller, as Upstash
+   * waits), or its timeout reply at the timeout; the error of a disk that refused them.
+   */
+  private async waitForDisk(req: DiskWait, timeoutReply: Reply): Promise<Reply> {
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<Reply>((resolve) => {
+      timer = setTimeout(resolve, this.waitMs(req.timeoutMs), timeoutReply);
+    });
+    const synced = this.journal.sync().then((failed) => failed ?? req.answer(true));
+    try {
+      return await Promise.race([synced, timeout]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** How long a command asking to wait `timeoutMs` (0: without end) may wait. */
+  private waitMs(timeoutMs: number): number {
+    return timeoutMs === 0 ? this.maxBlockMs : Math.min(timeoutMs, this.maxBlockMs);
   }
 
   pipeline(commands: readonly Args[], caller: Caller): Reply[] {

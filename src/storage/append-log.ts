@@ -116,6 +116,11 @@ export class AppendLog {
     return this.failed;
   }
 
+  /** Whether every frame appended is on the disk: written, and covered by a finished fdatasync. */
+  get synced(): boolean {
+    return this.failed === null && this.pending.length === 0 && this.durable === this.written;
+  }
+
   append(payload: Uint8Array): void {
     const f = frame(payload);
     this.pending.push(f);

@@ -72,6 +72,8 @@ onSmallDisk('a full disk: key-value', (disk) => {
       // Later writes are refused before they run.
       await assert.rejects(redis.set('big', BIG), (e: Error) => e.message.startsWith(`MISCONF Errors writing to the AOF file: ${NO_SPACE}`));
       assert.deepEqual(await t.command(['set', 'other', 'x']), { status: 503, body: { error: `MISCONF Errors writing to the AOF file: ${NO_SPACE}` } });
+      // WAITAOF, which does not write, says the writes so far cannot reach the disk.
+      assert.deepEqual(await t.command(['waitaof', '1', '0', '0']), { status: 503, body: { error: `MISCONF Errors writing to the AOF file: ${NO_SPACE}` } });
       const pipeline = await t.request('/pipeline', { method: 'POST', body: JSON.stringify([['get', 'kept'], ['incr', 'n']]) });
       assert.equal(pipeline.status, 503);
       assert.deepEqual(await pipeline.json(), { error: `MISCONF Errors writing to the AOF file: ${NO_SPACE}` });
@@ -83,6 +85,7 @@ onSmallDisk('a full disk: key-value', (disk) => {
       disk().free();
     }
     assert.equal(await redis.set('after', 'freed'), 'OK');
+    assert.deepEqual(await t.command(['waitaof', '1', '0', '0']), { status: 200, body: { result: [1, 0] } });
     await assertHealthy(t);
     // The write that met the full disk was answered with an error: it may or may not have
     // landed, but what the server shows now is what a restart finds.

@@ -2,7 +2,7 @@
 // parser of kv/, and a reader that keeps the first error so a handler checks once.
 
 import { isCSpace, strtod } from '../../text/strtod.js';
-import { NOT_FLOAT, NOT_INTEGER, OVERFLOW, SYNTAX, type ReplyError } from '../errors.js';
+import { NOT_FLOAT, NOT_INTEGER, OVERFLOW, SYNTAX, TIMEOUT_NEGATIVE, TIMEOUT_NOT_INTEGER, type ReplyError } from '../errors.js';
 import { INT64_MAX, INT64_MIN, isIntegerText, parseInt64 } from '../engine/int64.js';
 import type { Args } from './spec.js';
 
@@ -16,6 +16,13 @@ export function parseInteger(s: string): number | undefined {
   if (s.length < 16) return isIntegerText(s) ? Number(s) : undefined;
   const n = parseInt64(s);
   return n === undefined ? undefined : Number(n);
+}
+
+/** A timeout in milliseconds, as Redis's getTimeoutFromObjectOrReply reads one (XREAD BLOCK, WAIT). */
+export function parseTimeoutMs(s: string): number | ReplyError {
+  const n = parseInteger(s);
+  if (n === undefined) return TIMEOUT_NOT_INTEGER;
+  return n < 0 ? TIMEOUT_NEGATIVE : n;
 }
 
 /** Redis's string2ll, exact: a number while it is a safe integer, a bigint beyond. */

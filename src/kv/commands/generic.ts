@@ -9,6 +9,7 @@ import { expireGeneric, persistCommand, ttlGeneric } from './generic/expire.js';
 import { objectCommand } from './generic/object.js';
 import { copyCommand, renameGeneric } from './generic/rename.js';
 import { keysCommand, randomkeyCommand, scanCommand } from './generic/scan.js';
+import { waitaofCommand, waitCommand } from './generic/wait.js';
 import { ALL_KEYS, family, NO_KEYS, ONE_KEY, refused, unchanged, type Args, type Ctx } from './spec.js';
 
 const TWO_KEYS = { first: 1, last: 2, step: 1 };
@@ -80,10 +81,13 @@ export default family('generic', 'keyspace', [
   { name: 'dump', arity: 2, flags: ['readonly'], keys: ONE_KEY, run: dumpCommand },
   { name: 'restore', arity: -4, flags: ['write', 'dangerous'], keys: ONE_KEY, run: restoreCommand },
   { name: 'object', arity: -2, flags: ['readonly'], keys: { first: 2, last: 2, step: 1 }, run: objectCommand },
-  // One database per name and no replicas: nothing to move keys to, nothing to wait for.
+  // One database per name: nothing to move keys to.
   { name: 'move', arity: 3, flags: ['write', 'fast', 'unsupported'], keys: ONE_KEY, run: refused },
   { name: 'migrate', arity: -6, flags: ['write', 'dangerous', 'unsupported'], keys: NO_KEYS, run: refused },
-  { name: 'wait', arity: 3, flags: ['unsupported'], keys: NO_KEYS, acl: ['connection'], run: refused },
+  // On a remote server they would hold the shared connection, and count its writes alone.
+  { name: 'wait', arity: 3, flags: ['noscript', 'embedded'], keys: NO_KEYS, acl: ['connection'], run: waitCommand },
+  // Redis 7.2: @blocking, so it waits only as a single command (in a script it answers at once).
+  { name: 'waitaof', arity: 4, flags: ['embedded'], keys: NO_KEYS, acl: ['connection', 'blocking'], run: waitaofCommand },
 ]);
 
 // DEL key [key ...], UNLINK key [key ...]

@@ -133,6 +133,13 @@ export interface Ctx {
    * and runs `retry` in its place (XREAD BLOCK).
    */
   readonly block?: (req: BlockRequest) => void;
+  /**
+   * Present where `block` is. WAITAOF calls it and returns the reply of a timeout: the database
+   * then waits until every write so far is on the disk, or the timeout, and answers in its place.
+   */
+  readonly awaitDisk?: (req: DiskWait) => void;
+  /** Whether every write committed so far is on the disk (WAITAOF's local count). */
+  writesSynced(): boolean;
   /** Whether the command runs inside a transaction (MULTI/EXEC) or a script: SEARCH.QUERY then requires NOCONTENT. */
   readonly inTransaction: boolean;
 }
@@ -144,6 +151,14 @@ export interface BlockRequest {
   readonly timeoutMs: number;
   /** The command to run once woken: the same read, with ids fixed ('$' resolved). */
   readonly retry: Args;
+}
+
+/** What WAITAOF waits for (see Ctx.awaitDisk). */
+export interface DiskWait {
+  /** 0: as long as the database allows (its maxBlockMs). */
+  readonly timeoutMs: number;
+  /** The reply once every write is on the disk (true), or at the timeout (false). */
+  answer(synced: boolean): Reply;
 }
 
 export interface ServerStats {

@@ -44,6 +44,10 @@ export interface Journal {
   commit(): ReplyError | null;
   /** The error a write gets now, before it runs, because the log cannot be written; or null. */
   writeFailure(): ReplyError | null;
+  /** Whether every write committed so far is on the disk (WAITAOF in a transaction asks). */
+  synced(): boolean;
+  /** Resolves once every write committed so far is on the disk: null, or the error of a disk that refused them. */
+  sync(): Promise<ReplyError | null>;
 }
 
 /** What is kept durable and replayed into: the embedded database (kv/database.ts). */
@@ -70,6 +74,12 @@ export interface PersistedSearch {
   restoreSkipped(name: string, keys: readonly string[]): boolean;
   list(): readonly unknown[];
   rebuild(): void;
+}
+
+/** The reply to writes the disk refused; anything but a failed log is thrown on. */
+function refusedWrite(e: unknown): ReplyError {
+  if (e instanceof LogFailedError) return diskWriteFailed(e.reason);
+  throw e;
 }
 
 export class Persistence implements Journal {
@@ -118,11 +128,19 @@ export class Persistence implements Journal {
     try {
       this.generations.log.flush();
     } catch (e) {
-      if (e instanceof LogFailedError) return diskWriteFailed(e.reason);
-      throw e;
+      return refusedWrite(e);
     }
     if (this.generations.wantsCompaction()) this.compact(true);
     return null;
+  }
+
+  synced(): boolean {
+    return this.frameCommands.length === 0 && this.generations.log.synced;
+  }
+
+  /** A log that compaction rotated out was fdatasynced as it closed: waiting for the current one covers every write. */
+  sync(): Promise<ReplyError | null> {
+    return this.generations.log.sync().then(() => null, refusedWrite);
   }
 
   writeFailure(): ReplyError | null {

@@ -37,6 +37,10 @@ export class GatewayCtx implements Ctx, ServerStats {
 
   rewrite(): void {}
 
+  writesSynced(): boolean {
+    return true; // its commands (ACL) write no log of keys
+  }
+
   run(cmd: Command, argv: Args, caller: Caller): Reply {
     this.caller = caller;
     this.commandsProcessed++;

@@ -483,8 +483,8 @@ describe('generic commands', () => {
     });
   });
 
-  it('refuses MOVE, MIGRATE and WAIT by name', async () => {
-    for (const name of ['move', 'migrate', 'wait']) {
+  it('refuses MOVE and MIGRATE by name', async () => {
+    for (const name of ['move', 'migrate']) {
       assert.equal(
         await fails([name, 'k', '1']),
         `ERR Command is not available: '${name}'. See https://upstash.com/docs/redis/overall/rediscompatibility for details`,

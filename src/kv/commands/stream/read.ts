@@ -11,8 +11,6 @@ import {
   NOT_INTEGER,
   ReplyError,
   SYNTAX,
-  TIMEOUT_NEGATIVE,
-  TIMEOUT_NOT_INTEGER,
   XREAD_GROUP_OPTION,
   XREAD_NOACK_OPTION,
   XREAD_GT_WITHOUT_GROUP,
@@ -21,7 +19,7 @@ import {
   XREADGROUP_NO_GROUP,
 } from '../../errors.js';
 import { NULL_ARRAY, type Reply } from '../../reply.js';
-import { parseInteger } from '../args.js';
+import { parseInteger, parseTimeoutMs } from '../args.js';
 import type { Args, Ctx } from '../spec.js';
 import { parseStrictId } from './ids.js';
 import { entryReply, readStream } from './lookup.js';
@@ -43,10 +41,9 @@ function readArgs(argv: Args, xreadgroup: boolean): ReadArgs | ReplyError {
     const more = argv.length - i - 1;
     const opt = argv[i].toLowerCase();
     if (opt === 'block' && more > 0) {
-      const n = parseInteger(argv[++i]);
-      if (n === undefined) return TIMEOUT_NOT_INTEGER;
-      if (n < 0) return TIMEOUT_NEGATIVE;
-      r.blockMs = n;
+      const ms = parseTimeoutMs(argv[++i]);
+      if (ms instanceof ReplyError) return ms;
+      r.blockMs = ms;
     } else if (opt === 'count' && more > 0) {
       const n = parseInteger(argv[++i]);
       if (n === undefined) return NOT_INTEGER;
