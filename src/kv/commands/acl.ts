@@ -17,7 +17,7 @@ import {
 import { OK, Status, type Reply } from '../reply.js';
 import { resolve } from './admit.js';
 import { parseInteger } from './args.js';
-import { CATEGORIES, container, family, keysOf, NO_KEYS, refused, type Args, type Ctx } from './spec.js';
+import { CATEGORIES, container, family, keysOf, NO_KEYS, type Args, type Ctx } from './spec.js';
 
 // Flags as Redis declares them: administration is @admin @dangerous; WHOAMI, CAT, GENPASS and
 // HELP are not. RESTTOKEN is like AUTH: it needs the user's password, so it is not admin either.
@@ -33,11 +33,11 @@ export default family('acl', null, [
     { name: 'getuser', arity: 3, flags: ['admin', 'gateway'], keys: NO_KEYS, run: getuserCommand },
     { name: 'help', arity: 2, flags: ['gateway'], keys: NO_KEYS, run: helpCommand },
     { name: 'list', arity: 2, flags: ['admin', 'gateway'], keys: NO_KEYS, run: listCommand },
-    // Users are saved on every change; there is no ACL file to load or save.
-    { name: 'load', arity: 2, flags: ['admin', 'unsupported', 'gateway'], keys: NO_KEYS, run: refused },
+    // No ACL file: users are saved on every change, so there is nothing newer to load or save (OK, as on Upstash).
+    { name: 'load', arity: 2, flags: ['admin', 'gateway'], keys: NO_KEYS, run: () => OK },
     { name: 'log', arity: -2, flags: ['admin', 'gateway'], keys: NO_KEYS, run: logCommand },
     { name: 'resttoken', arity: 4, flags: ['gateway', 'changesServer'], keys: NO_KEYS, run: resttokenCommand },
-    { name: 'save', arity: 2, flags: ['admin', 'unsupported', 'gateway'], keys: NO_KEYS, run: refused },
+    { name: 'save', arity: 2, flags: ['admin', 'gateway'], keys: NO_KEYS, run: () => OK },
     { name: 'setuser', arity: -3, flags: ['admin', 'gateway'], keys: NO_KEYS, run: setuserCommand },
     { name: 'users', arity: 2, flags: ['admin', 'gateway'], keys: NO_KEYS, run: usersCommand },
     { name: 'whoami', arity: 2, flags: ['gateway'], keys: NO_KEYS, run: whoamiCommand },
