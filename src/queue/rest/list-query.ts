@@ -45,7 +45,13 @@ const PAGING = ['count', 'cursor', 'qstash_token'];
 
 export type QueryParams = ReadonlyMap<string, readonly string[]>;
 
-/** The query's values by name, in the order they first come; a name outside `takes` and PAGING is refused. */
+/** Filters that hold a unix time in ms, wherever an endpoint takes them: any other text would match nothing, silently. */
+const TIMES = ['fromDate', 'toDate', 'workflowCreatedAt'];
+
+/**
+ * The query's values by name, in the order they first come; a name outside `takes` and PAGING
+ * is refused, and so is a time filter that is not a unix time in ms.
+ */
 export function readParams(call: Call, takes: readonly string[]): QueryParams | QueueError {
   const out = new Map<string, string[]>();
   for (const [k, v] of queryPairs(call.req.query)) {
@@ -53,7 +59,9 @@ export function readParams(call: Call, takes: readonly string[]): QueryParams | 
     if (!takes.includes(name) && !PAGING.includes(name)) {
       return badRequest(`unknown filter '${name}': this endpoint takes ${takes.join(', ')}, count and cursor`);
     }
-    out.set(name, [...(out.get(name) ?? []), utf8Text(v ?? '')]);
+    const value = utf8Text(v ?? '');
+    if (TIMES.includes(name) && !/^\d+$/.test(value)) return badRequest(`${name} must be a unix time in ms`);
+    out.set(name, [...(out.get(name) ?? []), value]);
   }
   return out;
 }
@@ -78,10 +86,8 @@ function readParam(out: ListQuery, spec: QuerySpec, name: string, value: string)
     out.count = Math.min(MAX_COUNT, Number(value));
   } else if (name === 'cursor') out.cursor = value === '' ? undefined : value;
   else if (name === 'qstash_token') return null;
-  else if (name === 'fromDate' || name === 'toDate') {
-    if (!/^\d+$/.test(value)) return badRequest(`${name} must be a unix time in ms`);
-    out.filter[name] = Number(value);
-  } else if (name === 'responseStatus') {
+  else if (name === 'fromDate' || name === 'toDate') out.filter[name] = Number(value);
+  else if (name === 'responseStatus') {
     if (!/^\d+$/.test(value)) return badRequest('responseStatus must be an HTTP status code');
     (out.filter.responseStatus ??= []).push(String(Number(value)));
   } else (out.filter[name as FilterField] ??= []).push(value);

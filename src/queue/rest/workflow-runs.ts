@@ -80,9 +80,6 @@ const LOG_FILTERS = ['groupBy', 'workflowRunId', 'workflowUrl', 'workflowCreated
 function listWorkflowLogs(call: Call): HttpResponse {
   const f = readParams(call, LOG_FILTERS);
   if (isError(f)) return fail(f);
-  for (const k of ['workflowCreatedAt', 'fromDate', 'toDate']) {
-    if (!(f.get(k) ?? []).every((v) => /^\d+$/.test(v))) return fail(badRequest(`${k} must be a unix time in ms`));
-  }
   const c = query(call, 'count');
   if (c !== undefined && (!/^\d+$/.test(c) || Number(c) === 0)) return fail(badRequest('count must be a positive integer'));
   const count = c === undefined ? DEFAULT_LOG_COUNT : Math.min(MAX_COUNT, Number(c));

@@ -80,6 +80,8 @@ describe('workflow cancel and logs', () => {
     // The runs were triggered from loopback.
     assert.deepEqual(await ep.client.cancel({ filter: { callerIp: ['10.0.0.1', '10.0.0.2'], label: ['one', 'two'] } }), { cancelled: 0 });
     await assert.rejects(ep.client.cancel({ filter: { bogus: '1' } as never }), /unknown filter 'bogus'/);
+    // A time that is not one would match no run: refused, as the logs refuse it.
+    await assert.rejects(ep.client.cancel({ filter: { fromDate: 'yesterday', label: 'one' } as never }), /fromDate must be a unix time in ms/);
     // The logs take the same filters.
     const logged = await ep.client.logs({ filter: { host, path: pathname, callerIp: '127.0.0.1', label: ['one', 'two'] } } as never);
     assert.deepEqual(logged.runs.map((r) => r.workflowRunId).sort(), [one, two].sort());

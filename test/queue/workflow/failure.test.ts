@@ -200,6 +200,12 @@ describe('workflow failures', () => {
       ep.client.dlq.list({ filter: { host: new URL(url).host } as ListFilter }),
       (e: Error & { status?: number }) => e.status === 400 && /unknown filter 'host'/.test(e.message),
     );
+    for (const [name, value] of [['toDate', 'soon'], ['workflowCreatedAt', '2026-01-01']]) {
+      await assert.rejects(
+        ep.client.dlq.list({ filter: { [name]: value } as ListFilter }),
+        (e: Error & { status?: number }) => e.status === 400 && e.message.includes(`${name} must be a unix time in ms`),
+      );
+    }
   });
 
   async function eventuallyState(runId: string, state: string) {
