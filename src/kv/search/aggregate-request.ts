@@ -6,6 +6,8 @@
 //   aggregation  := { $op: { field, ...options }, $aggs?: aggregations } $aggs on bucket operators only
 //   metric $op   := $avg $sum $min $max $count $cardinality $stats $extendedStats $percentiles
 //   bucket $op   := $terms $range $histogram $dateHistogram $facet     ($facet: no $aggs, never nested)
+//                 | $composite { sources: [{ name: { $terms | $histogram | $dateHistogram: {...} } }, ...],
+//                                size?, after? }                       (never nested)
 
 import { utf8Bytes } from '../bytes.js';
 import { ReplyError } from '../errors.js';
@@ -83,7 +85,36 @@ export interface Facet {
   readonly order: { readonly by: 'count' | 'path'; readonly direction: SortDirection };
 }
 
-export type Aggregation = Metric | Terms | Range | Histogram | Facet;
+/** How a $composite source buckets a value: itself ($terms), by a fixed interval, or by calendar unit (UTC). */
+export type Calendar = 'year' | 'month' | 'week';
+export type MissingOrder = 'default' | 'first' | 'last';
+
+export interface CompositeSource {
+  readonly name: string;
+  readonly field: FieldDef;
+  /** 0: the value itself ($terms), else the width of a bucket (a $dateHistogram's in ms). */
+  readonly interval: number;
+  readonly calendar: Calendar | null;
+  readonly direction: SortDirection;
+  /** Documents without the field make a null key; otherwise they are left out. */
+  readonly missingBucket: boolean;
+  readonly missingOrder: MissingOrder;
+}
+
+/** A source's part of a bucket key: null for a document without the field (missingBucket). */
+export type CompositeKeyPart = FieldValue | null;
+
+/** Every bucket of several sources' keys, in a stable order, a page (`size`) past `after` at a time. */
+export interface Composite {
+  readonly kind: 'composite';
+  readonly sources: readonly CompositeSource[];
+  readonly size: number;
+  /** The key the previous page ended with (its afterKey, decoded), or null for the first page. */
+  readonly after: readonly CompositeKeyPart[] | null;
+  readonly aggs: readonly Named[];
+}
+
+export type Aggregation = Metric | Terms | Range | Histogram | Facet | Composite;
 
 export interface Bounds {
   readonly min: number;
@@ -99,8 +130,11 @@ const VALUES: readonly FieldType[] = [...NUMBERS, 'BOOL', 'KEYWORD'];
 const TYPES: Record<string, readonly FieldType[]> = {
   avg: NUMBERS, sum: NUMBERS, min: NUMBERS, max: NUMBERS, stats: NUMBERS, extendedStats: NUMBERS, percentiles: NUMBERS,
   count: VALUES, cardinality: VALUES, terms: VALUES, range: NUMBERS, histogram: NUMBERS, dateHistogram: ['DATE'], facet: ['FACET'],
+  composite: [], // its sources name the fields
 };
-const BUCKET_OPS = new Set(['terms', 'range', 'histogram', 'dateHistogram', 'facet']);
+const BUCKET_OPS = new Set(['terms', 'range', 'histogram', 'dateHistogram', 'facet', 'composite']);
+/** Operators that only stand at the top of a request. */
+const TOP_ONLY = new Set(['facet', 'composite']);
 const HISTOGRAM_OPTIONS = ['field', 'minDocCount', 'hardBounds', 'extendedBounds', 'offset'];
 const METRIC_OPTIONS = ['field', 'missing'];
 /** The options each operator takes; any other is refused rather than ignored. */
@@ -111,7 +145,17 @@ const OPTIONS: Record<string, readonly string[]> = {
   terms: ['field', 'size', 'segmentSize', 'showTermDocCountError', 'minDocCount', 'order', 'missing', 'include', 'exclude'],
   range: ['field', 'ranges'], histogram: [...HISTOGRAM_OPTIONS, 'interval'], dateHistogram: [...HISTOGRAM_OPTIONS, 'fixedInterval'],
   facet: ['field', 'path', 'depth', 'size', 'minDocCount', 'order'],
+  composite: ['sources', 'size', 'after'],
 };
+const SOURCE_OPTIONS = ['field', 'order', 'missingBucket', 'missingOrder'];
+/** The options of each $composite source. */
+const SOURCES: Record<string, readonly string[]> = {
+  $terms: SOURCE_OPTIONS,
+  $histogram: [...SOURCE_OPTIONS, 'interval'],
+  $dateHistogram: [...SOURCE_OPTIONS, 'fixedInterval', 'calendarInterval'],
+};
+const CALENDARS: readonly Calendar[] = ['year', 'month', 'week'];
+const MISSING_ORDERS: readonly MissingOrder[] = ['default', 'first', 'last'];
 /** Options of the reference that Larder does not implement yet (docs/search.md). */
 const LATER_OPTIONS = new Set(['keyed']);
 const DEFAULT_PERCENTS = [1, 5, 25, 50, 75, 95, 99];
@@ -156,7 +200,7 @@ class AggregationParser {
     const name = ops[0];
     const op = name.slice(1);
     if (!name.startsWith('$') || TYPES[op] === undefined) return E.unknownAggregation(name);
-    if (op === 'facet' && depth > 0) return E.invalidAggregation('$facet cannot be a sub-aggregation');
+    if (TOP_ONLY.has(op) && depth > 0) return E.invalidAggregation(`${name} cannot be a sub-aggregation`);
     const hasAggs = body.$aggs !== undefined;
     if (hasAggs && (!BUCKET_OPS.has(op) || op === 'facet')) return E.invalidAggregation(`${name} takes no $aggs`);
     const args = body[name];
@@ -165,13 +209,58 @@ class AggregationParser {
     if (unknown !== undefined) {
       return LATER_OPTIONS.has(unknown) ? E.notYet(`${unknown} on ${name}`) : E.invalidAggregation(`${name} takes no option ${unknown}`);
     }
-    const field = this.field(name, args);
+    const field = op === 'composite' ? null : this.field(name, args);
     if (field instanceof ReplyError) return field;
     const aggs = hasAggs ? this.named(body.$aggs, depth + 1) : [];
     if (aggs instanceof ReplyError) return aggs;
     const read = new Options(name, args);
-    const agg = this.build(op, field, read, aggs);
-    return read.error ?? agg;
+    const agg = field === null ? this.composite(args, read, aggs) : this.build(op, field, read, aggs);
+    return agg instanceof ReplyError ? agg : (read.error ?? agg);
+  }
+
+  private composite(args: JsonObject, o: Options, aggs: Named[]): Composite | ReplyError {
+    const list = args.sources;
+    if (!Array.isArray(list) || list.length === 0) return E.invalidAggregation('$composite sources must be a non-empty array of named sources');
+    const sources: CompositeSource[] = [];
+    for (const entry of list) {
+      const source = this.source(entry);
+      if (source instanceof ReplyError) return source;
+      if (sources.some((s) => s.name === source.name)) return E.invalidAggregation(`$composite names the source ${source.name} twice`);
+      sources.push(source);
+    }
+    const after = args.after === undefined ? null : readAfter(args.after, sources);
+    if (after instanceof ReplyError) return after;
+    return { kind: 'composite', sources, size: o.count('size', 10, 1), after, aggs };
+  }
+
+  /** One entry of $composite's sources: { name: { $terms | $histogram | $dateHistogram: options } }. */
+  private source(entry: Json): CompositeSource | ReplyError {
+    const names = isObject(entry) ? Object.keys(entry) : [];
+    if (names.length !== 1) return E.invalidAggregation('each $composite source must be an object with exactly one named entry');
+    const name = names[0];
+    const spec = (entry as JsonObject)[name];
+    const ops = isObject(spec) ? Object.keys(spec) : [];
+    const op = ops[0];
+    if (ops.length !== 1 || SOURCES[op] === undefined) {
+      return E.invalidAggregation(`the $composite source ${name} needs one of $terms, $histogram or $dateHistogram`);
+    }
+    const args = (spec as JsonObject)[op];
+    if (!isObject(args)) return E.invalidAggregation(`${op} takes an object`);
+    const unknown = Object.keys(args).find((k) => !SOURCES[op].includes(k));
+    if (unknown !== undefined) return E.invalidAggregation(`${op} as a $composite source takes no option ${unknown}`);
+    const field = this.field(op, args);
+    if (field instanceof ReplyError) return field;
+    const o = new Options(op, args);
+    const bucketing = op === '$terms' ? { interval: 0, calendar: null } : op === '$histogram' ? { interval: o.positive('interval'), calendar: null } : o.dateInterval();
+    const source: CompositeSource = {
+      name,
+      field,
+      ...bucketing,
+      direction: o.oneOf('order', ['asc', 'desc'] as const, 'asc'),
+      missingBucket: o.flag('missingBucket', false),
+      missingOrder: o.oneOf('missingOrder', MISSING_ORDERS, 'default'),
+    };
+    return o.error ?? source;
   }
 
   private field(name: string, args: JsonObject): FieldDef | ReplyError {
@@ -347,6 +436,22 @@ class Options {
     return null;
   }
 
+  /** One of `allowed`, or `fallback` when absent. */
+  oneOf<T extends string>(name: string, allowed: readonly T[], fallback: T): T {
+    const v = this.args[name];
+    if (v === undefined) return fallback;
+    if (allowed.includes(v as T)) return v as T;
+    this.fail(`${name} must be ${allowed.map((a) => JSON.stringify(a)).join(', ')}`);
+    return fallback;
+  }
+
+  /** A $dateHistogram source's fixedInterval, or its calendarInterval (year, month or week). */
+  dateInterval(): { interval: number; calendar: Calendar | null } {
+    if (this.args.calendarInterval === undefined) return { interval: this.fixedInterval(), calendar: null };
+    if (this.args.fixedInterval !== undefined) this.fail('takes fixedInterval or calendarInterval, not both');
+    return { interval: 0, calendar: this.oneOf('calendarInterval', CALENDARS, 'year') };
+  }
+
   /** $dateHistogram's fixedInterval ("30m", "1d") in milliseconds. */
   fixedInterval(): number {
     const m = typeof this.args.fixedInterval === 'string' ? /^(\d+)(ms|s|m|h|d)$/.exec(this.args.fixedInterval) : null;
@@ -369,5 +474,65 @@ class Options {
     if (Array.isArray(v) && v.length > 0 && v.every((p) => typeof p === 'number' && p >= 0 && p <= 100)) return v as number[];
     this.fail('percents must be numbers from 0 to 100');
     return DEFAULT_PERCENTS;
+  }
+}
+
+/**
+ * $composite's `after`: the afterKey of the previous page, an object of each source's encoded
+ * key ("str:books", "f64:20", null), or the same as the flat [name, value, ...] array the SDK
+ * hands back for it.
+ */
+function readAfter(json: Json, sources: readonly CompositeSource[]): CompositeKeyPart[] | ReplyError {
+  const given = new Map<string, Json>();
+  if (Array.isArray(json) && json.length % 2 === 0) {
+    for (let i = 0; i < json.length; i += 2) given.set(String(json[i]), json[i + 1]);
+  } else if (isObject(json)) {
+    for (const [k, v] of Object.entries(json)) given.set(k, v);
+  }
+  const bad = E.invalidAggregation('$composite after must be the afterKey of the previous page, naming each source once');
+  if (given.size !== sources.length) return bad;
+  const out: CompositeKeyPart[] = [];
+  for (const s of sources) {
+    const part = decodeKeyPart(s, given.get(s.name));
+    if (part === undefined) return bad;
+    out.push(part);
+  }
+  return out;
+}
+
+/** A source's key as an afterKey holds it: its kind, a colon, its text (null: no value). */
+export function encodeKeyPart(s: CompositeSource, part: CompositeKeyPart): string | null {
+  return part === null ? null : `${keyTag(s)}:${String(part)}`;
+}
+
+function decodeKeyPart(s: CompositeSource, json: Json | undefined): CompositeKeyPart | undefined {
+  if (json === null) return null;
+  if (typeof json !== 'string') return undefined;
+  const colon = json.indexOf(':');
+  const tag = json.slice(0, colon);
+  const text = json.slice(colon + 1);
+  const wanted = keyTag(s);
+  if (wanted === 'str' || wanted === 'bool') {
+    if (tag !== wanted) return undefined;
+    return wanted === 'str' ? text : text === 'true' ? true : text === 'false' ? false : undefined;
+  }
+  const n = Number(text);
+  return (tag === 'f64' || tag === 'i64' || tag === 'u64') && text !== '' && Number.isFinite(n) ? n : undefined;
+}
+
+/** What a source's keys are: a histogram's bucket starts are f64, a $terms key has its field's type. */
+function keyTag(s: CompositeSource): 'str' | 'bool' | 'f64' | 'i64' | 'u64' {
+  if (s.interval > 0 || s.calendar !== null) return 'f64';
+  switch (s.field.type) {
+    case 'KEYWORD':
+      return 'str';
+    case 'BOOL':
+      return 'bool';
+    case 'F64':
+      return 'f64';
+    case 'U64':
+      return 'u64';
+    default:
+      return 'i64'; // I64, and DATE in ms
   }
 }

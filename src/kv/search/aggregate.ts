@@ -8,7 +8,21 @@
 
 import type { Column } from './column.js';
 import type { FieldValue } from './document.js';
-import { MAX_BUCKETS, type Aggregation, type Facet, type Histogram, type Metric, type Named, type Range, type Terms } from './aggregate-request.js';
+import {
+  encodeKeyPart,
+  MAX_BUCKETS,
+  type Aggregation,
+  type Calendar,
+  type Composite,
+  type CompositeKeyPart,
+  type CompositeSource,
+  type Facet,
+  type Histogram,
+  type Metric,
+  type Named,
+  type Range,
+  type Terms,
+} from './aggregate-request.js';
 import * as E from './errors.js';
 import type { ReplyError } from '../errors.js';
 
@@ -55,6 +69,8 @@ function one(run: Run, agg: Aggregation, docs: Docs): readonly AggReply[] | Repl
       return histogram(run, agg, docs);
     case 'facet':
       return facet(run, agg, docs);
+    case 'composite':
+      return composite(run, agg, docs);
   }
 }
 
@@ -280,6 +296,80 @@ function histogram(run: Run, h: Histogram, docs: Docs): readonly AggReply[] | Re
     if (slots.length > MAX_BUCKETS) return E.tooManyBuckets(MAX_BUCKETS);
   }
   return buckets(slots, (s) => bucket(run, keyFields(h.field, s * h.interval + h.offset), groups.get(s) ?? [], h.aggs));
+}
+
+/** The most distinct keys a $composite gathers before it pages: the arrays of several fields multiply. */
+const MAX_COMBINATIONS = 1_000_000;
+
+/**
+ * $composite: a bucket per combination of the sources' keys that some document has (a document
+ * with several values in a field counts in each of its combinations), sorted source by source,
+ * and the `size` of them that follow `after`; afterKey names the last, for the next page.
+ */
+function composite(run: Run, c: Composite, docs: Docs): readonly AggReply[] | ReplyError {
+  const columns = c.sources.map((s) => run.column(s.field.name));
+  const groups = new Map<string, { key: CompositeKeyPart[]; docs: number[] }>();
+  for (const doc of docs) {
+    let keys: CompositeKeyPart[][] = [[]];
+    for (let i = 0; i < c.sources.length && keys.length > 0; i++) {
+      const parts = sourceParts(c.sources[i], columns[i].at(doc));
+      keys = keys.flatMap((prefix) => parts.map((part) => [...prefix, part]));
+      if (keys.length > MAX_COMBINATIONS) return E.tooManyBuckets(MAX_COMBINATIONS);
+    }
+    for (const key of keys) {
+      const id = JSON.stringify(key);
+      let group = groups.get(id);
+      if (group === undefined) groups.set(id, (group = { key, docs: [] }));
+      group.docs.push(doc);
+    }
+    // Arrays multiply: bound what is held before the page is chosen.
+    if (groups.size > MAX_COMBINATIONS) return E.tooManyBuckets(MAX_COMBINATIONS);
+  }
+  const after = c.after;
+  const sorted = [...groups.values()]
+    .filter((g) => after === null || compareKeys(c.sources, g.key, after) > 0)
+    .sort((a, b) => compareKeys(c.sources, a.key, b.key));
+  const page = sorted.slice(0, c.size);
+  const last = page.at(-1)?.key;
+  const tail = last === undefined ? [] : ['afterKey', c.sources.flatMap((s, i) => [s.name, encodeKeyPart(s, last[i])])];
+  const shown = (part: CompositeKeyPart) => (typeof part === 'boolean' ? (part ? 1 : 0) : part);
+  return buckets(page, (g) => bucket(run, ['key', c.sources.flatMap((s, i) => [s.name, shown(g.key[i])])], g.docs, c.aggs), tail);
+}
+
+/** A document's keys for one source: each value's bucket, once; [null] or none when it has no value. */
+function sourceParts(s: CompositeSource, values: readonly FieldValue[] | undefined): CompositeKeyPart[] {
+  if (values === undefined || values.length === 0) return s.missingBucket ? [null] : [];
+  const parts = values.map((v): CompositeKeyPart => {
+    if (s.calendar !== null) return calendarStart(Number(v), s.calendar);
+    return s.interval > 0 ? Math.floor(Number(v) / s.interval) * s.interval : v;
+  });
+  return parts.length === 1 ? parts : [...new Set(parts)];
+}
+
+/** The start of the UTC year, month or ISO week (from Monday) that `ms` falls in. */
+function calendarStart(ms: number, unit: Calendar): number {
+  const d = new Date(ms);
+  if (unit === 'year') return Date.UTC(d.getUTCFullYear(), 0, 1);
+  if (unit === 'month') return Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1);
+  const sinceMonday = (d.getUTCDay() + 6) % 7;
+  return Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate() - sinceMonday);
+}
+
+/** Keys in the sources' order: each by its direction, a missing value first or last as it says. */
+function compareKeys(sources: readonly CompositeSource[], a: readonly CompositeKeyPart[], b: readonly CompositeKeyPart[]): number {
+  for (let i = 0; i < sources.length; i++) {
+    const s = sources[i];
+    const x = a[i];
+    const y = b[i];
+    if (x === y) continue;
+    if (x === null || y === null) {
+      const missingFirst = s.missingOrder === 'first' || (s.missingOrder === 'default' && s.direction === 'asc');
+      return (x === null) === missingFirst ? -1 : 1;
+    }
+    const order = x < y ? -1 : 1;
+    return s.direction === 'asc' ? order : -order;
+  }
+  return 0;
 }
 
 /** A FACET tree under `f.path`, `f.depth` levels deep: each child counts the documents under it. */
