@@ -1,5 +1,6 @@
 // Stream commands over HTTP: every command and option with its exact reply, and the error
-// texts as redis-server 7.0 answers them (XDELEX and XACKDEL follow the Redis 8.2 docs).
+// texts as redis-server 7.0 answers them (XDELEX, XACKDEL and XADD's and XTRIM's KEEPREF,
+// DELREF and ACKED follow the Redis 8.2 docs and source: Redis 7.0 has none of them).
 // BLOCK: a blocked XREAD/XREADGROUP is answered by a later XADD, by its timeout, or (BLOCK 0)
 // by the configured maxBlockMs; inside a pipeline it does not wait.
 
@@ -244,6 +245,98 @@ describe('stream commands over HTTP', () => {
     await fails(['xdelex', 'x', 'IDS', '0', '1-0'], 'ERR Number of IDs must be a positive integer');
     await fails(['xdelex', 'x', 'IDS', '3', '1-0'], 'ERR The `numids` parameter must match the number of arguments');
     await fails(['xackdel', 'x', 'g', 'BOGUS', 'IDS', '1', '1-1'], 'ERR syntax error');
+  });
+
+  const refs = embeddedOnly('Redis 7.0 lacks XADD and XTRIM KEEPREF, DELREF and ACKED (Redis 8.2)');
+
+  refs('XTRIM KEEPREF keeps the trimmed entries pending, DELREF removes them from every group', async () => {
+    for (const key of ['kr', 'dr']) {
+      for (const id of ['1-0', '2-0', '3-0']) await t.ok(['xadd', key, id, 'k', 'v']);
+      await t.ok(['xgroup', 'CREATE', key, 'g1', '0']);
+      await t.ok(['xgroup', 'CREATE', key, 'g2', '0']);
+      await t.ok(['xreadgroup', 'GROUP', 'g1', 'c', 'STREAMS', key, '>']);
+      await t.ok(['xreadgroup', 'GROUP', 'g2', 'c', 'COUNT', '2', 'STREAMS', key, '>']);
+    }
+    await reply(['xtrim', 'kr', 'MAXLEN', '1', 'KEEPREF'], 2);
+    await reply(['xrange', 'kr', '-', '+'], [['3-0', ['k', 'v']]]);
+    await reply(['xpending', 'kr', 'g1'], [3, '1-0', '3-0', [['c', '3']]]);
+    await reply(['xpending', 'kr', 'g2'], [2, '1-0', '2-0', [['c', '2']]]);
+    await reply(['xtrim', 'dr', 'MAXLEN', '1', 'DELREF'], 2);
+    await reply(['xrange', 'dr', '-', '+'], [['3-0', ['k', 'v']]]);
+    await reply(['xpending', 'dr', 'g1'], [1, '3-0', '3-0', [['c', '1']]]);
+    await reply(['xpending', 'dr', 'g2'], [0, null, null, null]);
+    const consumers = (await t.ok(['xinfo', 'consumers', 'dr', 'g1'])) as unknown[][];
+    assert.deepEqual(consumers[0].slice(0, 4), ['name', 'c', 'pending', 1]);
+    // Only the entries trimmed lose their references: 3-0 stays pending in g1.
+    await reply(['xtrim', 'dr', 'MINID', '3', 'DELREF'], 0);
+    assert.equal(((await t.ok(['xpending', 'dr', 'g1'])) as unknown[])[0], 1);
+  });
+
+  refs('XTRIM ACKED passes over the entries a group still has pending or has not been given', async () => {
+    for (let i = 1; i <= 6; i++) await t.ok(['xadd', 'ak', `${i}-0`, 'n', String(i)]);
+    await t.ok(['xgroup', 'CREATE', 'ak', 'g1', '0']);
+    await t.ok(['xgroup', 'CREATE', 'ak', 'g2', '0']);
+    await t.ok(['xreadgroup', 'GROUP', 'g1', 'c', 'COUNT', '4', 'STREAMS', 'ak', '>']);
+    await reply(['xack', 'ak', 'g1', '1-0', '3-0'], 2);
+    await t.ok(['xreadgroup', 'GROUP', 'g2', 'c', 'COUNT', '5', 'NOACK', 'STREAMS', 'ak', '>']);
+    // 2-0 and 4-0 are pending in g1; 5-0 is past g1's last delivered id, 6-0 past both groups'.
+    // MAXLEN 3 would take four; only 1-0 and 3-0 may go, and the stream stays longer than 3.
+    await reply(['xtrim', 'ak', 'MAXLEN', '3', 'ACKED'], 2);
+    await reply(['xrange', 'ak', '-', '+'], [['2-0', ['n', '2']], ['4-0', ['n', '4']], ['5-0', ['n', '5']], ['6-0', ['n', '6']]]);
+    await reply(['xtrim', 'ak', 'MINID', '9', 'ACKED'], 0);
+    await reply(['xpending', 'ak', 'g1'], [2, '2-0', '4-0', [['c', '2']]]);
+    await reply(['xack', 'ak', 'g1', '4-0'], 1);
+    await reply(['xtrim', 'ak', 'ACKED', 'MINID', '9'], 1);
+    await reply(['xrange', 'ak', '-', '+'], [['2-0', ['n', '2']], ['5-0', ['n', '5']], ['6-0', ['n', '6']]]);
+    // Delivered everywhere and acknowledged: nothing holds 5-0 back once g1 has read it.
+    await t.ok(['xreadgroup', 'GROUP', 'g1', 'c', 'COUNT', '1', 'NOACK', 'STREAMS', 'ak', '>']);
+    await reply(['xack', 'ak', 'g1', '2-0'], 1);
+    await reply(['xtrim', 'ak', 'MINID', '~', '9', 'LIMIT', '1', 'ACKED'], 1);
+    await reply(['xtrim', 'ak', 'MAXLEN', '0', 'ACKED'], 1);
+    await reply(['xrange', 'ak', '-', '+'], [['6-0', ['n', '6']]]);
+    // Trimming is not deletion: the max deleted id stays 0-0, as after any trim.
+    const info = (await t.ok(['xinfo', 'stream', 'ak'])) as unknown[];
+    assert.deepEqual(info.slice(8, 10), ['max-deleted-entry-id', '0-0']);
+    // Without groups ACKED holds nothing back.
+    for (const id of ['1-0', '2-0']) await t.ok(['xadd', 'nog', id, 'k', 'v']);
+    await reply(['xtrim', 'nog', 'MAXLEN', '0', 'ACKED'], 2);
+  });
+
+  refs('XADD trims with KEEPREF, DELREF or ACKED, given anywhere before the id', async () => {
+    assert.match((await t.ok(['xadd', 'xa', 'KEEPREF', '*', 'f', 'v'])) as string, /^\d{13}-0$/);
+    await reply(['xadd', 'xa:none', 'NOMKSTREAM', 'ACKED', '*', 'f', 'v'], null);
+    for (const id of ['1-0', '2-0', '3-0']) await t.ok(['xadd', 'xk', id, 'k', 'v']);
+    await t.ok(['xgroup', 'CREATE', 'xk', 'g', '0']);
+    await t.ok(['xreadgroup', 'GROUP', 'g', 'c', 'STREAMS', 'xk', '>']);
+    await reply(['xadd', 'xk', 'MAXLEN', '3', 'KEEPREF', '4-0', 'k', 'v'], '4-0');
+    await reply(['xpending', 'xk', 'g'], [3, '1-0', '3-0', [['c', '3']]]);
+    await reply(['xadd', 'xk', 'DELREF', 'MINID', '=', '3', '5-0', 'k', 'v'], '5-0');
+    // 1-0 went with KEEPREF and stays pending; 2-0 went with DELREF and does not.
+    await reply(['xpending', 'xk', 'g'], [2, '1-0', '3-0', [['c', '2']]]);
+    await reply(['xrange', 'xk', '-', '+'], [['3-0', ['k', 'v']], ['4-0', ['k', 'v']], ['5-0', ['k', 'v']]]);
+    // 3-0 is pending and 4-0 on are not delivered: ACKED trims nothing, the new entry included.
+    await reply(['xadd', 'xk', 'ACKED', 'MAXLEN', '1', '6-0', 'k', 'v'], '6-0');
+    await reply(['xlen', 'xk'], 4);
+    await reply(['xack', 'xk', 'g', '3-0'], 1);
+    await t.ok(['xreadgroup', 'GROUP', 'g', 'c', 'NOACK', 'STREAMS', 'xk', '>']);
+    await reply(['xadd', 'xk', 'MAXLEN', '~', '1', 'LIMIT', '2', 'ACKED', '7-0', 'k', 'v'], '7-0');
+    await reply(['xrange', 'xk', '-', '+'], [['5-0', ['k', 'v']], ['6-0', ['k', 'v']], ['7-0', ['k', 'v']]]);
+    // After the id, the words are field names.
+    await reply(['xadd', 'xk', '8-0', 'ACKED', 'v'], '8-0');
+    await reply(['xrange', 'xk', '8-0', '8-0'], [['8-0', ['ACKED', 'v']]]);
+  });
+
+  refs('XADD and XTRIM refuse misplaced reference options as Redis 8.2 does', async () => {
+    await t.ok(['xadd', 'xe', '1-0', 'k', 'v']);
+    await fails(['xtrim', 'xe', 'KEEPREF', 'LIMIT', '1'], 'ERR syntax error, LIMIT cannot be used without specifying a trimming strategy');
+    await fails(['xtrim', 'xe', 'ACKED', 'LIMIT', '0'], 'ERR syntax error, XTRIM must be called with a trimming strategy');
+    await fails(['xtrim', 'xe', 'MAXLEN', '0', 'ACKED', 'junk'], 'ERR syntax error');
+    await fails(['xtrim', 'xe', 'ACKEDX', 'MAXLEN', '0'], 'ERR syntax error');
+    await fails(['xtrim', 'xe', 'MAXLEN', 'ACKED'], 'ERR value is not an integer or out of range');
+    await fails(['xtrim', 'xe', 'MAXLEN', '0', 'LIMIT', '1', 'DELREF'], 'ERR syntax error, LIMIT cannot be used without the special ~ option');
+    await fails(['xadd', 'xe', 'MAXLEN', '0', 'DELREFS', '*', 'f', 'v'], 'ERR Invalid stream ID specified as stream command argument');
+    await fails(['xadd', 'xe', 'ACKED', '*', 'f'], "ERR wrong number of arguments for 'xadd' command");
+    await reply(['xlen', 'xe'], 1);
   });
 });
 

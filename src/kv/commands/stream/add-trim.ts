@@ -1,11 +1,15 @@
-// XADD and XTRIM, which share Redis's option grammar (streamParseAddOrTrimArgsOrReply).
+// XADD and XTRIM, which share Redis's option grammar (streamParseAddOrTrimArgsOrReply), with
+// Redis 8.2's KEEPREF | DELREF | ACKED anywhere among the options (the policy for consumer
+// groups' references to the entries trimmed; the last one given counts).
 // Both log what they did, not what they were asked: an auto id becomes the id picked and a
-// trim with ~ or LIMIT the exact one it amounted to, as Redis propagates them.
+// trim with ~ or LIMIT the exact one it amounted to, as Redis propagates them. The policy is
+// logged as given: replayed on the same state, the trim drops the same entries and references.
 // `~` trims exactly to the threshold, as Upstash does (Redis removes whole nodes only); LIMIT
 // still caps the entries one call removes. Recorded in the table's `deviates`.
 
+import type { TrimBy } from '../../engine/stream/entry-store.js';
 import { formatId, makeId, MAX_ID, msOf, seqOf, U64_MAX, type StreamId } from '../../engine/stream/stream-id.js';
-import { StreamValue, STREAM_KIND } from '../../engine/stream/stream-value.js';
+import { StreamValue, STREAM_KIND, type RefPolicy } from '../../engine/stream/stream-value.js';
 import {
   STREAM_LIMIT_NEGATIVE,
   LIMIT_WITHOUT_APPROX,
@@ -27,11 +31,13 @@ import { unchanged, type Args, type Ctx } from '../spec.js';
 import { writeTyped } from '../typed.js';
 import { parseIdArg, type AddId } from './ids.js';
 import { readStream } from './lookup.js';
+import { isRefPolicy } from './ref-policy.js';
 
 interface TrimArgs {
-  by: { maxlen: number } | { minid: StreamId } | null;
+  by: TrimBy | null;
   approx: boolean;
   limit: number;
+  policy: RefPolicy;
   /** Where the threshold and the ~ or = before it (if any) sit, and where LIMIT does. */
   thresholdAt: number;
   approxAt: number;
@@ -44,7 +50,18 @@ interface TrimArgs {
 }
 
 function readTrimArgs(argv: Args, xadd: boolean): TrimArgs | ReplyError {
-  const t: TrimArgs = { by: null, approx: false, limit: 0, thresholdAt: -1, approxAt: -1, limitAt: -1, noMkStream: false, id: undefined, idAt: -1 };
+  const t: TrimArgs = {
+    by: null,
+    approx: false,
+    limit: 0,
+    policy: 'keepref',
+    thresholdAt: -1,
+    approxAt: -1,
+    limitAt: -1,
+    noMkStream: false,
+    id: undefined,
+    idAt: -1,
+  };
   let i = 2;
   for (; i < argv.length; i++) {
     const more = argv.length - 1 - i;
@@ -78,6 +95,8 @@ function readTrimArgs(argv: Args, xadd: boolean): TrimArgs | ReplyError {
       t.limitAt = i++;
     } else if (xadd && opt === 'nomkstream') {
       t.noMkStream = true;
+    } else if (isRefPolicy(opt)) {
+      t.policy = opt;
     } else if (xadd) {
       const id = parseIdArg(argv[i], 0n, true, true);
       if (id instanceof ReplyError) return id;
@@ -94,21 +113,25 @@ function readTrimArgs(argv: Args, xadd: boolean): TrimArgs | ReplyError {
 
 /** Trims as asked; returns how many entries went. */
 function trim(s: StreamValue, t: TrimArgs): number {
-  return t.by === null ? 0 : s.store.trim(t.by, t.limit);
+  return t.by === null ? 0 : s.trim(t.by, t.limit, t.policy);
 }
 
-/** The argv to log for a trim: one with ~ becomes the exact trim it amounted to, without LIMIT. */
+/**
+ * The argv to log for a trim: one with ~ becomes the exact trim it amounted to, without LIMIT:
+ * MAXLEN the length left, MINID the first entry it left that the policy lets go (ACKED may
+ * have passed over entries before it).
+ */
 function exactTrimArgv(argv: Args, s: StreamValue, t: TrimArgs): string[] {
   const out = [...argv];
   if (t.approx && t.by !== null) {
     out[t.approxAt] = '=';
-    out[t.thresholdAt] = 'maxlen' in t.by ? String(s.length) : formatId(s.store.first()?.id ?? MAX_ID);
+    out[t.thresholdAt] = 'maxlen' in t.by ? String(s.length) : formatId(s.firstTrimmable(t.policy));
   }
   if (t.limitAt >= 0) out.splice(t.limitAt, 2);
   return out;
 }
 
-// XADD key [NOMKSTREAM] [<MAXLEN | MINID> [= | ~] threshold [LIMIT count]] <* | id> field value [field value ...]
+// XADD key [NOMKSTREAM] [KEEPREF | DELREF | ACKED] [<MAXLEN | MINID> [= | ~] threshold [LIMIT count]] <* | id> field value [field value ...]
 export function xaddCommand(ctx: Ctx, argv: Args): Reply {
   const t = readTrimArgs(argv, true);
   if (t instanceof ReplyError) return t;
@@ -141,7 +164,7 @@ function nextId(last: StreamId, given: AddId | undefined, now: number): StreamId
   return ms > msOf(last) ? makeId(ms, 0n) : last + 1n;
 }
 
-// XTRIM key <MAXLEN | MINID> [= | ~] threshold [LIMIT count]
+// XTRIM key <MAXLEN | MINID> [= | ~] threshold [LIMIT count] [KEEPREF | DELREF | ACKED]
 export function xtrimCommand(ctx: Ctx, argv: Args): Reply {
   const t = readTrimArgs(argv, false);
   if (t instanceof ReplyError) return t;

@@ -4,23 +4,22 @@
 // because a group still has it pending or has not delivered it yet).
 
 import type { StreamId } from '../../engine/stream/stream-id.js';
-import type { StreamValue } from '../../engine/stream/stream-value.js';
+import type { RefPolicy, StreamValue } from '../../engine/stream/stream-value.js';
 import { NUMIDS_MISMATCH, NUMIDS_NOT_POSITIVE, ReplyError, SYNTAX } from '../../errors.js';
 import type { Reply } from '../../reply.js';
 import { parseInteger } from '../args.js';
 import { unchanged, type Args, type Ctx } from '../spec.js';
 import { parseStrictId } from './ids.js';
 import { readStream } from './lookup.js';
-
-type Policy = 'keepref' | 'delref' | 'acked';
+import { isRefPolicy } from './ref-policy.js';
 
 /** [KEEPREF | DELREF | ACKED] IDS numids id [id ...], from argv[from] on. */
-function readPolicyIds(argv: Args, from: number): { policy: Policy; ids: StreamId[] } | ReplyError {
-  let policy: Policy | undefined;
+function readPolicyIds(argv: Args, from: number): { policy: RefPolicy; ids: StreamId[] } | ReplyError {
+  let policy: RefPolicy | undefined;
   let ids: StreamId[] | undefined;
   for (let i = from; i < argv.length; i++) {
     const opt = argv[i].toLowerCase();
-    if ((opt === 'keepref' || opt === 'delref' || opt === 'acked') && policy === undefined) policy = opt;
+    if (isRefPolicy(opt) && policy === undefined) policy = opt;
     else if (opt === 'ids' && ids === undefined && i + 1 < argv.length) {
       const n = parseInteger(argv[i + 1]);
       if (n === undefined || n < 1) return NUMIDS_NOT_POSITIVE;
@@ -37,17 +36,11 @@ function readPolicyIds(argv: Args, from: number): { policy: Policy; ids: StreamI
   return ids === undefined ? SYNTAX : { policy: policy ?? 'keepref', ids };
 }
 
-/** Whether some group still needs the entry: pending there, or not yet delivered. */
-function referenced(s: StreamValue, id: StreamId): boolean {
-  for (const g of s.groups.values()) if (g.pel.has(id) || g.lastId < id) return true;
-  return false;
-}
-
 /** Deletes the entry as the policy says; 1 when deleted, 2 when kept for a group. */
-function deleteEntry(s: StreamValue, id: StreamId, policy: Policy): 1 | 2 | -1 {
-  if (policy === 'acked' && referenced(s, id)) return 2;
+function deleteEntry(s: StreamValue, id: StreamId, policy: RefPolicy): 1 | 2 | -1 {
+  if (policy === 'acked' && s.referenced(id)) return 2;
   if (!s.delete(id)) return -1;
-  if (policy === 'delref') for (const g of s.groups.values()) g.ack(id);
+  if (policy === 'delref') s.dropReferences(id);
   return 1;
 }
 

@@ -16,6 +16,14 @@ import { U64_MAX, type StreamId } from './stream-id.js';
 /** Redis's stream-node-max-entries default. */
 export const NODE_MAX_ENTRIES = 100;
 
+/** A trim's threshold: entries go from the head while the stream is longer than `maxlen`, or while their ids are below `minid`. */
+export type TrimBy = { readonly maxlen: number } | { readonly minid: StreamId };
+
+/** Whether a trim by `by` stops at the live entry `id`, the stream being `length` long. */
+export function trimStopsAt(by: TrimBy, length: number, id: StreamId): boolean {
+  return 'maxlen' in by ? length <= by.maxlen : id >= by.minid;
+}
+
 export interface StreamEntry {
   readonly id: StreamId;
   /** Field, value, field, value, ... */
@@ -204,9 +212,9 @@ export class EntryStore {
    * Removes entries from the head while the stream is longer than `maxlen` (or, with `minid`,
    * while ids are below it), at most `limit` of them (0: no cap). Always exact, as Upstash trims
    * `~` too. A node that goes whole is dropped at once; the rest leave tombstones, as in Redis's
-   * streamTrim. Returns how many went.
+   * streamTrim. `removed` (if given) is told each live entry that goes, in order. Returns how many went.
    */
-  trim(by: { maxlen: number } | { minid: StreamId }, limit: number): number {
+  trim(by: TrimBy, limit: number, removed?: (id: StreamId) => void): number {
     let deleted = 0;
     let whole = 0; // the nodes that go whole, removed in one splice
     for (; whole < this.nodes.length; whole++) {
@@ -219,23 +227,25 @@ export class EntryStore {
       const removeNode =
         'maxlen' in by ? this.length - node.live >= by.maxlen : node.entries[node.entries.length - 1].id < by.minid;
       if (removeNode && node.live <= room) {
+        if (removed !== undefined) for (const e of node.entries) if (!e.deleted) removed(e.id);
         this.length -= node.live;
         deleted += node.live;
         continue;
       }
-      let removed = 0;
+      let marked = 0;
       for (const e of node.entries) {
-        if (removed === room || ('maxlen' in by ? this.length <= by.maxlen : e.id >= by.minid)) break;
+        if (marked === room || trimStopsAt(by, this.length, e.id)) break;
         if (!e.deleted) {
           e.deleted = true;
-          removed++;
+          marked++;
           this.length--;
+          removed?.(e.id);
         }
       }
       // The counters are rewritten once, after the entries are marked, as Redis does.
       const tombstones = node.entries.length - node.live;
-      recount(node, node.live - removed, tombstones + removed);
-      deleted += removed;
+      recount(node, node.live - marked, tombstones + marked);
+      deleted += marked;
       break;
     }
     this.nodes.splice(0, whole);

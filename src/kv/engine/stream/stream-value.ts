@@ -4,10 +4,17 @@
 
 import { registerKind, type Container, type ContainerKind } from '../value.js';
 import { ConsumerGroup, INVALID_ENTRIES_READ } from './consumer-group.js';
-import { EntryStore, type StreamEntry } from './entry-store.js';
+import { EntryStore, trimStopsAt, type StreamEntry, type TrimBy } from './entry-store.js';
 import { decodeStream, encodeStream } from './stream-codec.js';
 import { streamMemory } from './stream-memory.js';
 import { MAX_ID, MIN_ID, type StreamId } from './stream-id.js';
+
+/**
+ * What removing entries does with consumer groups' references to them (Redis 8.2's XDELEX,
+ * XACKDEL, and XADD's and XTRIM's trims): KEEPREF leaves them in the PELs, DELREF removes them
+ * from every PEL, ACKED removes only entries no group still needs (see `referenced`).
+ */
+export type RefPolicy = 'keepref' | 'delref' | 'acked';
 
 export class StreamValue implements Container {
   readonly store = new EntryStore();
@@ -48,6 +55,59 @@ export class StreamValue implements Container {
     if (!this.store.delete(id)) return false;
     if (id > this.maxDeletedId) this.maxDeletedId = id;
     return true;
+  }
+
+  /** Whether some group still needs the entry: pending there, or not delivered yet (Redis's streamEntryIsReferenced). */
+  referenced(id: StreamId): boolean {
+    for (const g of this.groups.values()) if (g.pel.has(id) || g.lastId < id) return true;
+    return false;
+  }
+
+  /** Removes the entry from every group's PEL (Redis's streamCleanupEntryCGroupRefs). */
+  dropReferences(id: StreamId): void {
+    for (const g of this.groups.values()) g.ack(id);
+  }
+
+  /**
+   * Redis's streamTrim, always exact: removes entries from the head as `by` says, at most
+   * `limit` of them (0: no cap), dealing with groups' references as `policy` says. ACKED passes
+   * over an entry a group still needs and goes on with the next (a pending entry holds back
+   * only itself); MAXLEN counts the entries passed over, which stay. Trimming leaves
+   * maxDeletedId alone, as in Redis. Without groups every policy trims alike. Returns how many went.
+   */
+  trim(by: TrimBy, limit: number, policy: RefPolicy): number {
+    if (this.groups.size === 0 || policy === 'keepref') return this.store.trim(by, limit);
+    if (policy === 'delref') return this.store.trim(by, limit, (id) => this.dropReferences(id));
+    // Entries past some group's last delivered id all stay: the walk ends there.
+    const gone: StreamId[] = [];
+    let length = this.length;
+    for (const e of this.store.range(MIN_ID, this.deliveredToAll(), false)) {
+      if (gone.length === limit && limit > 0) break;
+      if (trimStopsAt(by, length, e.id)) break;
+      if (this.referenced(e.id)) continue;
+      gone.push(e.id);
+      length--;
+    }
+    for (const id of gone) this.store.delete(id);
+    return gone.length;
+  }
+
+  /**
+   * The first entry a trim under `policy` could still remove, MAX_ID when none. A trim removes
+   * such entries in id order, so every one before it is gone: an exact MINID trim to this id,
+   * replayed on the state before, removes the same entries (how a trim with ~ or LIMIT is logged).
+   */
+  firstTrimmable(policy: RefPolicy): StreamId {
+    if (policy !== 'acked') return this.store.first()?.id ?? MAX_ID;
+    for (const e of this.store.range(MIN_ID, this.deliveredToAll(), false)) if (!this.referenced(e.id)) return e.id;
+    return MAX_ID;
+  }
+
+  /** The last id every group has been given (MAX_ID without groups). */
+  private deliveredToAll(): StreamId {
+    let last = MAX_ID;
+    for (const g of this.groups.values()) if (g.lastId < last) last = g.lastId;
+    return last;
   }
 
   /** Redis's streamRangeHasTombstones: whether an XDEL hole may lie in [start, end]. */
