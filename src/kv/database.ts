@@ -13,6 +13,7 @@ import { KeyWaiters } from './engine/key-waiters.js';
 import { Keyspace, type Clock } from './engine/keyspace.js';
 import type { Journal } from './engine/persistence.js';
 import { monitorLine, PubSubHub, type PubSubClient } from './engine/pubsub/hub.js';
+import { KeyEvent, KeyspaceEvents } from './engine/pubsub/keyspace-events.js';
 import { Scripting, type ScriptLimits } from './engine/scripting/scripting.js';
 import { SearchRegistry } from './search/registry.js';
 
@@ -38,6 +39,7 @@ export class Database implements Ctx, KvBackend, ServerStats {
   journal: Journal = NO_JOURNAL;
   readonly commands = COMMANDS;
   readonly pubsub = new PubSubHub();
+  readonly events = new KeyspaceEvents(this.pubsub);
   client: PubSubClient | null = null;
   readonly startedAt: number;
   commandsProcessed = 0;
@@ -68,10 +70,16 @@ export class Database implements Ctx, KvBackend, ServerStats {
     clock: Clock = Date.now,
     scriptLimits = DEFAULT_SCRIPT_LIMITS,
   ) {
-    this.ks = new Keyspace(clock, (argv) => {
-      this.journal.record(argv);
-      if (this.search.active) this.search.keyChanged(argv[1]); // argv: DEL key, or HDEL key field...
-    });
+    this.ks = new Keyspace(
+      clock,
+      (argv) => {
+        this.journal.record(argv);
+        if (this.search.active) this.search.keyChanged(argv[1]); // argv: DEL key, or HDEL key field...
+        if (argv[0] === 'del') this.events.notify(KeyEvent.expired, 'expired', argv[1]);
+        else this.events.notify(KeyEvent.hash, 'hexpired', argv[1]); // a hash's fields ran out
+      },
+      (key) => this.events.notify(KeyEvent.newKey, 'new', key),
+    );
     this.search = new SearchRegistry(this.ks);
     this.startedAt = clock();
     this.scripting = new Scripting(

@@ -108,6 +108,9 @@ export const tooManyPicks = (limit: number) =>
   new ReplyError(`ERR count is too large: at most ${limit} random elements are answered at once`);
 
 export const wrongArity = (name: string) => new ReplyError(`ERR wrong number of arguments for '${name}' command`);
+export const configUnknownOption = (name: string) => new ReplyError(`ERR Unknown option or number of arguments for CONFIG SET - '${name}'`);
+export const configSetFailed = (name: string, why: string) =>
+  new ReplyError(`ERR CONFIG SET failed (possibly related to argument '${name}') - ${why}`);
 export const invalidExpireTime = (name: string) => new ReplyError(`ERR invalid expire time in '${name}' command`);
 export const noPermCommand = (name: string) =>
   new ReplyError(`NOPERM this user has no permissions to run the '${name}' command or its subcommand`);

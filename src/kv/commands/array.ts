@@ -243,7 +243,7 @@ function ardelCommand(ctx: Ctx, argv: Args): Reply {
   const array = readArray(ctx, argv[1]);
   if (array === undefined || isError(array)) return array ?? 0;
   const removed = indexes.filter((index) => array.delete(index)).length;
-  dropIfEmpty(ctx.ks, argv[1], array.count);
+  dropIfEmpty(ctx, argv[1], array.count);
   return removed;
 }
 
@@ -267,7 +267,7 @@ function ardelrangeCommand(ctx: Ctx, argv: Args): Reply {
     for (const index of held) array.delete(index);
     removed += held.length;
   }
-  dropIfEmpty(ctx.ks, argv[1], array.count);
+  dropIfEmpty(ctx, argv[1], array.count);
   return removed;
 }
 

@@ -2,7 +2,8 @@
 // REST database; administration that acts on a Redis process (saving, replication,
 // shutdown, debugging) is declared so it is refused by name.
 
-import { SYNTAX } from '../errors.js';
+import { configSetFailed, configUnknownOption, SYNTAX, wrongArity } from '../errors.js';
+import { formatEventClasses, parseEventClasses } from '../engine/pubsub/keyspace-events.js';
 import { globMatch } from '../../text/glob.js';
 import { OK, type Reply } from '../reply.js';
 import { commandCommand } from './introspection/command.js';
@@ -21,7 +22,11 @@ export default family('server', null, [
   { name: 'command', arity: -1, flags: [], keys: NO_KEYS, acl: ['connection'], run: commandCommand },
   // Only GET: declared as the one subcommand, so admission refuses the others before a remote
   // backend could send them (CONFIG SET on the Redis behind Larder).
-  container('config', [{ name: 'get', arity: -3, flags: ['admin'], keys: NO_KEYS, run: configGetCommand }]),
+  container('config', [
+    { name: 'get', arity: -3, flags: ['admin'], keys: NO_KEYS, run: configGetCommand },
+    // Only notify-keyspace-events, as Upstash permits; a remote server is not reconfigured through Larder.
+    { name: 'set', arity: -4, flags: ['admin', 'noscript', 'embedded'], keys: NO_KEYS, run: configSetCommand },
+  ]),
   // Only USAGE: the other subcommands describe a Redis process, not a key.
   container('memory', [{ name: 'usage', arity: -3, flags: ['readonly'], keys: { first: 2, last: 2, step: 1 }, run: memoryUsageCommand }]),
   { name: 'monitor', arity: 1, flags: ['admin', 'stream'], keys: NO_KEYS, run: monitorCommand },
@@ -68,10 +73,27 @@ const CONFIG: readonly [string, string][] = [
 ];
 
 // CONFIG GET parameter [parameter ...]   (glob patterns, any case; other subcommands unknown)
-function configGetCommand(_ctx: Ctx, argv: Args): Reply {
+function configGetCommand(ctx: Ctx, argv: Args): Reply {
   const out: string[] = [];
-  for (const [name, value] of CONFIG) {
+  const settings: [string, string][] = [...CONFIG, [EVENTS_PARAMETER, formatEventClasses(ctx.events.flags)]];
+  for (const [name, value] of settings) {
     if (argv.some((pattern, i) => i >= 2 && globMatch(pattern, name, true))) out.push(name, value);
   }
   return out;
+}
+
+const EVENTS_PARAMETER = 'notify-keyspace-events';
+
+// CONFIG SET parameter value [parameter value ...]: all or nothing, as Redis 7 applies several.
+// Logged, so the classes come back after a restart (and in the snapshot's header).
+function configSetCommand(ctx: Ctx, argv: Args): Reply {
+  if (argv.length % 2 !== 0) return wrongArity('config|set');
+  // Redis's order: every name known, none twice, then the values.
+  for (let i = 2; i < argv.length; i += 2) if (argv[i].toLowerCase() !== EVENTS_PARAMETER) return configUnknownOption(argv[i]);
+  if (argv.length > 4) return configSetFailed(EVENTS_PARAMETER, 'duplicate parameter');
+  const flags = parseEventClasses(argv[3]);
+  if (flags === null) return configSetFailed(EVENTS_PARAMETER, "Invalid event class character. Use 'Ag$lshzxeKEtmdn'.");
+  ctx.events.flags = flags;
+  ctx.rewrite([argv]);
+  return OK;
 }

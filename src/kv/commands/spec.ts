@@ -4,6 +4,7 @@
 
 import type { Keyspace } from '../engine/keyspace.js';
 import type { PubSubClient, PubSubHub } from '../engine/pubsub/hub.js';
+import type { KeyspaceEvents } from '../engine/pubsub/keyspace-events.js';
 import type { Scripting } from '../engine/scripting/scripting.js';
 import type { Args } from '../argv.js';
 import type { ReplyError } from '../errors.js';
@@ -111,6 +112,8 @@ export interface Ctx {
   /** The command table, for COMMAND and ACL: table.ts imports the families, so they cannot import it. */
   readonly commands: CommandList;
   readonly pubsub: PubSubHub;
+  /** Keyspace notifications: a write tells it each event, as Redis's notifyKeyspaceEvent. */
+  readonly events: KeyspaceEvents;
   /** The streaming client (an SSE connection) running SUBSCRIBE or MONITOR; null over request/response. */
   readonly client: PubSubClient | null;
   /** Scripts and function libraries (EVAL, FUNCTION, FCALL). */

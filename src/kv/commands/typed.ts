@@ -3,8 +3,10 @@
 // that empties its container deletes the key (`dropIfEmpty`), as Redis never keeps empty ones.
 
 import type { Keyspace } from '../engine/keyspace.js';
+import { KeyEvent } from '../engine/pubsub/keyspace-events.js';
 import type { Container, ContainerKind } from '../engine/value.js';
 import { WRONGTYPE, type ReplyError } from '../errors.js';
+import type { Ctx } from './spec.js';
 
 /** The container at `key` for reading: undefined when absent, WRONGTYPE for another type. */
 export function readTyped<T extends Container>(ks: Keyspace, key: string, kind: ContainerKind): T | undefined | ReplyError {
@@ -22,7 +24,9 @@ export function writeTyped<T extends Container>(ks: Keyspace, key: string, kind:
   return made;
 }
 
-/** Deletes `key` when its container has become empty. */
-export function dropIfEmpty(ks: Keyspace, key: string, size: number): void {
-  if (size === 0) ks.delete(key);
+/** Deletes `key` when its container has become empty, with Redis's `del` event after the command's own. */
+export function dropIfEmpty(ctx: Ctx, key: string, size: number): void {
+  if (size !== 0) return;
+  ctx.ks.delete(key);
+  ctx.events.notify(KeyEvent.generic, 'del', key);
 }

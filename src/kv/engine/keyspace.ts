@@ -88,6 +88,8 @@ export class Keyspace {
     readonly now: Clock,
     /** Told the command that logs each expiry: DEL key, or the kind's own for members. */
     private readonly onExpired: (argv: readonly string[]) => void = () => {},
+    /** Told each key added (Redis's dbAdd), for the `new` keyspace event. */
+    private readonly onAdded: (key: string) => void = () => {},
   ) {
     this.lruBase = Math.floor(now() / 1000);
   }
@@ -214,6 +216,7 @@ export class Keyspace {
     this.slots.set(key, s);
     this.noteContainer(s, value);
     if (exp > 0) this.volatile.set(s, exp);
+    this.onAdded(key);
     return s;
   }
 

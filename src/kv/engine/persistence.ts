@@ -4,7 +4,8 @@
 // Snapshot frames: the header holds {"version":1,"keys":N}, plus "scripts" (SCRIPT LOAD's
 // bodies) and "libraries" (FUNCTION LOAD's codes) as arrays of byte strings when there are
 // any, and "search" (the SEARCH.CREATE of each search index and SEARCH.ALIASADD of each alias)
-// as an array of argvs when there are any; search indexes themselves are not stored but rebuilt from the keys at start. Each
+// as an array of argvs when there are any, and "keyspaceEvents" (CONFIG SET notify-keyspace-events,
+// its classes' bits) when some are enabled; search indexes themselves are not stored but rebuilt from the keys at start. Each
 // entry holds
 //   [u32 key length][key][f64 expiry ms, 0 = none][value encoding (value-codec.ts)].
 // Log frames hold the commands of one write (command-codec.ts).
@@ -17,6 +18,7 @@ import type { Args } from '../argv.js';
 import { diskWriteFailed, type ReplyError } from '../errors.js';
 import { decodeCommands, encodeCommands } from './command-codec.js';
 import type { Keyspace } from './keyspace.js';
+import type { KeyspaceEvents } from './pubsub/keyspace-events.js';
 import type { Scripting } from './scripting/scripting.js';
 import { decodeValue, encodeValueAfter } from './value-codec.js';
 import type { Value } from './value.js';
@@ -56,6 +58,7 @@ export interface PersistedDatabase {
   readonly ks: Keyspace;
   readonly scripting: Scripting;
   readonly search: PersistedSearch;
+  readonly events: KeyspaceEvents;
   journal: Journal;
   /** Re-runs a logged command, unchecked; the error it met, or null. */
   replay(argv: Args): ReplyError | null;
@@ -162,7 +165,9 @@ export class Persistence implements Journal {
     const { scripts, libraries } = this.db.scripting.snapshot();
     const search = this.db.search.declared ? this.db.search.definitions() : [];
     const searchSkipped = this.db.search.active ? this.db.search.skippedKeys() : [];
+    const keyspaceEvents = this.db.events.flags;
     const header = {
+      ...(keyspaceEvents !== 0 && { keyspaceEvents }),
       ...(scripts.length > 0 && { scripts }),
       ...(libraries.length > 0 && { libraries }),
       ...(search.length > 0 && { search }),
@@ -212,6 +217,9 @@ export class Persistence implements Journal {
     const scripts = texts(header.scripts);
     const libraries = texts(header.libraries);
     if (scripts === null || libraries === null) throw corrupt('has unreadable scripts or libraries');
+    const events = header.keyspaceEvents ?? 0;
+    if (typeof events !== 'number' || !Number.isInteger(events) || events < 0) throw corrupt('has unreadable keyspace event classes');
+    this.db.events.flags = events;
     for (const argv of searchDefinitions(header.search)) {
       if (argv === null || this.db.replay(argv) !== null) throw corrupt('has an unreadable search index definition');
     }

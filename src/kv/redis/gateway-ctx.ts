@@ -9,6 +9,7 @@ import { COMMANDS } from '../commands/table.js';
 import { SYSTEM_CALLER } from '../database.js';
 import { Keyspace } from '../engine/keyspace.js';
 import { PubSubHub } from '../engine/pubsub/hub.js';
+import { KeyspaceEvents } from '../engine/pubsub/keyspace-events.js';
 import { Scripting } from '../engine/scripting/scripting.js';
 import type { Reply } from '../reply.js';
 import { SearchRegistry } from '../search/registry.js';
@@ -16,6 +17,7 @@ import { SearchRegistry } from '../search/registry.js';
 export class GatewayCtx implements Ctx, ServerStats {
   readonly ks = new Keyspace(Date.now, () => {});
   readonly pubsub = new PubSubHub();
+  readonly events = new KeyspaceEvents(this.pubsub); // never enabled: its commands write no keys
   readonly client = null;
   readonly scripting = new Scripting({ run: () => null, permits: () => null }, { timeMs: 0, memoryBytes: 0 }); // scripts run on the remote server
   readonly search = new SearchRegistry(this.ks); // SEARCH.* is refused before it gets here

@@ -100,6 +100,14 @@ export class RespClient {
     });
   }
 
+  /** The next reply that no command asked for: on a subscribed connection, its next message. */
+  next(): Promise<string> {
+    return new Promise((resolve, reject) => {
+      this.waiting.push({ resolve, reject });
+      this.receive('');
+    });
+  }
+
   close(): void {
     this.socket.destroy();
   }

@@ -48,7 +48,7 @@ export function hexpireGeneric(ctx: Ctx, argv: Args, name: string, unit: 1 | 100
     if (code === EXPIRY_SET) updated.push(field);
     else if (code === FIELD_DELETED) deleted.push(field);
   }
-  dropIfEmpty(ctx.ks, key, h.size);
+  dropIfEmpty(ctx, key, h.size);
   if (updated.length > 0) ctx.ks.noteMemberExpiry(key);
   logExpiries(ctx, key, at, updated, deleted);
   return codes;

@@ -42,7 +42,7 @@ export function hgetdelCommand(ctx: Ctx, argv: Args): Reply {
     deleted.push(field);
   }
   if (deleted.length === 0) return unchanged(ctx, out);
-  dropIfEmpty(ctx.ks, key, h!.size);
+  dropIfEmpty(ctx, key, h!.size);
   ctx.rewrite([['hdel', key, ...deleted]]);
   return out;
 }
@@ -82,7 +82,7 @@ export function hgetexCommand(ctx: Ctx, argv: Args): Reply {
     }
   }
   if (updated.length === 0 && deleted.length === 0) return unchanged(ctx, out);
-  dropIfEmpty(ctx.ks, key, h!.size);
+  dropIfEmpty(ctx, key, h!.size);
   if (persist) {
     ctx.rewrite([['hpersist', key, 'FIELDS', String(updated.length), ...updated]]);
   } else {
@@ -128,7 +128,7 @@ export function hsetexCommand(ctx: Ctx, argv: Args): Reply {
     if (code === EXPIRY_SET) updated.push(argv[i]);
     else if (code === FIELD_DELETED) deleted.push(argv[i]);
   }
-  dropIfEmpty(ctx.ks, key, h.size);
+  dropIfEmpty(ctx, key, h.size);
   if (deleted.length > 0) ctx.rewrite([['hdel', key, ...deleted]]);
   else if (timed) {
     ctx.ks.noteMemberExpiry(key);

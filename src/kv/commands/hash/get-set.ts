@@ -61,7 +61,7 @@ export function hdelCommand(ctx: Ctx, argv: Args): Reply {
   let deleted = 0;
   for (let i = 2; i < argv.length; i++) if (h.delete(argv[i])) deleted++;
   if (deleted === 0) return unchanged(ctx, 0);
-  dropIfEmpty(ctx.ks, key, h.size);
+  dropIfEmpty(ctx, key, h.size);
   return deleted;
 }
 

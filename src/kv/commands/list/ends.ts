@@ -69,7 +69,7 @@ function popGeneric(ctx: Ctx, argv: Args, front: boolean): Reply {
   if (isError(list)) return list;
   if (count === 0) return unchanged(ctx, []);
   const reply = count === -1 ? (front ? list.popFront() : list.popBack()) ?? null : popMany(list, front, count);
-  dropIfEmpty(ks, argv[1], list.length);
+  dropIfEmpty(ctx, argv[1], list.length);
   return reply;
 }
 
@@ -97,7 +97,7 @@ export function lmpopCommand(ctx: Ctx, argv: Args): Reply {
     if (list === undefined) continue;
     if (isError(list)) return list;
     const items = popMany(list, front, count);
-    dropIfEmpty(ks, key, list.length);
+    dropIfEmpty(ctx, key, list.length);
     ctx.rewrite([[front ? 'lpop' : 'rpop', key, String(items.length)]]);
     return [key, items];
   }
@@ -132,6 +132,6 @@ function moveGeneric(ctx: Ctx, src: string, dst: string, fromFront: boolean, toF
   if (target === undefined) ks.insert(dst, new ListValue([item]), 0);
   else if (toFront) target.pushFront(item);
   else target.pushBack(item);
-  dropIfEmpty(ks, src, source.length);
+  dropIfEmpty(ctx, src, source.length);
   return item;
 }

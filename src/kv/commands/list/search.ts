@@ -71,7 +71,7 @@ export function lremCommand(ctx: Ctx, argv: Args): Reply {
   if (isError(list)) return list;
   const removed = list.remove(argv[3], count === 0 ? Infinity : Math.abs(count), count < 0);
   if (removed === 0) return unchanged(ctx, 0);
-  dropIfEmpty(ctx.ks, argv[1], list.length);
+  dropIfEmpty(ctx, argv[1], list.length);
   return removed;
 }
 

@@ -26,7 +26,7 @@ export function sremCommand(ctx: Ctx, argv: Args): Reply {
   let removed = 0;
   if (set !== undefined) {
     for (let i = 2; i < argv.length && set.size > 0; i++) if (set.delete(argv[i])) removed++;
-    dropIfEmpty(ctx.ks, argv[1], set.size);
+    dropIfEmpty(ctx, argv[1], set.size);
   }
   return removed === 0 ? unchanged(ctx, 0) : removed;
 }
@@ -42,7 +42,7 @@ export function smoveCommand(ctx: Ctx, argv: Args): Reply {
   if (isError(dst)) return dst;
   if (src === dst) return unchanged(ctx, src.has(member) ? 1 : 0);
   if (!src.delete(member)) return unchanged(ctx, 0);
-  dropIfEmpty(ctx.ks, from, src.size);
+  dropIfEmpty(ctx, from, src.size);
   if (dst !== undefined) {
     dst.add(member);
   } else {

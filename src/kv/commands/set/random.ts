@@ -30,7 +30,7 @@ export function spopCommand(ctx: Ctx, argv: Args): Reply {
   if (set === undefined) return unchanged(ctx, null);
   if (isError(set)) return set;
   const member = set.pop();
-  dropIfEmpty(ctx.ks, key, set.size);
+  dropIfEmpty(ctx, key, set.size);
   ctx.rewrite([['srem', key, member]]);
   return member;
 }

@@ -82,6 +82,6 @@ function pop(ctx: Ctx, key: string, z: ZSet, max: boolean, count: number, emit: 
     emit(x.member, replyDouble(x.score));
     z.remove(x.member);
   }
-  dropIfEmpty(ctx.ks, key, z.size);
+  dropIfEmpty(ctx, key, z.size);
   return n;
 }

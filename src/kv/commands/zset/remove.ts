@@ -53,6 +53,6 @@ function removeFrom(ctx: Ctx, key: string, remove: (z: ZSet) => number): Reply {
   if (isError(z)) return z;
   if (z === undefined) return unchanged(ctx, 0);
   const removed = remove(z);
-  dropIfEmpty(ctx.ks, key, z.size);
+  dropIfEmpty(ctx, key, z.size);
   return removed === 0 ? unchanged(ctx, 0) : removed;
 }
