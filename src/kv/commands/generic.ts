@@ -2,6 +2,7 @@
 // DUMP/RESTORE part of cluster.c). The declarations and the one-line handlers live here; the
 // larger groups live in generic/.
 
+import { KeyEvent } from '../engine/pubsub/keyspace-events.js';
 import { typeName } from '../engine/value.js';
 import { Status, type Reply } from '../reply.js';
 import { dumpCommand, restoreCommand } from './generic/dump.js';
@@ -93,7 +94,11 @@ export default family('generic', 'keyspace', [
 // DEL key [key ...], UNLINK key [key ...]
 function delCommand(ctx: Ctx, argv: Args): Reply {
   let n = 0;
-  for (let i = 1; i < argv.length; i++) if (ctx.ks.delete(argv[i])) n++;
+  for (let i = 1; i < argv.length; i++) {
+    if (!ctx.ks.delete(argv[i])) continue;
+    ctx.events.notify(KeyEvent.generic, 'del', argv[i]);
+    n++;
+  }
   return n === 0 ? unchanged(ctx, 0) : n;
 }
 

@@ -2,6 +2,7 @@
 // restoreCommand). The payload is Larder's own (engine/value-codec.ts), not Redis's RDB
 // format: payloads move between Larder databases, not to or from a real Redis.
 
+import { KeyEvent } from '../../engine/pubsub/keyspace-events.js';
 import { BAD_PAYLOAD, BUSYKEY, INVALID_FREQ, INVALID_IDLETIME, INVALID_TTL, NOT_INTEGER, SYNTAX } from '../../errors.js';
 import { decodeValue, encodeValue } from '../../engine/value-codec.js';
 import { OK, type Reply } from '../../reply.js';
@@ -59,11 +60,13 @@ export function restoreCommand(ctx: Ctx, argv: Args): Reply {
   if (ttl !== 0 && ttl <= now && !ks.loading) {
     // Already expired: nothing is created, and only a replaced key's deletion is logged.
     if (!deleted) return unchanged(ctx, OK);
+    ctx.events.notify(KeyEvent.generic, 'del', key);
     ctx.rewrite([['del', key]]);
     return OK;
   }
   const s = ks.insert(key, value, ttl);
   if (idle >= 0) ks.setIdleSecondsAt(s, idle);
+  ctx.events.notify(KeyEvent.generic, 'restore', key);
   if (ttl !== 0 && !absTtl) ctx.rewrite([[...argv.slice(0, 2), String(ttl), ...argv.slice(3), 'ABSTTL']]);
   return OK;
 }

@@ -9,6 +9,7 @@ import {
   unsupportedOption,
   type ReplyError,
 } from '../../errors.js';
+import { KeyEvent } from '../../engine/pubsub/keyspace-events.js';
 import type { Reply } from '../../reply.js';
 import { parseInt64 } from '../args.js';
 import { unchanged, type Args, type Ctx } from '../spec.js';
@@ -77,9 +78,11 @@ export function expireGeneric(ctx: Ctx, argv: Args, name: string, unit: 1 | 1000
   // have found the key, and the log's own DEL says when it went.
   if (at <= now && !ks.loading) {
     ks.delete(key);
+    ctx.events.notify(KeyEvent.generic, 'del', key);
     ctx.rewrite([['del', key]]);
   } else {
     ks.setExpiry(s, at);
+    ctx.events.notify(KeyEvent.generic, 'expire', key);
     ctx.rewrite([['pexpireat', key, when.toString()]]);
   }
   return 1;
@@ -103,5 +106,6 @@ export function persistCommand(ctx: Ctx, argv: Args): Reply {
   const s = ctx.ks.lookup(argv[1]);
   if (s === undefined || ctx.ks.expiryAt(s) === 0) return unchanged(ctx, 0);
   ctx.ks.setExpiry(s, 0);
+  ctx.events.notify(KeyEvent.generic, 'persist', argv[1]);
   return 1;
 }

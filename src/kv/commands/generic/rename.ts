@@ -2,6 +2,7 @@
 // Both carry the expiry along.
 
 import { DB_OUT_OF_RANGE, NO_SUCH_KEY, NOT_INTEGER, SYNTAX } from '../../errors.js';
+import { KeyEvent } from '../../engine/pubsub/keyspace-events.js';
 import { cloneValue } from '../../engine/value.js';
 import { OK, type Reply } from '../../reply.js';
 import { parseInteger } from '../args.js';
@@ -20,6 +21,8 @@ export function renameGeneric(ctx: Ctx, argv: Args, nx: boolean): Reply {
   if (from === to || (nx && ks.lookup(to) !== undefined)) return unchanged(ctx, nx ? 0 : OK);
   ks.delete(to);
   ks.rename(s, to);
+  ctx.events.notify(KeyEvent.generic, 'rename_from', from);
+  ctx.events.notify(KeyEvent.generic, 'rename_to', to);
   return nx ? 1 : OK;
 }
 
@@ -52,5 +55,6 @@ export function copyCommand(ctx: Ctx, argv: Args): Reply {
     ks.delete(to);
   }
   ks.insert(to, cloneValue(ks.valueAt(s)), ks.expiryAt(s));
+  ctx.events.notify(KeyEvent.generic, 'copy_to', to);
   return 1;
 }

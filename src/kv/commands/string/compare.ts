@@ -3,6 +3,7 @@
 // digits (hash-wasm's XXH3, set up once when this module loads).
 
 import { createXXHash3 } from 'hash-wasm';
+import { KeyEvent } from '../../engine/pubsub/keyspace-events.js';
 import { ReplyError, SYNTAX, isError } from '../../errors.js';
 import type { Reply } from '../../reply.js';
 import { ArgReader } from '../args.js';
@@ -72,7 +73,7 @@ export function digestCommand(ctx: Ctx, argv: Args): Reply {
 export function delexCommand(ctx: Ctx, argv: Args): Reply {
   const ks = ctx.ks;
   const key = argv[1];
-  if (argv.length === 2) return ks.delete(key) ? 1 : unchanged(ctx, 0);
+  if (argv.length === 2) return ks.delete(key) ? deleted(ctx, key) : unchanged(ctx, 0);
   if (argv.length !== 4) return SYNTAX;
   const r = new ArgReader(argv, 2);
   const cond = readComparison(r);
@@ -83,5 +84,11 @@ export function delexCommand(ctx: Ctx, argv: Args): Reply {
   if (s === undefined || !conditionHolds(cond, true, stringAt(ks, s))) return unchanged(ctx, 0);
   ks.delete(key);
   ctx.rewrite([['del', key]]);
+  return deleted(ctx, key);
+}
+
+/** DELEX's answer for a key it deleted, after its `del` event. */
+function deleted(ctx: Ctx, key: string): 1 {
+  ctx.events.notify(KeyEvent.generic, 'del', key);
   return 1;
 }

@@ -9,6 +9,7 @@ import {
   NOT_FLOAT,
   NOT_INTEGER,
 } from '../../errors.js';
+import { KeyEvent } from '../../engine/pubsub/keyspace-events.js';
 import type { Reply } from '../../reply.js';
 import { incrementText, INT64_MIN, parseExactInteger } from '../args.js';
 import { addLongDouble, formatLongDouble, LONG_DOUBLE_ZERO, parseLongDouble } from '../long-double.js';
@@ -47,6 +48,7 @@ function incrBy(ctx: Ctx, key: string, by: number | bigint): Reply {
   if (isError(next)) return next;
   const text = String(next);
   putString(ctx.ks, key, s, text);
+  ctx.events.notify(KeyEvent.string, 'incrby', key);
   return next;
 }
 
@@ -62,6 +64,7 @@ export function incrbyfloatCommand(ctx: Ctx, argv: Args): Reply {
   if (sum === undefined) return NAN_OR_INF;
   const text = formatLongDouble(sum);
   putString(ctx.ks, key, s, text);
+  ctx.events.notify(KeyEvent.string, 'incrbyfloat', key);
   // Logged as the value it produced, so a replay cannot round differently.
   ctx.rewrite([['set', key, text, 'keepttl']]);
   return text;

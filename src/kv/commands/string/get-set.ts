@@ -4,6 +4,7 @@
 // are logged in Redis's absolute form; writes that change nothing are not logged.
 
 import { textOf } from '../../engine/editable-string.js';
+import { KeyEvent } from '../../engine/pubsub/keyspace-events.js';
 import type { Keyspace, Slot } from '../../engine/keyspace.js';
 import { isError, NOT_INTEGER, NUMKEYS_NOT_POSITIVE, NUMKEYS_OVER_ARGS, SYNTAX, WRONGTYPE, wrongArity, type ReplyError } from '../../errors.js';
 import { OK, type Reply } from '../../reply.js';
@@ -26,6 +27,7 @@ export function getCommand(ctx: Ctx, argv: Args): Reply {
 export function setCommand(ctx: Ctx, argv: Args): Reply {
   if (argv.length === 3) {
     ctx.ks.set(argv[1], argv[2]);
+    ctx.events.notify(KeyEvent.string, 'set', argv[1]);
     return OK;
   }
   const r = new ArgReader(argv, 3);
@@ -58,6 +60,7 @@ export function setCommand(ctx: Ctx, argv: Args): Reply {
 export function setnxCommand(ctx: Ctx, argv: Args): Reply {
   if (ctx.ks.lookup(argv[1]) !== undefined) return unchanged(ctx, 0);
   ctx.ks.insert(argv[1], argv[2], 0);
+  ctx.events.notify(KeyEvent.string, 'set', argv[1]);
   return 1;
 }
 
@@ -99,7 +102,7 @@ function setGeneric(
   if (cond !== undefined && !conditionHolds(cond, s !== undefined, old ?? undefined)) {
     return unchanged(ctx, get ? old : null);
   }
-  const logged = store(ks, s, key, value, at, expiry?.word === 'keepttl');
+  const logged = store(ctx, s, key, value, at, expiry?.word === 'keepttl');
   if (at !== 0 || get || compares(cond)) ctx.rewrite([logged]);
   return get ? old : OK;
 }
@@ -111,10 +114,14 @@ function deadline(expiry: Expiry | null, now: number, command: string): number |
 
 /**
  * SET's write of `value` at `key` (live slot `s`, if any), expiring at `at` (0: never) or, with
- * `keepTtl`, when it did; answers the unconditional SET that logs it.
+ * `keepTtl`, when it did, with its events (`set`, then `expire` for a new time); answers the
+ * unconditional SET that logs it.
  */
-function store(ks: Keyspace, s: Slot | undefined, key: string, value: string, at: number | bigint, keepTtl: boolean): Args {
+function store(ctx: Ctx, s: Slot | undefined, key: string, value: string, at: number | bigint, keepTtl: boolean): Args {
+  const ks = ctx.ks;
   put(ks, s, key, value, keepTtl && s !== undefined ? ks.expiryAt(s) : Number(at));
+  ctx.events.notify(KeyEvent.string, 'set', key);
+  if (at !== 0) ctx.events.notify(KeyEvent.generic, 'expire', key);
   return at !== 0 ? ['set', key, value, 'pxat', String(at)] : keepTtl ? ['set', key, value, 'keepttl'] : ['set', key, value];
 }
 
@@ -134,6 +141,7 @@ export function getsetCommand(ctx: Ctx, argv: Args): Reply {
   if (isError(s)) return s;
   const old = stringAt(ctx.ks, s) ?? null;
   put(ctx.ks, s, argv[1], argv[2], 0);
+  ctx.events.notify(KeyEvent.string, 'set', argv[1]);
   ctx.rewrite([['set', argv[1], argv[2]]]);
   return old;
 }
@@ -143,6 +151,7 @@ export function getdelCommand(ctx: Ctx, argv: Args): Reply {
   const old = getString(ctx.ks, argv[1]);
   if (typeof old !== 'string') return unchanged(ctx, old);
   ctx.ks.delete(argv[1]);
+  ctx.events.notify(KeyEvent.generic, 'del', argv[1]);
   ctx.rewrite([['del', argv[1]]]);
   return old;
 }
@@ -171,13 +180,16 @@ export function getexCommand(ctx: Ctx, argv: Args): Reply {
     if (Number(at) <= ks.now()) {
       // Only EXAT/PXAT can be past: the key goes at once, and is logged as deleted.
       ks.delete(key);
+      ctx.events.notify(KeyEvent.generic, 'del', key);
       ctx.rewrite([['del', key]]);
     } else {
       ks.setExpiry(s, Number(at));
+      ctx.events.notify(KeyEvent.generic, 'expire', key);
       ctx.rewrite([['pexpireat', key, String(at)]]);
     }
   } else if (expiry?.word === 'persist' && ks.expiryAt(s) !== 0) {
     ks.setExpiry(s, 0);
+    ctx.events.notify(KeyEvent.generic, 'persist', key);
     ctx.rewrite([['persist', key]]);
   }
   return value;
@@ -196,7 +208,7 @@ export function mgetCommand(ctx: Ctx, argv: Args): Reply {
 // MSET key value [key value ...]
 export function msetCommand(ctx: Ctx, argv: Args): Reply {
   if (argv.length % 2 === 0) return wrongArity('mset');
-  for (let i = 1; i < argv.length; i += 2) ctx.ks.set(argv[i], argv[i + 1]);
+  setAll(ctx, argv);
   return OK;
 }
 
@@ -235,9 +247,11 @@ export function msetexCommand(ctx: Ctx, argv: Args): Reply {
   const log: Args[] = [];
   for (let i = 2; i < end; i += 2) {
     if (past) {
-      if (ks.delete(argv[i])) log.push(['del', argv[i]]);
+      if (!ks.delete(argv[i])) continue;
+      ctx.events.notify(KeyEvent.generic, 'del', argv[i]);
+      log.push(['del', argv[i]]);
     } else {
-      log.push(store(ks, ks.lookup(argv[i]), argv[i], argv[i + 1], at, expiry?.word === 'keepttl'));
+      log.push(store(ctx, ks.lookup(argv[i]), argv[i], argv[i + 1], at, expiry?.word === 'keepttl'));
     }
   }
   ctx.rewrite(log);
@@ -250,6 +264,14 @@ export function msetnxCommand(ctx: Ctx, argv: Args): Reply {
   for (let i = 1; i < argv.length; i += 2) {
     if (ctx.ks.lookup(argv[i]) !== undefined) return unchanged(ctx, 0);
   }
-  for (let i = 1; i < argv.length; i += 2) ctx.ks.set(argv[i], argv[i + 1]);
+  setAll(ctx, argv);
   return 1;
+}
+
+/** MSET's and MSETNX's writes: each pair from argv[1] on, with its `set` event. */
+function setAll(ctx: Ctx, argv: Args): void {
+  for (let i = 1; i < argv.length; i += 2) {
+    ctx.ks.set(argv[i], argv[i + 1]);
+    ctx.events.notify(KeyEvent.string, 'set', argv[i]);
+  }
 }

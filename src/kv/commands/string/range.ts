@@ -2,11 +2,12 @@
 // byte counts (see kv/bytes.ts).
 
 import { constants } from 'node:buffer';
-import { isError, NOT_INTEGER, OFFSET_OUT_OF_RANGE, STRING_TOO_LONG } from '../../errors.js';
+import { isError, NOT_INTEGER, OFFSET_OUT_OF_RANGE, STRING_TOO_LONG, type ReplyError } from '../../errors.js';
+import { KeyEvent } from '../../engine/pubsub/keyspace-events.js';
 import type { Reply } from '../../reply.js';
 import { parseInteger } from '../args.js';
 import { unchanged, type Args, type Ctx } from '../spec.js';
-import { EDIT_IN_PLACE_MIN, editableAt, heldAt, storeEdited, stringSlot } from './lookup.js';
+import { EDIT_IN_PLACE_MIN, editableAt, heldAt, storeEdited, stringSlot, type StringSlot } from './lookup.js';
 
 // Redis caps a string at proto-max-bulk-len, 512MB. A JS string cannot be built quite that long
 // on every runtime (V8 stops 24 bytes short), so the cap is whichever is smaller.
@@ -17,21 +18,26 @@ export const MAX_STRING_BYTES = Math.min(512 * 1024 * 1024, constants.MAX_STRING
 export function appendCommand(ctx: Ctx, argv: Args): Reply {
   const s = stringSlot(ctx.ks, argv[1]);
   if (isError(s)) return s;
-  if (s === undefined) {
-    ctx.ks.insert(argv[1], argv[2], 0);
-    return argv[2].length;
-  }
+  const length = s === undefined ? argv[2].length : appendTo(ctx, argv[1], s, argv[2]);
+  if (isError(length)) return length;
+  if (s === undefined) ctx.ks.insert(argv[1], argv[2], 0);
+  ctx.events.notify(KeyEvent.string, 'append', argv[1]);
+  return length;
+}
+
+/** Appends `tail` to the string in live slot `s`; its new length. */
+function appendTo(ctx: Ctx, key: string, s: StringSlot, tail: string): number | ReplyError {
   const held = heldAt(ctx.ks, s);
   const end = held.length;
-  const length = end + argv[2].length;
+  const length = end + tail.length;
   if (length > MAX_STRING_BYTES) return STRING_TOO_LONG;
   if (typeof held === 'string' && length < EDIT_IN_PLACE_MIN) {
-    ctx.ks.setValueAt(s, held + argv[2]);
+    ctx.ks.setValueAt(s, held + tail);
     return length;
   }
   const e = editableAt(ctx.ks, s, length);
-  e.write(end, argv[2]);
-  storeEdited(ctx.ks, argv[1], s, e);
+  e.write(end, tail);
+  storeEdited(ctx.ks, key, s, e);
   return length;
 }
 
@@ -74,5 +80,6 @@ export function setrangeCommand(ctx: Ctx, argv: Args): Reply {
   const e = editableAt(ctx.ks, s, offset + patch.length);
   e.write(offset, patch);
   storeEdited(ctx.ks, argv[1], s, e);
+  ctx.events.notify(KeyEvent.string, 'setrange', argv[1]);
   return e.length;
 }

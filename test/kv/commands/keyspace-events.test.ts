@@ -1,0 +1,98 @@
+// Keyspace notifications, as Upstash's "Listen Keyspace Notifications" page describes them:
+// CONFIG SET notify-keyspace-events turns classes on, each write then publishes on
+// `__keyspace@0__:<key>` and `__keyevent@0__:<event>`, received here through the SDK's
+// subscribe. What each command publishes is checked against redis-server by
+// test/kv/differential/notifications.test.ts; here: CONFIG's answers in Redis's words, the
+// events of expiry (lazy and active), which no differential run waits for, and that the classes
+// come back after a restart either way.
+
+import assert from 'node:assert/strict';
+import { describe } from 'node:test';
+import { embeddedOnly, replies, startTestLarder, suiteLarder } from '../../support/larder.js';
+import { RESTART_WAYS } from '../../support/restarts.js';
+import { sdkClient } from '../../support/sdk.js';
+
+const only = embeddedOnly("CONFIG SET reconfigures Larder's own engine (a remote backend refuses it)");
+const PARAM = 'notify-keyspace-events';
+
+/** The next `count` messages a subscriber gets, as [channel, message]. */
+function collect(sub: { on(type: any, listener: (data: any) => void): void }, count: number): Promise<[string, unknown][]> {
+  const seen: [string, unknown][] = [];
+  return new Promise((resolve) => {
+    sub.on('message', ({ channel, message }: { channel: string; message: unknown }) => {
+      seen.push([channel, message]);
+      if (seen.length === count) resolve(seen);
+    });
+  });
+}
+
+describe('keyspace notifications', () => {
+  const t = suiteLarder();
+  const { reply, fails } = replies(() => t);
+
+  only('CONFIG SET and GET notify-keyspace-events answer as Redis 7.0 does', async () => {
+    await reply(['config', 'get', PARAM], [PARAM, '']);
+    await reply(['config', 'set', PARAM, 'KEA'], 'OK');
+    await reply(['config', 'get', PARAM], [PARAM, 'AKE']);
+    await reply(['config', 'set', PARAM, 'Ez'], 'OK');
+    await reply(['config', 'get', 'notify-*'], [PARAM, 'zE']);
+    await reply(['config', 'set', PARAM.toUpperCase(), 'tdn'], 'OK');
+    await reply(['config', 'get', PARAM], [PARAM, 'tdn']);
+    // Redis 7.0 shows A without the n it holds.
+    await reply(['config', 'set', PARAM, 'AKEmn'], 'OK');
+    await reply(['config', 'get', PARAM], [PARAM, 'AKEm']);
+    await fails(['config', 'set', PARAM, 'Kq'], "ERR CONFIG SET failed (possibly related to argument 'notify-keyspace-events') - Invalid event class character. Use 'Ag$lshzxeKEtmdn'.");
+    await fails(['config', 'set', 'maxmemory', '10'], "ERR Unknown option or number of arguments for CONFIG SET - 'maxmemory'");
+    await fails(['config', 'set', PARAM, 'Kx', 'FOO', 'bar'], "ERR Unknown option or number of arguments for CONFIG SET - 'FOO'");
+    await fails(['config', 'set', PARAM, 'Kx', PARAM, 'E'], "ERR CONFIG SET failed (possibly related to argument 'notify-keyspace-events') - duplicate parameter");
+    await fails(['config', 'set', PARAM], "ERR wrong number of arguments for 'config|set' command");
+    await fails(['config', 'set', PARAM, 'K', 'x'], "ERR wrong number of arguments for 'config|set' command");
+    // All or nothing: the failed calls left the classes as they were.
+    await reply(['config', 'get', PARAM], [PARAM, 'AKEm']);
+    // Administration: not for the read-only token.
+    assert.deepEqual(await t.command(['config', 'set', PARAM, ''], { token: t.readOnlyToken }), {
+      status: 400,
+      body: { error: "NOPERM this user has no permissions to run the 'config|set' command or its subcommand" },
+    });
+    await reply(['config', 'set', PARAM, ''], 'OK');
+  });
+
+  only('a key whose time runs out publishes expired, found by a read or by the active expiry', async () => {
+    const redis = sdkClient(t);
+    await reply(['config', 'set', PARAM, 'Exg'], 'OK');
+    const channels = ['__keyevent@0__:expired', '__keyevent@0__:expire', '__keyevent@0__:del'];
+    const sub = redis.subscribe(channels);
+    let confirmed = 0;
+    await new Promise((resolve) => sub.on('subscribe', () => ++confirmed === channels.length && resolve(undefined)));
+    const messages = collect(sub, 5);
+    await reply(['set', 'lazy', 'v', 'PX', '30'], 'OK');
+    await new Promise((r) => setTimeout(r, 60));
+    await reply(['get', 'lazy'], null); // found expired by the read
+    await reply(['set', 'active', 'v', 'PX', '30'], 'OK'); // never read: the expiry cycle finds it
+    await reply(['set', 'gone', 'v'], 'OK');
+    await reply(['del', 'gone'], 1);
+    const got = await messages;
+    const by = (channel: string) => got.filter(([c]) => c === channel).map(([, m]) => m);
+    assert.deepEqual(by('__keyevent@0__:expire'), ['lazy', 'active']);
+    assert.deepEqual(by('__keyevent@0__:del'), ['gone']);
+    assert.deepEqual(by('__keyevent@0__:expired'), ['lazy', 'active']);
+    await sub.unsubscribe();
+    await reply(['config', 'set', PARAM, ''], 'OK');
+  });
+
+  for (const way of RESTART_WAYS) {
+    only(`the classes come back after a restart (${way.how})`, async () => {
+      let server = await startTestLarder(way.config);
+      try {
+        await server.ok(['config', 'set', PARAM, 'Kg$']);
+        await server.ok(['set', 'k', 'v']); // a write after it: with compaction, the classes are in the snapshot
+        const dataDir = server.dataDir;
+        await server.close(true);
+        server = await startTestLarder(way.config, dataDir);
+        assert.deepEqual(await server.ok(['config', 'get', PARAM]), [PARAM, 'g$K']);
+      } finally {
+        await server.close();
+      }
+    });
+  }
+});
