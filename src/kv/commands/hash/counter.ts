@@ -1,6 +1,8 @@
 // Field counters: HINCRBY over 64-bit integers and HINCRBYFLOAT in long double, as Redis
-// computes them (see long-double.ts). Both keep the field's TTL, as Redis 7.4 does.
+// computes them (see long-double.ts). Both keep the field's TTL, as Redis 7.4 does, and
+// publish their own names as their events.
 
+import { KeyEvent } from '../../engine/pubsub/keyspace-events.js';
 import {
   HASH_NOT_FLOAT,
   HASH_NOT_INTEGER,
@@ -26,6 +28,7 @@ export function hincrbyCommand(ctx: Ctx, argv: Args): Reply {
   const next = incrementText(h.get(argv[2])?.value, by, HASH_NOT_INTEGER);
   if (isError(next)) return next;
   h.set(argv[2], String(next), true);
+  ctx.events.notify(KeyEvent.hash, 'hincrby', argv[1]);
   return next;
 }
 
@@ -44,6 +47,7 @@ export function hincrbyfloatCommand(ctx: Ctx, argv: Args): Reply {
   if (sum === undefined) return NAN_OR_INF;
   const text = formatLongDouble(sum);
   h.set(argv[2], text, true);
+  ctx.events.notify(KeyEvent.hash, 'hincrbyfloat', key);
   // Logged as the value it produced, keeping the field's TTL, as Redis 8 propagates it.
   ctx.rewrite([['hsetex', key, 'KEEPTTL', 'FIELDS', '1', argv[2], text]]);
   return text;

@@ -1,7 +1,10 @@
 // Field TTLs (Redis 7.4 t_hash.c): the HEXPIRE family, the HTTL family and HPERSIST. Each
 // answers one code per field. Logged as Redis propagates them: HPEXPIREAT with the absolute
-// time and only the fields it changed, HDEL for fields whose time had already passed.
+// time and only the fields it changed, HDEL for fields whose time had already passed. Their
+// keyspace events are Redis 8's (t_hash.c), as Redis 7.0 has no field TTLs: hexpire, hdel for
+// fields a past time deleted, hpersist.
 
+import { KeyEvent } from '../../engine/pubsub/keyspace-events.js';
 import { isError, NUMFIELDS_NOT_ABOVE_ZERO, NUMFIELDS_NOT_POSITIVE } from '../../errors.js';
 import type { Reply } from '../../reply.js';
 import { INT64_MAX } from '../args.js';
@@ -48,10 +51,21 @@ export function hexpireGeneric(ctx: Ctx, argv: Args, name: string, unit: 1 | 100
     if (code === EXPIRY_SET) updated.push(field);
     else if (code === FIELD_DELETED) deleted.push(field);
   }
-  dropIfEmpty(ctx, key, h.size);
+  notifyExpiries(ctx, key, h.size, updated.length, deleted.length);
   if (updated.length > 0) ctx.ks.noteMemberExpiry(key);
   logExpiries(ctx, key, at, updated, deleted);
   return codes;
+}
+
+/**
+ * The events of a command that set field expiries (Redis 8's hexpireGenericCommand, HGETEX,
+ * HSETEX): hdel when a time already past deleted fields, else hexpire when it gave some a
+ * time; then del when that left the hash empty (`size` fields).
+ */
+export function notifyExpiries(ctx: Ctx, key: string, size: number, updated: number, deleted: number): void {
+  if (deleted > 0) ctx.events.notify(KeyEvent.hash, 'hdel', key);
+  else if (updated > 0) ctx.events.notify(KeyEvent.hash, 'hexpire', key);
+  dropIfEmpty(ctx, key, size);
 }
 
 /**
@@ -111,5 +125,7 @@ export function hpersistCommand(ctx: Ctx, argv: Args): Reply {
     changed = true;
     return EXPIRY_SET;
   });
-  return changed ? codes : unchanged(ctx, codes);
+  if (!changed) return unchanged(ctx, codes);
+  ctx.events.notify(KeyEvent.hash, 'hpersist', key);
+  return codes;
 }

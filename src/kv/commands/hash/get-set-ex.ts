@@ -1,7 +1,9 @@
 // Redis 8's combined commands (t_hash.c): HGETDEL, HGETEX and HSETEX. Logged as Redis
 // propagates them: HGETDEL as HDEL, HGETEX as HPEXPIREAT or HPERSIST, HSETEX with PXAT; a
-// time already past deletes the fields, which is logged as HDEL.
+// time already past deletes the fields, which is logged as HDEL. They publish Redis 8's
+// events: HGETDEL hdel; HGETEX hexpire, hpersist or hdel; HSETEX hset, then hexpire or hdel.
 
+import { KeyEvent } from '../../engine/pubsub/keyspace-events.js';
 import {
   HSETEX_EXPIRY_TWICE,
   HSETEX_FNX_AND_FXX,
@@ -16,9 +18,9 @@ import {
 import type { Reply } from '../../reply.js';
 import { parseInteger } from '../args.js';
 import { unchanged, type Args, type Ctx } from '../spec.js';
-import { dropIfEmpty } from '../typed.js';
 import { EXPIRY_SET, FIELD_DELETED, readFieldsBlock, readTimedOption, setFieldExpiry } from './field-args.js';
-import { logExpiries } from './field-expiry.js';
+import { logExpiries, notifyExpiries } from './field-expiry.js';
+import { notifyDeleted } from './get-set.js';
 import { readHash, writeHash } from './lookup.js';
 
 type TimedWord = 'ex' | 'px' | 'exat' | 'pxat';
@@ -42,7 +44,7 @@ export function hgetdelCommand(ctx: Ctx, argv: Args): Reply {
     deleted.push(field);
   }
   if (deleted.length === 0) return unchanged(ctx, out);
-  dropIfEmpty(ctx, key, h!.size);
+  notifyDeleted(ctx, key, h!.size);
   ctx.rewrite([['hdel', key, ...deleted]]);
   return out;
 }
@@ -82,10 +84,11 @@ export function hgetexCommand(ctx: Ctx, argv: Args): Reply {
     }
   }
   if (updated.length === 0 && deleted.length === 0) return unchanged(ctx, out);
-  dropIfEmpty(ctx, key, h!.size);
   if (persist) {
+    ctx.events.notify(KeyEvent.hash, 'hpersist', key);
     ctx.rewrite([['hpersist', key, 'FIELDS', String(updated.length), ...updated]]);
   } else {
+    notifyExpiries(ctx, key, h!.size, updated.length, deleted.length);
     if (updated.length > 0) ctx.ks.noteMemberExpiry(key);
     logExpiries(ctx, key, at, updated, deleted);
   }
@@ -128,7 +131,8 @@ export function hsetexCommand(ctx: Ctx, argv: Args): Reply {
     if (code === EXPIRY_SET) updated.push(argv[i]);
     else if (code === FIELD_DELETED) deleted.push(argv[i]);
   }
-  dropIfEmpty(ctx, key, h.size);
+  ctx.events.notify(KeyEvent.hash, 'hset', key);
+  notifyExpiries(ctx, key, h.size, updated.length, deleted.length);
   if (deleted.length > 0) ctx.rewrite([['hdel', key, ...deleted]]);
   else if (timed) {
     ctx.ks.noteMemberExpiry(key);

@@ -1,6 +1,8 @@
 // Reading and writing fields (Redis t_hash.c): HSET, HMSET, HSETNX, HGET, HMGET, HDEL,
 // HEXISTS, HLEN, HSTRLEN, HGETALL, HKEYS, HVALS. A field written by HSET loses its TTL.
+// HSET, HMSET and HSETNX publish hset, HDEL hdel, as Redis's do.
 
+import { KeyEvent } from '../../engine/pubsub/keyspace-events.js';
 import { isError, wrongArity, type ReplyError } from '../../errors.js';
 import { OK, type Reply } from '../../reply.js';
 import { unchanged, type Args, type Ctx } from '../spec.js';
@@ -25,6 +27,7 @@ function setFields(ctx: Ctx, argv: Args, name: string): number | ReplyError {
   if (isError(h)) return h;
   let created = 0;
   for (let i = 2; i < argv.length; i += 2) if (h.set(argv[i], argv[i + 1])) created++;
+  ctx.events.notify(KeyEvent.hash, 'hset', argv[1]);
   return created;
 }
 
@@ -34,6 +37,7 @@ export function hsetnxCommand(ctx: Ctx, argv: Args): Reply {
   if (isError(h)) return h;
   if (h.get(argv[2]) !== undefined) return unchanged(ctx, 0);
   h.set(argv[2], argv[3]);
+  ctx.events.notify(KeyEvent.hash, 'hset', argv[1]);
   return 1;
 }
 
@@ -61,8 +65,14 @@ export function hdelCommand(ctx: Ctx, argv: Args): Reply {
   let deleted = 0;
   for (let i = 2; i < argv.length; i++) if (h.delete(argv[i])) deleted++;
   if (deleted === 0) return unchanged(ctx, 0);
-  dropIfEmpty(ctx, key, h.size);
+  notifyDeleted(ctx, key, h.size);
   return deleted;
+}
+
+/** hdel, then the key's deletion if that emptied the hash (HDEL, HGETDEL). */
+export function notifyDeleted(ctx: Ctx, key: string, size: number): void {
+  ctx.events.notify(KeyEvent.hash, 'hdel', key);
+  dropIfEmpty(ctx, key, size);
 }
 
 // HEXISTS key field

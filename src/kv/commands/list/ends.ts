@@ -1,8 +1,10 @@
 // The list commands that work at the ends: pushes, pops, moves between lists (Redis t_list.c
 // pushGenericCommand, popGenericCommand, lmoveGenericCommand, lmpopGenericCommand). All O(1)
-// per element. A list popped empty deletes its key.
+// per element. A list popped empty deletes its key. Each publishes its end's event (lpush,
+// rpop, ...) once per key it changed, as Redis's do.
 
 import { ListValue } from '../../engine/list/list-value.js';
+import { KeyEvent } from '../../engine/pubsub/keyspace-events.js';
 import { NOT_POSITIVE, isError, COUNT_NOT_POSITIVE, NUMKEYS_NOT_POSITIVE, SYNTAX, wrongArity } from '../../errors.js';
 import { NULL_ARRAY, type Reply } from '../../reply.js';
 import { parseInteger } from '../args.js';
@@ -37,7 +39,18 @@ function pushGeneric(ctx: Ctx, argv: Args, front: boolean, onlyIfExists: boolean
   if (isError(list)) return list;
   if (front) for (let i = 2; i < argv.length; i++) list.pushFront(argv[i]);
   else for (let i = 2; i < argv.length; i++) list.pushBack(argv[i]);
+  notifyPushed(ctx, argv[1], front);
   return list.length;
+}
+
+function notifyPushed(ctx: Ctx, key: string, front: boolean): void {
+  ctx.events.notify(KeyEvent.list, front ? 'lpush' : 'rpush', key);
+}
+
+/** Redis's listElementsRemoved: the pop's event, then the key's deletion if that emptied it. */
+function notifyPopped(ctx: Ctx, key: string, front: boolean, length: number): void {
+  ctx.events.notify(KeyEvent.list, front ? 'lpop' : 'rpop', key);
+  dropIfEmpty(ctx, key, length);
 }
 
 // LPOP key [count]
@@ -69,7 +82,7 @@ function popGeneric(ctx: Ctx, argv: Args, front: boolean): Reply {
   if (isError(list)) return list;
   if (count === 0) return unchanged(ctx, []);
   const reply = count === -1 ? (front ? list.popFront() : list.popBack()) ?? null : popMany(list, front, count);
-  dropIfEmpty(ctx, argv[1], list.length);
+  notifyPopped(ctx, argv[1], front, list.length);
   return reply;
 }
 
@@ -97,7 +110,7 @@ export function lmpopCommand(ctx: Ctx, argv: Args): Reply {
     if (list === undefined) continue;
     if (isError(list)) return list;
     const items = popMany(list, front, count);
-    dropIfEmpty(ctx, key, list.length);
+    notifyPopped(ctx, key, front, list.length);
     ctx.rewrite([[front ? 'lpop' : 'rpop', key, String(items.length)]]);
     return [key, items];
   }
@@ -119,7 +132,8 @@ export function rpoplpushCommand(ctx: Ctx, argv: Args): Reply {
 
 /**
  * Redis's lmoveGenericCommand: nil when the source is absent; both types are checked before
- * anything moves. Source and destination may be the same list (a rotation).
+ * anything moves. Source and destination may be the same list (a rotation). The push's event
+ * comes before the pop's, as in Redis.
  */
 function moveGeneric(ctx: Ctx, src: string, dst: string, fromFront: boolean, toFront: boolean): Reply {
   const ks = ctx.ks;
@@ -132,6 +146,7 @@ function moveGeneric(ctx: Ctx, src: string, dst: string, fromFront: boolean, toF
   if (target === undefined) ks.insert(dst, new ListValue([item]), 0);
   else if (toFront) target.pushFront(item);
   else target.pushBack(item);
-  dropIfEmpty(ctx, src, source.length);
+  notifyPushed(ctx, dst, toFront);
+  notifyPopped(ctx, src, fromFront, source.length);
   return item;
 }

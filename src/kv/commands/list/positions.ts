@@ -2,10 +2,12 @@
 // lrangeCommand, ltrimCommand, llenCommand). Negative indexes count from the end. Each
 // command checks its arguments and the key in Redis's order, which decides the error seen.
 
+import { KeyEvent } from '../../engine/pubsub/keyspace-events.js';
 import { INDEX_OUT_OF_RANGE, isError, NO_SUCH_KEY, NOT_INTEGER } from '../../errors.js';
 import { OK, type Reply } from '../../reply.js';
 import { parseInteger } from '../args.js';
 import { unchanged, type Args, type Ctx } from '../spec.js';
+import { dropIfEmpty } from '../typed.js';
 import { rangeOf, readList } from './lookup.js';
 
 // LLEN key
@@ -34,6 +36,7 @@ export function lsetCommand(ctx: Ctx, argv: Args): Reply {
   const at = index < 0 ? list.length + index : index;
   if (at < 0 || at >= list.length) return INDEX_OUT_OF_RANGE;
   list.set(at, argv[3]);
+  ctx.events.notify(KeyEvent.list, 'lset', argv[1]);
   return OK;
 }
 
@@ -50,17 +53,19 @@ export function lrangeCommand(ctx: Ctx, argv: Args): Reply {
 }
 
 // LTRIM key start stop   (an empty range deletes the key)
+// Publishes ltrim even when the range kept every element, as Redis does.
 export function ltrimCommand(ctx: Ctx, argv: Args): Reply {
   const start = parseInteger(argv[2]);
   const stop = parseInteger(argv[3]);
   if (start === undefined || stop === undefined) return NOT_INTEGER;
-  const ks = ctx.ks;
-  const list = readList(ks, argv[1]);
+  const key = argv[1];
+  const list = readList(ctx.ks, key);
   if (list === undefined) return unchanged(ctx, OK);
   if (isError(list)) return list;
   const { from, to } = rangeOf(start, stop, list.length);
-  if (from === to) ks.delete(argv[1]);
-  else if (to - from === list.length) return unchanged(ctx, OK);
-  else list.keep(from, to);
-  return OK;
+  const trimmed = to - from !== list.length;
+  if (trimmed) list.keep(from, to);
+  ctx.events.notify(KeyEvent.list, 'ltrim', key);
+  dropIfEmpty(ctx, key, list.length);
+  return trimmed ? OK : unchanged(ctx, OK);
 }

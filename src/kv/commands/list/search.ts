@@ -1,6 +1,7 @@
 // The list commands that look for elements by value (Redis t_list.c lposCommand, lremCommand,
 // linsertCommand): linear scans, as in Redis.
 
+import { KeyEvent } from '../../engine/pubsub/keyspace-events.js';
 import {
   isError,
   LPOS_COUNT_NEGATIVE,
@@ -71,6 +72,7 @@ export function lremCommand(ctx: Ctx, argv: Args): Reply {
   if (isError(list)) return list;
   const removed = list.remove(argv[3], count === 0 ? Infinity : Math.abs(count), count < 0);
   if (removed === 0) return unchanged(ctx, 0);
+  ctx.events.notify(KeyEvent.list, 'lrem', argv[1]);
   dropIfEmpty(ctx, argv[1], list.length);
   return removed;
 }
@@ -87,6 +89,7 @@ export function linsertCommand(ctx: Ctx, argv: Args): Reply {
   for (let i = 0; i < list.length; i++) {
     if (list.at(i) !== pivot) continue;
     list.insert(where === 'after' ? i + 1 : i, argv[4]);
+    ctx.events.notify(KeyEvent.list, 'linsert', argv[1]);
     return list.length;
   }
   return unchanged(ctx, -1);

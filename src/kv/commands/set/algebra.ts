@@ -4,9 +4,11 @@
 // A missing key is an empty set; any key of another type is WRONGTYPE, even after a missing
 // one. Results are built as Redis builds them, starting from an intset, so a stored result
 // has Redis's encoding and a replied one Redis's order where that is deterministic (ascending
-// integers). The STORE forms are deterministic and logged as sent.
+// integers). The STORE forms are deterministic and logged as sent; each publishes its own
+// event (sinterstore, ...) for a result it stored, or del for a destination an empty one deleted.
 
 import type { Keyspace } from '../../engine/keyspace.js';
+import { KeyEvent } from '../../engine/pubsub/keyspace-events.js';
 import { SET_KIND, SetValue } from '../../engine/set/set-value.js';
 import { isError, LIMIT_NEGATIVE, NUMKEYS_NOT_POSITIVE, NUMKEYS_OVER_ARGS, SYNTAX, type ReplyError } from '../../errors.js';
 import type { Reply } from '../../reply.js';
@@ -57,13 +59,19 @@ function differenceOf(sets: Sets): SetValue {
   return out;
 }
 
-/** A STORE form's ending: `result` replaces `dst` (and its TTL), an empty one deletes it. */
-function store(ctx: Ctx, dst: string, result: SetValue): Reply {
+/**
+ * A STORE form's ending: `result` replaces `dst` (and its TTL), published as `event`; an empty
+ * one deletes it, published as del when there was one.
+ */
+function store(ctx: Ctx, dst: string, result: SetValue, event: string): Reply {
   if (result.size > 0) {
     ctx.ks.set(dst, result);
+    ctx.events.notify(KeyEvent.set, event, dst);
     return result.size;
   }
-  return ctx.ks.delete(dst) ? 0 : unchanged(ctx, 0);
+  if (!ctx.ks.delete(dst)) return unchanged(ctx, 0);
+  ctx.events.notify(KeyEvent.generic, 'del', dst);
+  return 0;
 }
 
 function intersectionOf(sets: Sets): SetValue {
@@ -90,7 +98,7 @@ export function sinterCommand(ctx: Ctx, argv: Args): Reply {
 // SINTERSTORE destination key [key ...]
 export function sinterstoreCommand(ctx: Ctx, argv: Args): Reply {
   const sets = readSets(ctx.ks, argv.slice(2));
-  return isError(sets) ? sets : store(ctx, argv[1], intersectionOf(sets));
+  return isError(sets) ? sets : store(ctx, argv[1], intersectionOf(sets), 'sinterstore');
 }
 
 // SINTERCARD numkeys key [key ...] [LIMIT limit]
@@ -121,7 +129,7 @@ export function sunionCommand(ctx: Ctx, argv: Args): Reply {
 // SUNIONSTORE destination key [key ...]
 export function sunionstoreCommand(ctx: Ctx, argv: Args): Reply {
   const sets = readSets(ctx.ks, argv.slice(2));
-  return isError(sets) ? sets : store(ctx, argv[1], unionOf(sets));
+  return isError(sets) ? sets : store(ctx, argv[1], unionOf(sets), 'sunionstore');
 }
 
 // SDIFF key [key ...]
@@ -133,5 +141,5 @@ export function sdiffCommand(ctx: Ctx, argv: Args): Reply {
 // SDIFFSTORE destination key [key ...]
 export function sdiffstoreCommand(ctx: Ctx, argv: Args): Reply {
   const sets = readSets(ctx.ks, argv.slice(2));
-  return isError(sets) ? sets : store(ctx, argv[1], differenceOf(sets));
+  return isError(sets) ? sets : store(ctx, argv[1], differenceOf(sets), 'sdiffstore');
 }

@@ -1,7 +1,8 @@
 // Set membership commands (Redis t_set.c): adding, removing, testing, counting and listing
 // members, and moving one between sets. All deterministic: logged as sent, or not at all when
-// they changed nothing.
+// they changed nothing; only then do they publish their events (sadd, srem), as Redis's do.
 
+import { KeyEvent } from '../../engine/pubsub/keyspace-events.js';
 import { SET_KIND, SetValue } from '../../engine/set/set-value.js';
 import { isError } from '../../errors.js';
 import type { Reply } from '../../reply.js';
@@ -16,23 +17,32 @@ export function saddCommand(ctx: Ctx, argv: Args): Reply {
   if (isError(set)) return set;
   let added = 0;
   for (let i = 2; i < argv.length; i++) if (set.add(argv[i])) added++;
-  return added === 0 ? unchanged(ctx, 0) : added;
+  if (added === 0) return unchanged(ctx, 0);
+  ctx.events.notify(KeyEvent.set, 'sadd', argv[1]);
+  return added;
 }
 
 // SREM key member [member ...]
 export function sremCommand(ctx: Ctx, argv: Args): Reply {
   const set = readTyped<SetValue>(ctx.ks, argv[1], SET_KIND);
   if (isError(set)) return set;
+  if (set === undefined) return unchanged(ctx, 0);
   let removed = 0;
-  if (set !== undefined) {
-    for (let i = 2; i < argv.length && set.size > 0; i++) if (set.delete(argv[i])) removed++;
-    dropIfEmpty(ctx, argv[1], set.size);
-  }
-  return removed === 0 ? unchanged(ctx, 0) : removed;
+  for (let i = 2; i < argv.length && set.size > 0; i++) if (set.delete(argv[i])) removed++;
+  if (removed === 0) return unchanged(ctx, 0);
+  notifyRemoved(ctx, argv[1], set.size);
+  return removed;
+}
+
+/** srem, then the key's deletion if that emptied the set. */
+function notifyRemoved(ctx: Ctx, key: string, size: number): void {
+  ctx.events.notify(KeyEvent.set, 'srem', key);
+  dropIfEmpty(ctx, key, size);
 }
 
 // SMOVE source destination member
-// Both keys are type-checked only when the source exists, as in Redis.
+// Both keys are type-checked only when the source exists, as in Redis. Publishes the source's
+// srem (and del), then the destination's sadd unless it had the member already.
 export function smoveCommand(ctx: Ctx, argv: Args): Reply {
   const [, from, to, member] = argv;
   const src = readTyped<SetValue>(ctx.ks, from, SET_KIND);
@@ -42,14 +52,15 @@ export function smoveCommand(ctx: Ctx, argv: Args): Reply {
   if (isError(dst)) return dst;
   if (src === dst) return unchanged(ctx, src.has(member) ? 1 : 0);
   if (!src.delete(member)) return unchanged(ctx, 0);
-  dropIfEmpty(ctx, from, src.size);
-  if (dst !== undefined) {
-    dst.add(member);
-  } else {
+  notifyRemoved(ctx, from, src.size);
+  if (dst === undefined) {
     const made = SetValue.forFirst(member);
     made.add(member);
     ctx.ks.insert(to, made, 0);
+  } else if (!dst.add(member)) {
+    return 1;
   }
+  ctx.events.notify(KeyEvent.set, 'sadd', to);
   return 1;
 }
 

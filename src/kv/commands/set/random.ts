@@ -1,7 +1,9 @@
 // The random set commands (Redis t_set.c spopCommand, srandmemberCommand). Draws use
 // Math.random: nothing about them is replayed, because SPOP is logged as the SREM of the
-// members it took (or as DEL when it took them all), exactly as Redis propagates it.
+// members it took (or as DEL when it took them all), exactly as Redis propagates it. SPOP
+// publishes spop, whatever it took, then del when it emptied the set.
 
+import { KeyEvent } from '../../engine/pubsub/keyspace-events.js';
 import { SET_KIND, type SetValue } from '../../engine/set/set-value.js';
 import { NOT_POSITIVE, isError, NOT_INTEGER, NOT_A_LONG, SYNTAX } from '../../errors.js';
 import type { Reply } from '../../reply.js';
@@ -30,6 +32,7 @@ export function spopCommand(ctx: Ctx, argv: Args): Reply {
   if (set === undefined) return unchanged(ctx, null);
   if (isError(set)) return set;
   const member = set.pop();
+  ctx.events.notify(KeyEvent.set, 'spop', key);
   dropIfEmpty(ctx, key, set.size);
   ctx.rewrite([['srem', key, member]]);
   return member;
@@ -42,10 +45,11 @@ function spopCount(ctx: Ctx, key: string, countArg: string): Reply {
   if (isError(set)) return set;
   if (set === undefined || count === 0) return unchanged(ctx, NONE);
   const size = set.size;
+  ctx.events.notify(KeyEvent.set, 'spop', key);
   if (count >= size) {
     // The whole set, in the order Redis's SUNION of it would give.
     const all = unionOf([set]).members();
-    ctx.ks.delete(key);
+    dropIfEmpty(ctx, key, 0); // every member was taken
     ctx.rewrite([['del', key]]);
     return all;
   }

@@ -1,0 +1,61 @@
+// Keyspace notifications of hash field TTLs, read through the official SDK's subscribe: the
+// events Redis 8's t_hash.c publishes for HEXPIRE and its variants (hexpire, or hdel when the
+// time has already passed), HPERSIST (hpersist) and a field's own expiry (hexpired). The
+// differential notification run checks every other list, set and hash event against
+// redis-server 7.0, which has no field TTLs, so these run on the embedded engine only.
+
+import assert from 'node:assert/strict';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { describe } from 'node:test';
+import { embeddedOnly, suiteLarder } from '../../support/larder.js';
+import { sdkClient } from '../../support/sdk.js';
+
+const only = embeddedOnly('Redis 7.0 lacks hash field TTLs (Redis 7.4) and so their events');
+
+/** Waits, about five seconds at most, until `seen` holds `n` items; the caller then asserts them. */
+async function settle(seen: readonly string[], n: number): Promise<void> {
+  for (let i = 0; i < 250 && seen.length < n; i++) await sleep(20);
+}
+
+describe('keyspace events of hash field TTLs, through the SDK', () => {
+  const t = suiteLarder();
+
+  only('HEXPIRE publishes hexpire, HPERSIST hpersist, a past time hdel, a field running out hexpired', async () => {
+    await t.ok(['config', 'set', 'notify-keyspace-events', 'KA']);
+    const redis = sdkClient(t);
+    const sub = redis.subscribe<string>('__keyspace@0__:fx');
+    const seen: string[] = [];
+    sub.on('message', ({ message }) => seen.push(message));
+    await new Promise((resolve) => sub.on('subscribe', resolve));
+    const expect = async (events: string[]) => {
+      await settle(seen, events.length);
+      assert.deepEqual(seen, events);
+    };
+
+    await redis.hset('fx', { a: '1', b: '2', c: '3' });
+    const events = ['hset'];
+    await expect(events);
+    assert.deepEqual(await redis.hexpire('fx', ['a', 'b', 'nope'], 600), [1, 1, -2]);
+    events.push('hexpire');
+    await expect(events);
+    // Changing nothing publishes nothing: the next event is the only one that follows.
+    assert.deepEqual(await redis.hexpire('fx', 'a', 600, 'NX'), [0]);
+    assert.deepEqual(await redis.hpersist('fx', ['c', 'nope']), [-1, -2]);
+    assert.deepEqual(await redis.hpersist('fx', 'a'), [1]);
+    events.push('hpersist');
+    await expect(events);
+    assert.deepEqual(await redis.hpexpireat('fx', 'b', 1), [2]);
+    events.push('hdel');
+    await expect(events);
+    // Left to run out, 'a' goes on its own; 'c' keeps the hash, so no del follows.
+    assert.deepEqual(await redis.hpexpire('fx', 'a', 30), [1]);
+    events.push('hexpire', 'hexpired');
+    await expect(events);
+    assert.deepEqual(await redis.hgetall('fx'), { c: 3 });
+    // A past time that deletes the last field deletes the hash: hdel, then del.
+    assert.deepEqual(await redis.hexpireat('fx', 'c', 1), [2]);
+    events.push('hdel', 'del');
+    await expect(events);
+    await sub.unsubscribe();
+  });
+});
