@@ -72,11 +72,12 @@ export class Database implements Ctx, KvBackend, ServerStats {
   ) {
     this.ks = new Keyspace(
       clock,
-      (argv) => {
+      (argv, emptied) => {
         this.journal.record(argv);
         if (this.search.active) this.search.keyChanged(argv[1]); // argv: DEL key, or HDEL key field...
-        if (argv[0] === 'del') this.events.notify(KeyEvent.expired, 'expired', argv[1]);
-        else this.events.notify(KeyEvent.hash, 'hexpired', argv[1]); // a hash's fields ran out
+        if (argv[0] === 'del') return this.events.notify(KeyEvent.expired, 'expired', argv[1]);
+        this.events.notify(KeyEvent.hash, 'hexpired', argv[1]); // a hash's fields ran out
+        if (emptied) this.events.notify(KeyEvent.generic, 'del', argv[1]);
       },
       (key) => this.events.notify(KeyEvent.newKey, 'new', key),
     );

@@ -86,8 +86,11 @@ export class Keyspace {
 
   constructor(
     readonly now: Clock,
-    /** Told the command that logs each expiry: DEL key, or the kind's own for members. */
-    private readonly onExpired: (argv: readonly string[]) => void = () => {},
+    /**
+     * Told the command that logs each expiry: DEL key, or the kind's own for members, and
+     * whether those members were the container's last (it is deleted with them).
+     */
+    private readonly onExpired: (argv: readonly string[], emptied: boolean) => void = () => {},
     /** Told each key added (Redis's dbAdd), for the `new` keyspace event. */
     private readonly onAdded: (key: string) => void = () => {},
   ) {
@@ -382,14 +385,14 @@ export class Keyspace {
     const key = this.slotKeys.get(s)!;
     this.remove(s);
     this.expiredKeys++;
-    this.onExpired(['del', key]);
+    this.onExpired(['del', key], false);
   }
 
   /** Deletes the expired members of the container in live slot `s`; false when that emptied and deleted it. */
   private expireMembers(s: Slot, v: Container): boolean {
     this.walk?.keep(s);
     const { log, left } = v.kind.expireMembers!(v, this.slotKeys.get(s)!, this.now());
-    this.onExpired(log);
+    this.onExpired(log, left === 0);
     if (left > 0) return true;
     this.remove(s);
     return false;

@@ -1,6 +1,7 @@
 // Keyspace notifications of hash field TTLs, read through the official SDK's subscribe: the
 // events Redis 8's t_hash.c publishes for HEXPIRE and its variants (hexpire, or hdel when the
-// time has already passed), HPERSIST (hpersist) and a field's own expiry (hexpired). The
+// time has already passed), HPERSIST (hpersist) and a field's own expiry (hexpired, then del
+// for the hash's last field). The
 // differential notification run checks every other list, set and hash event against
 // redis-server 7.0, which has no field TTLs, so these run on the embedded engine only.
 
@@ -55,6 +56,11 @@ describe('keyspace events of hash field TTLs, through the SDK', () => {
     // A past time that deletes the last field deletes the hash: hdel, then del.
     assert.deepEqual(await redis.hexpireat('fx', 'c', 1), [2]);
     events.push('hdel', 'del');
+    await expect(events);
+    // The last field running out deletes the hash too: hexpired, then del.
+    await redis.hset('fx', { z: '1' });
+    assert.deepEqual(await redis.hpexpire('fx', 'z', 30), [1]);
+    events.push('hset', 'hexpire', 'hexpired', 'del');
     await expect(events);
     await sub.unsubscribe();
   });
