@@ -1,6 +1,9 @@
 // HyperLogLog commands (Redis hyperloglog.c): PFADD, PFCOUNT, PFMERGE on string values in
 // Redis's own HLL format (engine/hll/), so GET answers the bytes Redis would.
 //
+// PFADD publishes `pfadd` when it created the key or changed a register; PFMERGE always
+// publishes `pfadd` too, as Redis does ("in theory a mass-add of elements").
+//
 // Durability: PFADD and PFMERGE are deterministic and logged as sent. PFCOUNT is a read, but
 // caching its estimate in the header changes the bytes, so like Redis (which propagates it
 // then) it logs itself when it does; replaying it caches the same estimate.
@@ -8,6 +11,7 @@
 import { cachedCount, EMPTY_HLL, isDense, isHll, REGISTERS, staleCount, withCount } from '../engine/hll/format.js';
 import { hllAdd, hllCount, hllMergeInto, hllStore } from '../engine/hll/hll.js';
 import { estimate, rawHistogram } from '../engine/hll/estimate.js';
+import { KeyEvent } from '../engine/pubsub/keyspace-events.js';
 import { HLL_CORRUPT, isError, NOT_HLL, type ReplyError } from '../errors.js';
 import { OK, type Reply } from '../reply.js';
 import { ALL_KEYS, family, ONE_KEY, unchanged, type Args, type Ctx } from './spec.js';
@@ -30,10 +34,12 @@ function pfaddCommand(ctx: Ctx, argv: Args): Reply {
   if (s === undefined) {
     // A new key counts as a change even with no elements, and its estimate is stale.
     ctx.ks.insert(argv[1], added ?? staleCount(EMPTY_HLL), 0);
-    return 1;
+  } else if (added === undefined) {
+    return unchanged(ctx, 0);
+  } else {
+    ctx.ks.setValueAt(s, added);
   }
-  if (added === undefined) return unchanged(ctx, 0);
-  ctx.ks.setValueAt(s, added);
+  ctx.events.notify(KeyEvent.string, 'pfadd', argv[1]);
   return 1;
 }
 
@@ -67,6 +73,7 @@ function pfmergeCommand(ctx: Ctx, argv: Args): Reply {
   const merged = hllStore(stringAt(ctx.ks, s) ?? EMPTY_HLL, max.registers, max.dense);
   if (merged === null) return HLL_CORRUPT;
   putString(ctx.ks, argv[1], s, merged);
+  ctx.events.notify(KeyEvent.string, 'pfadd', argv[1]);
   return OK;
 }
 

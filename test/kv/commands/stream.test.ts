@@ -6,6 +6,7 @@
 
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { openEvents } from '../../support/event-stream.js';
 import { embeddedOnly, replies, startTestLarder, type TestLarder } from '../../support/larder.js';
 
 describe('stream commands over HTTP', () => {
@@ -245,6 +246,31 @@ describe('stream commands over HTTP', () => {
     await fails(['xdelex', 'x', 'IDS', '0', '1-0'], 'ERR Number of IDs must be a positive integer');
     await fails(['xdelex', 'x', 'IDS', '3', '1-0'], 'ERR The `numids` parameter must match the number of arguments');
     await fails(['xackdel', 'x', 'g', 'BOGUS', 'IDS', '1', '1-1'], 'ERR syntax error');
+  });
+
+  // The differential notification runs cover the rest against Redis 7.0, which lacks these two.
+  embeddedOnly('Redis 7.0 lacks XDELEX and XACKDEL (Redis 8.2)')('XDELEX and XACKDEL publish xdel only when an entry goes (Redis 8.2)', async () => {
+    const channel = '__keyspace@0__:ev';
+    await t.ok(['config', 'set', 'notify-keyspace-events', 'Kt']);
+    const events = await openEvents(t, `/subscribe/${encodeURIComponent(channel)}`);
+    try {
+      assert.equal(await events.next(), `subscribe,${channel},1`);
+      for (const id of ['1-0', '2-0', '3-0']) await t.ok(['xadd', 'ev', id, 'k', 'v']);
+      await t.ok(['xgroup', 'CREATE', 'ev', 'g', '0']);
+      await t.ok(['xreadgroup', 'GROUP', 'g', 'c', 'COUNT', '2', 'STREAMS', 'ev', '>']);
+      await reply(['xdelex', 'ev', 'ACKED', 'IDS', '2', '1-0', '9-0'], [2, -1]); // nothing goes
+      await reply(['xackdel', 'ev', 'g', 'IDS', '1', '9-0'], [-1]);
+      await reply(['xackdel', 'ev', 'g', 'ACKED', 'IDS', '1', '1-0'], [1]); // xdel
+      await reply(['xdelex', 'ev', 'IDS', '2', '2-0', '3-0'], [1, 1]); // one xdel for both
+      await reply(['xackdel', 'ev', 'g', 'IDS', '1', '2-0'], [1]); // acknowledged only: 2-0 was gone
+      await t.ok(['publish', channel, 'end']);
+      const seen: string[] = [];
+      for (let e = await events.next(); e !== `message,${channel},end`; e = await events.next()) seen.push(e.split(',')[2]);
+      assert.deepEqual(seen, ['xadd', 'xadd', 'xadd', 'xgroup-create', 'xgroup-createconsumer', 'xdel', 'xdel']);
+    } finally {
+      events.close();
+      await t.ok(['config', 'set', 'notify-keyspace-events', '']);
+    }
   });
 
   const refs = embeddedOnly('Redis 7.0 lacks XADD and XTRIM KEEPREF, DELREF and ACKED (Redis 8.2)');

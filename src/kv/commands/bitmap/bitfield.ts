@@ -1,9 +1,12 @@
 // BITFIELD and BITFIELD_RO (Redis bitops.c bitfieldGeneric): integer fields of 1 to 64 bits
 // (u1..u63, i1..i64) at any bit offset. Every operation is parsed before any runs; writes
 // first grow the string to the farthest bit any of them touches, as Redis does, even when
-// OVERFLOW FAIL then refuses them all.
+// OVERFLOW FAIL then refuses them all. As in Redis, `setbit` is published only when a write
+// went through and changed its field or the string grew (so not for a new key whose every
+// write OVERFLOW FAIL refused).
 
 import { readBig, readNumber, writeBig, writeNumber } from '../../engine/bitmap/field.js';
+import { KeyEvent } from '../../engine/pubsub/keyspace-events.js';
 import { BIT_OFFSET, BITFIELD_OVERFLOW, BITFIELD_RO_WRITE, BITFIELD_TYPE, isError, NOT_INTEGER, SYNTAX, type ReplyError } from '../../errors.js';
 import type { Reply } from '../../reply.js';
 import { INT64_MAX, parseExactInteger, parseInteger } from '../args.js';
@@ -42,15 +45,23 @@ function bitfield(ctx: Ctx, argv: Args, readOnly: boolean): Reply {
     // Reads only: nothing to log, even for BITFIELD.
     const v = getBytes(ctx.ks, argv[1]);
     if (isError(v)) return v;
-    return unchanged(ctx, ops.map((o) => getField(o, window(v ?? EMPTY, o.offset), o.offset % 8)));
+    return unchanged(ctx, ops.map((o) => fieldAt(o, v ?? EMPTY)));
   }
   if (readOnly) return BITFIELD_RO_WRITE;
   const farthest = writes.reduce((far, o) => Math.max(far, o.offset + o.bits - 1), 0);
   const target = bitTarget(ctx.ks, argv[1], farthest);
   if (isError(target)) return target;
   const bytes = target.bytes.bytes();
-  const replies = ops.map((o) => (o.op === 'get' ? getField(o, window(bytes, o.offset), o.offset % 8) : setField(o, bytes)));
+  let changed = false;
+  const replies = ops.map((o) => {
+    if (o.op === 'get') return fieldAt(o, bytes);
+    const before = fieldAt(o, bytes);
+    const reply = setField(o, bytes);
+    changed ||= reply !== null && (target.grew || fieldAt(o, bytes) !== before);
+    return reply;
+  });
   storeBits(ctx.ks, argv[1], target);
+  if (changed) ctx.events.notify(KeyEvent.string, 'setbit', argv[1]);
   return replies;
 }
 
@@ -108,6 +119,11 @@ function window(bytes: Uint8Array, offset: number): Uint8Array {
 }
 
 const EMPTY = new Uint8Array(0);
+
+/** The value of `o`'s field in `bytes`. */
+function fieldAt(o: FieldOp, bytes: Uint8Array): Reply {
+  return getField(o, window(bytes, o.offset), o.offset % 8);
+}
 
 function getField(o: FieldOp, p: Uint8Array, at: number): Reply {
   if (o.bits <= 52) {

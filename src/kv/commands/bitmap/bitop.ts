@@ -2,9 +2,11 @@
 // and ONE of Redis 8.2. Sources shorter than the longest read as zero bytes past their end.
 
 import { toBuffer } from '../../bytes.js';
+import { KeyEvent } from '../../engine/pubsub/keyspace-events.js';
 import { BITOP_NOT_ONE_KEY, bitopTwoKeys, isError, SYNTAX } from '../../errors.js';
 import type { Reply } from '../../reply.js';
-import { unchanged, type Args, type Ctx } from '../spec.js';
+import type { Args, Ctx } from '../spec.js';
+import { storeResult } from '../store-result.js';
 import { getString } from '../string/lookup.js';
 
 type BitOp = 'and' | 'or' | 'xor' | 'not' | 'diff' | 'diff1' | 'andor' | 'one';
@@ -27,13 +29,8 @@ export function bitopCommand(ctx: Ctx, argv: Args): Reply {
     sources.push(bytes);
     length = Math.max(length, bytes.length);
   }
-  const dest = argv[2];
-  if (length === 0) {
-    // Nothing to store: the destination goes, as Redis deletes it.
-    return ctx.ks.delete(dest) ? 0 : unchanged(ctx, 0);
-  }
-  ctx.ks.set(dest, combine(op, sources, length).toString('latin1'));
-  return length;
+  // Every source empty or missing: nothing to store, so the destination goes, as in Redis.
+  return storeResult(ctx, argv[2], combine(op, sources, length).toString('latin1'), length, KeyEvent.string, 'set');
 }
 
 /** The operation over `sources`, each zero-padded to `length` bytes. */

@@ -2,6 +2,7 @@
 // Reads and SETBIT work on the string's bytes in place (string/lookup.ts: editableAt).
 
 import { bitAt, countBits, findBit } from '../../engine/bitmap/bits.js';
+import { KeyEvent } from '../../engine/pubsub/keyspace-events.js';
 import { BIT_OFFSET, BIT_VALUE, BITPOS_BIT, isError, NOT_INTEGER, SYNTAX } from '../../errors.js';
 import type { Reply } from '../../reply.js';
 import { parseInteger } from '../args.js';
@@ -21,9 +22,11 @@ export function setbitCommand(ctx: Ctx, argv: Args): Reply {
   const mask = 1 << (7 - (offset % 8));
   const bytes = target.bytes.bytes();
   const previous = bytes[byte] & mask ? 1 : 0;
+  // A bit that keeps its value in a string that did not grow is no change: Redis publishes nothing.
   if (previous === on && !target.grew) return unchanged(ctx, previous);
   bytes[byte] = on ? bytes[byte] | mask : bytes[byte] & ~mask;
   storeBits(ctx.ks, argv[1], target);
+  ctx.events.notify(KeyEvent.string, 'setbit', argv[1]);
   return previous;
 }
 

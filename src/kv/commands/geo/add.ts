@@ -1,7 +1,9 @@
-// GEOADD: as in Redis, a ZADD whose scores are the members' 52-bit geohashes. Every pair is
-// checked before the key is touched, so a bad pair creates nothing.
+// GEOADD: as in Redis, a ZADD whose scores are the members' 52-bit geohashes, published as
+// ZADD's `zadd` event. Every pair is checked before the key is touched, so a bad pair creates
+// nothing.
 
 import { scoreOf } from '../../engine/geo/geohash.js';
+import { KeyEvent } from '../../engine/pubsub/keyspace-events.js';
 import { UPDATED, ZSET_KIND, ZSet } from '../../engine/zset/zset-value.js';
 import { isError, SYNTAX } from '../../errors.js';
 import type { Reply } from '../../reply.js';
@@ -48,5 +50,7 @@ export function geoaddCommand(ctx: Ctx, argv: Args): Reply {
     }
   }
   const reply = ch ? added + updated : added;
-  return added + updated === 0 ? unchanged(ctx, reply) : reply;
+  if (added + updated === 0) return unchanged(ctx, reply);
+  ctx.events.notify(KeyEvent.zset, 'zadd', argv[1]);
+  return reply;
 }

@@ -4,6 +4,7 @@
 // the same members in the same order, equal distances included.
 
 import { cellScores, decodeScore, distanceWithin, searchCells, type Cell, type Shape } from '../../engine/geo/geohash.js';
+import { KeyEvent } from '../../engine/pubsub/keyspace-events.js';
 import { ZSET_KIND, ZSet } from '../../engine/zset/zset-value.js';
 import {
   GEO_ANY_COUNT,
@@ -19,6 +20,7 @@ import {
 import type { Reply } from '../../reply.js';
 import { parseInteger } from '../args.js';
 import { unchanged, type Args, type Ctx } from '../spec.js';
+import { dropDestination, storeResult } from '../store-result.js';
 import { readTyped } from '../typed.js';
 import { readBox, readLonLat, readRadius } from './coords.js';
 import { distanceText, humanCoordinate } from './format.js';
@@ -182,10 +184,7 @@ function georadiusGeneric(ctx: Ctx, argv: Args, srcIndex: number, flags: number)
   if (flags & SEARCH && !(byradius || bybox)) return geoBy(cmd);
   if (any && count === 0) return GEO_ANY_COUNT;
 
-  if (z === undefined) {
-    if (storekey === null) return unchanged(ctx, []);
-    return ctx.ks.delete(storekey) ? 0 : unchanged(ctx, 0);
-  }
+  if (z === undefined) return storekey === null ? unchanged(ctx, []) : dropDestination(ctx, storekey);
   if (count !== 0 && sort === 0 && !any) sort = 1;
 
   const shape: Shape =
@@ -219,14 +218,13 @@ function georadiusGeneric(ctx: Ctx, argv: Args, srcIndex: number, flags: number)
     }
     return unchanged(ctx, out);
   }
-  if (returned === 0) return ctx.ks.delete(storekey) ? 0 : unchanged(ctx, 0);
   const entries: [string, number][] = [];
   for (let i = 0; i < returned; i++) {
     const gp = found[i];
     entries.push([gp.member, storedist ? gp.dist / conversion : gp.score]);
   }
-  ctx.ks.set(storekey, ZSet.of(entries));
-  return returned;
+  const event = flags & SEARCH ? 'geosearchstore' : 'georadiusstore';
+  return storeResult(ctx, storekey, ZSet.of(entries), returned, KeyEvent.zset, event);
 }
 
 /** membersOfAllNeighbors: the points inside the shape, cell by cell; stops at `limit` (ANY). */

@@ -10,6 +10,7 @@
 
 import { strtod } from '../../../text/strtod.js';
 import type { Keyspace } from '../../engine/keyspace.js';
+import { KeyEvent } from '../../engine/pubsub/keyspace-events.js';
 import { LIST, ListValue } from '../../engine/list/list-value.js';
 import { SET_KIND, type SetValue } from '../../engine/set/set-value.js';
 import { ZSET_KIND, type ZSet } from '../../engine/zset/zset-value.js';
@@ -17,6 +18,7 @@ import { SORT_SCORE_NOT_DOUBLE, SYNTAX, WRONGTYPE, isError, sortOptionDenied, ty
 import type { Reply } from '../../reply.js';
 import { ArgReader } from '../args.js';
 import { unchanged, type Args, type Ctx } from '../spec.js';
+import { storeResult } from '../store-result.js';
 import { hasStar, lookupByPattern } from './pattern.js';
 
 interface SortOptions {
@@ -209,9 +211,6 @@ function output(ctx: Ctx, items: Item[], start: number, end: number, o: SortOpti
   }
   // SORT without STORE writes nothing, so nothing is logged.
   if (o.store === null) return readOnly ? out : unchanged(ctx, out);
-  if (out.length > 0) {
-    ctx.ks.set(o.store, new ListValue(out.map((x) => x ?? '')));
-    return out.length;
-  }
-  return ctx.ks.delete(o.store) ? 0 : unchanged(ctx, 0);
+  // A list, published in the list class, as Redis does.
+  return storeResult(ctx, o.store, new ListValue(out.map((x) => x ?? '')), out.length, KeyEvent.list, 'sortstore');
 }

@@ -7,6 +7,7 @@
 // `~` trims exactly to the threshold, as Upstash does (Redis removes whole nodes only); LIMIT
 // still caps the entries one call removes. Recorded in the table's `deviates`.
 
+import { KeyEvent } from '../../engine/pubsub/keyspace-events.js';
 import type { TrimBy } from '../../engine/stream/entry-store.js';
 import { formatId, makeId, MAX_ID, msOf, seqOf, U64_MAX, type StreamId } from '../../engine/stream/stream-id.js';
 import { StreamValue, STREAM_KIND, type RefPolicy } from '../../engine/stream/stream-value.js';
@@ -147,7 +148,8 @@ export function xaddCommand(ctx: Ctx, argv: Args): Reply {
   if (id <= last) return XADD_ID_TOO_SMALL;
   const s = found ?? (writeTyped(ctx.ks, argv[1], STREAM_KIND, () => new StreamValue()) as StreamValue);
   s.append(id, argv.slice(t.idAt + 1));
-  trim(s, t);
+  ctx.events.notify(KeyEvent.stream, 'xadd', argv[1]);
+  if (trim(s, t) > 0) ctx.events.notify(KeyEvent.stream, 'xtrim', argv[1]);
   const logged = exactTrimArgv(argv, s, t);
   logged[t.idAt - (t.limitAt >= 0 && t.limitAt < t.idAt ? 2 : 0)] = formatId(id);
   ctx.rewrite([logged]);
@@ -173,6 +175,7 @@ export function xtrimCommand(ctx: Ctx, argv: Args): Reply {
   if (s === undefined) return unchanged(ctx, 0);
   const deleted = trim(s, t);
   if (deleted === 0) return unchanged(ctx, 0);
+  ctx.events.notify(KeyEvent.stream, 'xtrim', argv[1]);
   ctx.rewrite([exactTrimArgv(argv, s, t)]);
   return deleted;
 }

@@ -1,8 +1,10 @@
 // XDELEX and XACKDEL (Redis 8.2): deletion that decides what happens to consumer groups'
 // references to the entries. Per id the reply is -1 (no such entry; for XACKDEL: not pending
 // in the group), 1 (deleted; for XACKDEL: acknowledged and deleted), or 2 (kept under ACKED
-// because a group still has it pending or has not delivered it yet).
+// because a group still has it pending or has not delivered it yet). Both publish XDEL's
+// `xdel` when they deleted an entry, as Redis 8.2 does; acknowledging alone publishes nothing.
 
+import { KeyEvent } from '../../engine/pubsub/keyspace-events.js';
 import type { StreamId } from '../../engine/stream/stream-id.js';
 import type { RefPolicy, StreamValue } from '../../engine/stream/stream-value.js';
 import { NUMIDS_MISMATCH, NUMIDS_NOT_POSITIVE, ReplyError, SYNTAX } from '../../errors.js';
@@ -52,7 +54,9 @@ export function xdelexCommand(ctx: Ctx, argv: Args): Reply {
   if (s instanceof ReplyError) return s;
   if (s === undefined) return unchanged(ctx, r.ids.map(() => -1));
   const out = r.ids.map((id) => (s.get(id) === undefined ? -1 : deleteEntry(s, id, r.policy)));
-  return out.includes(1) ? out : unchanged(ctx, out);
+  if (!out.includes(1)) return unchanged(ctx, out);
+  ctx.events.notify(KeyEvent.stream, 'xdel', argv[1]);
+  return out;
 }
 
 // XACKDEL key group [KEEPREF | DELREF | ACKED] IDS numids id [id ...]
@@ -63,10 +67,16 @@ export function xackdelCommand(ctx: Ctx, argv: Args): Reply {
   if (s instanceof ReplyError) return s;
   const g = s?.groups.get(argv[2]);
   if (s === undefined || g === undefined) return unchanged(ctx, r.ids.map(() => -1));
+  let deleted = false;
   const out = r.ids.map((id) => {
     if (!g.ack(id)) return -1;
     // Acknowledged; an entry already gone counts as deleted.
-    return s.get(id) === undefined ? 1 : deleteEntry(s, id, r.policy);
+    if (s.get(id) === undefined) return 1;
+    const result = deleteEntry(s, id, r.policy);
+    deleted ||= result === 1;
+    return result;
   });
-  return out.every((n) => n === -1) ? unchanged(ctx, out) : out;
+  if (out.every((n) => n === -1)) return unchanged(ctx, out);
+  if (deleted) ctx.events.notify(KeyEvent.stream, 'xdel', argv[1]);
+  return out;
 }

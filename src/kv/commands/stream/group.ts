@@ -1,6 +1,7 @@
 // Consumer group administration: XGROUP's subcommands and XACK (Redis's xgroupCommand,
 // xackCommand).
 
+import { KeyEvent } from '../../engine/pubsub/keyspace-events.js';
 import { ConsumerGroup, INVALID_ENTRIES_READ } from '../../engine/stream/consumer-group.js';
 import { StreamValue } from '../../engine/stream/stream-value.js';
 import type { StreamId } from '../../engine/stream/stream-id.js';
@@ -83,6 +84,7 @@ export function xgroupCreateCommand(ctx: Ctx, argv: Args): Reply {
   if (found.s === undefined) ctx.ks.insert(argv[2], s, 0);
   if (s.groups.has(argv[3])) return BUSYGROUP;
   s.groups.set(argv[3], new ConsumerGroup(argv[3], id, read));
+  ctx.events.notify(KeyEvent.stream, 'xgroup-create', argv[2]);
   return OK;
 }
 
@@ -104,6 +106,7 @@ export function xgroupSetidCommand(ctx: Ctx, argv: Args): Reply {
   if (id instanceof ReplyError) return id;
   g.lastId = id;
   g.entriesRead = read;
+  ctx.events.notify(KeyEvent.stream, 'xgroup-setid', argv[2]);
   return OK;
 }
 
@@ -111,7 +114,9 @@ export function xgroupSetidCommand(ctx: Ctx, argv: Args): Reply {
 export function xgroupDestroyCommand(ctx: Ctx, argv: Args): Reply {
   const found = lookup(ctx, argv, false, false);
   if (found instanceof ReplyError) return found;
-  return found.s!.groups.delete(argv[3]) ? 1 : unchanged(ctx, 0);
+  if (!found.s!.groups.delete(argv[3])) return unchanged(ctx, 0);
+  ctx.events.notify(KeyEvent.stream, 'xgroup-destroy', argv[2]);
+  return 1;
 }
 
 // XGROUP CREATECONSUMER key group consumer
@@ -121,6 +126,7 @@ export function xgroupCreateconsumerCommand(ctx: Ctx, argv: Args): Reply {
   const g = found.g!;
   if (g.consumers.has(argv[4])) return unchanged(ctx, 0);
   g.consumer(argv[4], ctx.ks.now());
+  ctx.events.notify(KeyEvent.stream, 'xgroup-createconsumer', argv[2]);
   return 1;
 }
 
@@ -130,7 +136,9 @@ export function xgroupDelconsumerCommand(ctx: Ctx, argv: Args): Reply {
   if (found instanceof ReplyError) return found;
   const g = found.g!;
   if (!g.consumers.has(argv[4])) return unchanged(ctx, 0);
-  return g.deleteConsumer(argv[4]);
+  const pending = g.deleteConsumer(argv[4]);
+  ctx.events.notify(KeyEvent.stream, 'xgroup-delconsumer', argv[2]);
+  return pending;
 }
 
 // XACK key group id [id ...]

@@ -2,6 +2,7 @@
 // xautoclaimCommand). Claims log as XCLAIM ... TIME <absolute> RETRYCOUNT <n> FORCE JUSTID,
 // as Redis propagates them, so idle times replay as the same instants.
 
+import { KeyEvent } from '../../engine/pubsub/keyspace-events.js';
 import type { ConsumerGroup, Nack } from '../../engine/stream/consumer-group.js';
 import { formatId, MAX_ID, type StreamId } from '../../engine/stream/stream-id.js';
 import type { StreamValue } from '../../engine/stream/stream-value.js';
@@ -91,6 +92,15 @@ function claim(g: ConsumerGroup, id: StreamId, nack: Nack, consumerName: string,
   return claimLog(key, g, consumerName, id, nack);
 }
 
+/**
+ * XCLAIM and XAUTOCLAIM create their consumer on its first claim, as Redis does: logged ahead
+ * of the claims, and published as xgroup-createconsumer (their only keyspace event).
+ */
+function consumerCreated(ctx: Ctx, key: string, g: ConsumerGroup, consumer: string, log: string[][]): void {
+  log.unshift(consumerLog(key, g, consumer));
+  ctx.events.notify(KeyEvent.stream, 'xgroup-createconsumer', key);
+}
+
 // XCLAIM key group consumer min-idle-time id [id ...] [IDLE ms] [TIME unix-time-milliseconds]
 //   [RETRYCOUNT count] [FORCE] [JUSTID] [LASTID lastid]
 export function xclaimCommand(ctx: Ctx, argv: Args): Reply {
@@ -166,7 +176,7 @@ export function xclaimCommand(ctx: Ctx, argv: Args): Reply {
     lastIdMoved = false;
     out.push(justId ? formatId(id) : entryReply(entry));
   }
-  if (created && g.consumers.has(argv[3])) log.unshift(consumerLog(argv[1], g, argv[3]));
+  if (created && g.consumers.has(argv[3])) consumerCreated(ctx, argv[1], g, argv[3], log);
   if (lastIdMoved) log.push(groupIdLog(argv[1], g));
   ctx.rewrite(log);
   return out;
@@ -226,7 +236,7 @@ export function xautoclaimCommand(ctx: Ctx, argv: Args): Reply {
     claimed.push(justId ? formatId(id) : entryReply(entry));
     count--;
   }
-  if (created && g.consumers.has(argv[3])) log.unshift(consumerLog(argv[1], g, argv[3]));
+  if (created && g.consumers.has(argv[3])) consumerCreated(ctx, argv[1], g, argv[3], log);
   ctx.rewrite(log);
   return [formatId(next), claimed, deleted];
 }

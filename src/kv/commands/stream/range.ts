@@ -1,5 +1,6 @@
 // Reading and editing entries by id: XRANGE, XREVRANGE, XLEN, XDEL, XSETID.
 
+import { KeyEvent } from '../../engine/pubsub/keyspace-events.js';
 import { MIN_ID } from '../../engine/stream/stream-id.js';
 import {
   ENTRIES_ADDED_NEGATIVE,
@@ -61,7 +62,9 @@ export function xdelCommand(ctx: Ctx, argv: Args): Reply {
   }
   let deleted = 0;
   for (const id of ids) if (s.delete(id)) deleted++;
-  return deleted === 0 ? unchanged(ctx, 0) : deleted;
+  if (deleted === 0) return unchanged(ctx, 0);
+  ctx.events.notify(KeyEvent.stream, 'xdel', argv[1]);
+  return deleted;
 }
 
 // XSETID key last-id [ENTRIESADDED entries-added] [MAXDELETEDID max-deleted-id]
@@ -94,5 +97,6 @@ export function xsetidCommand(ctx: Ctx, argv: Args): Reply {
   s.lastId = id;
   if (entriesAdded !== -1n) s.entriesAdded = entriesAdded;
   if (maxDeleted !== MIN_ID) s.maxDeletedId = maxDeleted;
+  ctx.events.notify(KeyEvent.stream, 'xsetid', argv[1]);
   return OK;
 }

@@ -1,8 +1,10 @@
 // XREAD and XREADGROUP (Redis's xreadCommand and streamReplyWithRange). A group read logs
 // what it did as Redis propagates it: each delivered entry as XCLAIM ... FORCE JUSTID with
 // its delivery time and count, the group's position as XGROUP SETID ... ENTRIESREAD, and a
-// consumer it created as XGROUP CREATECONSUMER.
+// consumer it created as XGROUP CREATECONSUMER (published as xgroup-createconsumer, its only
+// keyspace event).
 
+import { KeyEvent } from '../../engine/pubsub/keyspace-events.js';
 import { ConsumerGroup, INVALID_ENTRIES_READ, type Consumer, type Nack } from '../../engine/stream/consumer-group.js';
 import { formatId, MAX_ID, type StreamId } from '../../engine/stream/stream-id.js';
 import type { StreamValue } from '../../engine/stream/stream-value.js';
@@ -150,6 +152,7 @@ export function xreadgroupCommand(ctx: Ctx, argv: Args): Reply {
     if (consumer === undefined) {
       consumer = group.consumer(consumerName, now);
       log.push(consumerLog(t.key, group, consumerName));
+      ctx.events.notify(KeyEvent.stream, 'xgroup-createconsumer', t.key);
     }
     consumer.seenTime = now;
     const entries = history

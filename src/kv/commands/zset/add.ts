@@ -1,6 +1,7 @@
 // ZADD and ZINCRBY: one generic, as Redis's zaddGenericCommand. Options are read, then every
 // score, before the key is looked up, so a bad score never creates a key or a WRONGTYPE.
 
+import { KeyEvent } from '../../engine/pubsub/keyspace-events.js';
 import { UPDATED, ZSET_KIND, ZSet } from '../../engine/zset/zset-value.js';
 import {
   isError,
@@ -85,5 +86,7 @@ function zaddGeneric(ctx: Ctx, argv: Args, incrCommand: boolean): Reply {
     last = score;
   }
   const reply = incr ? (processed > 0 ? replyDouble(last) : null) : ch ? added + updated : added;
-  return added + updated === 0 ? unchanged(ctx, reply) : reply;
+  if (added + updated === 0) return unchanged(ctx, reply);
+  ctx.events.notify(KeyEvent.zset, incr ? 'zincr' : 'zadd', key);
+  return reply;
 }

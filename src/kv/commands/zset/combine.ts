@@ -8,13 +8,15 @@
 // that order. A weighted score that is NaN (0 * inf) counts as 0, and so does a SUM of inf and
 // -inf.
 
+import { KeyEvent } from '../../engine/pubsub/keyspace-events.js';
 import type { SetValue } from '../../engine/set/set-value.js';
 import { ZSet } from '../../engine/zset/zset-value.js';
 import { atLeastOneKey, LIMIT_NEGATIVE, NOT_INTEGER, SYNTAX, WEIGHT_NOT_FLOAT, WRONGTYPE } from '../../errors.js';
 import type { Reply } from '../../reply.js';
 import { parseFloatText, parseInteger } from '../args.js';
 import { replyDouble } from '../reply-double.js';
-import { unchanged, type Args, type Ctx } from '../spec.js';
+import type { Args, Ctx } from '../spec.js';
+import { storeResult } from '../store-result.js';
 
 type Op = 'union' | 'inter' | 'diff';
 type Aggregate = 'sum' | 'min' | 'max';
@@ -121,13 +123,7 @@ function combine(ctx: Ctx, argv: Args, form: Form): Reply {
   else if (form.op === 'inter') intersect(sources, aggregate, 0, result);
   else diff(sources, result);
 
-  if (form.store) {
-    const dst = argv[1];
-    if (result.size === 0) return ctx.ks.delete(dst) ? 0 : unchanged(ctx, 0);
-    const z = ZSet.of(result);
-    ctx.ks.set(dst, z);
-    return z.size;
-  }
+  if (form.store) return storeResult(ctx, argv[1], ZSet.of(result), result.size, KeyEvent.zset, `z${form.op}store`);
   // Redis replies from the skip list it built, never a listpack, so a -0 stays -0 here.
   const z = new ZSet(false);
   for (const [member, score] of result) z.add(member, score);

@@ -1,6 +1,7 @@
 // ZPOPMIN, ZPOPMAX and ZMPOP: one generic, as Redis's genericZpopCommand. The blocking forms
 // (BZPOPMIN, BZPOPMAX, BZMPOP) are declared unsupported in the table.
 
+import { KeyEvent } from '../../engine/pubsub/keyspace-events.js';
 import { ZSET_KIND, type ZSet } from '../../engine/zset/zset-value.js';
 import { COUNT_NOT_POSITIVE, isError, NOT_POSITIVE, NUMKEYS_NOT_POSITIVE, SYNTAX, type ReplyError } from '../../errors.js';
 import { NULL_ARRAY, type Reply } from '../../reply.js';
@@ -74,7 +75,10 @@ function firstZSet(ctx: Ctx, keys: Args): { key: string; z: ZSet } | undefined |
   return undefined;
 }
 
-/** Removes up to `count` members from the low (or high) end, emitting each; returns how many. */
+/**
+ * Removes up to `count` (at least 1) members from the low (or high) end, emitting each;
+ * returns how many. The set is not empty, so something always goes and is published.
+ */
 function pop(ctx: Ctx, key: string, z: ZSet, max: boolean, count: number, emit: (member: string, score: string) => void): number {
   const n = Math.min(count, z.size);
   for (let i = 0; i < n; i++) {
@@ -82,6 +86,7 @@ function pop(ctx: Ctx, key: string, z: ZSet, max: boolean, count: number, emit: 
     emit(x.member, replyDouble(x.score));
     z.remove(x.member);
   }
+  ctx.events.notify(KeyEvent.zset, max ? 'zpopmax' : 'zpopmin', key);
   dropIfEmpty(ctx, key, z.size);
   return n;
 }

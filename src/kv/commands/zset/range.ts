@@ -5,6 +5,7 @@
 // Order of checks, as in Redis: options (a bad LIMIT number first), conflicting options, the
 // range arguments, and only then the key (so a bad range beats WRONGTYPE).
 
+import { KeyEvent } from '../../engine/pubsub/keyspace-events.js';
 import { LISTPACK_MAX_ENTRIES, ZSET_KIND, ZSet, type ZCursor } from '../../engine/zset/zset-value.js';
 import type { LexRange, ScoreRange } from '../../engine/zset/range.js';
 import { lexGteMin, lexLteMax, scoreGteMin, scoreLteMax } from '../../engine/zset/range.js';
@@ -20,7 +21,8 @@ import {
 import type { Reply } from '../../reply.js';
 import { parseInteger } from '../args.js';
 import { replyDouble } from '../reply-double.js';
-import { unchanged, type Args, type Ctx } from '../spec.js';
+import type { Args, Ctx } from '../spec.js';
+import { storeResult } from '../store-result.js';
 import { readTyped } from '../typed.js';
 import { parseLexRange, parseScoreRange } from './range-args.js';
 
@@ -147,11 +149,9 @@ function zrangeGeneric(ctx: Ctx, argv: Args, form: RangeForm): Reply {
  * else a listpack that converts as it grows (and so stores early -0 scores as 0).
  */
 function store(ctx: Ctx, dst: string, members: string[], scores: number[], countKnown: boolean): Reply {
-  if (members.length === 0) return ctx.ks.delete(dst) ? 0 : unchanged(ctx, 0);
   const z = new ZSet(!countKnown || members.length <= LISTPACK_MAX_ENTRIES);
   for (let i = 0; i < members.length; i++) z.add(members[i], scores[i]);
-  ctx.ks.set(dst, z);
-  return z.size;
+  return storeResult(ctx, dst, z, z.size, KeyEvent.zset, 'zrangestore');
 }
 
 /**
