@@ -29,7 +29,7 @@ import { STREAM_GENS } from './stream-steps.js';
 import { STRING_GENS } from './string-steps.js';
 import { SMALL, ZSET_COMPANION_GENS, zsetGens } from './zset-steps.js';
 
-const SEEDS = (process.env.LARDER_DIFF_SEED ?? '11,12').split(',').map(Number);
+const SEEDS = (process.env.LARDER_DIFF_SEED ?? '11,12,13').split(',').map(Number);
 const STEPS = Number(process.env.LARDER_DIFF_STEPS ?? 300);
 
 const RUNS: readonly { label: string; gens: readonly CommandGen[]; setup?: readonly string[][] }[] = [

@@ -13,7 +13,8 @@ import { SET_KIND, SetValue } from '../../engine/set/set-value.js';
 import { isError, LIMIT_NEGATIVE, NUMKEYS_NOT_POSITIVE, NUMKEYS_OVER_ARGS, SYNTAX, type ReplyError } from '../../errors.js';
 import type { Reply } from '../../reply.js';
 import { parseInteger } from '../args.js';
-import { unchanged, type Args, type Ctx } from '../spec.js';
+import type { Args, Ctx } from '../spec.js';
+import { storeResult } from '../store-result.js';
 import { readTyped } from '../typed.js';
 
 type Sets = (SetValue | undefined)[];
@@ -59,19 +60,9 @@ function differenceOf(sets: Sets): SetValue {
   return out;
 }
 
-/**
- * A STORE form's ending: `result` replaces `dst` (and its TTL), published as `event`; an empty
- * one deletes it, published as del when there was one.
- */
+/** A STORE form's ending (store-result.ts), published as `event` of the set class. */
 function store(ctx: Ctx, dst: string, result: SetValue, event: string): Reply {
-  if (result.size > 0) {
-    ctx.ks.set(dst, result);
-    ctx.events.notify(KeyEvent.set, event, dst);
-    return result.size;
-  }
-  if (!ctx.ks.delete(dst)) return unchanged(ctx, 0);
-  ctx.events.notify(KeyEvent.generic, 'del', dst);
-  return 0;
+  return storeResult(ctx, dst, result, result.size, KeyEvent.set, event);
 }
 
 function intersectionOf(sets: Sets): SetValue {
