@@ -33,7 +33,8 @@ export function admit(cmd: Command | undefined, argv: Args, caller: Caller, aske
   if (caller.readOnly && resolved.bits & NOT_FOR_READ_ONLY) return noPermCommand(resolved.name);
   const denied = caller.acl === null ? null : caller.acl.check(resolved, argv, keysOf(resolved, argv));
   if (denied !== null) return denied;
-  return resolved.bits & STREAM && askedAs !== 'stream' ? unsupported(resolved.name) : resolved;
+  if (resolved.bits & STREAM && askedAs !== 'stream') return unsupported(resolved.name);
+  return resolved.admits?.(argv) ?? resolved;
 }
 
 /**

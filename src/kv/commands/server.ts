@@ -2,7 +2,7 @@
 // REST database; administration that acts on a Redis process (saving, replication,
 // shutdown, debugging) is declared so it is refused by name.
 
-import { configSetFailed, configUnknownOption, SYNTAX, wrongArity } from '../errors.js';
+import { configSetFailed, configUnknownOption, SYNTAX, wrongArity, type ReplyError } from '../errors.js';
 import { formatEventClasses, parseEventClasses } from '../engine/pubsub/keyspace-events.js';
 import { globMatch } from '../../text/glob.js';
 import { OK, type Reply } from '../reply.js';
@@ -24,8 +24,8 @@ export default family('server', null, [
   // backend could send them (CONFIG SET on the Redis behind Larder).
   container('config', [
     { name: 'get', arity: -3, flags: ['admin'], keys: NO_KEYS, run: configGetCommand },
-    // Only notify-keyspace-events, as Upstash permits; a remote server is not reconfigured through Larder.
-    { name: 'set', arity: -4, flags: ['admin', 'noscript', 'embedded'], keys: NO_KEYS, run: configSetCommand },
+    // Only notify-keyspace-events, as Upstash permits: a remote server gets nothing else.
+    { name: 'set', arity: -4, flags: ['admin', 'noscript'], keys: NO_KEYS, admits: configSetAdmits, run: configSetCommand },
   ]),
   // Only USAGE: the other subcommands describe a Redis process, not a key.
   container('memory', [{ name: 'usage', arity: -3, flags: ['readonly'], keys: { first: 2, last: 2, step: 1 }, run: memoryUsageCommand }]),
@@ -84,16 +84,22 @@ function configGetCommand(ctx: Ctx, argv: Args): Reply {
 
 const EVENTS_PARAMETER = 'notify-keyspace-events';
 
-// CONFIG SET parameter value [parameter value ...]: all or nothing, as Redis 7 applies several.
-// Logged, so the classes come back after a restart (and in the snapshot's header).
-function configSetCommand(ctx: Ctx, argv: Args): Reply {
+/**
+ * CONFIG SET parameter value [parameter value ...], checked at admission in Redis's order: the
+ * pairs, every name known, none twice, then the values.
+ */
+function configSetAdmits(argv: Args): ReplyError | null {
   if (argv.length % 2 !== 0) return wrongArity('config|set');
-  // Redis's order: every name known, none twice, then the values.
   for (let i = 2; i < argv.length; i += 2) if (argv[i].toLowerCase() !== EVENTS_PARAMETER) return configUnknownOption(argv[i]);
   if (argv.length > 4) return configSetFailed(EVENTS_PARAMETER, 'duplicate parameter');
-  const flags = parseEventClasses(argv[3]);
-  if (flags === null) return configSetFailed(EVENTS_PARAMETER, "Invalid event class character. Use 'Ag$lshzxeKEtmdn'.");
-  ctx.events.flags = flags;
+  if (parseEventClasses(argv[3]) === null) return configSetFailed(EVENTS_PARAMETER, "Invalid event class character. Use 'Ag$lshzxeKEtmdn'.");
+  return null;
+}
+
+// CONFIG SET notify-keyspace-events classes (admitted by configSetAdmits). Logged, so the
+// classes come back after a restart (and in the snapshot's header).
+function configSetCommand(ctx: Ctx, argv: Args): Reply {
+  ctx.events.flags = parseEventClasses(argv[3])!;
   ctx.rewrite([argv]);
   return OK;
 }

@@ -184,6 +184,11 @@ export interface CommandSpec {
   readOnlyForm?: string;
   /** Where a Lua script's body is in argv (EVAL, SCRIPT LOAD), for a remote backend to adapt it. */
   scriptBodyAt?: number;
+  /**
+   * Checks the arguments at admission, on every engine, before anything runs: what a remote
+   * server may be sent (CONFIG SET: only notify-keyspace-events reaches it).
+   */
+  admits?: (argv: Args) => ReplyError | null;
   /** Set by `container` only: the subcommands argv[1] names. */
   subcommands?: readonly CommandSpec[];
   run: Handler;

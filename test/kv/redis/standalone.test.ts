@@ -69,8 +69,9 @@ describe('remote backend: standalone Redis', { skip: REDIS === undefined && 'red
     assert.match(refused.body.error, /^NOPERM /);
     assert.equal(await redis.client.call(['EXISTS', 'ro']), ':0\r\n');
     assert.equal(await db.fails(['get']), "ERR wrong number of arguments for 'get' command");
-    // CONFIG SET is the embedded engine's: the server's settings stay out of reach.
-    assert.equal(await db.fails(['config', 'set', 'maxmemory', '1']), "ERR CONFIG|SET needs Larder's embedded engine; this database uses engine: redis");
+    // CONFIG SET passes notify-keyspace-events alone: the server's other settings stay out of reach.
+    assert.equal(await db.fails(['config', 'set', 'maxmemory', '1']), "ERR Unknown option or number of arguments for CONFIG SET - 'maxmemory'");
+    assert.equal(await db.fails(['config', 'set', 'notify-keyspace-events', 'KEA', 'dir', '/tmp']), "ERR Unknown option or number of arguments for CONFIG SET - 'dir'");
     assert.equal(await redis.client.call(['CONFIG', 'GET', 'maxmemory']), '*2\r\n$9\r\nmaxmemory\r\n$1\r\n0\r\n');
     const res = await db.request('/pipeline', { method: 'POST', body: '[["set","p","1"],["nosuch"],["incr","p"]]' });
     const body = (await res.json()) as { result?: unknown; error?: string }[];
