@@ -24,6 +24,15 @@ export function writeTyped<T extends Container>(ks: Keyspace, key: string, kind:
   return made;
 }
 
+/**
+ * What a command that took members out of the container at `key` publishes, as Redis's do: its
+ * own event (`type`, `event`), then, when that left `size` 0, the key's deletion and `del`.
+ */
+export function removedFrom(ctx: Ctx, type: number, event: string, key: string, size: number): void {
+  ctx.events.notify(type, event, key);
+  dropIfEmpty(ctx, key, size);
+}
+
 /** Deletes `key` when its container has become empty, with Redis's `del` event after the command's own. */
 export function dropIfEmpty(ctx: Ctx, key: string, size: number): void {
   if (size !== 0) return;

@@ -18,9 +18,9 @@ import {
 import type { Reply } from '../../reply.js';
 import { parseInteger } from '../args.js';
 import { unchanged, type Args, type Ctx } from '../spec.js';
+import { removedFrom } from '../typed.js';
 import { EXPIRY_SET, FIELD_DELETED, readFieldsBlock, readTimedOption, setFieldExpiry } from './field-args.js';
 import { logExpiries, notifyExpiries } from './field-expiry.js';
-import { notifyDeleted } from './get-set.js';
 import { readHash, writeHash } from './lookup.js';
 
 type TimedWord = 'ex' | 'px' | 'exat' | 'pxat';
@@ -44,7 +44,7 @@ export function hgetdelCommand(ctx: Ctx, argv: Args): Reply {
     deleted.push(field);
   }
   if (deleted.length === 0) return unchanged(ctx, out);
-  notifyDeleted(ctx, key, h!.size);
+  removedFrom(ctx, KeyEvent.hash, 'hdel', key, h!.size);
   ctx.rewrite([['hdel', key, ...deleted]]);
   return out;
 }

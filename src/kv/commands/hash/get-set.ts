@@ -6,7 +6,7 @@ import { KeyEvent } from '../../engine/pubsub/keyspace-events.js';
 import { isError, wrongArity, type ReplyError } from '../../errors.js';
 import { OK, type Reply } from '../../reply.js';
 import { unchanged, type Args, type Ctx } from '../spec.js';
-import { dropIfEmpty } from '../typed.js';
+import { removedFrom } from '../typed.js';
 import { readHash, writeHash } from './lookup.js';
 
 // HSET key field value [field value ...]
@@ -65,14 +65,8 @@ export function hdelCommand(ctx: Ctx, argv: Args): Reply {
   let deleted = 0;
   for (let i = 2; i < argv.length; i++) if (h.delete(argv[i])) deleted++;
   if (deleted === 0) return unchanged(ctx, 0);
-  notifyDeleted(ctx, key, h.size);
+  removedFrom(ctx, KeyEvent.hash, 'hdel', key, h.size);
   return deleted;
-}
-
-/** hdel, then the key's deletion if that emptied the hash (HDEL, HGETDEL). */
-export function notifyDeleted(ctx: Ctx, key: string, size: number): void {
-  ctx.events.notify(KeyEvent.hash, 'hdel', key);
-  dropIfEmpty(ctx, key, size);
 }
 
 // HEXISTS key field

@@ -9,7 +9,7 @@ import { NOT_POSITIVE, isError, COUNT_NOT_POSITIVE, NUMKEYS_NOT_POSITIVE, SYNTAX
 import { NULL_ARRAY, type Reply } from '../../reply.js';
 import { parseInteger } from '../args.js';
 import { unchanged, type Args, type Ctx } from '../spec.js';
-import { dropIfEmpty } from '../typed.js';
+import { removedFrom } from '../typed.js';
 import { popMany, readEnd, readList, writeList } from './lookup.js';
 
 // LPUSH key element [element ...]
@@ -43,14 +43,14 @@ function pushGeneric(ctx: Ctx, argv: Args, front: boolean, onlyIfExists: boolean
   return list.length;
 }
 
+/** A push's event: lpush or rpush by the end it pushed at. */
 function notifyPushed(ctx: Ctx, key: string, front: boolean): void {
   ctx.events.notify(KeyEvent.list, front ? 'lpush' : 'rpush', key);
 }
 
 /** Redis's listElementsRemoved: the pop's event, then the key's deletion if that emptied it. */
 function notifyPopped(ctx: Ctx, key: string, front: boolean, length: number): void {
-  ctx.events.notify(KeyEvent.list, front ? 'lpop' : 'rpop', key);
-  dropIfEmpty(ctx, key, length);
+  removedFrom(ctx, KeyEvent.list, front ? 'lpop' : 'rpop', key, length);
 }
 
 // LPOP key [count]

@@ -7,7 +7,7 @@ import { INDEX_OUT_OF_RANGE, isError, NO_SUCH_KEY, NOT_INTEGER } from '../../err
 import { OK, type Reply } from '../../reply.js';
 import { parseInteger } from '../args.js';
 import { unchanged, type Args, type Ctx } from '../spec.js';
-import { dropIfEmpty } from '../typed.js';
+import { removedFrom } from '../typed.js';
 import { rangeOf, readList } from './lookup.js';
 
 // LLEN key
@@ -65,7 +65,6 @@ export function ltrimCommand(ctx: Ctx, argv: Args): Reply {
   const { from, to } = rangeOf(start, stop, list.length);
   const trimmed = to - from !== list.length;
   if (trimmed) list.keep(from, to);
-  ctx.events.notify(KeyEvent.list, 'ltrim', key);
-  dropIfEmpty(ctx, key, list.length);
+  removedFrom(ctx, KeyEvent.list, 'ltrim', key, list.length);
   return trimmed ? OK : unchanged(ctx, OK);
 }

@@ -13,7 +13,7 @@ import {
 import type { Reply } from '../../reply.js';
 import { INT64_MIN, parseInt64, parseInteger } from '../args.js';
 import { unchanged, type Args, type Ctx } from '../spec.js';
-import { dropIfEmpty } from '../typed.js';
+import { removedFrom } from '../typed.js';
 import { readList } from './lookup.js';
 
 // LPOS key element [RANK rank] [COUNT num-matches] [MAXLEN len]
@@ -72,8 +72,7 @@ export function lremCommand(ctx: Ctx, argv: Args): Reply {
   if (isError(list)) return list;
   const removed = list.remove(argv[3], count === 0 ? Infinity : Math.abs(count), count < 0);
   if (removed === 0) return unchanged(ctx, 0);
-  ctx.events.notify(KeyEvent.list, 'lrem', argv[1]);
-  dropIfEmpty(ctx, argv[1], list.length);
+  removedFrom(ctx, KeyEvent.list, 'lrem', argv[1], list.length);
   return removed;
 }
 

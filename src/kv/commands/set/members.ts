@@ -7,7 +7,7 @@ import { SET_KIND, SetValue } from '../../engine/set/set-value.js';
 import { isError } from '../../errors.js';
 import type { Reply } from '../../reply.js';
 import { unchanged, type Args, type Ctx } from '../spec.js';
-import { dropIfEmpty, readTyped, writeTyped } from '../typed.js';
+import { removedFrom, readTyped, writeTyped } from '../typed.js';
 
 const NO_MEMBERS: readonly Reply[] = [];
 
@@ -30,14 +30,8 @@ export function sremCommand(ctx: Ctx, argv: Args): Reply {
   let removed = 0;
   for (let i = 2; i < argv.length && set.size > 0; i++) if (set.delete(argv[i])) removed++;
   if (removed === 0) return unchanged(ctx, 0);
-  notifyRemoved(ctx, argv[1], set.size);
+  removedFrom(ctx, KeyEvent.set, 'srem', argv[1], set.size);
   return removed;
-}
-
-/** srem, then the key's deletion if that emptied the set. */
-function notifyRemoved(ctx: Ctx, key: string, size: number): void {
-  ctx.events.notify(KeyEvent.set, 'srem', key);
-  dropIfEmpty(ctx, key, size);
 }
 
 // SMOVE source destination member
@@ -52,7 +46,7 @@ export function smoveCommand(ctx: Ctx, argv: Args): Reply {
   if (isError(dst)) return dst;
   if (src === dst) return unchanged(ctx, src.has(member) ? 1 : 0);
   if (!src.delete(member)) return unchanged(ctx, 0);
-  notifyRemoved(ctx, from, src.size);
+  removedFrom(ctx, KeyEvent.set, 'srem', from, src.size);
   if (dst === undefined) {
     const made = SetValue.forFirst(member);
     made.add(member);

@@ -9,7 +9,7 @@ import { NOT_POSITIVE, isError, NOT_INTEGER, NOT_A_LONG, SYNTAX } from '../../er
 import type { Reply } from '../../reply.js';
 import { INT64_MIN, parseInt64, parseInteger } from '../args.js';
 import { unchanged, type Args, type Ctx } from '../spec.js';
-import { dropIfEmpty, readTyped } from '../typed.js';
+import { removedFrom, readTyped } from '../typed.js';
 import { unionOf } from './algebra.js';
 
 const NONE: readonly Reply[] = [];
@@ -32,8 +32,7 @@ export function spopCommand(ctx: Ctx, argv: Args): Reply {
   if (set === undefined) return unchanged(ctx, null);
   if (isError(set)) return set;
   const member = set.pop();
-  ctx.events.notify(KeyEvent.set, 'spop', key);
-  dropIfEmpty(ctx, key, set.size);
+  removedFrom(ctx, KeyEvent.set, 'spop', key, set.size);
   ctx.rewrite([['srem', key, member]]);
   return member;
 }
@@ -45,17 +44,17 @@ function spopCount(ctx: Ctx, key: string, countArg: string): Reply {
   if (isError(set)) return set;
   if (set === undefined || count === 0) return unchanged(ctx, NONE);
   const size = set.size;
-  ctx.events.notify(KeyEvent.set, 'spop', key);
   if (count >= size) {
     // The whole set, in the order Redis's SUNION of it would give.
     const all = unionOf([set]).members();
-    dropIfEmpty(ctx, key, 0); // every member was taken
+    removedFrom(ctx, KeyEvent.set, 'spop', key, 0); // every member was taken
     ctx.rewrite([['del', key]]);
     return all;
   }
   const popped = new Array<string>(count);
   for (let i = 0; i < count; i++) popped[i] = set.pop();
   if ((size - count) * SPOP_REBUILD_RATIO <= count) set.reencode();
+  ctx.events.notify(KeyEvent.set, 'spop', key);
   ctx.rewrite([['srem', key, ...popped]]);
   return popped;
 }

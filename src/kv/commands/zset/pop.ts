@@ -8,7 +8,7 @@ import { NULL_ARRAY, type Reply } from '../../reply.js';
 import { parseInteger } from '../args.js';
 import { replyDouble } from '../reply-double.js';
 import { unchanged, type Args, type Ctx } from '../spec.js';
-import { dropIfEmpty, readTyped } from '../typed.js';
+import { removedFrom, readTyped } from '../typed.js';
 
 // ZPOPMIN key [count]
 export function zpopminCommand(ctx: Ctx, argv: Args): Reply {
@@ -86,7 +86,6 @@ function pop(ctx: Ctx, key: string, z: ZSet, max: boolean, count: number, emit: 
     emit(x.member, replyDouble(x.score));
     z.remove(x.member);
   }
-  ctx.events.notify(KeyEvent.zset, max ? 'zpopmax' : 'zpopmin', key);
-  dropIfEmpty(ctx, key, z.size);
+  removedFrom(ctx, KeyEvent.zset, max ? 'zpopmax' : 'zpopmin', key, z.size);
   return n;
 }

@@ -8,7 +8,7 @@ import { isError, MIN_MAX_NOT_FLOAT, MIN_MAX_NOT_LEX, NOT_INTEGER } from '../../
 import type { Reply } from '../../reply.js';
 import { parseInteger } from '../args.js';
 import { unchanged, type Args, type Ctx } from '../spec.js';
-import { dropIfEmpty, readTyped } from '../typed.js';
+import { removedFrom, readTyped } from '../typed.js';
 import { parseLexRange, parseScoreRange } from './range-args.js';
 
 // ZREM key member [member ...]
@@ -55,7 +55,6 @@ function removeFrom(ctx: Ctx, key: string, event: string, remove: (z: ZSet) => n
   if (z === undefined) return unchanged(ctx, 0);
   const removed = remove(z);
   if (removed === 0) return unchanged(ctx, 0);
-  ctx.events.notify(KeyEvent.zset, event, key);
-  dropIfEmpty(ctx, key, z.size);
+  removedFrom(ctx, KeyEvent.zset, event, key, z.size);
   return removed;
 }
