@@ -216,7 +216,11 @@ describe('queue schedules across a restart', () => {
         const gone = await client.schedules.create({ destination: `${rx.url}/gone`, cron: YEARLY });
         await client.schedules.delete(gone.scheduleId);
         const r = rx;
-        await eventually(async () => r.at('/live').length >= 1 && r.at('/rg').length >= 1, 'a firing before the restart');
+        // A second boundary between its creation and the pause may have fired the paused one once;
+        // two live ticks after the pause that firing has arrived, and from then on none may.
+        const liveAtPause = r.at('/live').length;
+        await eventually(async () => r.at('/live').length >= liveAtPause + 2 && r.at('/rg').length >= 1, 'firings before the restart');
+        const pausedFirings = r.at('/paused').length;
         // The paused one does not change while the others fire, so it must come back as it was.
         const pausedBefore = (await kept(client)).find((s) => s.scheduleId === paused.scheduleId);
         await servers.stop(first);
@@ -231,7 +235,7 @@ describe('queue schedules across a restart', () => {
         const liveCount = r.at('/live').length;
         await eventually(async () => r.at('/live').length >= liveCount + 2 && r.at('/rg').length >= 2, 'firings after the restart');
         assert.ok(r.at('/live').every((d) => d.verified && d.headers['upstash-schedule-id'] === live.scheduleId));
-        assert.equal(r.at('/paused').length, 0);
+        assert.equal(r.at('/paused').length, pausedFirings);
         assert.equal(r.at('/gone').length, 0);
         for (const s of [live, grouped, paused]) await client2.schedules.delete(s.scheduleId);
       } finally {
