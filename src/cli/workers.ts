@@ -7,8 +7,8 @@
 // the first worker is given the configured one (0 picks a free port), the others, and any
 // worker started in place of one that exited, the port the first listens on. Every key-value database must be on engine
 // redis: an embedded database lives in one process. Tokens are generated before forking so
-// every worker reads the same ones; ACL users changed at run time (ACL SETUSER) live in the
-// worker that ran the command: declare users in the config when running several workers.
+// every worker reads the same ones; ACL users changed at run time are shared through acl.json
+// (kv/acl/store.ts).
 // Workers serve the key-value service only: the embedded stream topics and vector indexes keep
 // their data in one process's files.
 

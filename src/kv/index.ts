@@ -61,7 +61,7 @@ export function mountKv(config: Config, secrets: SecretStore, log: Logger, runti
   for (const [name, dbConfig] of Object.entries(config.kv.databases)) {
     const { token, readOnlyToken } = tokensOf(name, dbConfig, secrets);
     const dir = join(config.dataDir, 'kv', name);
-    const acl = new AclRegistry(token, readOnlyToken, COMMANDS, new AclStore(join(dir, 'acl.json')));
+    const acl = new AclRegistry(token, readOnlyToken, COMMANDS, new AclStore(join(dir, 'acl.json'), config.workers > 1));
     acl.load(dbConfig.users);
     credentials.push({ db: name, token, readOnlyToken });
     if (dbConfig.engine === 'redis') {

@@ -1,7 +1,8 @@
 // `larder start --workers N`: N processes, on Node or on Bun, serve one port in front of a remote Redis.
 
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
@@ -39,6 +40,49 @@ describe('larder start --workers', { skip: REDIS === undefined && 'redis-server 
       }
     });
   }
+
+  it('shares ACL users and tokens changed at run time between the workers, and loses no concurrent change', async () => {
+    const redis = await startRedisServer(REDIS!);
+    const dir = mkdtempSync(join(tmpdir(), 'larder-workers-'));
+    // The lock of a process killed while it changed the users: the workers take it over.
+    mkdirSync(join(dir, 'kv', 'default'), { recursive: true });
+    writeFileSync(join(dir, 'kv', 'default', 'acl.json.lock'), String(spawnSync('true').pid));
+    const p = launchLarder({ dataDir: dir, flags: ['--kv-backend', `redis://127.0.0.1:${redis.port}`, '--workers', '2'] });
+    try {
+      const creds = (await p.ready).databases.get('default')!;
+      // A new connection each, so both workers answer some of every round.
+      const send = async (token: string, command: string[]) => {
+        const res = await fetch(creds.url, { method: 'POST', headers: { authorization: `Bearer ${token}`, connection: 'close' }, body: JSON.stringify(command) });
+        const body = (await res.json()) as { result?: unknown; error?: string };
+        return body.error === undefined ? body.result : `${res.status} ${body.error.split(' ', 1)[0]}`;
+      };
+      /** The distinct answers of 24 sends. */
+      const round = async (token: string, command: string[]) => {
+        const answers = await Promise.all(Array.from({ length: 24 }, () => send(token, command)));
+        return [...new Set(answers.map((a) => JSON.stringify(a)))].map((a) => JSON.parse(a) as unknown);
+      };
+      const admin = (...command: string[]) => send(creds.token, command);
+
+      assert.equal(await admin('ACL', 'SETUSER', 'app', 'on', '>app-password', '~app:*', '+get', '+set'), 'OK');
+      const token = (await admin('ACL', 'RESTTOKEN', 'app', 'app-password')) as string;
+      assert.deepEqual(await round(token, ['SET', 'app:k', 'v']), ['OK']);
+      assert.deepEqual(await round(token, ['GET', 'other']), ['400 NOPERM']);
+      assert.equal(await admin('ACL', 'SETUSER', 'app', '-set'), 'OK');
+      assert.deepEqual(await round(token, ['SET', 'app:k', 'v']), ['400 NOPERM']);
+      assert.deepEqual(await round(token, ['GET', 'app:k']), ['v']);
+      assert.equal(await admin('ACL', 'DELUSER', 'app'), 1);
+      assert.deepEqual(await round(token, ['GET', 'app:k']), ['401 Unauthorized']);
+
+      // Changes made at once in both workers all land: none is written over by another's.
+      const names = Array.from({ length: 16 }, (_, i) => `user-${String(i).padStart(2, '0')}`);
+      assert.deepEqual([...new Set(await Promise.all(names.map((n) => admin('ACL', 'SETUSER', n, 'on', 'nopass', '+ping'))))], ['OK']);
+      assert.deepEqual(await round(creds.token, ['ACL', 'USERS']), [['default', ...names]]);
+    } finally {
+      if (p.child.exitCode === null) p.kill('SIGKILL');
+      await redis.stop();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 
   it('refuses several workers while a database is embedded', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'larder-workers-'));

@@ -101,6 +101,35 @@ onSmallDisk('a full disk: key-value', (disk) => {
   });
 });
 
+onSmallDisk('a full disk: ACL users', (disk) => {
+  it('refuses ACL changes with 503 and keeps the users as they were, until there is room again', async () => {
+    const t = await startTestLarder({}, disk().dir);
+    assert.deepEqual(await t.command(['acl', 'setuser', 'kept', 'on', '>kept-password', '~*', '+get']), { status: 200, body: { result: 'OK' } });
+    const token = (await t.command(['acl', 'resttoken', 'kept', 'kept-password'])).body.result as string;
+    const refused = { status: 503, body: { error: `ERR ${REFUSED}` } };
+    disk().fill();
+    try {
+      assert.deepEqual(await t.command(['acl', 'setuser', 'new', 'on', 'nopass']), refused);
+      assert.deepEqual(await t.command(['acl', 'setuser', 'kept', '-get']), refused);
+      assert.deepEqual(await t.command(['acl', 'deluser', 'kept']), refused);
+      assert.deepEqual(await t.command(['acl', 'resttoken', 'kept', 'kept-password']), { status: 200, body: { result: token } }, 'a token already made needs no write');
+      assert.deepEqual(await t.command(['acl', 'users']), { status: 200, body: { result: ['default', 'kept'] } });
+      assert.deepEqual(await t.command(['get', 'x'], { token }), { status: 200, body: { result: null } });
+    } finally {
+      disk().free();
+    }
+    assert.deepEqual(await t.command(['acl', 'setuser', 'new', 'on', 'nopass']), { status: 200, body: { result: 'OK' } });
+    await t.close(true);
+    const again = await startTestLarder({}, disk().dir);
+    try {
+      assert.deepEqual(await again.command(['acl', 'users']), { status: 200, body: { result: ['default', 'kept', 'new'] } });
+      assert.deepEqual(await again.command(['get', 'x'], { token }), { status: 200, body: { result: null } });
+    } finally {
+      await again.close();
+    }
+  });
+});
+
 onSmallDisk('a full disk: streams', (disk) => {
   const config = { streams: { clusters: { default: { topics: { events: { partitions: 1 } } } } } };
   it('refuses produces with 503 in the stream envelope, serves fetches, heals by itself, loses nothing acknowledged', async () => {

@@ -6,7 +6,10 @@
 //
 // Invariant: every ACL token's password is still accepted by its user, so a token dies with its
 // user or its password. Users change in place, so requests already holding a user's caller see
-// the change at once, as Redis connections do. Only commands change this state, one at a time.
+// the change at once, as Redis connections do. Only commands change this state, one at a time,
+// each saved before it answers (undone when the disk refuses it). Where `--workers` share
+// acl.json, a change starts from the file's state and a request from another process's last
+// change (store.ts).
 
 import { randomBytes } from 'node:crypto';
 import { newToken } from '../../config/secrets.js';
@@ -37,6 +40,8 @@ export class AclRegistry implements AclUsers {
   private readonly users = new Map<string, AclUser>();
   private readonly grants = new Map<string, Grant>();
   private readonly fromConfig = new Set<string>();
+  /** acl.json's stamp as this process last read or wrote it. */
+  private stamp: string | null = null;
 
   constructor(
     standardToken: string,
@@ -55,27 +60,24 @@ export class AclRegistry implements AclUsers {
    * removed. Throws on rules that do not apply, naming the user.
    */
   load(configured: readonly ConfiguredUser[]): void {
-    const saved = this.store?.load() ?? null;
-    for (const u of saved?.users ?? []) {
-      this.users.set(u.name, this.build(u.name, u.rules, `${this.store!.path}: user '${u.name}'`));
-      if (u.config) this.fromConfig.add(u.name);
-    }
-    for (const t of saved?.tokens ?? []) this.grants.set(t.token, { user: t.user, hash: t.hash });
-    for (const name of this.fromConfig) {
-      if (!configured.some((c) => c.name === name)) this.remove(name);
-    }
-    for (const c of configured) {
-      this.users.set(c.name, this.build(c.name, splitRules(c.rules), `config user '${c.name}'`));
-      this.fromConfig.add(c.name);
-    }
-    this.prune();
-    if (saved !== null || configured.length > 0) this.save();
+    this.refresh(true);
+    this.change(() => {
+      for (const name of this.fromConfig) {
+        if (!configured.some((c) => c.name === name)) this.remove(name);
+      }
+      for (const c of configured) {
+        this.users.set(c.name, this.build(c.name, splitRules(c.rules), `config user '${c.name}'`));
+        this.fromConfig.add(c.name);
+      }
+      this.prune();
+    });
   }
 
   /** The caller a token authenticates, or undefined when it is unknown or revoked. */
   callerFor(token: string): Caller | undefined {
     const fixed = this.fixed.get(token);
     if (fixed !== undefined) return fixed;
+    this.refresh();
     const grant = this.grants.get(token);
     if (grant !== undefined) return this.users.get(grant.user)?.caller;
     const wrapped = unwrapToken(token);
@@ -94,34 +96,39 @@ export class AclRegistry implements AclUsers {
   }
 
   user(name: string): AclUser | undefined {
+    this.refresh();
     return this.users.get(name);
   }
 
   /** Every user, by name in byte order (as Redis keeps them). */
   list(): AclUser[] {
-    return [...this.users.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    this.refresh();
+    return [...this.users.values()].sort(byName);
   }
 
   /** ACL SETUSER: creates or changes a user; all rules apply or none. */
   setUser(name: string, rules: Args): ReplyError | null {
     if (hasSpaces(name)) return ACL_BAD_USERNAME;
-    const user = this.users.get(name);
-    const draft = user?.clone() ?? new AclUser(name, this.commands);
-    const error = applyRules(draft, rules);
-    if (error !== null) return error;
-    if (user === undefined) this.users.set(name, draft);
-    else user.assign(draft);
-    this.prune();
-    this.save();
-    return null;
+    let error: ReplyError | null = null;
+    this.change(() => {
+      const user = this.users.get(name);
+      const draft = user?.clone() ?? new AclUser(name, this.commands);
+      error = applyRules(draft, rules);
+      if (error !== null) return;
+      if (user === undefined) this.users.set(name, draft);
+      else user.assign(draft);
+      this.prune();
+    });
+    return error;
   }
 
   /** ACL DELUSER: how many of `names` existed; their tokens are revoked. */
   deleteUsers(names: Args): number | ReplyError {
     if (names.includes(DEFAULT_USER)) return ACL_DELETE_DEFAULT;
     let deleted = 0;
-    for (const name of names) if (this.remove(name)) deleted++;
-    if (deleted > 0) this.save();
+    this.change(() => {
+      for (const name of names) if (this.remove(name)) deleted++;
+    });
     return deleted;
   }
 
@@ -130,17 +137,22 @@ export class AclRegistry implements AclUsers {
    * password get the same token back.
    */
   restToken(name: string, password: string): string | ReplyError {
-    const user = this.users.get(name);
-    if (user === undefined || !user.enabled) return WRONG_PASS;
-    // A user whose password is a GENTOKEN token may also give the password it wraps.
-    const hash = [password, wrapToken(name, password)].map(hashPassword).find((h) => user.acceptsHash(h));
-    if (hash === undefined) return WRONG_PASS;
-    for (const [token, grant] of this.grants) {
-      if (grant.user === name && grant.hash === hash) return token;
-    }
-    const token = newToken();
-    this.grants.set(token, { user: name, hash });
-    this.save();
+    let token: string | ReplyError = WRONG_PASS;
+    this.change(() => {
+      const user = this.users.get(name);
+      if (user === undefined || !user.enabled) return;
+      // A user whose password is a GENTOKEN token may also give the password it wraps.
+      const hash = [password, wrapToken(name, password)].map(hashPassword).find((h) => user.acceptsHash(h));
+      if (hash === undefined) return;
+      for (const [known, grant] of this.grants) {
+        if (grant.user === name && grant.hash === hash) {
+          token = known;
+          return;
+        }
+      }
+      token = newToken();
+      this.grants.set(token, { user: name, hash });
+    });
     return token;
   }
 
@@ -164,17 +176,65 @@ export class AclRegistry implements AclUsers {
     }
   }
 
-  private save(): void {
-    if (this.store === null) return;
-    const state: AclState = {
-      users: this.list().map((u) => ({
+  /**
+   * Runs `apply`, a change of users or tokens, on the latest saved state and saves the result
+   * before anyone sees it answered. A save that fails (a full disk: the server answers 503)
+   * undoes the change and throws.
+   */
+  private change(apply: () => void): void {
+    const store = this.store;
+    if (store === null) return apply();
+    store.exclusive(() => {
+      this.refresh();
+      const before = this.state();
+      apply();
+      const after = this.state();
+      if (JSON.stringify(after) === JSON.stringify(before)) return;
+      try {
+        this.stamp = store.save(after);
+      } catch (e) {
+        this.adopt(before, store.path);
+        throw e;
+      }
+    });
+  }
+
+  /** Reads acl.json again when another process changed it since (or at start, `always`). */
+  private refresh(always = false): void {
+    const store = this.store;
+    if (store === null || !(always || store.shared)) return;
+    if (!always && store.stamp() === this.stamp) return;
+    const saved = store.load();
+    if (saved === null) return;
+    this.adopt(saved.state, store.path);
+    this.stamp = saved.stamp;
+  }
+
+  /** Takes over a saved state; users change in place, so callers holding them see it at once. */
+  private adopt(state: AclState, where: string): void {
+    const names = new Set(state.users.map((u) => u.name));
+    for (const name of [...this.users.keys()]) if (!names.has(name)) this.remove(name);
+    this.fromConfig.clear();
+    for (const u of state.users) {
+      const built = this.build(u.name, u.rules, `${where}: user '${u.name}'`);
+      const user = this.users.get(u.name);
+      if (user === undefined) this.users.set(u.name, built);
+      else user.assign(built);
+      if (u.config) this.fromConfig.add(u.name);
+    }
+    this.grants.clear();
+    for (const t of state.tokens) this.grants.set(t.token, { user: t.user, hash: t.hash });
+  }
+
+  private state(): AclState {
+    return {
+      users: [...this.users.values()].sort(byName).map((u) => ({
         name: u.name,
         rules: u.describe(),
         ...(this.fromConfig.has(u.name) ? { config: true as const } : {}),
       })),
       tokens: [...this.grants].map(([token, g]) => ({ token, user: g.user, hash: g.hash })),
     };
-    this.store.save(state);
   }
 
   /** A user built from rules at start; invalid rules stop the start. */
@@ -185,6 +245,10 @@ export class AclRegistry implements AclUsers {
     if (error !== null) throw new Error(`${where}: ${error.text}`);
     return user;
   }
+}
+
+function byName(a: AclUser, b: AclUser): number {
+  return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
 }
 
 /** GENTOKEN's token: the user name and the password, base64url (a name has no NUL, see hasSpaces). */
