@@ -10,6 +10,8 @@ export interface SdkOptions {
   /** base64 (the SDK's default) or json-plain responses. */
   encoding?: 'base64' | false;
   token?: string;
+  /** false: replies and messages as the server sent them, not JSON-parsed (the SDK's automaticDeserialization). */
+  deserialize?: false;
 }
 
 export function sdkClient(t: KvClient, opts: SdkOptions = {}): Redis {
@@ -20,6 +22,7 @@ export function sdkClient(t: KvClient, opts: SdkOptions = {}): Redis {
     responseEncoding: opts.encoding ?? 'base64',
     retry: false,
     enableTelemetry: false,
+    automaticDeserialization: opts.deserialize ?? true,
   });
 }
 

@@ -6,17 +6,12 @@
 // redis-server 7.0, which has no field TTLs, so these run on the embedded engine only.
 
 import assert from 'node:assert/strict';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { describe } from 'node:test';
+import { listenKeyspace } from '../../support/keyspace-listener.js';
 import { embeddedOnly, suiteLarder } from '../../support/larder.js';
 import { sdkClient } from '../../support/sdk.js';
 
 const only = embeddedOnly('Redis 7.0 lacks hash field TTLs (Redis 7.4) and so their events');
-
-/** Waits, about five seconds at most, until `seen` holds `n` items; the caller then asserts them. */
-async function settle(seen: readonly string[], n: number): Promise<void> {
-  for (let i = 0; i < 250 && seen.length < n; i++) await sleep(20);
-}
 
 describe('keyspace events of hash field TTLs, through the SDK', () => {
   const t = suiteLarder();
@@ -24,14 +19,8 @@ describe('keyspace events of hash field TTLs, through the SDK', () => {
   only('HEXPIRE publishes hexpire, HPERSIST hpersist, a past time hdel, a field running out hexpired', async () => {
     await t.ok(['config', 'set', 'notify-keyspace-events', 'KA']);
     const redis = sdkClient(t);
-    const sub = redis.subscribe<string>('__keyspace@0__:fx');
-    const seen: string[] = [];
-    sub.on('message', ({ message }) => seen.push(message));
-    await new Promise((resolve) => sub.on('subscribe', resolve));
-    const expect = async (events: string[]) => {
-      await settle(seen, events.length);
-      assert.deepEqual(seen, events);
-    };
+    const heard = await listenKeyspace(t, '__keyspace@0__:fx');
+    const expect = (events: string[]) => heard.expect(events.map((e) => `__keyspace@0__:fx ${e}`));
 
     await redis.hset('fx', { a: '1', b: '2', c: '3' });
     const events = ['hset'];
@@ -62,6 +51,6 @@ describe('keyspace events of hash field TTLs, through the SDK', () => {
     assert.deepEqual(await redis.hpexpire('fx', 'z', 30), [1]);
     events.push('hset', 'hexpire', 'hexpired', 'del');
     await expect(events);
-    await sub.unsubscribe();
+    await heard.stop();
   });
 });

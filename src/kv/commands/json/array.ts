@@ -1,6 +1,8 @@
 // The JSON commands that change arrays: JSON.ARRAPPEND, ARRINSERT, ARRPOP and ARRTRIM, with
 // RedisJSON's index rules (ARRPOP clamps its index into the array, ARRINSERT refuses one
-// beyond it, ARRTRIM keeps [start, stop] after clamping both).
+// beyond it, ARRTRIM keeps [start, stop] after clamping both) and its events: published once
+// an array matched, even by an ARRTRIM that keeps it whole, except that a $-path's ARRPOP
+// publishes only when it popped something (a legacy path's, on an empty array, still does).
 
 import { formatJson } from '../../engine/json/json-format.js';
 import { utf8Bytes } from '../../bytes.js';
@@ -9,7 +11,7 @@ import { isError, JSON_INDEX_OUT_OF_BOUNDS, JSON_NO_KEY, JSON_TOO_DEEP, NOT_INTE
 import type { Reply } from '../../reply.js';
 import { parseInt64 } from '../args.js';
 import { unchanged, type Args, type Ctx } from '../spec.js';
-import { jsonArg, matches, pathArg, perMatch, readDoc } from './doc.js';
+import { jsonArg, matches, notifyJson, pathArg, perMatch, readDoc } from './doc.js';
 
 const isArray = (v: JsonValue): v is JsonValue[] => Array.isArray(v);
 
@@ -24,25 +26,38 @@ function values(argv: Args, from: number): JsonValue[] | ReplyError {
   return out;
 }
 
+interface ArrayWrite {
+  event: string;
+  /** Whether the command changes this array (ARRPOP: not when it is empty); every array by default. */
+  changes?: (arr: JsonValue[]) => boolean;
+  /** A legacy path's error quotes the path as given, not normalized (ARRAPPEND's). */
+  quoteOriginal?: boolean;
+}
+
 /** Runs `op` on every array `path` matches in the document at `key` (see perMatch). */
-function onArrays(ctx: Ctx, key: string, pathText: string, op: (arr: JsonValue[]) => Reply, quoteOriginal = false): Reply {
+function onArrays(ctx: Ctx, key: string, pathText: string, w: ArrayWrite, op: (arr: JsonValue[]) => Reply): Reply {
   const doc = readDoc(ctx, key);
   if (isError(doc)) return doc;
   const path = pathArg(pathText);
   if (isError(path)) return path;
   if (doc === undefined) return JSON_NO_KEY;
+  let matched = false;
   let changed = false;
   const reply = perMatch(
     doc,
     path,
     isArray,
     (m) => {
-      changed = true;
-      return op(m.value as JsonValue[]);
+      const arr = m.value as JsonValue[];
+      matched = true;
+      changed ||= w.changes?.(arr) ?? true;
+      return op(arr);
     },
     'not an array',
-    quoteOriginal ? path.original : path.normal,
+    w.quoteOriginal ? path.original : path.normal,
   );
+  // RedisJSON's legacy paths publish once an array matched, its $-paths once one changed.
+  if (path.legacy ? matched : changed) notifyJson(ctx, w.event, key);
   return changed || isError(reply) ? reply : unchanged(ctx, reply);
 }
 
@@ -60,16 +75,10 @@ export function jsonArrappendCommand(ctx: Ctx, argv: Args): Reply {
   const add = values(argv, 3);
   if (isError(add)) return add;
   if (tooDeep(ctx, argv[1], argv[2], add)) return JSON_TOO_DEEP;
-  return onArrays(
-    ctx,
-    argv[1],
-    argv[2],
-    (arr) => {
-      for (const v of add) arr.push(cloneJson(v));
-      return arr.length;
-    },
-    true,
-  );
+  return onArrays(ctx, argv[1], argv[2], { event: 'json.arrappend', quoteOriginal: true }, (arr) => {
+    for (const v of add) arr.push(cloneJson(v));
+    return arr.length;
+  });
 }
 
 // JSON.ARRINSERT key path index value [value ...]
@@ -90,7 +99,7 @@ export function jsonArrinsertCommand(ctx: Ctx, argv: Args): Reply {
       if (i < 0 || i > m.value.length) return JSON_INDEX_OUT_OF_BOUNDS;
     }
   }
-  return onArrays(ctx, argv[1], argv[2], (arr) => {
+  return onArrays(ctx, argv[1], argv[2], { event: 'json.arrinsert' }, (arr) => {
     // Not splice(i, 0, ...add): a command may add more values than a call takes arguments.
     const tail = arr.splice(at < 0 ? arr.length + at : at);
     for (const v of add) arr.push(cloneJson(v));
@@ -103,14 +112,12 @@ export function jsonArrinsertCommand(ctx: Ctx, argv: Args): Reply {
 export function jsonArrpopCommand(ctx: Ctx, argv: Args): Reply {
   // As in RedisJSON: without a path the last element goes; an index that is no integer means -1.
   const index = argv.length < 3 ? Infinity : Number(parseInt64(argv[3] ?? '') ?? -1n);
-  let popped = false;
-  const reply = onArrays(ctx, argv[1], argv[2] ?? '.', (arr) => {
+  const popping: ArrayWrite = { event: 'json.arrpop', changes: (arr) => arr.length > 0 };
+  return onArrays(ctx, argv[1], argv[2] ?? '.', popping, (arr) => {
     if (arr.length === 0) return null;
     const i = index < 0 ? Math.max(0, arr.length + index) : Math.min(index, arr.length - 1);
-    popped = true;
     return utf8Bytes(formatJson(arr.splice(i, 1)[0]));
   });
-  return popped || isError(reply) ? reply : unchanged(ctx, reply);
 }
 
 // JSON.ARRTRIM key path start stop
@@ -118,7 +125,7 @@ export function jsonArrtrimCommand(ctx: Ctx, argv: Args): Reply {
   const start = parseInt64(argv[3]);
   const stop = parseInt64(argv[4]);
   if (start === undefined || stop === undefined) return NOT_INTEGER;
-  return onArrays(ctx, argv[1], argv[2], (arr) => {
+  return onArrays(ctx, argv[1], argv[2], { event: 'json.arrtrim' }, (arr) => {
     const len = arr.length;
     const clamp = (i: number) => (i < 0 ? len - Math.min(len, -i) : Math.max(0, Math.min(len - 1, i)));
     const s = Number(start);

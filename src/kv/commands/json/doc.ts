@@ -1,7 +1,7 @@
 // What every JSON command shares: finding the document at a key, reading path and JSON
-// arguments (byte strings holding UTF-8 text), and the two reply shapes of RedisJSON 2.x:
-// a $-path answers one entry per match (null where the match is of another type), a legacy
-// path answers one value or an error.
+// arguments (byte strings holding UTF-8 text), the two reply shapes of RedisJSON 2.x (a $-path
+// answers one entry per match, null where the match is of another type; a legacy path answers
+// one value or an error), and the keyspace event a write publishes.
 
 import { utf8Bytes, utf8Text } from '../../bytes.js';
 import { JSON_KIND, JsonDoc } from '../../engine/json/json-doc.js';
@@ -10,6 +10,7 @@ import { parseJson } from '../../engine/json/json-parse.js';
 import { evaluate, type Match } from '../../engine/json/json-path-eval.js';
 import { parsePath, type JsonPath } from '../../engine/json/json-path.js';
 import { replaceAt } from '../../engine/json/json-edit.js';
+import { KeyEvent } from '../../engine/pubsub/keyspace-events.js';
 import type { JsonValue, PathKey } from '../../engine/json/json-value.js';
 import { jsonBadPath, jsonPathMissingOr, jsonSyntax, type ReplyError } from '../../errors.js';
 import type { Reply } from '../../reply.js';
@@ -25,6 +26,15 @@ export function readDoc(ctx: Ctx, key: string): JsonDoc | undefined | ReplyError
 export function forgetPrinted(ctx: Ctx, key: string): void {
   const doc = readDoc(ctx, key);
   if (doc instanceof JsonDoc) doc.changing();
+}
+
+/**
+ * Publishes `event` for a write that changed the document at `key`, as RedisJSON's
+ * notify_keyspace_event does (redis_json/src/commands.rs): a module event (class d) named for
+ * the command. Redis publishes `new` itself for a key the write added.
+ */
+export function notifyJson(ctx: Ctx, event: string, key: string): void {
+  ctx.events.notify(KeyEvent.module, event, key);
 }
 
 /** Parsed paths by their bytes: clients send the same few paths again and again. */

@@ -1,6 +1,7 @@
 // The JSON commands that change scalars in place: JSON.TOGGLE, NUMINCRBY, NUMMULTBY and
 // STRAPPEND. Numbers keep RedisJSON's integer/float rule: an integer operated on by an
 // integer stays an integer, anything else becomes a float (1 + 0.5 = 1.5, 2 * 1.5 = 3.0).
+// Each publishes its event once it changed a value of its kind.
 
 import { utf8Bytes } from '../../bytes.js';
 import type { JsonDoc } from '../../engine/json/json-doc.js';
@@ -20,7 +21,7 @@ import {
 import type { Reply } from '../../reply.js';
 import { INT64_MAX, INT64_MIN } from '../args.js';
 import { unchanged, type Args, type Ctx } from '../spec.js';
-import { jsonArg, jsonReply, matches, pathArg, perMatch, putAt, readDoc } from './doc.js';
+import { jsonArg, jsonReply, matches, notifyJson, pathArg, perMatch, putAt, readDoc } from './doc.js';
 
 /** The document and path of a command that needs an existing document. */
 function existing(ctx: Ctx, key: string, pathText: string): { doc: JsonDoc; path: JsonPath } | ReplyError {
@@ -36,9 +37,11 @@ function current(doc: JsonDoc, m: Match): JsonValue {
   return valueAt(doc.root, m.at) ?? m.value;
 }
 
-/** The reply of a write that may have changed nothing. */
-function settle(ctx: Ctx, changed: boolean, reply: Reply): Reply {
-  return changed || isError(reply) ? reply : unchanged(ctx, reply);
+/** The reply of a write that may have changed nothing; one that changed the document at `key` publishes `event`. */
+function settle(ctx: Ctx, event: string, key: string, changed: boolean, reply: Reply): Reply {
+  if (!changed) return isError(reply) ? reply : unchanged(ctx, reply);
+  notifyJson(ctx, event, key);
+  return reply;
 }
 
 // JSON.TOGGLE key path
@@ -58,14 +61,14 @@ export function jsonToggleCommand(ctx: Ctx, argv: Args): Reply {
     },
     'not a bool',
   );
-  return settle(ctx, changed, reply);
+  return settle(ctx, 'json.toggle', argv[1], changed, reply);
 }
 
 type NumOp = (a: bigint, b: bigint) => bigint;
 type FloatOp = (a: number, b: number) => number;
 
-/** NUMINCRBY and NUMMULTBY: `int` on two integers, `float` otherwise. */
-function numOpGeneric(ctx: Ctx, argv: Args, int: NumOp, float: FloatOp): Reply {
+/** NUMINCRBY and NUMMULTBY (publishing `event`): `int` on two integers, `float` otherwise. */
+function numOpGeneric(ctx: Ctx, argv: Args, event: string, int: NumOp, float: FloatOp): Reply {
   const t = existing(ctx, argv[1], argv[2]);
   if (isError(t)) return t;
   const found = matches(t.doc, t.path);
@@ -96,6 +99,7 @@ function numOpGeneric(ctx: Ctx, argv: Args, int: NumOp, float: FloatOp): Reply {
   }
   if (numbers === 0) return unchanged(ctx, jsonReply(results));
   for (const { m, value } of pending.values()) putAt(t.doc, m.at, value);
+  notifyJson(ctx, event, argv[1]);
   // Logged as the numbers it produced, each set at its place, so a replay does no arithmetic.
   ctx.rewrite([...pending.values()].map(({ m, value }) => ['json.set', argv[1], concretePath(m.at), jsonReply(value)]));
   return t.path.legacy ? jsonReply(results.filter((r) => r !== null).pop()!) : jsonReply(results);
@@ -117,9 +121,11 @@ function compute(a: bigint | number, b: bigint | number, int: NumOp, float: Floa
 }
 
 // JSON.NUMINCRBY key path number
-export const jsonNumincrbyCommand = (ctx: Ctx, argv: Args) => numOpGeneric(ctx, argv, (a, b) => a + b, (a, b) => a + b);
+export const jsonNumincrbyCommand = (ctx: Ctx, argv: Args) =>
+  numOpGeneric(ctx, argv, 'json.numincrby', (a, b) => a + b, (a, b) => a + b);
 // JSON.NUMMULTBY key path number
-export const jsonNummultbyCommand = (ctx: Ctx, argv: Args) => numOpGeneric(ctx, argv, (a, b) => a * b, (a, b) => a * b);
+export const jsonNummultbyCommand = (ctx: Ctx, argv: Args) =>
+  numOpGeneric(ctx, argv, 'json.nummultby', (a, b) => a * b, (a, b) => a * b);
 
 // JSON.STRAPPEND key [path] value
 export function jsonStrappendCommand(ctx: Ctx, argv: Args): Reply {
@@ -147,5 +153,5 @@ export function jsonStrappendCommand(ctx: Ctx, argv: Args): Reply {
     },
     'not a string',
   );
-  return settle(ctx, changed, reply);
+  return settle(ctx, 'json.strappend', argv[1], changed, reply);
 }

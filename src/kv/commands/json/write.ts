@@ -1,7 +1,8 @@
 // The JSON commands that write whole values: JSON.SET, MSET, MERGE, DEL (FORGET) and CLEAR.
 // SET, MSET and MERGE share RedisJSON's placement rule: existing matches are replaced; when
 // nothing matches, a static path ending in a member name adds that member to each parent
-// that is an object; a static path ending in an index never extends an array.
+// that is an object; a static path ending in an index never extends an array. Each publishes
+// its event only when it changed something (FORGET publishes json.del, as in RedisJSON).
 
 import type { Keyspace } from '../../engine/keyspace.js';
 import { JsonDoc } from '../../engine/json/json-doc.js';
@@ -22,7 +23,7 @@ import {
 } from '../../errors.js';
 import { OK, type Reply } from '../../reply.js';
 import { unchanged, type Args, type Ctx } from '../spec.js';
-import { jsonArg, matches, pathArg, putAt, readDoc } from './doc.js';
+import { jsonArg, matches, notifyJson, pathArg, putAt, readDoc } from './doc.js';
 
 type Placement = { readonly at: readonly PathKey[] } | { readonly parent: readonly PathKey[]; readonly key: string };
 type Mode = 'nx' | 'xx' | 'any';
@@ -75,6 +76,19 @@ function setRoot(ks: Keyspace, key: string, doc: JsonDoc | undefined, value: Jso
   else doc.root = value;
 }
 
+/** Removes every value `path` matches in `doc`, deepest first; how many it removed. */
+function removeMatches(doc: JsonDoc, path: JsonPath): number {
+  let removed = 0;
+  for (const at of removalOrder(matches(doc, path).map((m) => m.at))) if (removeAt(doc.root, at)) removed++;
+  return removed;
+}
+
+/** A write that changed the document at `key`: its event, and OK. */
+function written(ctx: Ctx, event: string, key: string): Reply {
+  notifyJson(ctx, event, key);
+  return OK;
+}
+
 /** JSON.SET's and JSON.MERGE's `key path value`, checked in RedisJSON's order: key, value, path. */
 function writeArgs(ctx: Ctx, argv: Args) {
   const doc = readDoc(ctx, argv[1]);
@@ -101,17 +115,17 @@ export function jsonSetCommand(ctx: Ctx, argv: Args): Reply {
     if (mode === 'xx') return unchanged(ctx, null);
     if (!path.isRoot) return JSON_NEW_AT_ROOT;
     setRoot(ctx.ks, argv[1], doc, value);
-    return OK;
+    return written(ctx, 'json.set', argv[1]);
   }
   if (path.isRoot) {
     if (mode === 'nx') return unchanged(ctx, null);
     setRoot(ctx.ks, argv[1], doc, value);
-    return OK;
+    return written(ctx, 'json.set', argv[1]);
   }
   const where = placements(doc, path, mode);
   if (isError(where)) return where;
   if (tooDeep(where, value)) return JSON_TOO_DEEP;
-  return place(doc, where, value, false) ? OK : unchanged(ctx, null);
+  return place(doc, where, value, false) ? written(ctx, 'json.set', argv[1]) : unchanged(ctx, null);
 }
 
 // JSON.MSET key path value [key path value ...]
@@ -138,7 +152,9 @@ export function jsonMsetCommand(ctx: Ctx, argv: Args): Reply {
   }
   for (const p of plan) {
     if (p.where === null) setRoot(ctx.ks, p.key, readDoc(ctx, p.key) as JsonDoc | undefined, p.value);
-    else place(p.doc!, p.where, p.value, false);
+    else if (!place(p.doc!, p.where, p.value, false)) continue;
+    // Once per triplet that changed its key, a key named twice publishing twice, as in RedisJSON.
+    notifyJson(ctx, 'json.mset', p.key);
   }
   return OK;
 }
@@ -152,17 +168,17 @@ export function jsonMergeCommand(ctx: Ctx, argv: Args): Reply {
   if (doc === undefined) {
     if (!path.isRoot) return JSON_NEW_AT_ROOT;
     setRoot(ctx.ks, argv[1], doc, value);
-    return OK;
+    return written(ctx, 'json.merge', argv[1]);
   }
   if (path.isRoot) {
     doc.root = mergePatch(doc.root, value);
-    return OK;
+    return written(ctx, 'json.merge', argv[1]);
   }
   const where = placements(doc, path, 'any');
   if (isError(where)) return where;
   // A merge nests no deeper than the patch placed there, the document being within bounds already.
   if (tooDeep(where, value)) return JSON_TOO_DEEP;
-  return place(doc, where, value, true) ? OK : unchanged(ctx, null);
+  return place(doc, where, value, true) ? written(ctx, 'json.merge', argv[1]) : unchanged(ctx, null);
 }
 
 // JSON.DEL key [path]   (JSON.FORGET is the same command)
@@ -172,13 +188,12 @@ export function jsonDelCommand(ctx: Ctx, argv: Args): Reply {
   const path = pathArg(argv[2] ?? '.');
   if (isError(path)) return path;
   if (doc === undefined) return unchanged(ctx, 0);
-  if (path.isRoot) {
-    ctx.ks.delete(argv[1]);
-    return 1;
-  }
-  let removed = 0;
-  for (const at of removalOrder(matches(doc, path).map((m) => m.at))) if (removeAt(doc.root, at)) removed++;
-  return removed > 0 ? removed : unchanged(ctx, 0);
+  // The whole document goes with json.del alone: RedisJSON deletes the key through the module
+  // API, which publishes no del.
+  const removed = path.isRoot ? Number(ctx.ks.delete(argv[1])) : removeMatches(doc, path);
+  if (removed === 0) return unchanged(ctx, 0);
+  notifyJson(ctx, 'json.del', argv[1]);
+  return removed;
 }
 
 // JSON.CLEAR key [path ...]   (only the first path counts, as in RedisJSON)
@@ -197,5 +212,7 @@ export function jsonClearCommand(ctx: Ctx, argv: Args): Reply {
     else continue;
     cleared++;
   }
-  return cleared > 0 ? cleared : unchanged(ctx, 0);
+  if (cleared === 0) return unchanged(ctx, 0);
+  notifyJson(ctx, 'json.clear', argv[1]);
+  return cleared;
 }
