@@ -221,17 +221,22 @@ export class RedisBackend implements KvBackend {
   /**
    * SUBSCRIBE, PSUBSCRIBE and SSUBSCRIBE, each client on a connection of its own (in a Cluster,
    * to the node serving the first channel's slot: any node hears every PUBLISH, and a shard
-   * channel is heard on its own). The events are the embedded hub's; the returned function
-   * closes the connection, which ends its subscriptions on the server. MONITOR is refused:
-   * the server's would show every client of the server, Larder's commands and others'.
+   * channel is heard on its own). A Cluster's nodes publish keyspace notifications for their
+   * own keys alone, so a subscription that may hear them also subscribes on every other master,
+   * passing on only those. The events are the embedded hub's; the returned function closes the
+   * connections, which ends their subscriptions on the server. MONITOR is refused: the
+   * server's would show every client of the server, Larder's commands and others'.
    */
   async stream(argv: Args, caller: Caller, client: PubSubClient): Promise<(() => void) | ReplyError> {
     const a = this.admit(argv, caller, 0, 'stream');
     if (a instanceof ReplyError) return a;
     if (a.cmd.bits & ADMIN) return REMOTE_MONITOR;
     await this.remote.started;
-    const conn = this.remote.single(this.cluster ? keySlot(argv[1]) : 0);
+    const slot = this.cluster ? keySlot(argv[1]) : 0;
+    const conn = this.remote.single(slot);
     if (conn instanceof ReplyError) return conn;
+    const others = a.cmd.name !== 'ssubscribe' && argv.slice(1).some(mayNameKeyspaceChannels) ? this.remote.otherMasters(slot) : [];
+    const conns = [conn, ...others];
     // The server confirms every subscription before any event, but ioredis settles the
     // command a tick after emitting what followed it in the same read: events wait for it.
     let held: string[][] | null = [];
@@ -240,12 +245,27 @@ export class RedisBackend implements KvBackend {
     conn.on('messageBuffer', (channel: string, message: string) => forward(['message', channel, message]));
     conn.on('smessageBuffer', (channel: string, message: string) => forward(['smessage', channel, message]));
     conn.on('pmessageBuffer', (pattern: string, channel: string, message: string) => forward(['pmessage', pattern, channel, message]));
-    // The server went away: the stream ends, and the client subscribes again when it likes.
-    conn.once('end', () => client.end());
+    for (const other of others) {
+      other.on('messageBuffer', (channel: string, message: string) => isKeyspaceChannel(channel) && forward(['message', channel, message]));
+      other.on('pmessageBuffer', (pattern: string, channel: string, message: string) => isKeyspaceChannel(channel) && forward(['pmessage', pattern, channel, message]));
+    }
+    const close = () => {
+      for (const c of conns) {
+        c.removeAllListeners('end');
+        c.quit().catch(() => c.disconnect());
+      }
+    };
+    // A server went away: the stream ends, and the client subscribes again when it likes.
+    for (const c of conns) {
+      c.once('end', () => {
+        close();
+        client.end();
+      });
+    }
     try {
-      await conn.callBuffer(a.sent[0], ...wireArgs(a.sent));
+      await Promise.all(conns.map((c) => c.callBuffer(a.sent[0], ...wireArgs(a.sent))));
     } catch (e) {
-      conn.disconnect();
+      for (const c of conns) c.disconnect();
       return this.failure(e, a);
     }
     // One connection, one command: each confirmation counts the distinct names so far.
@@ -253,10 +273,7 @@ export class RedisBackend implements KvBackend {
     for (let i = 1; i < argv.length; i++) client.send([a.cmd.name, argv[i], String(names.add(argv[i]).size)]);
     for (const event of held) client.send(event);
     held = null;
-    return () => {
-      conn.removeAllListeners('end');
-      conn.quit().catch(() => conn.disconnect());
-    };
+    return close;
   }
 
   syncToken(): string {
@@ -396,3 +413,15 @@ function bySlot(batch: readonly Admitted[]): Admitted[][] {
   return [...groups.values()];
 }
 
+const KEYSPACE_CHANNELS = ['__keyspace@', '__keyevent@'];
+
+/** Whether a channel carries keyspace notifications (published by the node holding the key). */
+function isKeyspaceChannel(channel: string): boolean {
+  return channel.startsWith(KEYSPACE_CHANNELS[0]) || channel.startsWith(KEYSPACE_CHANNELS[1]);
+}
+
+/** Whether a channel, or a pattern by its literal start, may name keyspace notification channels. */
+function mayNameKeyspaceChannels(name: string): boolean {
+  const literal = name.slice(0, name.search(/[*?[\\]|$/));
+  return KEYSPACE_CHANNELS.some((prefix) => prefix.startsWith(literal) || literal.startsWith(prefix));
+}

@@ -48,6 +48,8 @@ export interface RemoteClient {
    * still open (a blocked read would hold up a QUIT).
    */
   single(slot: number): Redis | ReplyError;
+  /** As `single`, one to each master of the Cluster but the one serving `slot` (none standalone). */
+  otherMasters(slot: number): Redis[];
   close(): Promise<void>;
 }
 
@@ -103,6 +105,17 @@ export function openRemote(settings: RemoteSettings, onState: (event: string, de
   const streaming = new Set<Redis>();
   // A subscriber resubscribes nothing and is never retried: its client sees the stream end.
   const once: RedisOptions = { retryStrategy: () => null, autoResubscribe: false, maxRetriesPerRequest: 0 };
+  const streamingConnection = (c: Redis): Redis => {
+    c.on('error', () => {}); // the main connection reports the server's state
+    streaming.add(c);
+    c.once('end', () => streaming.delete(c));
+    return c;
+  };
+  /** A streaming connection to the Cluster node at `address` ("host:port"). */
+  const toNode = (address: string): Redis => {
+    const at = address.lastIndexOf(':');
+    return streamingConnection(new Redis({ host: address.slice(0, at), port: Number(address.slice(at + 1)), ...nodeOptions, ...once }));
+  };
   return {
     target,
     main,
@@ -118,19 +131,17 @@ export function openRemote(settings: RemoteSettings, onState: (event: string, de
       return c;
     },
     single(slot) {
-      let c: Redis;
-      if (main instanceof Redis) c = main.duplicate(once);
-      else {
-        // Any node hears every PUBLISH of a Cluster; a shard channel is heard on its slot's node.
-        const owner = (main.slots[slot] ?? [])[0];
-        if (owner === undefined) return backendUnavailable(target.nodes.map((n) => `${n.host}:${n.port}`).join(','), `no node serves slot ${slot}`);
-        const at = owner.lastIndexOf(':');
-        c = new Redis({ host: owner.slice(0, at), port: Number(owner.slice(at + 1)), ...nodeOptions, ...once });
-      }
-      c.on('error', () => {}); // the main connection reports the server's state
-      streaming.add(c);
-      c.once('end', () => streaming.delete(c));
-      return c;
+      if (main instanceof Redis) return streamingConnection(main.duplicate(once));
+      // Any node hears every PUBLISH of a Cluster; a shard channel is heard on its slot's node.
+      const owner = (main.slots[slot] ?? [])[0];
+      if (owner === undefined) return backendUnavailable(target.nodes.map((n) => `${n.host}:${n.port}`).join(','), `no node serves slot ${slot}`);
+      return toNode(owner);
+    },
+    otherMasters(slot) {
+      if (main instanceof Redis) return [];
+      const owners = new Set(main.slots.map((nodes) => nodes[0]));
+      owners.delete(main.slots[slot]?.[0]);
+      return [...owners].filter((o) => o !== undefined).map(toNode);
     },
     async close() {
       for (const c of streaming) c.disconnect();
