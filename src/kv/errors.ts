@@ -116,6 +116,8 @@ export const noPermCommand = (name: string) =>
   new ReplyError(`NOPERM this user has no permissions to run the '${name}' command or its subcommand`);
 export const unsupported = (name: string) =>
   new ReplyError(`ERR Command is not available: '${name}'. See https://upstash.com/docs/redis/overall/rediscompatibility for details`);
+export const clientUnknownAttr = (attr: string) => new ReplyError(`ERR Unrecognized option '${attr}'`);
+export const clientAttrInvalid = (attr: string) => new ReplyError(`ERR ${attr} cannot contain spaces, newlines or special characters.`);
 export const unsupportedOption = (option: string) => new ReplyError(`ERR Unsupported option ${option}`);
 /** A command only the embedded engine has (SEARCH.*), sent to a database on a remote Redis. */
 export const needsEmbeddedEngine = (name: string) =>

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { beforeEach, describe, it } from 'node:test';
 import { embeddedOnly, notOnCluster, suiteLarder } from '../../support/larder.js';
+import { sdkClient } from '../../support/sdk.js';
 
 // Replies and error texts are Redis 7.0's, checked against redis-server, unless a comment says
 // what Larder answers instead.
@@ -22,6 +23,21 @@ describe('server and connection commands', () => {
     assert.equal(await ok(['echo', 'héllo']), 'héllo');
     assert.equal(await fails(['echo']), "ERR wrong number of arguments for 'echo' command");
     assert.equal(await fails(['echo', 'a', 'b']), "ERR wrong number of arguments for 'echo' command");
+  });
+
+  it("CLIENT SETINFO answers OK, checked as Redis 7.2 does (the SDK's clientSetinfo); other CLIENT subcommands are refused by name", async () => {
+    const redis = sdkClient(t);
+    assert.equal(await redis.clientSetinfo('LIB-NAME', 'redis-js(upstash_v1.39.0)'), 'OK');
+    assert.equal(await redis.clientSetinfo('lib-ver', '1.39.0'), 'OK');
+    assert.equal(await ok(['client', 'setinfo', 'lib-name', '']), 'OK');
+    assert.equal(await fails(['client', 'setinfo', 'lib-name', 'a b']), 'ERR lib-name cannot contain spaces, newlines or special characters.');
+    assert.equal(await fails(['client', 'setinfo', 'LIB-VER', '1\n2']), 'ERR LIB-VER cannot contain spaces, newlines or special characters.');
+    assert.equal(await fails(['client', 'setinfo', 'name', 'x']), "ERR Unrecognized option 'name'");
+    assert.equal(await fails(['client', 'setinfo', 'lib-name']), "ERR wrong number of arguments for 'client|setinfo' command");
+    assert.equal(await fails(['client', 'list']), "ERR Command is not available: 'client|list'. See https://upstash.com/docs/redis/overall/rediscompatibility for details");
+    assert.equal(await fails(['client', 'nope']), "ERR unknown subcommand 'nope'. Try CLIENT HELP.");
+    // Not from a script (a remote Redis 7.0 runs scripts itself, and knows no SETINFO).
+    assert.match(await fails(['eval', "return redis.call('client', 'setinfo', 'lib-name', 'x')", 0]), /^ERR (This Redis command is not allowed|Unknown Redis command called) from script script: /);
   });
 
   it('answers PING as a simple string in RESP2', async () => {
@@ -137,7 +153,7 @@ describe('server and connection commands', () => {
   });
 
   it('refuses process administration and connection state by name', async () => {
-    for (const name of ['save', 'bgsave', 'shutdown', 'debug', 'replicaof', 'swapdb', 'select', 'auth', 'client', 'hello']) {
+    for (const name of ['save', 'bgsave', 'shutdown', 'debug', 'replicaof', 'swapdb', 'select', 'auth', 'hello']) {
       assert.equal(
         await fails([name, 'x']),
         `ERR Command is not available: '${name}'. See https://upstash.com/docs/redis/overall/rediscompatibility for details`,
