@@ -45,6 +45,8 @@ export const BAD_PAYLOAD = new ReplyError('ERR DUMP payload version or checksum 
 export const BUSYKEY = new ReplyError('BUSYKEY Target key name already exists.');
 export const NOPERM_KEY = new ReplyError('NOPERM this user has no permissions to access one of the keys used as arguments');
 export const WRONG_PASS = new ReplyError('WRONGPASS invalid username-password pair or user is disabled.');
+/** ACL RESTTOKEN's refusal, in the words of Upstash's REST API page (a user that is off too). */
+export const restTokenRefused = (name: string) => new ReplyError(`ERR Wrong password or user "${name}" does not exist`);
 export const EXECABORT = new ReplyError('EXECABORT Transaction discarded because of previous errors.');
 export const EXPIRE_NX_AND_OTHERS = new ReplyError('ERR NX and XX, GT or LT options at the same time are not compatible');
 export const EXPIRE_GT_AND_LT = new ReplyError('ERR GT and LT options at the same time are not compatible');

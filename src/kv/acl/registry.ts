@@ -14,7 +14,7 @@
 import { randomBytes } from 'node:crypto';
 import { newToken } from '../../config/secrets.js';
 import type { AclUsers, Args, Caller, CommandList } from '../commands/spec.js';
-import { ACL_BAD_USERNAME, ACL_DELETE_DEFAULT, ACL_WEAK_PASSWORD, WRONG_PASS, type ReplyError } from '../errors.js';
+import { ACL_BAD_USERNAME, ACL_DELETE_DEFAULT, ACL_WEAK_PASSWORD, restTokenRefused, type ReplyError } from '../errors.js';
 import { applyRules, splitRules } from './rules.js';
 import { hasSpaces } from './selector.js';
 import type { AclState, AclStore } from './store.js';
@@ -137,7 +137,7 @@ export class AclRegistry implements AclUsers {
    * password get the same token back.
    */
   restToken(name: string, password: string): string | ReplyError {
-    let token: string | ReplyError = WRONG_PASS;
+    let token: string | ReplyError = restTokenRefused(name);
     this.change(() => {
       const user = this.users.get(name);
       if (user === undefined || !user.enabled) return;

@@ -79,7 +79,7 @@ describe('ACL registry', () => {
     for (const [name, pw] of [['nobody', 'pw'], ['app', 'pw'], ['app', 'wrong']]) {
       const token = r.restToken(name, pw);
       assert.ok(isError(token));
-      assert.equal(token.text, WRONGPASS);
+      assert.equal(token.text, `ERR Wrong password or user "${name}" does not exist`);
     }
   });
 

@@ -68,7 +68,7 @@ describe('ACL over REST', () => {
     assert.equal(await result(t, ['acl', 'whoami']), 'default');
   });
 
-  it('refuses a token for a wrong password, a missing user or a user that is off', async () => {
+  it("refuses a token for a wrong password, a missing user or a user that is off, in the words of Upstash's REST API page", async () => {
     await userToken(t, 'locked', 'right', ['+@all', '~*']);
     assert.equal(await result(t, ['acl', 'setuser', 'sleeper', 'off', '>pw']), 'OK');
     for (const argv of [
@@ -76,7 +76,7 @@ describe('ACL over REST', () => {
       ['acl', 'resttoken', 'nobody', 'right'],
       ['acl', 'resttoken', 'sleeper', 'pw'],
     ]) {
-      assert.deepEqual(await t.command(argv), { status: 400, body: { error: WRONGPASS } }, argv.join(' '));
+      assert.deepEqual(await t.command(argv), { status: 400, body: { error: `ERR Wrong password or user "${argv[2]}" does not exist` } }, argv.join(' '));
     }
     assert.deepEqual(await t.command(['acl', 'resttoken', 'locked']), {
       status: 400,
