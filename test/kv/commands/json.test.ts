@@ -169,6 +169,17 @@ describe('JSON commands over HTTP', () => {
     await reply(['json.get', 'store', '.books[-1].price'], '9');
   });
 
+  it('JSONPath =~ matches in time linear in the text, as the regex crate RedisJSON uses does, whatever the pattern', async () => {
+    await reply(['json.set', 'redos', '$', JSON.stringify([{ t: 'a'.repeat(40) + '!' }, { t: 'xaby' }])], 'OK');
+    // (a+)+$ takes a backtracking engine about 2^40 steps on 40 a's and a '!': the thread would stall.
+    const answer = reply(['json.get', 'redos', '$[?(@.t =~ "(a+)+$")].t'], '[]');
+    const stalled = new Promise((_, reject) => setTimeout(() => reject(new Error('JSON.GET with (a+)+$ stalled')), 10_000).unref());
+    await Promise.race([answer, stalled]);
+    // Unanchored, in RE2's syntax (as Rust's regex crate); a pattern it cannot compile matches nothing.
+    await reply(['json.get', 'redos', '$[?(@.t =~ "ab")].t'], '["xaby"]');
+    await reply(['json.get', 'redos', '$[?(@.t =~ "(?=a)")].t'], '[]');
+  });
+
   it('JSON.MGET reads one path from several keys; missing keys and paths give nil', async () => {
     await reply(['json.set', 'm1', '$', '{"a":1,"b":2,"nested":{"a":3},"c":null}'], 'OK');
     await reply(['json.set', 'm2', '$', '{"a":4,"b":5,"nested":{"a":6},"c":null}'], 'OK');

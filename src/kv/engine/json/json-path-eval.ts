@@ -6,6 +6,7 @@
 // the node itself: `$..a` on {"a":1,"n":{"a":2}} answers [2,1]. RedisJSON answers [1,2];
 // Upstash answers the deeper match first, and @upstash/redis's own tests expect that order.
 
+import { RE2JS, RE2JSException } from 're2js';
 import type { CmpOp, Expr, Operand, Query, Step } from './json-path.js';
 import { isNumber, jsonEquals, type JsonValue, type PathKey } from './json-value.js';
 
@@ -108,14 +109,20 @@ function term(o: Operand, current: JsonValue, root: JsonValue): Term {
   return found.length === 1 ? { fromPath: true, value: found[0].value } : undefined;
 }
 
-const regexes = new Map<string, RegExp | null>();
+const regexes = new Map<string, RE2JS | null>();
 
-function regex(pattern: string): RegExp | null {
+/**
+ * `=~`'s pattern, or null when it does not compile (it then matches nothing). RE2, as Rust's
+ * regex crate RedisJSON uses: a match takes time linear in the text whatever the pattern, where
+ * a backtracking engine given (a+)+$ would stall the database's thread.
+ */
+function regex(pattern: string): RE2JS | null {
   let r = regexes.get(pattern);
   if (r === undefined) {
     try {
-      r = new RegExp(pattern);
-    } catch {
+      r = RE2JS.compile(pattern);
+    } catch (e) {
+      if (!(e instanceof RE2JSException)) throw e;
       r = null;
     }
     if (regexes.size > 256) regexes.clear();
