@@ -1,11 +1,13 @@
 // Arrays (Upstash's AR* commands, which @upstash/redis 1.39 sends): sparse string values at
 // unsigned 64-bit indexes with an append cursor, the value in engine/array/. Texts Upstash
 // documents are its own; where it leaves one unworded, Larder words it. An emptied array is
-// deleted, its cursor with it. Embedded only: Redis 7.0 has no such type.
+// deleted, its cursor with it. Embedded only: Redis 7.0 has no such type. Writes publish the
+// keyspace events of Redis 8.8's native arrays (src/t_array.c), in its class `a`.
 
 import { RE2JS, RE2JSException } from 're2js';
 import { globMatch } from '../../text/glob.js';
 import { ARRAY_KIND, ArrayValue, MAX_INDEX } from '../engine/array/array-value.js';
+import { KeyEvent } from '../engine/pubsub/keyspace-events.js';
 import {
   ARRAY_BAD_COUNT,
   ARRAY_BAD_LIMIT,
@@ -25,7 +27,7 @@ import {
 import type { Reply } from '../reply.js';
 import { formatFloat, parseExactInteger, parseFloatText, parseInteger } from './args.js';
 import { family, ONE_KEY, type Args, type Ctx, type Flag } from './spec.js';
-import { dropIfEmpty, readTyped, writeTyped } from './typed.js';
+import { readTyped, removedFrom, writeTyped } from './typed.js';
 
 const MAX_RANGE = 1_000_000n;
 const MAX_PREDICATES = 250;
@@ -80,6 +82,7 @@ function arsetCommand(ctx: Ctx, argv: Args): Reply {
   if (isError(array)) return array;
   let added = 0;
   for (let i = 3; i < argv.length; i++) if (array.set(start + BigInt(i - 3), argv[i])) added++;
+  ctx.events.notify(KeyEvent.array, 'arset', argv[1]);
   return added;
 }
 
@@ -98,6 +101,7 @@ function armsetCommand(ctx: Ctx, argv: Args): Reply {
   indexes.forEach((index, i) => {
     if (array.set(index, argv[3 + 2 * i])) added++;
   });
+  ctx.events.notify(KeyEvent.array, 'armset', argv[1]);
   return added;
 }
 
@@ -243,7 +247,8 @@ function ardelCommand(ctx: Ctx, argv: Args): Reply {
   const array = readArray(ctx, argv[1]);
   if (array === undefined || isError(array)) return array ?? 0;
   const removed = indexes.filter((index) => array.delete(index)).length;
-  dropIfEmpty(ctx, argv[1], array.count);
+  // Redis publishes only when a slot was emptied (an array that exists is never empty).
+  if (removed > 0) removedFrom(ctx, KeyEvent.array, 'ardel', argv[1], array.count);
   return removed;
 }
 
@@ -267,7 +272,7 @@ function ardelrangeCommand(ctx: Ctx, argv: Args): Reply {
     for (const index of held) array.delete(index);
     removed += held.length;
   }
-  dropIfEmpty(ctx, argv[1], array.count);
+  if (removed > 0) removedFrom(ctx, KeyEvent.array, 'ardelrange', argv[1], array.count);
   return removed;
 }
 
@@ -290,6 +295,7 @@ function arinsertCommand(ctx: Ctx, argv: Args): Reply {
   // A new array starts at 0, so only one that exists can overflow: nothing is made for nothing.
   if (array.next + BigInt(argv.length - 3) > MAX_INDEX) return ARRAY_INSERT_OVERFLOW;
   for (let i = 2; i < argv.length; i++) array.set(array.next++, argv[i]);
+  ctx.events.notify(KeyEvent.array, 'arinsert', argv[1]);
   return indexReply(array.next - 1n);
 }
 
@@ -316,6 +322,7 @@ function arringCommand(ctx: Ctx, argv: Args): Reply {
     last = array.next++;
     array.set(last, argv[i]);
   }
+  ctx.events.notify(KeyEvent.array, 'arring', argv[1]);
   return indexReply(last);
 }
 
@@ -355,6 +362,7 @@ function arseekCommand(ctx: Ctx, argv: Args): Reply {
   const array = readArray(ctx, argv[1]);
   if (array === undefined || isError(array)) return array ?? 0;
   array.next = index;
+  ctx.events.notify(KeyEvent.array, 'arseek', argv[1]);
   return 1;
 }
 

@@ -22,17 +22,18 @@ export const KeyEvent = {
   keyMiss: 1 << 11, //  m: never published: Larder does not track reads that miss
   module: 1 << 12, //   d: JSON
   newKey: 1 << 13, //   n: a key added to the database
+  array: 1 << 14, //    a: Upstash's arrays, as Redis 8.8's NOTIFY_ARRAY (src/server.h)
 } as const;
 
-/** `A`: every class but key misses and new keys (Redis's NOTIFY_ALL). */
+/** `A`: every class but key misses and new keys (Redis's NOTIFY_ALL, which holds arrays since 8.8). */
 const ALL =
   KeyEvent.generic | KeyEvent.string | KeyEvent.list | KeyEvent.set | KeyEvent.hash | KeyEvent.zset |
-  KeyEvent.expired | KeyEvent.evicted | KeyEvent.stream | KeyEvent.module;
+  KeyEvent.expired | KeyEvent.evicted | KeyEvent.stream | KeyEvent.module | KeyEvent.array;
 
 const BY_CHAR: Readonly<Record<string, number>> = {
   A: ALL, g: KeyEvent.generic, $: KeyEvent.string, l: KeyEvent.list, s: KeyEvent.set, h: KeyEvent.hash,
   z: KeyEvent.zset, x: KeyEvent.expired, e: KeyEvent.evicted, K: KeyEvent.keyspace, E: KeyEvent.keyevent,
-  t: KeyEvent.stream, m: KeyEvent.keyMiss, d: KeyEvent.module, n: KeyEvent.newKey,
+  t: KeyEvent.stream, m: KeyEvent.keyMiss, d: KeyEvent.module, n: KeyEvent.newKey, a: KeyEvent.array,
 };
 
 /** The classes `text` names, or null for a character that names none. */
@@ -47,14 +48,14 @@ export function parseEventClasses(text: string): number | null {
 }
 
 /**
- * The classes as CONFIG GET shows them, in Redis 7.0's order: `A` for all, else each class;
- * then K, E and m. As in Redis 7.0, `n` shows only beside classes listed one by one.
+ * The classes as CONFIG GET shows them, in Redis 7.0's order: `A` for all, else each class
+ * (8.8's `a` last); then K, E and m. As in Redis 7.0, `n` shows only beside classes listed one by one.
  */
 export function formatEventClasses(flags: number): string {
   let out = '';
   if ((flags & ALL) === ALL) out += 'A';
   else {
-    for (const c of 'g$lshzxetdn') if (flags & BY_CHAR[c]) out += c;
+    for (const c of 'g$lshzxetdna') if (flags & BY_CHAR[c]) out += c;
   }
   for (const c of 'KEm') if (flags & BY_CHAR[c]) out += c;
   return out;
