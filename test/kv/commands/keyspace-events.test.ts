@@ -18,13 +18,17 @@ import { sdkClient } from '../../support/sdk.js';
 const restarts = embeddedOnly('restarts Larder on the same data dir (the data is the server\'s)');
 const PARAM = 'notify-keyspace-events';
 
-/** The next `count` messages a subscriber gets, as [channel, message]. */
+/** The next `count` messages a subscriber gets, as [channel, message]; fails after ten seconds without them. */
 function collect(sub: { on(type: any, listener: (data: any) => void): void }, count: number): Promise<[string, unknown][]> {
   const seen: [string, unknown][] = [];
-  return new Promise((resolve) => {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${seen.length} of ${count} messages came: ${JSON.stringify(seen)}`)), 10_000);
     sub.on('message', ({ channel, message }: { channel: string; message: unknown }) => {
       seen.push([channel, message]);
-      if (seen.length === count) resolve(seen);
+      if (seen.length === count) {
+        clearTimeout(timer);
+        resolve(seen);
+      }
     });
   });
 }
