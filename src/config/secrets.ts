@@ -2,9 +2,9 @@
 // they survive restarts. The file is written atomically.
 
 import { randomBytes } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { writeFileAtomic } from '../storage/atomic-file.js';
+import { readJsonFile } from '../storage/json-file.js';
 
 export type Secrets = Record<string, string>;
 
@@ -20,7 +20,7 @@ export class SecretStore {
 
   constructor(dataDir: string) {
     this.path = resolve(dataDir, 'secrets.json');
-    this.secrets = existsSync(this.path) ? (JSON.parse(readFileSync(this.path, 'utf8')) as Secrets) : {};
+    this.secrets = (readJsonFile(this.path, 'restore it from a backup (removed, it is made again with new tokens, which every client must then be given)') as Secrets | undefined) ?? {};
   }
 
   /** A secret already kept, or undefined; never creates one (for clients of a running server). */

@@ -3,10 +3,10 @@
 
 import assert from 'node:assert/strict';
 import { execFile, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Redis } from '@upstash/redis';
@@ -127,4 +127,29 @@ describe('larder start', () => {
     assert.match(p.stderr(), /^larder: invalid configuration:\n {2}kv\.fsync: /);
     assert.doesNotMatch(p.stderr(), /\n\s+at /);
   });
+
+  for (const [file, remedy] of [
+    ['secrets.json', 'restore it from a backup (removed, it is made again with new tokens'],
+    [join('kv', 'default', 'acl.json'), 'restore it from a backup (removed, the users and tokens made at run time are gone'],
+    [join('streams', 'default', 'topics.json'), 'restore it from a backup, or write each topic'],
+  ] as const) {
+    it(`stops with one line naming a damaged ${file}, and changes nothing`, async () => {
+      const dataDir = join(root, `damaged-${file.replaceAll('/', '-')}`);
+      const path = join(dataDir, file);
+      mkdirSync(dirname(path), { recursive: true });
+      writeFileSync(path, '{"version":1,"cut');
+      const p = launchLarder({ dataDir, config: {} });
+      p.ready.then(() => p.stop(), () => undefined);
+      const exit = await p.exited;
+      assert.equal(exit.code, 1);
+      assert.match(p.stderr(), new RegExp(`^larder: ${escape(path)} is damaged \\(.+\\); ${escape(remedy)}`));
+      assert.doesNotMatch(p.stderr(), /\n\s+at /);
+      assert.equal(readFileSync(path, 'utf8'), '{"version":1,"cut');
+    });
+  }
 });
+
+function escape(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+

@@ -13,8 +13,12 @@
 import { closeSync, fstatSync, openSync, readFileSync, rmSync, statSync, writeSync, type BigIntStats } from 'node:fs';
 import { dirname } from 'node:path';
 import { makeDirectory, writeFileAtomic } from '../../storage/atomic-file.js';
+import { CorruptDataError } from '../../storage/errors.js';
+import { parseStoredJson } from '../../storage/json-file.js';
 
 const VERSION = 1;
+const DAMAGED_REMEDY =
+  "restore it from a backup (removed, the users and tokens made at run time are gone; the config's come back)";
 /** How long a change waits for another process's change before it gives up. */
 const LOCK_WAIT_MS = 5_000;
 const LOCK_POLL_MS = 2;
@@ -65,8 +69,8 @@ export class AclStore {
     try {
       // The stamp of the very file read: one replaced meanwhile is read again next time.
       const stamp = stampOf(fstatSync(fd, { bigint: true }));
-      const state = JSON.parse(readFileSync(fd, 'utf8')) as AclState & { version: number };
-      if (state.version !== VERSION) throw new Error(`${this.path}: unknown version ${state.version}`);
+      const state = parseStoredJson(this.path, readFileSync(fd, 'utf8'), DAMAGED_REMEDY) as AclState & { version: number };
+      if (state.version !== VERSION) throw new CorruptDataError(`${this.path}: unknown version ${state.version}`);
       return { state: { users: state.users, tokens: state.tokens }, stamp };
     } finally {
       closeSync(fd);

@@ -3,11 +3,11 @@
 // atomically), committed offsets in consumer-offsets.log. Keyless messages go round-robin
 // over a topic's partitions, keyed ones by murmur2 as Kafka's default partitioner does.
 
-import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { StreamTopicConfig } from '../../config/schema.js';
 import { makeDirectory, writeFileAtomic } from '../../storage/atomic-file.js';
 import { CorruptDataError } from '../../storage/errors.js';
+import { readJsonFile } from '../../storage/json-file.js';
 import { badName } from '../../storage/names.js';
 import type { Message, Metadata, OffsetRange, OutgoingMessage, Position, StreamBackend, TopicPartition } from '../backend.js';
 import { badRequest, offsetOutOfRange, topicExists, unknownPartition, unknownTopic, type StreamError } from '../errors.js';
@@ -40,9 +40,7 @@ export class LogBackend implements StreamBackend {
   constructor(private readonly opts: LogBackendOptions) {
     makeDirectory(opts.dir);
     this.topicsFile = join(opts.dir, 'topics.json');
-    const stored = existsSync(this.topicsFile)
-      ? (JSON.parse(readFileSync(this.topicsFile, 'utf8')) as Record<string, StreamTopicConfig>)
-      : {};
+    const stored = (readJsonFile(this.topicsFile, "restore it from a backup, or write each topic's settings back") as Record<string, StreamTopicConfig> | undefined) ?? {};
     for (const [name, settings] of Object.entries(stored)) {
       // Written by a Larder from before the rule: such a topic's folder may lie outside the cluster's.
       const bad = badName('topic', name);
