@@ -222,6 +222,11 @@ export const EMBEDDED = 2048;
 /** Set when the table is built on every @blocking command (XREAD, BLPOP): it may wait for a write, on a connection of its own on a remote backend. */
 export const BLOCKING = 4096;
 export const SPANS_NODES = 8192;
+/**
+ * Set when the table is built on every readonly command: its lookups are reads, each key they
+ * miss publishing keymiss (the keyspace's `reading`).
+ */
+export const READ_LOOKUPS = 16384;
 
 export interface Command extends Omit<CommandSpec, 'subcommands'> {
   readonly bits: number;
