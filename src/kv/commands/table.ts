@@ -64,6 +64,7 @@ const BITS: Partial<Record<Flag, number>> = {
   changesServer: CHANGES_SERVER,
   embedded: EMBEDDED,
   spansNodes: SPANS_NODES,
+  readLookups: READ_LOOKUPS,
 };
 
 
