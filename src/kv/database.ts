@@ -5,7 +5,7 @@
 import type { AclRegistry } from './acl/registry.js';
 import type { KvBackend } from './backend.js';
 import { admit, admitFromScript, permitsFromScript, resolve } from './commands/admit.js';
-import { ADMIN, BLOCKING, keysOf, WRITE, type Args, type BlockRequest, type Caller, type Command, type Ctx, type DiskWait, type ServerStats } from './commands/spec.js';
+import { ADMIN, BLOCKING, keysOf, READ_LOOKUPS, WRITE, type Args, type BlockRequest, type Caller, type Command, type Ctx, type DiskWait, type ServerStats } from './commands/spec.js';
 import { COMMANDS, lookupCommand } from './commands/table.js';
 import { isError, ReplyError } from './errors.js';
 import type { Reply } from './reply.js';
@@ -80,6 +80,7 @@ export class Database implements Ctx, KvBackend, ServerStats {
         if (emptied) this.events.notify(KeyEvent.generic, 'del', argv[1]);
       },
       (key) => this.events.notify(KeyEvent.newKey, 'new', key),
+      (key) => this.events.notify(KeyEvent.keyMiss, 'keymiss', key),
     );
     this.search = new SearchRegistry(this.ks);
     this.startedAt = clock();
@@ -317,6 +318,7 @@ export class Database implements Ctx, KvBackend, ServerStats {
     }
     this.caller = caller;
     this.commandsProcessed++;
+    this.ks.reading = (cmd.bits & READ_LOOKUPS) !== 0;
     const reply = cmd.run(this, argv);
     // As Redis, monitors see every command that ran, administration left out.
     if (this.pubsub.monitors !== null && !(cmd.bits & ADMIN)) this.pubsub.feed(monitorLine(this.ks.now(), argv));

@@ -12,7 +12,7 @@ export default family('bitmap', 'bitmap', [
   { name: 'bitcount', arity: -2, flags: ['readonly'], keys: ONE_KEY, run: bitcountCommand },
   { name: 'bitpos', arity: -3, flags: ['readonly'], keys: ONE_KEY, run: bitposCommand },
   // BITOP op destkey key [key ...]: the destination and every source.
-  { name: 'bitop', arity: -4, flags: ['write'], keys: { first: 2, last: -1, step: 1 }, run: bitopCommand },
+  { name: 'bitop', arity: -4, flags: ['write', 'readLookups'], keys: { first: 2, last: -1, step: 1 }, run: bitopCommand },
   { name: 'bitfield', arity: -2, flags: ['write'], keys: ONE_KEY, run: bitfieldCommand },
   { name: 'bitfield_ro', arity: -2, flags: ['readonly', 'fast'], keys: ONE_KEY, run: bitfieldRoCommand },
 ]);

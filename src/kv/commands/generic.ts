@@ -71,7 +71,7 @@ export default family('generic', 'keyspace', [
   {
     name: 'copy',
     arity: -3,
-    flags: ['write'],
+    flags: ['write', 'readLookups'],
     keys: TWO_KEYS,
     deviates: "returns 0 when source and destination are the same key, where Redis answers 'ERR source and destination objects are the same'",
     run: copyCommand,

@@ -26,9 +26,9 @@ export default family('geo', 'geo', [
   { name: 'geodist', arity: -4, flags: ['readonly'], keys: ONE_KEY, run: geodistCommand },
   { name: 'geohash', arity: -2, flags: ['readonly'], keys: ONE_KEY, run: geohashCommand },
   { name: 'geosearch', arity: -7, flags: ['readonly'], keys: ONE_KEY, run: geosearchCommand },
-  { name: 'geosearchstore', arity: -8, flags: ['write'], keys: TWO_KEYS, run: geosearchstoreCommand },
-  { name: 'georadius', arity: -6, flags: ['write'], keys: RADIUS_KEYS, run: georadiusCommand },
+  { name: 'geosearchstore', arity: -8, flags: ['write', 'readLookups'], keys: TWO_KEYS, run: geosearchstoreCommand },
+  { name: 'georadius', arity: -6, flags: ['write', 'readLookups'], keys: RADIUS_KEYS, run: georadiusCommand },
   { name: 'georadius_ro', arity: -6, flags: ['readonly'], keys: ONE_KEY, run: georadiusRoCommand },
-  { name: 'georadiusbymember', arity: -5, flags: ['write'], keys: MEMBER_KEYS, run: georadiusbymemberCommand },
+  { name: 'georadiusbymember', arity: -5, flags: ['write', 'readLookups'], keys: MEMBER_KEYS, run: georadiusbymemberCommand },
   { name: 'georadiusbymember_ro', arity: -5, flags: ['readonly'], keys: ONE_KEY, run: georadiusbymemberRoCommand },
 ]);

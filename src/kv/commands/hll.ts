@@ -20,7 +20,7 @@ import { getString, putString, stringAt, stringSlot } from './string/lookup.js';
 export default family('hyperloglog', 'hyperloglog', [
   { name: 'pfadd', arity: -2, flags: ['write', 'fast'], keys: ONE_KEY, run: pfaddCommand },
   { name: 'pfcount', arity: -2, flags: ['readonly'], keys: ALL_KEYS, run: pfcountCommand },
-  { name: 'pfmerge', arity: -2, flags: ['write'], keys: ALL_KEYS, run: pfmergeCommand },
+  { name: 'pfmerge', arity: -2, flags: ['write', 'readLookups'], keys: ALL_KEYS, run: pfmergeCommand },
 ]);
 
 // PFADD key [element ...]
@@ -68,6 +68,9 @@ function pfcountCommand(ctx: Ctx, argv: Args): Reply {
 function pfmergeCommand(ctx: Ctx, argv: Args): Reply {
   const max = union(ctx, argv.slice(1));
   if (isError(max)) return max;
+  // Every key was read, the destination first (a missing one publishes keymiss); the destination
+  // is looked up again to be written, which publishes nothing (Redis's lookupKeyWrite).
+  ctx.ks.reading = false;
   const s = stringSlot(ctx.ks, argv[1]);
   if (isError(s)) return s;
   const merged = hllStore(stringAt(ctx.ks, s) ?? EMPTY_HLL, max.registers, max.dense);

@@ -37,10 +37,10 @@ export default family('set', 'set', [
   { name: 'srandmember', arity: -2, flags: ['readonly'], keys: ONE_KEY, run: srandmemberCommand },
   { name: 'sinter', arity: -2, flags: ['readonly'], keys: ALL_KEYS, run: sinterCommand },
   { name: 'sintercard', arity: -3, flags: ['readonly'], keys: { countAt: 1 }, run: sintercardCommand },
-  { name: 'sinterstore', arity: -3, flags: ['write'], keys: ALL_KEYS, run: sinterstoreCommand },
+  { name: 'sinterstore', arity: -3, flags: ['write', 'readLookups'], keys: ALL_KEYS, run: sinterstoreCommand },
   { name: 'sunion', arity: -2, flags: ['readonly'], keys: ALL_KEYS, run: sunionCommand },
-  { name: 'sunionstore', arity: -3, flags: ['write'], keys: ALL_KEYS, run: sunionstoreCommand },
+  { name: 'sunionstore', arity: -3, flags: ['write', 'readLookups'], keys: ALL_KEYS, run: sunionstoreCommand },
   { name: 'sdiff', arity: -2, flags: ['readonly'], keys: ALL_KEYS, run: sdiffCommand },
-  { name: 'sdiffstore', arity: -3, flags: ['write'], keys: ALL_KEYS, run: sdiffstoreCommand },
+  { name: 'sdiffstore', arity: -3, flags: ['write', 'readLookups'], keys: ALL_KEYS, run: sdiffstoreCommand },
   { name: 'sscan', arity: -3, flags: ['readonly'], keys: ONE_KEY, run: sscanCommand },
 ]);

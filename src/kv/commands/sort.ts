@@ -10,6 +10,6 @@ const TYPES = ['set', 'sortedset', 'list'];
 const SORT_KEYS: KeySpec = { first: 1, last: 1, step: 1, keyword: { from: 2, names: ['store'] } };
 
 export default family('sort', null, [
-  { name: 'sort', arity: -2, flags: ['write', 'dangerous'], keys: SORT_KEYS, acl: TYPES, run: sortCommand },
+  { name: 'sort', arity: -2, flags: ['write', 'dangerous', 'readLookups'], keys: SORT_KEYS, acl: TYPES, run: sortCommand },
   { name: 'sort_ro', arity: -2, flags: ['readonly', 'dangerous'], keys: ONE_KEY, acl: TYPES, run: sortRoCommand },
 ]);

@@ -27,6 +27,8 @@ export type Flag =
   | 'stream' //        runs only as an event stream (/subscribe, /monitor): refused as a plain command,
   //                   and so discards a multi-exec as a whole, as 'unsupported' does
   | 'embedded' //      needs the embedded engine (SEARCH.*): a remote backend refuses it
+  | 'readLookups' //   a write that looks its keys up as a read does (Redis's lookupKeyRead), so a
+  //                   key it misses publishes keymiss (GETDEL, SINTERSTORE's sources): see READ_LOOKUPS
   | 'spansNodes'; //   a cursor walk over the whole keyspace (SCAN): in a Cluster it visits each master in turn
 
 /** Where the keys sit in argv (argv[0] is the name). Read by ACL key patterns and cluster routing. */
@@ -222,6 +224,11 @@ export const EMBEDDED = 2048;
 /** Set when the table is built on every @blocking command (XREAD, BLPOP): it may wait for a write, on a connection of its own on a remote backend. */
 export const BLOCKING = 4096;
 export const SPANS_NODES = 8192;
+/**
+ * Set when the table is built on every readonly command and every 'readLookups' one: its
+ * lookups are reads, each key they miss publishing keymiss (the keyspace's `reading`).
+ */
+export const READ_LOOKUPS = 16384;
 
 export interface Command extends Omit<CommandSpec, 'subcommands'> {
   readonly bits: number;

@@ -23,6 +23,8 @@ import { xdelCommand, xlenCommand, xrangeGeneric, xsetidCommand } from './stream
 import { xreadCommand, xreadgroupCommand } from './stream/read.js';
 
 const WRITE_FAST: readonly Flag[] = ['write', 'fast'];
+/** XACK, XCLAIM and XAUTOCLAIM look their stream up as a read (Redis's lookupKeyRead). */
+const READING_WRITE_FAST: readonly Flag[] = [...WRITE_FAST, 'readLookups'];
 const EXACT_TRIM = 'MAXLEN ~ and MINID ~ trim exactly to the threshold (Upstash), where Redis removes whole nodes of entries only';
 /** A container subcommand's key: XGROUP CREATE key ... */
 const SUB_KEY: KeySpec = { first: 2, last: 2, step: 1 };
@@ -46,7 +48,7 @@ export default family('stream', 'stream', [
   {
     name: 'xreadgroup',
     arity: -7,
-    flags: ['write'],
+    flags: ['write', 'readLookups'],
     keys: { halfAfter: 'streams', from: 4 },
     acl: ['blocking'],
     run: xreadgroupCommand,
@@ -59,10 +61,10 @@ export default family('stream', 'stream', [
     { name: 'delconsumer', arity: 5, flags: ['write'], keys: SUB_KEY, run: xgroupDelconsumerCommand },
     { name: 'help', arity: 2, flags: [], keys: NO_KEYS, run: () => XGROUP_HELP },
   ]),
-  { name: 'xack', arity: -4, flags: WRITE_FAST, keys: ONE_KEY, run: xackCommand },
+  { name: 'xack', arity: -4, flags: READING_WRITE_FAST, keys: ONE_KEY, run: xackCommand },
   { name: 'xpending', arity: -3, flags: ['readonly'], keys: ONE_KEY, run: xpendingCommand },
-  { name: 'xclaim', arity: -6, flags: WRITE_FAST, keys: ONE_KEY, run: xclaimCommand },
-  { name: 'xautoclaim', arity: -6, flags: WRITE_FAST, keys: ONE_KEY, run: xautoclaimCommand },
+  { name: 'xclaim', arity: -6, flags: READING_WRITE_FAST, keys: ONE_KEY, run: xclaimCommand },
+  { name: 'xautoclaim', arity: -6, flags: READING_WRITE_FAST, keys: ONE_KEY, run: xautoclaimCommand },
   container('xinfo', [
     { name: 'stream', arity: -3, flags: ['readonly'], keys: SUB_KEY, run: xinfoStreamCommand },
     { name: 'groups', arity: 3, flags: ['readonly'], keys: SUB_KEY, run: xinfoGroupsCommand },

@@ -35,6 +35,7 @@ import {
   FAST,
   NOSCRIPT,
   READONLY,
+  READ_LOOKUPS,
   UNSUPPORTED,
   WIDE_READ,
   WRITE,
@@ -63,6 +64,7 @@ const BITS: Partial<Record<Flag, number>> = {
   changesServer: CHANGES_SERVER,
   embedded: EMBEDDED,
   spansNodes: SPANS_NODES,
+  readLookups: READ_LOOKUPS,
 };
 
 
@@ -71,6 +73,8 @@ function compile(fam: Family, spec: CommandSpec, name = spec.name): Command {
   for (const f of spec.flags) bits |= BITS[f] ?? 0;
   // Read-only tokens read data: no writes, no keyspace walks, no administration, no other change.
   if (bits & (WRITE | WIDE_READ | ADMIN | CHANGES_SERVER)) bits |= NOT_FOR_READ_ONLY;
+  // A read looks its keys up as reads, publishing keymiss for those it misses (Redis's lookupKeyRead).
+  if (bits & READONLY) bits |= READ_LOOKUPS;
   const categories = new Set<string>(['all', ...(spec.acl ?? [])]);
   if (fam.category !== null) categories.add(fam.category);
   if (bits & WRITE) categories.add('write');

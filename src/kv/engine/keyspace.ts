@@ -30,10 +30,13 @@
 // - A head's low 28 bits are the last access in seconds on the coarse LRU clock, which
 //   `expireCycle` advances (Redis's LRU clock, advanced by serverCron, with its 1 s
 //   resolution, wrapping as Redis's 24 bits do, here after 8.5 years): `lookup` stamps it,
-//   `peek` does not, so commands that only inspect a key (TTL, TYPE, OBJECT, SCAN) leave its
-//   idle time alone.
+//   `peek` and `find` do not, so commands that only inspect a key (TTL, TYPE, OBJECT, SCAN)
+//   leave its idle time alone.
+// - A read's lookup (`reading`) that finds no key, absent or expired, tells `onMissed`, after
+//   `onExpired` for an expired one, as Redis's lookupKeyRead publishes keymiss; a write's
+//   lookups and `find` tell nothing, as Redis's lookupKeyWrite and LOOKUP_NONOTIFY.
 // - A slot whose head names a kind holds that kind's folded string; everything outside this
-//   file sees only unfolded values (`valueAt`, `get`, `peekValue`, the snapshot's encoder).
+//   file sees only unfolded values (`valueAt`, `get`, `findValue`, the snapshot's encoder).
 // - While a snapshot is written, `walk` is told of every slot before a command can see or
 //   change what it holds, before a key leaves it and before a new key takes it
 //   (keyspace-snapshot.ts).
@@ -83,6 +86,13 @@ export class Keyspace {
   loading = false;
   /** The snapshot being written, if one is. */
   private walk: KeyspaceSnapshot | null = null;
+  /**
+   * Whether lookups are reads, which tell `onMissed` of each key they miss (Redis's
+   * lookupKeyRead), or writes, which do not (lookupKeyWrite). The database sets it as each
+   * command starts, as the command table says; a handler whose lookups change kind on the way
+   * sets it where they do, as Redis's handlers choose one lookup or the other.
+   */
+  reading = false;
 
   constructor(
     readonly now: Clock,
@@ -93,6 +103,8 @@ export class Keyspace {
     private readonly onExpired: (argv: readonly string[], emptied: boolean) => void = () => {},
     /** Told each key added (Redis's dbAdd), for the `new` keyspace event. */
     private readonly onAdded: (key: string) => void = () => {},
+    /** Told each key a read misses (see `reading`), for the `keymiss` keyspace event. */
+    private readonly onMissed: (key: string) => void = () => {},
   ) {
     this.lruBase = Math.floor(now() / 1000);
   }
@@ -114,12 +126,22 @@ export class Keyspace {
   /** The live slot of `key`, expiring the key first when its time has passed; marks it accessed. */
   lookup(key: string): Slot | undefined {
     const s = this.peek(key);
-    if (s !== undefined) this.heads.set(s, (this.heads.get(s) & ~LRU_MASK) | this.lruSeconds);
+    if (s !== undefined) this.touch(s);
     return s;
   }
 
   /** As `lookup`, without marking the key accessed. */
   peek(key: string): Slot | undefined {
+    const s = this.find(key);
+    if (s === undefined && this.reading) this.onMissed(key);
+    return s;
+  }
+
+  /**
+   * As `peek`, and a miss is never told (Redis's LOOKUP_NONOTIFY): for looking at a key that
+   * no client reads, as OBJECT, MEMORY USAGE, the search indexes and the keyspace's own writes do.
+   */
+  find(key: string): Slot | undefined {
     const s = this.slots.get(key);
     if (s === undefined || this.loading) return s;
     this.walk?.keep(s);
@@ -140,9 +162,9 @@ export class Keyspace {
     return s === undefined ? undefined : this.valueAt(s);
   }
 
-  /** As `get`, without marking the key accessed. */
-  peekValue(key: string): Value | undefined {
-    const s = this.peek(key);
+  /** The value `find` finds. */
+  findValue(key: string): Value | undefined {
+    const s = this.find(key);
     return s === undefined ? undefined : this.valueAt(s);
   }
 
@@ -202,8 +224,9 @@ export class Keyspace {
 
   /** Stores `value`; a new key has no expiry, an existing one keeps its expiry only if `keepTtl`. */
   set(key: string, value: Value, keepTtl = false): Slot {
-    const s = this.lookup(key);
+    const s = this.find(key);
     if (s === undefined) return this.insert(key, value, 0);
+    this.touch(s);
     this.setValueAt(s, value);
     if (!keepTtl) this.setExpiry(s, 0);
     return s;
@@ -224,7 +247,7 @@ export class Keyspace {
   }
 
   delete(key: string): boolean {
-    const s = this.peek(key);
+    const s = this.find(key);
     if (s === undefined) return false;
     this.remove(s);
     return true;
@@ -304,7 +327,7 @@ export class Keyspace {
     let s = from;
     for (let seen = 0; s < this.slotCount && seen < count; s++) {
       const key = this.slotKeys.get(s);
-      if (key === undefined || this.peek(key) === undefined) continue;
+      if (key === undefined || this.find(key) === undefined) continue;
       visit(s);
       seen++;
     }
@@ -316,7 +339,7 @@ export class Keyspace {
     let s = Math.floor(Math.random() * this.slotCount);
     while (this.slots.size > 0) {
       const key = this.slotKeys.get(s);
-      if (key !== undefined && this.peek(key) !== undefined) return key;
+      if (key !== undefined && this.find(key) !== undefined) return key;
       s = (s + 1) % this.slotCount;
     }
     return null;
@@ -396,6 +419,11 @@ export class Keyspace {
     if (left > 0) return true;
     this.remove(s);
     return false;
+  }
+
+  /** Marks the key in live slot `s` accessed now, on the LRU clock. */
+  private touch(s: Slot): void {
+    this.heads.set(s, (this.heads.get(s) & ~LRU_MASK) | this.lruSeconds);
   }
 
   /** Notes what a container just stored in `s` needs: active expiry of its members, folding. */

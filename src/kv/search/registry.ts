@@ -11,6 +11,9 @@
 // the entries there were, until SEARCH.REINDEX. The set is what makes a restart give back the
 // same index: replaying the log re-creates it at the point the index was created, snapshots
 // carry it, and the rebuild at start leaves those documents out.
+//
+// Keys are looked up with the keyspace's `find`: an index reads them for no client, so a missing
+// one publishes no keymiss.
 
 import type { Keyspace } from '../engine/keyspace.js';
 import type { Value } from '../engine/value.js';
@@ -50,7 +53,7 @@ export class SearchRegistry {
       if (!req.existsOk) return E.indexExists(def.name);
       return sameDefinition(existing.def, def) ? 0 : E.EXISTS_DIFFERENT(def.name);
     }
-    if (this.ks.peek(def.name) !== undefined) return E.NAME_IS_KEY(def.name);
+    if (this.ks.find(def.name) !== undefined) return E.NAME_IS_KEY(def.name);
     const index = new InvertedIndex(def);
     if (def.dataType === 'STREAM') {
       const bound = [...this.streams.values()].find((s) => s.key === def.prefixes[0]);
@@ -116,14 +119,14 @@ export class SearchRegistry {
   /** Whether document `doc` of `index` is live: looking at an expired key deletes it, which takes its documents out. */
   isLive(index: InvertedIndex, doc: string): boolean {
     const stream = this.streams.get(index.def.name);
-    if (stream === undefined) return this.ks.peek(doc) !== undefined;
-    return this.ks.peek(stream.key) !== undefined && index.docs.has(doc);
+    if (stream === undefined) return this.ks.find(doc) !== undefined;
+    return this.ks.find(stream.key) !== undefined && index.docs.has(doc);
   }
 
   /** What live document `doc` of `index` is read from: its key's value, or its stream entry. */
   stored(index: InvertedIndex, doc: string): Stored {
     const stream = this.streams.get(index.def.name);
-    return stream === undefined ? this.ks.peekValue(doc)! : stream.entry(doc)!;
+    return stream === undefined ? this.ks.findValue(doc)! : stream.entry(doc)!;
   }
 
   /** A write touched `key`. While the database loads only the skipped sets learn of it: the rebuild after the load reads the keys. */
@@ -133,13 +136,13 @@ export class SearchRegistry {
       if (!index.covers(key)) continue;
       const stream = this.streams.get(index.def.name);
       if (stream !== undefined) {
-        if (!this.ks.loading) this.syncStream(stream, index, this.ks.peekValue(key));
+        if (!this.ks.loading) this.syncStream(stream, index, this.ks.findValue(key));
         continue;
       }
       const skipped = this.skipped.get(index.def.name);
       if (skipped?.delete(key) && skipped.size === 0) this.skipped.delete(index.def.name);
       if (this.ks.loading) continue;
-      value ??= this.ks.peekValue(key) ?? null;
+      value ??= this.ks.findValue(key) ?? null;
       index.put(key, value === null ? null : readDocument(index.def, value));
     }
   }
@@ -179,7 +182,7 @@ export class SearchRegistry {
   /** The documents `index` would hold now: the keys it covers, or its stream's entry ids. */
   private documentsNow(index: InvertedIndex): string[] {
     const stream = this.streams.get(index.def.name);
-    return stream === undefined ? [...this.ks.keys()].filter((key) => index.covers(key)) : entryIds(this.ks.peekValue(stream.key));
+    return stream === undefined ? [...this.ks.keys()].filter((key) => index.covers(key)) : entryIds(this.ks.findValue(stream.key));
   }
 
   private syncStream(stream: StreamDocuments, index: InvertedIndex, value: Value | undefined): void {
@@ -193,10 +196,10 @@ export class SearchRegistry {
     const stream = this.streams.get(index.def.name);
     if (stream !== undefined) {
       stream.reset();
-      return this.syncStream(stream, index, this.ks.peekValue(stream.key));
+      return this.syncStream(stream, index, this.ks.findValue(stream.key));
     }
     for (const key of this.ks.keys()) {
-      if (index.covers(key) && !skipped?.has(key)) index.put(key, readDocument(index.def, this.ks.peekValue(key)!));
+      if (index.covers(key) && !skipped?.has(key)) index.put(key, readDocument(index.def, this.ks.findValue(key)!));
     }
   }
 }

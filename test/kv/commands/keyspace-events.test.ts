@@ -3,10 +3,11 @@
 // `__keyspace@0__:<key>` and `__keyevent@0__:<event>`, received here through the SDK's
 // subscribe. What each command publishes is checked against redis-server by
 // test/kv/differential/notifications.test.ts; here: CONFIG's answers in Redis's words, the
-// events of expiry (lazy and active), which no differential run waits for, and that the classes
-// come back after a restart either way. On a remote backend Larder admits CONFIG SET (only this
-// parameter reaches the server) and the server publishes the events itself; a Cluster's nodes
-// each publish their own keys' events, which a subscription hears from every master.
+// events of expiry (lazy and active), which no differential run waits for, key misses through
+// the SDK, and that the classes come back after a restart either way. On a remote backend
+// Larder admits CONFIG SET (only this parameter reaches the server) and the server publishes
+// the events itself; a Cluster's nodes each publish their own keys' events, which a
+// subscription hears from every master.
 
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
@@ -101,6 +102,32 @@ describe('keyspace notifications', () => {
     await eventually(async () => seen.length >= expected.length, 'every event');
     await new Promise((r) => setTimeout(r, 100)); // time for a copy to follow
     assert.deepEqual(seen.sort(), expected);
+    await sub.unsubscribe();
+    await reply(['config', 'set', PARAM, ''], 'OK');
+  });
+
+  it('a read that misses its key publishes keymiss; a write, MEMORY USAGE or class m off do not', async () => {
+    const redis = sdkClient(t);
+    await reply(['config', 'set', PARAM, 'KEm'], 'OK');
+    const channels = ['__keyevent@0__:keymiss', '__keyspace@0__:miss:read', '__keyspace@0__:miss:write', '__keyspace@0__:miss:end'];
+    const sub = redis.subscribe(channels);
+    let confirmed = 0;
+    await new Promise((resolve) => sub.on('subscribe', () => ++confirmed === channels.length && resolve(undefined)));
+    const messages = collect(sub, 4);
+    assert.equal(await redis.get('miss:read'), null);
+    assert.equal(await redis.set('miss:write', 'v'), 'OK'); // a write's lookup (Redis's lookupKeyWrite)
+    await reply(['memory', 'usage', 'miss:usage'], null); // Redis's LOOKUP_NONOTIFY
+    await reply(['config', 'set', PARAM, 'KE'], 'OK');
+    assert.equal(await redis.get('miss:off'), null);
+    await reply(['config', 'set', PARAM, 'KEm'], 'OK');
+    assert.equal(await redis.get('miss:end'), null); // the last: nothing else came before it
+    const got = await messages;
+    // By channel: on a remote backend, messages of different channels may come in either order.
+    const by = (channel: string) => got.filter(([c]) => c === channel).map(([, m]) => m);
+    assert.deepEqual(by('__keyevent@0__:keymiss'), ['miss:read', 'miss:end']);
+    assert.deepEqual(by('__keyspace@0__:miss:read'), ['keymiss']);
+    assert.deepEqual(by('__keyspace@0__:miss:write'), []);
+    assert.deepEqual(by('__keyspace@0__:miss:end'), ['keymiss']);
     await sub.unsubscribe();
     await reply(['config', 'set', PARAM, ''], 'OK');
   });

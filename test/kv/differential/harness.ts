@@ -68,10 +68,10 @@ export interface RunOptions {
   /** Reads of every key at the end; FINAL_READS when not given. */
   readonly finalReads?: readonly FinalRead[];
   /**
-   * Compares what else the step did on both sides (the keyspace events it published), after
-   * replies that matched: why they differ, as two descriptions, or undefined.
+   * Compares what else the step (`argv`, as sent) did on both sides (the keyspace events it
+   * published), after replies that matched: why they differ, as two descriptions, or undefined.
    */
-  readonly alsoCompare?: () => Promise<{ why: string; redis: string; larder: string } | undefined>;
+  readonly alsoCompare?: (argv: readonly string[]) => Promise<{ why: string; redis: string; larder: string } | undefined>;
 }
 
 export interface Mismatch {
@@ -135,7 +135,7 @@ export async function runSequence(sides: Sides, opts: RunOptions): Promise<RunRe
     }
     counts.set(gen.name, (counts.get(gen.name) ?? 0) + 1);
     let result: Compared = await compare(sides, argv, step.check ?? 'exact', step.sample?.(argv));
-    if (result.why === undefined && opts.alsoCompare !== undefined) result = (await opts.alsoCompare()) ?? result;
+    if (result.why === undefined && opts.alsoCompare !== undefined) result = (await opts.alsoCompare(argv)) ?? result;
     if (result.why !== undefined) {
       mismatches.push({ step: i, argv, redis: result.redis, larder: result.larder, why: result.why, before: history.slice(-CONTEXT) });
       await resync(sides);

@@ -65,6 +65,18 @@ function sort(rng: Rng, readOnly: boolean): Step {
   return unordered ? { argv, check: 'unordered' } : { argv };
 }
 
+/**
+ * Whether a step sorts the set or the sorted set BY weight keys. Redis loads their members in
+ * its hash table's order, which a seed drawn at each start decides, and looks the weight keys up
+ * in that order: the keyspace events of those lookups (a keymiss for each missing key) come in
+ * no order a run can foresee.
+ */
+export function weighsInHashOrder(argv: readonly string[]): boolean {
+  const command = argv[0].toLowerCase();
+  if (command !== 'sort' && command !== 'sort_ro') return false;
+  return (argv[1] === SET || argv[1] === ZSET) && argv.some((a, i) => i > 1 && a.toLowerCase() === 'by');
+}
+
 export const SORT_GENS: readonly CommandGen[] = [
   { name: 'sort', weight: 6, make: (rng) => sort(rng, false) },
   { name: 'sort_ro', weight: 3, make: (rng) => sort(rng, true) },

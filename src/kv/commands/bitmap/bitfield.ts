@@ -42,7 +42,9 @@ function bitfield(ctx: Ctx, argv: Args, readOnly: boolean): Reply {
   if (isError(ops)) return ops;
   const writes = ops.filter((o) => o.op !== 'get');
   if (writes.length === 0) {
-    // Reads only: nothing to log, even for BITFIELD.
+    // Reads only: nothing to log, even for BITFIELD, whose lookup is then a read too (Redis's
+    // lookupKeyRead), publishing keymiss for a missing key.
+    ctx.ks.reading = true;
     const v = getBytes(ctx.ks, argv[1]);
     if (isError(v)) return v;
     return unchanged(ctx, ops.map((o) => fieldAt(o, v ?? EMPTY)));

@@ -38,7 +38,8 @@ export function objectCommand(ctx: Ctx, argv: Args): Reply {
   if (!known && sub !== 'help') return unknownSubcommand(argv[1], 'object');
   if (argv.length !== (known ? 3 : 2)) return wrongArity(`object|${sub}`);
   if (!known) return HELP;
-  const s = ctx.ks.peek(argv[2]);
+  // Redis looks the key up without a keymiss event (objectCommandLookup: LOOKUP_NONOTIFY).
+  const s = ctx.ks.find(argv[2]);
   if (s === undefined) return null;
   const value = ctx.ks.valueAt(s);
   switch (sub) {

@@ -50,6 +50,9 @@ export function copyCommand(ctx: Ctx, argv: Args): Reply {
   const ks = ctx.ks;
   const s = ks.lookup(from);
   if (s === undefined) return unchanged(ctx, 0);
+  // The source is read (a missing one publishes keymiss), the destination looked up to be
+  // written, which publishes nothing (Redis's lookupKeyRead, then lookupKeyWrite).
+  ks.reading = false;
   if (ks.lookup(to) !== undefined) {
     if (!replace) return unchanged(ctx, 0);
     ks.delete(to);

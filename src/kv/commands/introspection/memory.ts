@@ -17,6 +17,7 @@ export function memoryUsageCommand(ctx: Ctx, argv: Args): Reply {
     if (n < 0n) return SYNTAX;
     samples = Number(n);
   }
-  const s = ctx.ks.peek(argv[2]);
+  // As OBJECT, without a keymiss event (Redis's objectCommandLookup).
+  const s = ctx.ks.find(argv[2]);
   return s === undefined ? null : memoryUsage(argv[2], ctx.ks.valueAt(s), samples);
 }

@@ -28,7 +28,11 @@ import { claimLog, consumerLog, groupIdLog } from './propagate.js';
 
 /** The stream and group, or Redis's NOGROUP error naming both. */
 function streamGroup(ctx: Ctx, argv: Args): { s: StreamValue; g: ConsumerGroup } | ReplyError {
-  const s = readStream(ctx.ks, argv[1]);
+  return groupIn(readStream(ctx.ks, argv[1]), argv);
+}
+
+/** As streamGroup, for the stream argv[1] named, already looked up. */
+function groupIn(s: StreamValue | undefined | ReplyError, argv: Args): { s: StreamValue; g: ConsumerGroup } | ReplyError {
   if (s instanceof ReplyError) return s;
   const g = s?.groups.get(argv[2]);
   return s === undefined || g === undefined ? noKeyOrGroup(argv[1], argv[2]) : { s, g };
@@ -188,6 +192,9 @@ const ATTEMPTS_FACTOR = 10;
 
 // XAUTOCLAIM key group consumer min-idle-time start [COUNT count] [JUSTID]
 export function xautoclaimCommand(ctx: Ctx, argv: Args): Reply {
+  // Redis looks the stream up before it parses the arguments, so a missing one publishes keymiss
+  // even when they are wrong; the errors come in Redis's order all the same.
+  const stream = readStream(ctx.ks, argv[1]);
   const minIdleArg = parseInteger(argv[4]);
   if (minIdleArg === undefined) return XAUTOCLAIM_MIN_IDLE;
   const minIdle = Math.max(minIdleArg, 0);
@@ -204,7 +211,7 @@ export function xautoclaimCommand(ctx: Ctx, argv: Args): Reply {
     } else if (opt === 'justid') justId = true;
     else return SYNTAX;
   }
-  const found = streamGroup(ctx, argv);
+  const found = groupIn(stream, argv);
   if (found instanceof ReplyError) return found;
   const { s, g } = found;
   const now = ctx.ks.now();

@@ -115,7 +115,13 @@ export function xreadCommand(ctx: Ctx, argv: Args): Reply {
   const out: Reply[] = [];
   for (const t of targets) {
     const s = t.stream;
-    if (s === undefined || s.length === 0 || s.store.last()!.id <= t.after) continue;
+    if (s === undefined) {
+      // Redis looks each stream up again to serve it (xreadCommand's second loop), so a missing
+      // one publishes a second keymiss.
+      ctx.ks.peek(t.key);
+      continue;
+    }
+    if (s.length === 0 || s.store.last()!.id <= t.after) continue;
     const entries: Reply[] = [];
     for (const e of s.store.range(t.after + 1n, MAX_ID, false)) {
       entries.push(entryReply(e));

@@ -92,6 +92,9 @@ function setGeneric(
   const ks = ctx.ks;
   const at = deadline(expiry, ks.now(), command);
   if (isError(at)) return at;
+  // With GET the key is read first, as GET reads it (Redis's getGenericCommand): a missing one
+  // publishes keymiss.
+  if (get) ks.reading = true;
   const s = ks.lookup(key);
   let old: string | null = null;
   if ((get || compares(cond)) && s !== undefined) {

@@ -1,8 +1,9 @@
 // Keyspace notifications (Redis's notify.c, as Upstash's "Listen Keyspace Notifications" page
 // describes them): with `CONFIG SET notify-keyspace-events <classes>`, a write publishes its
-// event to `__keyspace@0__:<key>` (the message is the event's name) and the key to
-// `__keyevent@0__:<event>`, for the classes enabled. Every database is number 0, as Upstash's.
-// Handlers call `notify` where Redis calls notifyKeyspaceEvent, with the same class and name.
+// event (a read that misses its key, keymiss) to `__keyspace@0__:<key>` (the message is the
+// event's name) and the key to `__keyevent@0__:<event>`, for the classes enabled. Every database
+// is number 0, as Upstash's. Handlers call `notify` where Redis calls notifyKeyspaceEvent, with
+// the same class and name; the database does for what the keyspace tells it (new, expired, keymiss).
 
 import type { PubSubHub } from './hub.js';
 
@@ -19,7 +20,7 @@ export const KeyEvent = {
   expired: 1 << 8, //   x: a key whose time ran out
   evicted: 1 << 9, //   e: never, as nothing is evicted
   stream: 1 << 10, //   t
-  keyMiss: 1 << 11, //  m: never published: Larder does not track reads that miss
+  keyMiss: 1 << 11, //  m: a key a read looks up and does not find (the keyspace's onMissed)
   module: 1 << 12, //   d: JSON
   newKey: 1 << 13, //   n: a key added to the database
   array: 1 << 14, //    a: Upstash's arrays, as Redis 8.8's NOTIFY_ARRAY (src/server.h)
