@@ -14,7 +14,17 @@ export interface KeyspaceListener {
    * published before the last expected.
    */
   expect(lines: readonly string[]): Promise<void>;
+  /** As `expect`, with every line expected so far (by `expectNext`) and then `more`. */
+  expectNext(...more: string[]): Promise<void>;
   stop(): Promise<void>;
+}
+
+/** Both channel kinds of every database: what a listener hears every event on. */
+export const ALL_KEYSPACE_CHANNELS = '__key*__:*';
+
+/** What `events` on `key` publish with K and E both on: the keyspace line, then the keyevent one. */
+export function onBothChannels(key: string, ...events: string[]): string[] {
+  return events.flatMap((e) => [`__keyspace@0__:${key} ${e}`, `__keyevent@0__:${e} ${key}`]);
 }
 
 /** Subscribes to `pattern`; resolves once the subscription is confirmed. */
@@ -24,10 +34,16 @@ export async function listenKeyspace(t: KvClient, pattern: string): Promise<Keys
   const seen: string[] = [];
   sub.on('pmessage', ({ channel, message }) => seen.push(`${channel} ${message}`));
   await new Promise((resolve) => sub.on('psubscribe', resolve));
+  const expected: string[] = [];
+  const expect = async (lines: readonly string[]) => {
+    for (let i = 0; i < 250 && seen.length < lines.length; i++) await sleep(20);
+    assert.deepEqual(seen, lines);
+  };
   return {
-    async expect(lines) {
-      for (let i = 0; i < 250 && seen.length < lines.length; i++) await sleep(20);
-      assert.deepEqual(seen, lines);
+    expect,
+    expectNext(...more) {
+      expected.push(...more);
+      return expect(expected);
     },
     stop: () => sub.unsubscribe(),
   };

@@ -9,15 +9,10 @@
 
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { listenKeyspace } from '../../support/keyspace-listener.js';
+import { ALL_KEYSPACE_CHANNELS, listenKeyspace, onBothChannels as on } from '../../support/keyspace-listener.js';
 import { suiteLarder } from '../../support/larder.js';
 import { sdkClient } from '../../support/sdk.js';
 
-const ALL_CHANNELS = '__key*__:*';
-
-/** What `events` on `key` publish with K and E both on: the keyspace line, then the keyevent one. */
-const on = (key: string, ...events: string[]) =>
-  events.flatMap((e) => [`__keyspace@0__:${key} ${e}`, `__keyevent@0__:${e} ${key}`]);
 
 describe('keyspace events of JSON commands, through the SDK', () => {
   const t = suiteLarder();
@@ -25,22 +20,17 @@ describe('keyspace events of JSON commands, through the SDK', () => {
   it('each JSON write publishes its RedisJSON event on both channels, and new for a key it creates', async () => {
     await t.ok(['config', 'set', 'notify-keyspace-events', 'KEAn']);
     const redis = sdkClient(t);
-    const heard = await listenKeyspace(t, ALL_CHANNELS);
-    const lines: string[] = [];
-    const expect = (...more: string[]) => {
-      lines.push(...more);
-      return heard.expect(lines);
-    };
+    const heard = await listenKeyspace(t, ALL_KEYSPACE_CHANNELS);
 
     const doc = { a: 1, s: 'x', b: true, arr: [1, 2, 3], o: { k: 1 } };
     assert.equal(await redis.json.set('jd', '$', doc), 'OK');
-    await expect(...on('jd', 'new', 'json.set'));
+    await heard.expectNext(...on('jd', 'new', 'json.set'));
     assert.equal(await redis.json.set('jd', '$.a', 2), 'OK');
-    await expect(...on('jd', 'json.set'));
+    await heard.expectNext(...on('jd', 'json.set'));
     assert.equal(await redis.json.merge('jd', '$', { m: 1 }), 'OK');
-    await expect(...on('jd', 'json.merge'));
+    await heard.expectNext(...on('jd', 'json.merge'));
     assert.equal(await redis.json.merge('jm', '$', { fresh: true }), 'OK');
-    await expect(...on('jm', 'new', 'json.merge'));
+    await heard.expectNext(...on('jm', 'new', 'json.merge'));
     // One event per triplet, in order: the second key's new comes with its own triplet.
     const msetReply = await redis.json.mset(
       { key: 'jd', path: '$.a', value: 3 },
@@ -48,33 +38,33 @@ describe('keyspace events of JSON commands, through the SDK', () => {
       { key: 'jd', path: '$.b', value: false },
     );
     assert.equal(msetReply, 'OK');
-    await expect(...on('jd', 'json.mset'), ...on('jo', 'new', 'json.mset'), ...on('jd', 'json.mset'));
+    await heard.expectNext(...on('jd', 'json.mset'), ...on('jo', 'new', 'json.mset'), ...on('jd', 'json.mset'));
     assert.deepEqual(await redis.json.numincrby('jd', '$.a', 1), [4]);
-    await expect(...on('jd', 'json.numincrby'));
+    await heard.expectNext(...on('jd', 'json.numincrby'));
     assert.deepEqual(await redis.json.nummultby('jd', '$.a', 2), [8]);
-    await expect(...on('jd', 'json.nummultby'));
+    await heard.expectNext(...on('jd', 'json.nummultby'));
     assert.deepEqual(await redis.json.strappend('jd', '$.s', '"y"'), [2]);
-    await expect(...on('jd', 'json.strappend'));
+    await heard.expectNext(...on('jd', 'json.strappend'));
     assert.deepEqual(await redis.json.toggle('jd', '$.b'), [1]);
-    await expect(...on('jd', 'json.toggle'));
+    await heard.expectNext(...on('jd', 'json.toggle'));
     assert.deepEqual(await redis.json.arrappend('jd', '$.arr', 4), [4]);
-    await expect(...on('jd', 'json.arrappend'));
+    await heard.expectNext(...on('jd', 'json.arrappend'));
     assert.deepEqual(await redis.json.arrinsert('jd', '$.arr', 0, 0), [5]);
-    await expect(...on('jd', 'json.arrinsert'));
+    await heard.expectNext(...on('jd', 'json.arrinsert'));
     assert.deepEqual(await redis.json.arrpop('jd', '$.arr'), [4]);
-    await expect(...on('jd', 'json.arrpop'));
+    await heard.expectNext(...on('jd', 'json.arrpop'));
     assert.deepEqual(await redis.json.arrtrim('jd', '$.arr', 1, 2), [2]);
-    await expect(...on('jd', 'json.arrtrim'));
+    await heard.expectNext(...on('jd', 'json.arrtrim'));
     assert.equal(await redis.json.clear('jd', '$.o'), 1);
-    await expect(...on('jd', 'json.clear'));
+    await heard.expectNext(...on('jd', 'json.clear'));
     assert.equal(await redis.json.del('jd', '$.a'), 1);
-    await expect(...on('jd', 'json.del'));
+    await heard.expectNext(...on('jd', 'json.del'));
     assert.equal(await redis.json.forget('jd', '$.s'), 1);
-    await expect(...on('jd', 'json.del'));
+    await heard.expectNext(...on('jd', 'json.del'));
     // The whole document: json.del only, where DEL would publish del.
     assert.equal(await redis.json.del('jo'), 1);
     assert.equal(await redis.exists('jo'), 0);
-    await expect(...on('jo', 'json.del'));
+    await heard.expectNext(...on('jo', 'json.del'));
     await heard.stop();
   });
 
@@ -82,7 +72,7 @@ describe('keyspace events of JSON commands, through the SDK', () => {
     await t.ok(['config', 'set', 'notify-keyspace-events', 'KEd']);
     const redis = sdkClient(t);
     await redis.json.set('jn', '$', { a: 1, zero: 0, s: 'x', arr: [1, 2], empty: [] });
-    const heard = await listenKeyspace(t, ALL_CHANNELS);
+    const heard = await listenKeyspace(t, ALL_KEYSPACE_CHANNELS);
 
     assert.equal(await redis.json.set('jn', '$.a', 9, { nx: true }), null);
     assert.equal(await redis.json.set('jn', '$.nope', 9, { xx: true }), null);
@@ -109,7 +99,7 @@ describe('keyspace events of JSON commands, through the SDK', () => {
   it('with d off JSON writes publish nothing of their own: neither json.* nor a del for the whole document', async () => {
     await t.ok(['config', 'set', 'notify-keyspace-events', 'KEg$n']);
     const redis = sdkClient(t);
-    const heard = await listenKeyspace(t, ALL_CHANNELS);
+    const heard = await listenKeyspace(t, ALL_KEYSPACE_CHANNELS);
     assert.equal(await redis.json.set('jx', '$', { a: [1] }), 'OK');
     assert.deepEqual(await redis.json.arrappend('jx', '$.a', 2), [2]);
     assert.equal(await redis.json.del('jx'), 1);
