@@ -5,7 +5,8 @@
 // bodies) and "libraries" (FUNCTION LOAD's codes) as arrays of byte strings when there are
 // any, and "search" (the SEARCH.CREATE of each search index and SEARCH.ALIASADD of each alias)
 // as an array of argvs when there are any, and "keyspaceEvents" (CONFIG SET notify-keyspace-events,
-// its classes' bits) when some are enabled; search indexes themselves are not stored but rebuilt from the keys at start. Each
+// its classes as text, `A` read again by the classes a newer Larder has, as the log's CONFIG SET
+// is; the bits of the version before) when some are enabled; search indexes themselves are not stored but rebuilt from the keys at start. Each
 // entry holds
 //   [u32 key length][key][f64 expiry ms, 0 = none][value encoding (value-codec.ts)].
 // Log frames hold the commands of one write (command-codec.ts).
@@ -18,7 +19,7 @@ import type { Args } from '../argv.js';
 import { diskWriteFailed, type ReplyError } from '../errors.js';
 import { decodeCommands, encodeCommands } from './command-codec.js';
 import type { Keyspace } from './keyspace.js';
-import type { KeyspaceEvents } from './pubsub/keyspace-events.js';
+import { formatEventClasses, parseEventClasses, type KeyspaceEvents } from './pubsub/keyspace-events.js';
 import type { Scripting } from './scripting/scripting.js';
 import { decodeValue, encodeValueAfter } from './value-codec.js';
 import type { Value } from './value.js';
@@ -165,9 +166,9 @@ export class Persistence implements Journal {
     const { scripts, libraries } = this.db.scripting.snapshot();
     const search = this.db.search.declared ? this.db.search.definitions() : [];
     const searchSkipped = this.db.search.active ? this.db.search.skippedKeys() : [];
-    const keyspaceEvents = this.db.events.flags;
+    const events = this.db.events.flags;
     const header = {
-      ...(keyspaceEvents !== 0 && { keyspaceEvents }),
+      ...(events !== 0 && { keyspaceEvents: formatEventClasses(events, true) }),
       ...(scripts.length > 0 && { scripts }),
       ...(libraries.length > 0 && { libraries }),
       ...(search.length > 0 && { search }),
@@ -217,8 +218,8 @@ export class Persistence implements Journal {
     const scripts = texts(header.scripts);
     const libraries = texts(header.libraries);
     if (scripts === null || libraries === null) throw corrupt('has unreadable scripts or libraries');
-    const events = header.keyspaceEvents ?? 0;
-    if (typeof events !== 'number' || !Number.isInteger(events) || events < 0) throw corrupt('has unreadable keyspace event classes');
+    const events = eventClasses(header.keyspaceEvents);
+    if (events === null) throw corrupt('has unreadable keyspace event classes');
     this.db.events.flags = events;
     for (const argv of searchDefinitions(header.search)) {
       if (argv === null || this.db.replay(argv) !== null) throw corrupt('has an unreadable search index definition');
@@ -255,4 +256,11 @@ function encodeEntry(key: string, value: Value, exp: number, scratch: Buffer): B
   out.write(key, 4, 'latin1');
   out.writeDoubleLE(exp, 4 + key.length);
   return out;
+}
+
+/** A snapshot's keyspace event classes: text, or the bits an earlier version kept; null when neither. */
+function eventClasses(stored: unknown): number | null {
+  if (stored === undefined) return 0;
+  if (typeof stored === 'string') return parseEventClasses(stored);
+  return typeof stored === 'number' && Number.isInteger(stored) && stored >= 0 ? stored : null;
 }

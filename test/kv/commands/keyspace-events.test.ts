@@ -13,6 +13,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { embeddedOnly, replies, startTestLarder, suiteLarder } from '../../support/larder.js';
 import { eventually } from '../../support/eventually.js';
+import { listenKeyspace } from '../../support/keyspace-listener.js';
 import { RESTART_WAYS } from '../../support/restarts.js';
 import { sdkClient } from '../../support/sdk.js';
 
@@ -138,10 +139,21 @@ describe('keyspace notifications', () => {
       try {
         await server.ok(['config', 'set', PARAM, 'Kg$']);
         await server.ok(['set', 'k', 'v']); // a write after it: with compaction, the classes are in the snapshot
-        const dataDir = server.dataDir;
+        let dataDir = server.dataDir;
         await server.close(true);
         server = await startTestLarder(way.config, dataDir);
         assert.deepEqual(await server.ok(['config', 'get', PARAM]), [PARAM, 'g$K']);
+        // A with n, which CONFIG GET does not show, comes back whole.
+        await server.ok(['config', 'set', PARAM, 'EAn']);
+        await server.ok(['set', 'k', 'v2']);
+        dataDir = server.dataDir;
+        await server.close(true);
+        server = await startTestLarder(way.config, dataDir);
+        assert.deepEqual(await server.ok(['config', 'get', PARAM]), [PARAM, 'AE']);
+        const heard = await listenKeyspace(server, '__keyevent@0__:new');
+        await server.ok(['set', 'fresh', 'v']);
+        await heard.expect(['__keyevent@0__:new fresh']);
+        await heard.stop();
       } finally {
         await server.close();
       }

@@ -50,11 +50,12 @@ export function parseEventClasses(text: string): number | null {
 
 /**
  * The classes as CONFIG GET shows them, in Redis 7.0's order: `A` for all, else each class
- * (8.8's `a` last); then K, E and m. As in Redis 7.0, `n` shows only beside classes listed one by one.
+ * (8.8's `a` last); then K, E and m. As in Redis 7.0, `n` shows only beside classes listed one
+ * by one, unless `withNew` (the text a snapshot keeps, which must read back whole).
  */
-export function formatEventClasses(flags: number): string {
+export function formatEventClasses(flags: number, withNew = false): string {
   let out = '';
-  if ((flags & ALL) === ALL) out += 'A';
+  if ((flags & ALL) === ALL) out += withNew && flags & KeyEvent.newKey ? 'An' : 'A';
   else {
     for (const c of 'g$lshzxetdna') if (flags & BY_CHAR[c]) out += c;
   }
