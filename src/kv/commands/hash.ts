@@ -19,8 +19,9 @@ import {
   hstrlenCommand,
   hvalsCommand,
 } from './hash/get-set.js';
-import { hrandfieldCommand, MAX_RANDOM_PICKS } from './hash/random.js';
+import { hrandfieldCommand } from './hash/random.js';
 import { hscanCommand } from './hash/scan.js';
+import { MAX_RANDOM_PICKS } from './random-picks.js';
 import { family, ONE_KEY, type CommandSpec, type Flag } from './spec.js';
 
 const WRITE_FAST: readonly Flag[] = ['write', 'fast'];

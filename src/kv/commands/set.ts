@@ -1,6 +1,7 @@
 // Set commands (Redis t_set.c): the family's declarations. Handlers live in set/, the value
 // in engine/set/ (imported through them, which registers the set kind).
 
+import { MAX_RANDOM_PICKS } from './random-picks.js';
 import { ALL_KEYS, family, ONE_KEY, type KeySpec } from './spec.js';
 import {
   sdiffCommand,
@@ -34,7 +35,14 @@ export default family('set', 'set', [
   { name: 'scard', arity: 2, flags: ['readonly', 'fast'], keys: ONE_KEY, run: scardCommand },
   { name: 'smembers', arity: 2, flags: ['readonly'], keys: ONE_KEY, run: smembersCommand },
   { name: 'spop', arity: -2, flags: ['write', 'fast'], keys: ONE_KEY, run: spopCommand },
-  { name: 'srandmember', arity: -2, flags: ['readonly'], keys: ONE_KEY, run: srandmemberCommand },
+  {
+    name: 'srandmember',
+    arity: -2,
+    flags: ['readonly'],
+    keys: ONE_KEY,
+    deviates: `a negative count beyond ${MAX_RANDOM_PICKS} is refused, where Redis builds a reply of any size`,
+    run: srandmemberCommand,
+  },
   { name: 'sinter', arity: -2, flags: ['readonly'], keys: ALL_KEYS, run: sinterCommand },
   { name: 'sintercard', arity: -3, flags: ['readonly'], keys: { countAt: 1 }, run: sintercardCommand },
   { name: 'sinterstore', arity: -3, flags: ['write', 'readLookups'], keys: ALL_KEYS, run: sinterstoreCommand },

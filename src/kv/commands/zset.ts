@@ -2,6 +2,7 @@
 // them on Redis 7.0. Handlers live in zset/; the value in engine/zset/.
 
 import '../engine/zset/zset-value.js'; // registers the zset kind before any snapshot loads
+import { MAX_RANDOM_PICKS } from './random-picks.js';
 import { family, ONE_KEY, refused, type KeySpec } from './spec.js';
 import { zaddCommand, zincrbyCommand } from './zset/add.js';
 import {
@@ -77,7 +78,14 @@ export default family('zset', 'sortedset', [
   { name: 'zinterstore', arity: -4, flags: ['write', 'readLookups'], keys: STORE_COUNTED, run: zinterstoreCommand },
   { name: 'zdiffstore', arity: -4, flags: ['write', 'readLookups'], keys: STORE_COUNTED, run: zdiffstoreCommand },
   { name: 'zintercard', arity: -3, flags: ['readonly'], keys: COUNTED, run: zintercardCommand },
-  { name: 'zrandmember', arity: -2, flags: ['readonly'], keys: ONE_KEY, run: zrandmemberCommand },
+  {
+    name: 'zrandmember',
+    arity: -2,
+    flags: ['readonly'],
+    keys: ONE_KEY,
+    deviates: `a negative count beyond ${MAX_RANDOM_PICKS} is refused, where Redis builds a reply of any size`,
+    run: zrandmemberCommand,
+  },
   { name: 'zmpop', arity: -4, flags: ['write'], keys: COUNTED, run: zmpopCommand },
   { name: 'zpopmin', arity: -2, flags: ['write', 'fast'], keys: ONE_KEY, run: zpopminCommand },
   { name: 'zpopmax', arity: -2, flags: ['write', 'fast'], keys: ONE_KEY, run: zpopmaxCommand },

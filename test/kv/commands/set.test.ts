@@ -152,6 +152,10 @@ describe('set commands over HTTP', () => {
       ['srandmember', 'r:s', '-9223372036854775808'],
       'ERR value is out of range, value must between -9223372036854775807 and 9223372036854775807',
     );
+    // Larder's one deviation, as HRANDFIELD's: it will not build a reply of billions of picks.
+    for (const count of ['-16777217', '-100000000', '-9223372036854775807']) {
+      await fails(['srandmember', 'r:s', count], 'ERR count is too large: at most 16777216 random elements are answered at once');
+    }
     await fails(['srandmember', 'r:s', '1', '2'], 'ERR syntax error');
     // The count is read before the key.
     await reply(['set', 'r:str', 'v'], 'OK');

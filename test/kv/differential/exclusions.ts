@@ -2,7 +2,7 @@
 // send (each is a `deviates` entry of the command table; differential.test.ts checks the lists agree).
 
 import { INT64_MAX } from '../../../src/kv/commands/args.js';
-import { MAX_RANDOM_PICKS } from '../../../src/kv/commands/hash/random.js';
+import { MAX_RANDOM_PICKS } from '../../../src/kv/commands/random-picks.js';
 import type { Exclusion } from './harness.js';
 import { WRITING_FUNCTIONS } from './scripting-steps.js';
 
@@ -42,18 +42,25 @@ export const EXCLUSIONS: readonly Exclusion[] = [
   })),
   { command: 'zrank', reason: 'ZRANK takes WITHSCORE (Redis 7.2)', applies: (argv) => argv.length > 3 },
   { command: 'zrevrank', reason: 'ZREVRANK takes WITHSCORE (Redis 7.2)', applies: (argv) => argv.length > 3 },
-  {
-    command: 'hrandfield',
-    reason: `HRANDFIELD with a negative count beyond ${MAX_RANDOM_PICKS} is refused, where Redis builds a reply of any size`,
-    applies: (argv) => {
-      const withValues = argv.length === 4 && argv[3].toLowerCase() === 'withvalues';
-      if ((argv.length !== 3 && !withValues) || !/^-\d+$/.test(argv[2])) return false;
+  // The random-element commands: the word that makes the reply pairs, if the command has one.
+  ...(
+    [
+      ['hrandfield', 'withvalues'],
+      ['srandmember', undefined],
+      ['zrandmember', 'withscores'],
+    ] as const
+  ).map(([command, pairs]) => ({
+    command,
+    reason: `${command.toUpperCase()} with a negative count beyond ${MAX_RANDOM_PICKS} is refused, where Redis builds a reply of any size`,
+    applies: (argv: readonly string[]) => {
+      const withPairs = pairs !== undefined && argv.length === 4 && argv[3].toLowerCase() === pairs;
+      if ((argv.length !== 3 && !withPairs) || !/^-\d+$/.test(argv[2])) return false;
       const n = BigInt(argv[2]);
       // Past these bounds Redis refuses the count itself, as Larder does.
-      const bound = withValues ? INT64_MAX / 2n : INT64_MAX;
+      const bound = withPairs ? INT64_MAX / 2n : INT64_MAX;
       return n < -BigInt(MAX_RANDOM_PICKS) && n >= -bound;
     },
-  },
+  })),
 ];
 
 /** The time unit of a field-expiry command or option, and whether it is relative. */

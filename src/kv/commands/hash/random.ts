@@ -6,14 +6,9 @@ import type { Field, HashValue } from '../../engine/hash/hash-value.js';
 import { isError, NOT_A_LONG, NOT_INTEGER, OUT_OF_RANGE, SYNTAX, tooManyPicks } from '../../errors.js';
 import type { Reply } from '../../reply.js';
 import { INT64_MAX, parseInt64 } from '../args.js';
+import { MAX_RANDOM_PICKS } from '../random-picks.js';
 import type { Args, Ctx } from '../spec.js';
 import { readHash } from './lookup.js';
-
-/**
- * The most fields a negative count picks in one reply. Redis builds a reply of any size;
- * Larder answers through one JSON body, so it refuses past this (a `deviates` entry).
- */
-export const MAX_RANDOM_PICKS = 1 << 24;
 
 /** Past this share of the hash, a unique sample is drawn by shuffling instead of by retrying. */
 const SHUFFLE_SHARE = 3;
