@@ -61,6 +61,12 @@ const kvDatabase = z
     maxRequestSize: z.number().int().positive().optional(),
     /** Commands a UTC day; no limit when absent. */
     dailyRequestLimit: z.number().int().positive().optional(),
+    /**
+     * The bytes of strings one request may answer, summed over its replies (64 MiB): past it a
+     * reply is answered with an error, so that its JSON (up to 6 characters a byte) stays within
+     * what a runtime's string holds and a 512 MB value cannot exhaust the server's memory.
+     */
+    maxReplyBytes: z.number().int().positive().default(64 * 1024 * 1024),
     /** How long one script or function (EVAL, FCALL) may run before it is stopped with an error. */
     scriptTimeoutMs: z.number().int().positive().default(5000),
     /**

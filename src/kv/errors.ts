@@ -128,6 +128,9 @@ export const unknownSubcommand = (sub: string, name: string) =>
   new ReplyError(`ERR unknown subcommand '${sub}'. Try ${name.toUpperCase()} HELP.`);
 export const maxRequestSize = (limit: number, actual: number) =>
   new ReplyError(`ERR max request size exceeded. Limit: ${limit} bytes, Actual: ${actual} bytes`);
+/** Larder's own: the reply was made (a write took effect) but one response cannot carry it. */
+export const replyTooLarge = (limit: number) =>
+  new ReplyError(`ERR reply too large: its strings hold over ${limit} bytes (maxReplyBytes); read it in parts, as GETRANGE, LRANGE or SCAN do`);
 export const dailyLimit = (limit: number) =>
   new ReplyError(`ERR max daily request limit exceeded. Limit: ${limit}, Usage: ${limit}`);
 

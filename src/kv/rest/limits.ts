@@ -1,14 +1,18 @@
-// Per-database request limits of the REST API: the size of one command and the number of
-// commands a day (UTC). Both optional. Not safe for concurrent use; the JS thread is one.
+// Per-database limits of the REST API: the size of one command and the number of commands a
+// day (UTC), both optional, and the size of what one request answers. Not safe for concurrent
+// use; the JS thread is one.
 
 import type { Args } from '../commands/spec.js';
-import { dailyLimit, maxRequestSize, type ReplyError } from '../errors.js';
+import { dailyLimit, maxRequestSize, replyTooLarge, type ReplyError } from '../errors.js';
+import type { Reply } from '../reply.js';
 
 const DAY_MS = 86_400_000;
 
 export interface LimitSettings {
   maxRequestSize?: number | undefined;
   dailyRequestLimit?: number | undefined;
+  /** The bytes of strings one request's replies may hold, summed. */
+  maxReplyBytes: number;
 }
 
 export class Limits {
@@ -37,6 +41,24 @@ export class Limits {
     return this.count(commands.length);
   }
 
+  /** `reply`, or the error answered in its place when it holds more than maxReplyBytes. */
+  bound(reply: Reply): Reply {
+    const max = this.settings.maxReplyBytes;
+    return replyBytes(reply, max) > max ? replyTooLarge(max) : reply;
+  }
+
+  /** A pipeline's replies, each that would take the whole past maxReplyBytes replaced by the error. */
+  boundAll(replies: readonly Reply[]): Reply[] {
+    const max = this.settings.maxReplyBytes;
+    let left = max;
+    return replies.map((r) => {
+      const bytes = replyBytes(r, left);
+      if (bytes > left) return replyTooLarge(max);
+      left -= bytes;
+      return r;
+    });
+  }
+
   private sizeOf(argv: Args): ReplyError | null {
     const max = this.settings.maxRequestSize;
     if (max === undefined) return null;
@@ -57,4 +79,16 @@ export class Limits {
     this.used += n;
     return null;
   }
+}
+
+/**
+ * The bytes of a reply's strings, summed, with a little for every other item; counting stops
+ * once past `limit`. A GET's reply, one string, costs one comparison.
+ */
+function replyBytes(r: Reply, limit: number): number {
+  if (typeof r === 'string') return r.length;
+  if (!Array.isArray(r)) return 16; // a number, nil, a status or an error: short
+  let bytes = 2;
+  for (let i = 0; i < r.length && bytes <= limit; i++) bytes += replyBytes(r[i], limit - bytes) + 1;
+  return bytes;
 }

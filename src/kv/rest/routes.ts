@@ -168,7 +168,7 @@ function single(db: Served, argv: Args, caller: Caller, opts: Options): HttpResp
   const refusal = db.limits.admit(argv);
   if (refusal !== null) return answer(db, refusal, opts);
   const reply = db.backend.execute(argv, caller);
-  return reply instanceof Promise ? reply.then((r) => answer(db, r, opts)) : answer(db, reply, opts);
+  return reply instanceof Promise ? reply.then((r) => answer(db, db.limits.bound(r), opts)) : answer(db, db.limits.bound(reply), opts);
 }
 
 /** One command's reply: 200, or the error's status (errorStatus). */
@@ -193,12 +193,13 @@ async function pipeline(db: Served, commands: Args[], caller: Caller, opts: Opti
   const down = ran.find(isUnavailable);
   if (down !== undefined) return answer(db, down, opts);
   for (let i = 0, next = 0; i < replies.length; i++) if (replies[i] === undefined) replies[i] = ran[next++];
+  const bounded = db.limits.boundAll(replies);
   if (opts.format === 'resp2') {
     let out = '';
-    for (const r of replies) out += resp2(r);
+    for (const r of bounded) out += resp2(r);
     return { status: 200, headers: db.headers.of(RESP_TYPE), body: Buffer.from(out, 'latin1') };
   }
-  return { status: 200, headers: db.headers.of(JSON_TYPE), body: jsonEnvelopes(replies, opts.encoding) };
+  return { status: 200, headers: db.headers.of(JSON_TYPE), body: jsonEnvelopes(bounded, opts.encoding) };
 }
 
 /** 200 with one reply per command, or 400 with one error when the transaction is discarded. */
@@ -209,7 +210,7 @@ async function transaction(db: Served, commands: Args[], caller: Caller, opts: O
   if (!Array.isArray(result)) return answer(db, result, opts);
   const down = result.find(isUnavailable);
   if (down !== undefined) return answer(db, down, opts);
-  return { status: 200, headers: db.headers.of(JSON_TYPE), body: jsonEnvelopes(result, opts.encoding) };
+  return { status: 200, headers: db.headers.of(JSON_TYPE), body: jsonEnvelopes(db.limits.boundAll(result), opts.encoding) };
 }
 
 /**

@@ -1,9 +1,10 @@
-// Per-database limits from the config: max request size (per command) and the daily request
-// limit, on single commands, pipelines and transactions.
+// Per-database limits from the config: max request size (per command), the daily request
+// limit and the largest reply, on single commands, pipelines and transactions.
 
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startTestLarder, type TestLarder } from '../../support/larder.js';
+import { sdkClient } from '../../support/sdk.js';
 
 describe('kv rest: request limits', () => {
   let t: TestLarder;
@@ -11,7 +12,7 @@ describe('kv rest: request limits', () => {
   let dailyToken: string;
   before(async () => {
     t = await startTestLarder({
-      kv: { databases: { default: { maxRequestSize: 64 }, daily: { dailyRequestLimit: 6 } } },
+      kv: { databases: { default: { maxRequestSize: 64 }, daily: { dailyRequestLimit: 6 }, replies: { maxReplyBytes: 1000 } } },
     });
     const daily = t.database('daily');
     dailyUrl = daily.kvUrl;
@@ -81,6 +82,38 @@ describe('kv rest: request limits', () => {
 
     it('is per database', async () => {
       assert.deepEqual(await call(t.kvUrl, t.token, '/echo/other'), { status: 200, body: { result: 'other' } });
+    });
+  });
+
+  describe('maxReplyBytes', () => {
+    const TOO_LARGE = 'ERR reply too large: its strings hold over 1000 bytes (maxReplyBytes); read it in parts, as GETRANGE, LRANGE or SCAN do';
+    const db = () => t.database('replies');
+    const kv = (path: string, body?: string, headers: Record<string, string> = {}) =>
+      fetch(db().kvUrl + path, { method: body === undefined ? 'GET' : 'POST', headers: { authorization: `Bearer ${db().token}`, ...headers }, body });
+    const json = async (path: string, body?: string) => {
+      const res = await kv(path, body);
+      return { status: res.status, body: await res.json() };
+    };
+
+    it('answers a reply over the bound with an error, after the command ran', async () => {
+      const redis = sdkClient(db());
+      assert.equal(await redis.set('big', 'x'.repeat(1200)), 'OK');
+      assert.deepEqual(await json('/get/big'), { status: 400, body: { error: TOO_LARGE } });
+      await assert.rejects(redis.get('big'), (e: Error) => e.message.includes('ERR reply too large'));
+      assert.equal(await redis.strlen('big'), 1200);
+      assert.equal((await redis.getrange('big', 0, 899)).length, 900);
+      assert.equal(await redis.rpush('list', 'a'.repeat(400), 'b'.repeat(400), 'c'.repeat(400)), 3);
+      assert.deepEqual(await json('/lrange/list/0/-1'), { status: 400, body: { error: TOO_LARGE } });
+      assert.deepEqual(await redis.lrange('list', 0, 1), ['a'.repeat(400), 'b'.repeat(400)]);
+      const resp2 = await kv('/get/big', undefined, { 'upstash-response-format': 'resp2' });
+      assert.equal(await resp2.text(), `-${TOO_LARGE}\r\n`);
+    });
+
+    it('bounds a pipeline and a transaction as a whole: each reply past it is the error, the rest are answered', async () => {
+      const commands = JSON.stringify([['set', 'k', 'v'.repeat(600)], ['get', 'k'], ['get', 'k'], ['strlen', 'k']]);
+      const expected = [{ result: 'OK' }, { result: 'v'.repeat(600) }, { error: TOO_LARGE }, { result: 600 }];
+      assert.deepEqual(await json('/pipeline', commands), { status: 200, body: expected });
+      assert.deepEqual(await json('/multi-exec', commands), { status: 200, body: expected });
     });
   });
 });
