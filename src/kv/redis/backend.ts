@@ -249,19 +249,20 @@ export class RedisBackend implements KvBackend {
       other.on('messageBuffer', (channel: string, message: string) => isKeyspaceChannel(channel) && forward(['message', channel, message]));
       other.on('pmessageBuffer', (pattern: string, channel: string, message: string) => isKeyspaceChannel(channel) && forward(['pmessage', pattern, channel, message]));
     }
+    // A server went away: the stream ends, and the client subscribes again when it likes.
+    const ended = () => {
+      close();
+      client.end();
+    };
+    // Only this listener goes: the connection's own 'end' listener (connection.ts) must still
+    // forget it once it ends.
     const close = () => {
       for (const c of conns) {
-        c.removeAllListeners('end');
+        c.off('end', ended);
         c.quit().catch(() => c.disconnect());
       }
     };
-    // A server went away: the stream ends, and the client subscribes again when it likes.
-    for (const c of conns) {
-      c.once('end', () => {
-        close();
-        client.end();
-      });
-    }
+    for (const c of conns) c.once('end', ended);
     try {
       await Promise.all(conns.map((c) => c.callBuffer(a.sent[0], ...wireArgs(a.sent))));
     } catch (e) {
