@@ -21,7 +21,7 @@ import {
 } from './hash/get-set.js';
 import { hrandfieldCommand } from './hash/random.js';
 import { hscanCommand } from './hash/scan.js';
-import { MAX_RANDOM_PICKS } from './random-picks.js';
+import { admitsPicks, MAX_RANDOM_PICKS } from './random-picks.js';
 import { family, ONE_KEY, type CommandSpec, type Flag } from './spec.js';
 
 const WRITE_FAST: readonly Flag[] = ['write', 'fast'];
@@ -67,7 +67,8 @@ export default family('hash', 'hash', [
     arity: -2,
     flags: ['readonly'],
     keys: ONE_KEY,
-    deviates: `a negative count beyond ${MAX_RANDOM_PICKS} is refused, where Redis builds a reply of any size`,
+    deviates: `a negative count beyond ${MAX_RANDOM_PICKS} is refused before the key is read, where Redis builds a reply of any size`,
+    admits: admitsPicks,
     run: hrandfieldCommand,
   },
   { name: 'hscan', arity: -3, flags: ['readonly'], keys: ONE_KEY, run: hscanCommand },

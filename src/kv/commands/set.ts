@@ -1,7 +1,7 @@
 // Set commands (Redis t_set.c): the family's declarations. Handlers live in set/, the value
 // in engine/set/ (imported through them, which registers the set kind).
 
-import { MAX_RANDOM_PICKS } from './random-picks.js';
+import { admitsPicks, MAX_RANDOM_PICKS } from './random-picks.js';
 import { ALL_KEYS, family, ONE_KEY, type KeySpec } from './spec.js';
 import {
   sdiffCommand,
@@ -40,7 +40,8 @@ export default family('set', 'set', [
     arity: -2,
     flags: ['readonly'],
     keys: ONE_KEY,
-    deviates: `a negative count beyond ${MAX_RANDOM_PICKS} is refused, where Redis builds a reply of any size`,
+    deviates: `a negative count beyond ${MAX_RANDOM_PICKS} is refused before the key is read, where Redis builds a reply of any size`,
+    admits: admitsPicks,
     run: srandmemberCommand,
   },
   { name: 'sinter', arity: -2, flags: ['readonly'], keys: ALL_KEYS, run: sinterCommand },

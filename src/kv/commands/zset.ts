@@ -2,7 +2,7 @@
 // them on Redis 7.0. Handlers live in zset/; the value in engine/zset/.
 
 import '../engine/zset/zset-value.js'; // registers the zset kind before any snapshot loads
-import { MAX_RANDOM_PICKS } from './random-picks.js';
+import { admitsPicks, MAX_RANDOM_PICKS } from './random-picks.js';
 import { family, ONE_KEY, refused, type KeySpec } from './spec.js';
 import { zaddCommand, zincrbyCommand } from './zset/add.js';
 import {
@@ -83,7 +83,8 @@ export default family('zset', 'sortedset', [
     arity: -2,
     flags: ['readonly'],
     keys: ONE_KEY,
-    deviates: `a negative count beyond ${MAX_RANDOM_PICKS} is refused, where Redis builds a reply of any size`,
+    deviates: `a negative count beyond ${MAX_RANDOM_PICKS} is refused before the key is read, where Redis builds a reply of any size`,
+    admits: admitsPicks,
     run: zrandmemberCommand,
   },
   { name: 'zmpop', arity: -4, flags: ['write'], keys: COUNTED, run: zmpopCommand },

@@ -190,11 +190,11 @@ describe('hash commands over HTTP', () => {
     await fails(['hrandfield', 'rf', '1', 'withvalues', 'x'], 'ERR syntax error');
     await fails(['hrandfield', 'rf', '4611686018427387904', 'withvalues'], 'ERR value is out of range');
     await fails(['hrandfield', 'rf', '-4611686018427387904', 'withvalues'], 'ERR value is out of range');
-    // Larder's one deviation: it will not build a reply of billions of picks.
-    await fails(
-      ['hrandfield', 'rf', '-9223372036854775807'],
-      'ERR count is too large: at most 16777216 random elements are answered at once',
-    );
+    // Larder's one deviation: it will not build a reply of billions of picks, nor have a remote
+    // Redis build one (refused at admission, before the key is read).
+    for (const argv of [['hrandfield', 'rf', '-9223372036854775807'], ['hrandfield', 'rf', '-100000000', 'withvalues'], ['hrandfield', 'rf:missing', '-16777217']]) {
+      await fails(argv, 'ERR count is too large: at most 16777216 random elements are answered at once');
+    }
     await reply(['hrandfield', 'rf', '4611686018427387903', 'withvalues'], ['a', '1', 'b', '2', 'c', '3']);
   });
 

@@ -3,10 +3,9 @@
 // values alternating WITHVALUES.
 
 import type { Field, HashValue } from '../../engine/hash/hash-value.js';
-import { isError, NOT_A_LONG, NOT_INTEGER, OUT_OF_RANGE, SYNTAX, tooManyPicks } from '../../errors.js';
+import { isError, NOT_A_LONG, NOT_INTEGER, OUT_OF_RANGE, SYNTAX } from '../../errors.js';
 import type { Reply } from '../../reply.js';
 import { INT64_MAX, parseInt64 } from '../args.js';
-import { MAX_RANDOM_PICKS } from '../random-picks.js';
 import type { Args, Ctx } from '../spec.js';
 import { readHash } from './lookup.js';
 
@@ -37,8 +36,7 @@ export function hrandfieldCommand(ctx: Ctx, argv: Args): Reply {
   const count = Number(l < 0n ? -l : l);
   if (count === 0) return out;
   if (l < 0n || count === 1) {
-    // Picks with repetition, in random order.
-    if (count > MAX_RANDOM_PICKS) return tooManyPicks(MAX_RANDOM_PICKS);
+    // Picks with repetition, in random order (at most MAX_RANDOM_PICKS: admitsPicks).
     for (let i = 0; i < count; i++) push(h.random());
   } else if (count >= h.size) {
     for (const f of h.fields()) push(f);

@@ -5,10 +5,9 @@
 
 import { KeyEvent } from '../../engine/pubsub/keyspace-events.js';
 import { SET_KIND, type SetValue } from '../../engine/set/set-value.js';
-import { NOT_POSITIVE, isError, NOT_INTEGER, NOT_A_LONG, SYNTAX, tooManyPicks } from '../../errors.js';
+import { NOT_POSITIVE, isError, NOT_INTEGER, NOT_A_LONG, SYNTAX } from '../../errors.js';
 import type { Reply } from '../../reply.js';
 import { INT64_MIN, parseInt64, parseInteger } from '../args.js';
-import { MAX_RANDOM_PICKS } from '../random-picks.js';
 import { unchanged, type Args, type Ctx } from '../spec.js';
 import { removedFrom, readTyped } from '../typed.js';
 import { unionOf } from './algebra.js';
@@ -75,7 +74,7 @@ export function srandmemberCommand(ctx: Ctx, argv: Args): Reply {
   const set = readTyped<SetValue>(ctx.ks, argv[1], SET_KIND);
   if (isError(set)) return set;
   if (set === undefined || n === 0n) return NONE;
-  if (n < -BigInt(MAX_RANDOM_PICKS)) return tooManyPicks(MAX_RANDOM_PICKS);
+  // At most MAX_RANDOM_PICKS with repetition: admitsPicks refuses more.
   if (n < 0n) return drawWithRepetition(set, Number(-n));
   const count = Number(n);
   if (count >= set.size) return set.members();
