@@ -8,7 +8,6 @@
 // rest/ -> engine/ -> filter/, storage/; it may import server/ (rest/ only), config/, storage/
 // and text/, never another service. Other folders import this file only.
 
-import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { vectorIndex, type Config, type VectorIndexConfig } from '../config/schema.js';
 import type { SecretStore } from '../config/secrets.js';
@@ -16,6 +15,7 @@ import type { Logger } from '../server/log.js';
 import type { Service } from '../server/service.js';
 import { makeDirectory, writeFileAtomic } from '../storage/atomic-file.js';
 import { CorruptDataError } from '../storage/errors.js';
+import { readJsonFile } from '../storage/json-file.js';
 import { embedderFor } from './embedding/embedder.js';
 import { indexExists, VectorError } from './errors.js';
 import { VectorPersistence } from './engine/persistence.js';
@@ -106,12 +106,14 @@ export function mountVector(config: Config, secrets: SecretStore, log: Logger): 
 }
 
 function readCreated(path: string): Record<string, VectorIndexConfig> {
-  if (!existsSync(path)) return {};
+  const stored = readJsonFile(path, 'fix or remove it') ?? {};
+  const invalid = (why: string) => new CorruptDataError(`${path} is not a valid list of created vector indexes (${why}); fix or remove it`);
+  if (typeof stored !== 'object' || stored === null || Array.isArray(stored)) throw invalid('not an object');
   const out: Record<string, VectorIndexConfig> = {};
-  try {
-    for (const [name, raw] of Object.entries(JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>)) out[name] = vectorIndex.parse(raw);
-  } catch (e) {
-    throw new CorruptDataError(`${path} is not a valid list of created vector indexes (${(e as Error).message}); fix or remove it`);
+  for (const [name, raw] of Object.entries(stored)) {
+    const parsed = vectorIndex.safeParse(raw);
+    if (!parsed.success) throw invalid(`${name}: ${parsed.error.issues.map((i) => `${i.path.join('.')} ${i.message}`).join(', ')}`);
+    out[name] = parsed.data;
   }
   return out;
 }

@@ -132,6 +132,7 @@ describe('larder start', () => {
     ['secrets.json', 'restore it from a backup (removed, it is made again with new tokens'],
     [join('kv', 'default', 'acl.json'), 'restore it from a backup (removed, the users and tokens made at run time are gone'],
     [join('streams', 'default', 'topics.json'), 'restore it from a backup, or write each topic'],
+    [join('vector', 'created-indexes.json'), 'fix or remove it'],
   ] as const) {
     it(`stops with one line naming a damaged ${file}, and changes nothing`, async () => {
       const dataDir = join(root, `damaged-${file.replaceAll('/', '-')}`);
@@ -147,6 +148,19 @@ describe('larder start', () => {
       assert.equal(readFileSync(path, 'utf8'), '{"version":1,"cut');
     });
   }
+
+  it('stops with one line naming a created vector index whose settings are not valid', async () => {
+    const dataDir = join(root, 'invalid-created-index');
+    const path = join(dataDir, 'vector', 'created-indexes.json');
+    mkdirSync(dirname(path), { recursive: true });
+    writeFileSync(path, JSON.stringify({ docs: { dimension: -3 } }));
+    const p = launchLarder({ dataDir, config: {} });
+    p.ready.then(() => p.stop(), () => undefined);
+    const exit = await p.exited;
+    assert.equal(exit.code, 1);
+    assert.match(p.stderr(), new RegExp(`^larder: ${escape(path)} is not a valid list of created vector indexes \\(docs: dimension .+\\); fix or remove it`));
+    assert.doesNotMatch(p.stderr(), /\n\s+at /);
+  });
 });
 
 function escape(text: string): string {
