@@ -22,6 +22,8 @@ const DAMAGED_REMEDY =
 /** How long a change waits for another process's change before it gives up. */
 const LOCK_WAIT_MS = 5_000;
 const LOCK_POLL_MS = 2;
+/** What the lock's waits sleep on: nothing ever notifies it, so each wait lasts its timeout. */
+const SLEEPER = new Int32Array(new SharedArrayBuffer(4));
 
 export interface StoredUser {
   readonly name: string;
@@ -97,7 +99,7 @@ export class AclStore {
     makeDirectory(dirname(this.path));
     for (const deadline = Date.now() + LOCK_WAIT_MS; !tryLock(lock); ) {
       if (Date.now() > deadline) throw new Error(`${lock}: held by another process for over ${LOCK_WAIT_MS} ms`);
-      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, LOCK_POLL_MS);
+      Atomics.wait(SLEEPER, 0, 0, LOCK_POLL_MS);
     }
     try {
       return change();

@@ -10,7 +10,10 @@
 // subscription hears from every master.
 
 import assert from 'node:assert/strict';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, it } from 'node:test';
+import { frame, readFrames } from '../../../src/storage/frames.js';
 import { embeddedOnly, replies, startTestLarder, suiteLarder } from '../../support/larder.js';
 import { eventually } from '../../support/eventually.js';
 import { listenKeyspace } from '../../support/keyspace-listener.js';
@@ -159,4 +162,30 @@ describe('keyspace notifications', () => {
       }
     });
   }
+
+  restarts('a snapshot of the version that kept the classes as bits still loads them', async () => {
+    const config = { kv: { compactAfterBytes: 1 } };
+    let server = await startTestLarder(config);
+    try {
+      await server.ok(['config', 'set', PARAM, 'Kg$']);
+      await server.ok(['set', 'k', 'v']);
+      const dataDir = server.dataDir;
+      await server.close(true);
+      const dir = join(dataDir, 'kv', 'default');
+      const snapshots = readdirSync(dir).filter((name) => name.startsWith('snapshot-'));
+      assert.notEqual(snapshots.length, 0, 'compaction wrote a snapshot');
+      for (const name of snapshots) {
+        const { frames } = readFrames(readFileSync(join(dir, name)));
+        const header = JSON.parse(frames[0].toString());
+        assert.equal(header.keyspaceEvents, 'g$K');
+        header.keyspaceEvents = 0b1101; // K, g and $ as Redis's NOTIFY_* bits, as that version wrote them
+        writeFileSync(join(dir, name), Buffer.concat([Buffer.from(JSON.stringify(header)), ...frames.slice(1)].map(frame)));
+      }
+      server = await startTestLarder(config, dataDir);
+      assert.deepEqual(await server.ok(['config', 'get', PARAM]), [PARAM, 'g$K']);
+      assert.equal(await server.ok(['get', 'k']), 'v');
+    } finally {
+      await server.close();
+    }
+  });
 });
