@@ -8,6 +8,7 @@ import { Cluster, Redis, type ClusterOptions, type RedisOptions } from 'ioredis'
 import { parseRemoteUrl, type RemoteTarget } from '../../config/remote-url.js';
 import { backendUnavailable, type ReplyError } from '../errors.js';
 import { installReplyShapes } from './reply-conversion.js';
+import { boundReplies } from './resp2-decoder.js';
 import { completeTracingChannel } from './tracing-channel.js';
 
 export interface RemoteTls {
@@ -24,6 +25,8 @@ export interface RemoteTls {
 export interface RemoteSettings {
   url: string;
   tls?: RemoteTls | undefined;
+  /** The database's maxReplyBytes: replies far past it are not read into memory (resp2-decoder.ts). */
+  maxReplyBytes: number;
 }
 
 const CONNECT_TIMEOUT_MS = 5000;
@@ -55,6 +58,7 @@ export interface RemoteClient {
 
 export function openRemote(settings: RemoteSettings, onState: (event: string, detail?: Error) => void): RemoteClient {
   installReplyShapes();
+  const releaseBound = boundReplies(settings.maxReplyBytes);
   completeTracingChannel();
   const target = parseRemoteUrl(settings.url);
   const tls = target.tls ? tlsOptions(settings.tls) : undefined;
@@ -146,6 +150,7 @@ export function openRemote(settings: RemoteSettings, onState: (event: string, de
     async close() {
       for (const c of streaming) c.disconnect();
       await Promise.all([main, ...opened].map((c) => c.quit().catch(() => c.disconnect())));
+      releaseBound();
     },
   };
 }

@@ -117,3 +117,28 @@ describe('kv rest: request limits', () => {
     });
   });
 });
+
+// On a remote backend the default database's replies far past the bound (and past 1 MiB) are
+// refused as they arrive from the server (resp2-decoder.ts); the connection goes on serving.
+describe('kv rest: maxReplyBytes of the default database', () => {
+  const TOO_LARGE = 'ERR reply too large: its strings hold over 1000 bytes (maxReplyBytes); read it in parts, as GETRANGE, LRANGE or SCAN do';
+  let t: TestLarder;
+  before(async () => (t = await startTestLarder({ kv: { databases: { default: { maxReplyBytes: 1000 } } } })));
+  after(() => t.close());
+
+  it('refuses a string, a list and a hash of megabytes, and answers what comes after them', async () => {
+    const redis = sdkClient(t);
+    await redis.set('huge', 'x'.repeat(3_000_000));
+    for (let i = 0; i < 4; i++) await redis.rpush('long', ...Array.from({ length: 50_000 }, (_, j) => `item${i}:${j}`));
+    await redis.hset('wide', Object.fromEntries(Array.from({ length: 100_000 }, (_, i) => [`f${i}`, i])));
+    await redis.set('small', 'fine');
+    for (const argv of [['get', 'huge'], ['lrange', 'long', '0', '-1'], ['hgetall', 'wide']]) {
+      const [big, next] = await Promise.all([t.command(argv), t.command(['get', 'small'])]);
+      assert.deepEqual([big.status, big.body], [400, { error: TOO_LARGE }], argv[0]);
+      assert.deepEqual(next.body, { result: 'fine' });
+    }
+    const pipeline = await t.request('/pipeline', { method: 'POST', body: JSON.stringify([['get', 'small'], ['lrange', 'long', '0', '-1'], ['strlen', 'huge'], ['get', 'small']]) });
+    assert.deepEqual(await pipeline.json(), [{ result: 'fine' }, { error: TOO_LARGE }, { result: 3_000_000 }, { result: 'fine' }]);
+    assert.equal((await redis.getrange('huge', 0, 899)).length, 900);
+  });
+});
