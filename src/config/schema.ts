@@ -7,6 +7,7 @@ import { parseDestinationRule } from './destination-rule.js';
 import { parseRemoteUrl } from './remote-url.js';
 
 const MiB = 1024 * 1024;
+const DAY_MS = 86_400_000;
 
 const token = z.string().min(8, 'tokens must be at least 8 characters');
 
@@ -195,8 +196,14 @@ const queueSettings = z
     defaultRetries: z.number().int().min(0).default(3),
     /** Most retries a publish may ask for (5: the hosted pay-as-you-go plan's); more is refused with 412. */
     maxRetries: z.number().int().min(0).default(5),
-    /** How long one delivery may take when a publish names no Upstash-Timeout. */
-    deliveryTimeoutMs: z.number().int().positive().default(5 * 60_000),
+    /** How long one delivery may take when a publish names no Upstash-Timeout; at most setTimeout's longest wait. */
+    deliveryTimeoutMs: z.number().int().positive().max(2 ** 31 - 1).default(5 * 60_000),
+    /**
+     * The furthest ahead Upstash-Delay or Upstash-Not-Before may put a delivery (365 days: the
+     * hosted pay-as-you-go plan's; free is 7 days), also the longest flow-control period and
+     * workflow wait. Further is refused with 400. At most 1000 years, so a due time stays exact.
+     */
+    maxDelayMs: z.number().int().positive().max(1000 * 365 * DAY_MS).default(365 * DAY_MS),
     /** Deliveries in flight at once, over every destination; the rest wait their turn on disk and in the schedule. */
     maxConcurrentDeliveries: z.number().int().positive().default(64),
     /** Messages waiting (pending or retrying); a publish beyond this is refused with 429 rather than growing memory. */

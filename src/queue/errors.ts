@@ -3,6 +3,7 @@
 // `{error, status}` bodies.
 
 import { ServiceError as QueueError } from '../errors/service-error.js';
+import { showDuration } from './options/duration.js';
 
 export { QueueError };
 export { isServiceError as isError } from '../errors/service-error.js';
@@ -42,6 +43,11 @@ export const unknownQueue = (name: string) => new QueueError(404, `queue '${name
 export const unknownFlowControlKey = (key: string) => new QueueError(404, `flow control key '${key}' not found`);
 export const invalidFlowControl = (value: string) =>
   new QueueError(400, `invalid Upstash-Flow-Control-Value: '${value}' (comma-separated parallelism=N, rate=N, period=<duration>, N a positive integer)`);
+/** A delay, timeout or period longer than its bound (queue.maxDelayMs, or a timer's longest). */
+export const durationAboveLimit = (what: string, text: string, maxMs: number) =>
+  new QueueError(400, `invalid ${what}: '${text}' is longer than the maximum of ${showDuration(maxMs)}`);
+export const notBeforeAboveLimit = (text: string, maxMs: number) =>
+  new QueueError(400, `invalid Upstash-Not-Before: '${text}' is more than ${showDuration(maxMs)} ahead`);
 /** 412, as QStash answers a setting above the plan's limit: the workflow library makes it a non-retryable failure. */
 export const retriesAboveLimit = (retries: number, max: number) => new QueueError(412, `invalid retries: ${retries}, the maximum is ${max}`);
 export const workflowRunNotActive = (id: string) => new QueueError(400, `workflow run ${id} is not active`);

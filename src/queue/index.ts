@@ -117,7 +117,7 @@ export async function mountQueue(config: Config, secrets: SecretStore, log: Logg
     owner: shared?.log.origin ?? 'embedded',
   });
   const engine = new QueueEngine(store, events, scheduler, keyRing, c.maxPendingMessages, now);
-  const steps = { defaultRetries: c.defaultRetries, maxMessageBytes: c.maxMessageBytes, now };
+  const steps = { defaultRetries: c.defaultRetries, maxMessageBytes: c.maxMessageBytes, maxDelayMs: c.maxDelayMs, now };
   const waits = new Waits(engine, steps);
   const workflows = new Workflows(engine, events, scheduler, steps, waits);
   scheduler.start();
@@ -136,7 +136,7 @@ export async function mountQueue(config: Config, secrets: SecretStore, log: Logg
     // A snapshot may hold what others changed as ops this process never saw: taken up again as at start.
     shared.log.onReload = () => scheduler.resync();
   const keys = keyRing.get();
-  const routes = queueRoutes({ engine, urlGroups, schedules, maxBodyBytes: config.maxBodyBytes, maxNestingDepth: config.maxNestingDepth, maxMessageBytes: c.maxMessageBytes, credentials, defaultRetries: c.defaultRetries, maxRetries: c.maxRetries, now, destinations, workflows }, { token, readOnlyToken });
+  const routes = queueRoutes({ engine, urlGroups, schedules, maxBodyBytes: config.maxBodyBytes, maxNestingDepth: config.maxNestingDepth, maxMessageBytes: c.maxMessageBytes, credentials, defaultRetries: c.defaultRetries, maxRetries: c.maxRetries, maxDelayMs: c.maxDelayMs, now, destinations, workflows }, { token, readOnlyToken });
   const service: Service = {
     name: 'queue',
     prefix: 'qstash',

@@ -8,7 +8,7 @@
 // query scanning, percent-decoding to UTF-8 text). server/ imports no service and no engine.
 
 import { diskFailureOf } from '../storage/errors.js';
-import { jsonResponse, setHeader, type Handler, type HttpRequest, type HttpResponse } from './http.js';
+import { errorResponse, jsonResponse, setHeader, type Handler, type HttpRequest, type HttpResponse } from './http.js';
 import type { Logger } from './log.js';
 import type { RequestMetrics, ServiceRecorder } from './request-metrics.js';
 import type { Service } from './service.js';
@@ -89,9 +89,5 @@ function withoutBody(res: HttpResponse): void {
 }
 
 function notFound(path: string): HttpResponse {
-  return {
-    status: 404,
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ error: `no service at ${path}`, status: 404 }),
-  };
+  return errorResponse(404, `no service at ${path}`);
 }

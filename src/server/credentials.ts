@@ -29,10 +29,17 @@ export function bearerToken(header: string | undefined): string | undefined {
   return token.charCodeAt(0) <= 0x20 || token.charCodeAt(token.length - 1) <= 0x20 ? token.trim() : token;
 }
 
-/** The user and password of an `Authorization: Basic <base64(user:password)>` header, or undefined. */
+/**
+ * The user and password of an `Authorization: Basic <base64(user:password)>` header, or
+ * undefined. The base64 is strict (RFC 4648: its alphabet, padded, zero pad bits), where
+ * Buffer.from skips what it cannot read: it must encode back to itself.
+ */
 export function basicCredentials(header: string | undefined): BasicCredentials | undefined {
   if (header === undefined || !BASIC.test(header)) return undefined;
-  const decoded = Buffer.from(header.slice(BASIC_LENGTH).trim(), 'base64').toString('utf8');
+  const encoded = header.slice(BASIC_LENGTH).trim();
+  const bytes = Buffer.from(encoded, 'base64');
+  if (bytes.toString('base64') !== encoded) return undefined;
+  const decoded = bytes.toString('utf8');
   const colon = decoded.indexOf(':');
   return colon === -1 ? undefined : { username: decoded.slice(0, colon), password: decoded.slice(colon + 1) };
 }

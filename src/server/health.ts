@@ -7,7 +7,7 @@
 // directory, so the state is the disk's now, and a freed disk heals without a write to wait for.
 
 import { probeWrite } from '../storage/write-probe.js';
-import { jsonResponse, routeMethod, useGet } from './http.js';
+import { errorResponse, jsonResponse, routeMethod, useGet } from './http.js';
 import type { Service } from './service.js';
 
 const OK = '{"status":"ok"}';
@@ -38,7 +38,7 @@ export function healthService(health: StorageHealth): Service {
     name: 'healthz',
     prefix: 'healthz',
     handle(req, restAt) {
-      if (restAt !== req.path.length) return jsonResponse(404, JSON.stringify({ error: `no service at ${req.path}`, status: 404 }));
+      if (restAt !== req.path.length) return errorResponse(404, `no service at ${req.path}`);
       if (routeMethod(req.method) !== 'GET') return useGet();
       const problems = health.problems();
       if (problems.length === 0) return jsonResponse(200, OK, NO_STORE);

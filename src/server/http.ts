@@ -60,6 +60,11 @@ export const routeMethod = (method: string): string => (method === 'HEAD' ? 'GET
 /** 405 from an endpoint that only reads (GET, and HEAD as GET), in the {"error","status"} envelope. */
 export const useGet = (): HttpResponse => jsonResponse(405, '{"error":"use GET","status":405}', { allow: 'GET, HEAD' });
 
-export function jsonResponse(status: number, body: string, headers?: Record<string, string>): HttpResponse {
+export function jsonResponse(status: number, body: string, headers?: Record<string, string>): HttpResponse & { body: string } {
   return { status, headers: { 'content-type': 'application/json', ...headers }, body };
+}
+
+/** A refusal of no service's own (no service at the path, a request the runtime could not parse), in the {"error","status"} envelope. */
+export function errorResponse(status: number, text: string, headers?: Record<string, string>): HttpResponse & { body: string } {
+  return jsonResponse(status, JSON.stringify({ error: text, status }), headers);
 }

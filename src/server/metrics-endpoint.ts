@@ -1,7 +1,7 @@
 // GET /metrics: the Prometheus text format, behind the admin token (Authorization: Bearer).
 
 import { requestToken, sameSecret } from './credentials.js';
-import { jsonResponse, routeMethod, useGet, type HttpRequest } from './http.js';
+import { errorResponse, jsonResponse, routeMethod, useGet, type HttpRequest } from './http.js';
 import type { RequestMetrics } from './request-metrics.js';
 import type { Service } from './service.js';
 
@@ -13,7 +13,7 @@ export function metricsService(metrics: RequestMetrics, adminToken: string): Ser
     name: 'metrics',
     prefix: 'metrics',
     async handle(req, restAt) {
-      if (restAt !== req.path.length) return jsonResponse(404, JSON.stringify({ error: `no service at ${req.path}`, status: 404 }));
+      if (restAt !== req.path.length) return errorResponse(404, `no service at ${req.path}`);
       if (!authorized(req)) return jsonResponse(401, UNAUTHORIZED, { 'www-authenticate': 'Bearer' });
       if (routeMethod(req.method) !== 'GET') return useGet();
       return { status: 200, headers: { 'content-type': metrics.contentType, 'cache-control': 'no-store' }, body: await metrics.exposition() };

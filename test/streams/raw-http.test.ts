@@ -102,6 +102,34 @@ describe('stream topics over raw HTTP', () => {
     await fails('/topics', 401, { auth: 'Bearer something' });
   });
 
+  it('refuses Basic credentials in sloppy base64 with 401, as wrong ones', async () => {
+    const encoded = auth().slice('Basic '.length);
+    const refused = { status: 401, body: { error: 'Unauthorized: wrong or missing REST credentials', status: 401 } };
+    // Characters outside the alphabet, padding too long or in the middle.
+    for (const text of [`${encoded.slice(0, 4)}!${encoded.slice(4)}`, `${encoded.slice(0, 4)} ${encoded.slice(4)}`, `${encoded}====`, `${encoded}.`, `${encoded.slice(0, 4)}=${encoded.slice(4)}`]) {
+      assert.deepEqual(await call('/topics', { auth: `Basic ${text}` }), refused, text);
+    }
+    assert.equal((await call('/topics', { auth: `basic  ${encoded} ` })).status, 200);
+    // Padding missing, or non-zero bits in it: 'auto-user:auto-password' ends in one '='.
+    const padded = Buffer.from('auto-user:auto-password').toString('base64');
+    assert.match(padded, /[^=]=$/);
+    const auto = (text: string) => fetch(`${t.cluster('auto').url}/topics`, { headers: { authorization: `Basic ${text}` } });
+    assert.equal((await auto(padded)).status, 200);
+    for (const text of [padded.slice(0, -1), `${padded.slice(0, -2)}${String.fromCharCode(padded.charCodeAt(padded.length - 2) + 1)}=`]) {
+      const res = await auto(text);
+      assert.deepEqual({ status: res.status, body: await res.json() }, refused, text);
+    }
+  });
+
+  it('answers 404 to a known endpoint with extra path segments', async () => {
+    for (const path of ['/consumers/g', '/topics/x', '/fetch/x', '/webhook/x?topic=hooks', '/produce/t/v/extra', '/offsets/latest/x', '/create-topic/x/y', '/consume/g/i/t/extra', '/commit/g/i/extra', '/committed/g/i/extra', '/delete-consumer/g/i/extra']) {
+      const res = await call(path, { method: 'POST', body: path.startsWith('/fetch') ? { topic: 't', partition: 0, offset: 0 } : {} });
+      assert.deepEqual(res, { status: 404, body: { error: `no endpoint at ${new URL(t.cluster().url + path).pathname}`, status: 404 } }, path);
+    }
+    // Before the credential, as for an unknown endpoint.
+    assert.equal((await call('/topics/x', { auth: null })).status, 404);
+  });
+
   it('reports unknown topics, partitions, offsets, endpoints and methods', async () => {
     assert.match(await fails('/produce/nope/x', 404), /topic 'nope' does not exist/);
     assert.match(await fails('/produce', 404, { body: { topic: 'nope', value: 'x' } }), /nope/);

@@ -1,12 +1,13 @@
 // Upstash-Flow-Control-Key with Upstash-Flow-Control-Value: `parallelism=N, rate=N, period=<duration>`
 // (the SDK's flowControl option writes these), at least one of parallelism and rate. A missing
-// parallelism or rate means no limit of that kind; the period defaults to one second.
+// parallelism or rate means no limit of that kind; the period defaults to one second and is no
+// longer than queue.maxDelayMs (a message the rate holds back waits up to a period: a delay).
 
-import { badRequest, invalidFlowControl, type QueueError } from '../errors.js';
+import { badRequest, durationAboveLimit, invalidFlowControl, type QueueError } from '../errors.js';
 import { DEFAULT_RATE_PERIOD_MS, type FlowControlSetting } from '../store/gate-records.js';
-import { duration } from './duration.js';
+import { duration, TOO_LONG } from './duration.js';
 
-export function readFlowControl(key: string | undefined, value: string | undefined): FlowControlSetting | undefined | QueueError {
+export function readFlowControl(key: string | undefined, value: string | undefined, maxPeriodMs: number): FlowControlSetting | undefined | QueueError {
   if (key === undefined && value === undefined) return undefined;
   if (key === undefined || key.trim() === '') return badRequest('Upstash-Flow-Control-Value needs an Upstash-Flow-Control-Key');
   if (value === undefined) return badRequest('Upstash-Flow-Control-Key needs an Upstash-Flow-Control-Value (parallelism=N, rate=N, period=<duration>)');
@@ -18,7 +19,8 @@ export function readFlowControl(key: string | undefined, value: string | undefin
     if (m === null || name === undefined || seen.has(name)) return invalidFlowControl(value);
     seen.add(name);
     if (name === 'period') {
-      const ms = duration(m[2]);
+      const ms = duration(m[2], maxPeriodMs);
+      if (ms === TOO_LONG) return durationAboveLimit('period', m[2], maxPeriodMs);
       if (ms === undefined || ms === 0) return invalidFlowControl(value);
       out.periodMs = ms;
     } else if (name === 'parallelism' || name === 'rate') {

@@ -8,10 +8,10 @@
 
 import { createHash } from 'node:crypto';
 import { isProblem, parseRetryDelay } from '../delivery/retry-delay.js';
-import { badRequest, invalidCallback, retriesAboveLimit, invalidDestination, invalidRetryDelay, isError, messageTooLarge, type QueueError } from '../errors.js';
+import { badRequest, durationAboveLimit, invalidCallback, retriesAboveLimit, invalidDestination, invalidRetryDelay, isError, messageTooLarge, notBeforeAboveLimit, type QueueError } from '../errors.js';
 import { parseRedactFields } from '../store/redaction.js';
 import { newMessageId, type Draft, type FollowUp, type MessageSettings, type QueueMessage } from '../store/message.js';
-import { duration } from './duration.js';
+import { duration, LONGEST_TIMER_MS, TOO_LONG } from './duration.js';
 import { readFlowControl } from './flow-control-value.js';
 
 /** A header lookup by lower-case name, and every name present. */
@@ -27,6 +27,8 @@ export interface PublishContext {
   maxMessageBytes: number;
   /** The plan limit on Upstash-Retries; absent for the messages Larder makes from a run's settings (checked at its trigger). */
   maxRetries?: number;
+  /** queue.maxDelayMs: the furthest ahead a delay or not-before may put a delivery. */
+  maxDelayMs: number;
   queueName?: string;
 }
 
@@ -38,21 +40,22 @@ export function readPublish(destination: string, h: HeaderSource, body: Buffer, 
   if (body.length > c.maxMessageBytes) return messageTooLarge(body.length, c.maxMessageBytes);
   const setting = (name: string) => h.get(`upstash-${name}`) ?? h.get(`service-${name}`);
   const passed = forwarded(h, ['upstash-forward-', 'service-forward-']);
-  const own = readSettings(setting, setting('header-forward')?.trim().toLowerCase() === 'true' ? { ...plainHeaders(h), ...passed } : passed, 'Upstash', c.maxRetries);
+  const own = readSettings(setting, setting('header-forward')?.trim().toLowerCase() === 'true' ? { ...plainHeaders(h), ...passed } : passed, 'Upstash', c);
   if (isError(own)) return own;
   const redact = parseRedactFields(setting('redact-fields') ?? '');
   if (isError(redact)) return redact;
   const contentType = h.get('content-type');
   if (contentType !== undefined) own.headers['content-type'] ??= contentType;
-  const callback = followUp(h, 'callback', c.maxRetries);
+  const callback = followUp(h, 'callback', c);
   if (isError(callback)) return callback;
-  const failureCallback = followUp(h, 'failure-callback', c.maxRetries);
+  const failureCallback = followUp(h, 'failure-callback', c);
   if (isError(failureCallback)) return failureCallback;
   let notBefore = c.now + (own.delayMs ?? 0);
   const nb = setting('not-before');
   if (nb !== undefined) {
     if (!/^\d+$/.test(nb.trim())) return badRequest(`invalid Upstash-Not-Before: '${nb}' (a unix time in seconds)`);
     notBefore = Number(nb.trim()) * 1000;
+    if (notBefore > c.now + c.maxDelayMs) return notBeforeAboveLimit(nb, c.maxDelayMs);
   }
   const message: QueueMessage = {
     id: newMessageId(),
@@ -72,7 +75,7 @@ export function readPublish(destination: string, h: HeaderSource, body: Buffer, 
   if (c.queueName !== undefined) message.queueName = c.queueName;
   if (own.retryDelay !== undefined) message.retryDelay = own.retryDelay;
   if (redact !== undefined) message.redact = redact;
-  const flowControl = readFlowControl(setting('flow-control-key'), setting('flow-control-value'));
+  const flowControl = readFlowControl(setting('flow-control-key'), setting('flow-control-value'), c.maxDelayMs);
   if (isError(flowControl)) return flowControl;
   if (flowControl !== undefined) message.flowControl = flowControl;
   // Several labels: comma-separated, or the header repeated (which arrives joined by commas).
@@ -85,11 +88,13 @@ export function readPublish(destination: string, h: HeaderSource, body: Buffer, 
   return draft;
 }
 
+type SettingLimits = Pick<PublishContext, 'maxRetries' | 'maxDelayMs'>;
+
 /**
  * Method, Retries, Timeout, Delay and Retry-Delay under `setting`'s names, and the forwarded
  * headers; `prefix` names the headers in errors (Upstash, Upstash-Callback, Upstash-Failure-Callback).
  */
-function readSettings(setting: (name: string) => string | undefined, headers: Record<string, string>, prefix: string, maxRetries = Infinity): MessageSettings | QueueError {
+function readSettings(setting: (name: string) => string | undefined, headers: Record<string, string>, prefix: string, limits: SettingLimits): MessageSettings | QueueError {
   const out: MessageSettings = { headers };
   const method = setting('method');
   if (method !== undefined) {
@@ -100,17 +105,20 @@ function readSettings(setting: (name: string) => string | undefined, headers: Re
   if (retries !== undefined) {
     if (!/^\d+$/.test(retries.trim())) return badRequest(`invalid retries: '${retries}' (a non-negative integer)`);
     out.retries = Number(retries.trim());
-    if (out.retries > maxRetries) return retriesAboveLimit(out.retries, maxRetries);
+    if (limits.maxRetries !== undefined && out.retries > limits.maxRetries) return retriesAboveLimit(out.retries, limits.maxRetries);
   }
   const timeout = setting('timeout');
   if (timeout !== undefined) {
-    const ms = duration(timeout);
+    // A delivery's timeout is a timer: refused past the longest one rather than firing at once.
+    const ms = duration(timeout, LONGEST_TIMER_MS);
+    if (ms === TOO_LONG) return durationAboveLimit('timeout', timeout, LONGEST_TIMER_MS);
     if (ms === undefined || ms === 0) return badRequest(`invalid timeout: '${timeout}' (a duration such as 30s, 5m)`);
     out.timeoutMs = ms;
   }
   const delay = setting('delay');
   if (delay !== undefined) {
-    const ms = duration(delay);
+    const ms = duration(delay, limits.maxDelayMs);
+    if (ms === TOO_LONG) return durationAboveLimit('delay', delay, limits.maxDelayMs);
     if (ms === undefined) return badRequest(`invalid delay: '${delay}' (a duration such as 10s, 5m, 2h, 1d)`);
     out.delayMs = ms;
   }
@@ -124,7 +132,7 @@ function readSettings(setting: (name: string) => string | undefined, headers: Re
 }
 
 /** A callback URL and its settings from Upstash-<kind>-* headers. */
-function followUp(h: HeaderSource, kind: 'callback' | 'failure-callback', maxRetries?: number): FollowUp | undefined | QueueError {
+function followUp(h: HeaderSource, kind: 'callback' | 'failure-callback', limits: SettingLimits): FollowUp | undefined | QueueError {
   const url = h.get(`upstash-${kind}`) ?? h.get(`service-${kind}`);
   if (url === undefined) return undefined;
   const name = kind === 'callback' ? 'Upstash-Callback' : 'Upstash-Failure-Callback';
@@ -133,7 +141,7 @@ function followUp(h: HeaderSource, kind: 'callback' | 'failure-callback', maxRet
     (n) => h.get(`upstash-${kind}-${n}`) ?? h.get(`service-${kind}-${n}`),
     forwarded(h, [`upstash-${kind}-forward-`, `service-${kind}-forward-`]),
     name,
-    maxRetries,
+    limits,
   );
   return isError(settings) ? settings : { url, settings };
 }

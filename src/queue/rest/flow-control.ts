@@ -3,10 +3,10 @@
 // and GET /v2/globalParallelism. Keys answer as the SDK's FlowControlInfo.
 
 import type { HttpResponse } from '../../server/http.js';
-import { badRequest, isError, type QueueError } from '../errors.js';
+import { badRequest, durationAboveLimit, isError, type QueueError } from '../errors.js';
 import type { PinSettings } from '../delivery/gates.js';
 import { fail, ok } from './envelope.js';
-import { duration } from '../options/duration.js';
+import { duration, TOO_LONG } from '../options/duration.js';
 import { pathNames, query, type Call } from './request.js';
 
 // GET /v2/flowControl
@@ -74,7 +74,8 @@ function pinSettings(call: Call): PinSettings | QueueError {
   }
   const period = query(call, 'period');
   if (period !== undefined) {
-    const ms = duration(period);
+    const ms = duration(period, call.ctx.maxDelayMs);
+    if (ms === TOO_LONG) return durationAboveLimit('period', period, call.ctx.maxDelayMs);
     if (ms === undefined || ms === 0) return badRequest(`invalid period: '${period}' (seconds, or a duration such as 10s, 5m)`);
     out.periodMs = ms;
   }

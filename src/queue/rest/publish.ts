@@ -76,6 +76,7 @@ export function draftsOf(call: Call, destination: string, h: HeaderSource, body:
         defaultRetries: ctx.defaultRetries,
         maxMessageBytes: ctx.maxMessageBytes,
         maxRetries: ctx.maxRetries,
+        maxDelayMs: ctx.maxDelayMs,
         ...(queueName !== undefined && { queueName }),
       }),
     );

@@ -24,6 +24,8 @@ export interface QueueContext {
   readonly credentials: CredentialHeaders;
   readonly defaultRetries: number;
   readonly maxRetries: number;
+  /** queue.maxDelayMs: the longest delay, not-before distance and flow-control period. */
+  readonly maxDelayMs: number;
   readonly now: () => number;
   readonly destinations: DestinationPolicy;
   /** Workflow runs (issue 10). */

@@ -74,7 +74,7 @@ export class RunDlq {
     const raw: Record<string, string> = { ...run.settings, ...o, 'upstash-workflow-runid': id, 'upstash-workflow-init': 'true', 'upstash-workflow-sdk-version': '1', 'content-type': 'application/json' };
     const h: HeaderSource = { get: (n) => raw[n], names: () => Object.keys(raw) };
     const draft = runDraft(this.engine.store.runs, h, (h) =>
-      readPublish(run.url, h, Buffer.from(run.initialBody, 'base64'), { now, callerIp: '', defaultRetries: this.s.defaultRetries, maxMessageBytes: this.s.maxMessageBytes }),
+      readPublish(run.url, h, Buffer.from(run.initialBody, 'base64'), { now, callerIp: '', defaultRetries: this.s.defaultRetries, maxMessageBytes: this.s.maxMessageBytes, maxDelayMs: this.s.maxDelayMs }),
     );
     if (isError(draft)) return draft;
     const out = this.engine.publish([draft]);

@@ -22,6 +22,8 @@ import { stepKey, triggerKey, type RunRecord, type RunStore } from './run.js';
 export interface ServerStepSettings {
   defaultRetries: number;
   maxMessageBytes: number;
+  /** queue.maxDelayMs: also the longest wait for an event. */
+  maxDelayMs: number;
   now: () => number;
 }
 
@@ -34,7 +36,7 @@ export function publishServerStep(engine: QueueEngine, s: ServerStepSettings, ru
   const h: HeaderSource = { get: (n) => raw[n], names: () => Object.keys(raw) };
   const now = s.now();
   const draft = runDraft(engine.store.runs, h, (h) =>
-    readPublish(run.url, h, Buffer.from(JSON.stringify(step)), { now, callerIp: '', defaultRetries: s.defaultRetries, maxMessageBytes: s.maxMessageBytes }),
+    readPublish(run.url, h, Buffer.from(JSON.stringify(step)), { now, callerIp: '', defaultRetries: s.defaultRetries, maxMessageBytes: s.maxMessageBytes, maxDelayMs: s.maxDelayMs }),
   );
   if (isError(draft)) return draft;
   const out = engine.publish([draft]);

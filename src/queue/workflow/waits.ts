@@ -9,8 +9,8 @@
 // Not safe for concurrent use; the service's JS thread owns it.
 
 import type { Published, QueueEngine } from '../engine.js';
-import { badRequest, isError, workflowRunNotActive, type QueueError } from '../errors.js';
-import { duration } from '../options/duration.js';
+import { badRequest, durationAboveLimit, isError, workflowRunNotActive, type QueueError } from '../errors.js';
+import { duration, LONGEST_TIMER_MS, showDuration, TOO_LONG } from '../options/duration.js';
 import { STORE_RETRY_MS } from '../store/queue-store.js';
 import { publishServerStep, type ServerStepSettings } from './run-publish.js';
 import type { RunRecord, Waiter } from './run.js';
@@ -29,7 +29,8 @@ export interface NotifyResult {
   messageId: string;
 }
 
-const MAX_TIMER_MS = 2 ** 31 - 1;
+/** A wait's timeout when it names none (7 days), or queue.maxDelayMs when that is shorter. */
+const DEFAULT_WAIT_MS = 7 * 86_400_000;
 
 export class Waits {
   private timer: NodeJS.Timeout | null = null;
@@ -56,12 +57,14 @@ export class Waits {
 
   /** POST /v2/wait/{eventId}: the run waits, unless a notification for it is already kept. */
   wait(runId: string, eventId: string, body: { timeout?: unknown; timeoutUrl?: unknown; timeoutHeaders?: unknown; step?: unknown }): QueueError | null {
+    // The timeout is read first: a wait no run could keep is refused as such.
+    const timeout = typeof body.timeout === 'string' ? body.timeout : typeof body.timeout === 'number' ? `${body.timeout}s` : showDuration(Math.min(DEFAULT_WAIT_MS, this.s.maxDelayMs));
+    const ms = duration(timeout, this.s.maxDelayMs);
+    if (ms === TOO_LONG) return durationAboveLimit('timeout', timeout, this.s.maxDelayMs);
+    if (ms === undefined) return badRequest(`invalid timeout: '${timeout}'`);
     const run = this.runs.active(runId);
     if (run === undefined) return workflowRunNotActive(runId);
     if (typeof body.step !== 'object' || body.step === null) return badRequest('wait needs a step');
-    const timeout = typeof body.timeout === 'string' ? body.timeout : typeof body.timeout === 'number' ? `${body.timeout}s` : '7d';
-    const ms = duration(timeout);
-    if (ms === undefined) return badRequest(`invalid timeout: '${timeout}'`);
     const waiter: Waiter = { eventId, deadline: this.s.now() + ms, timeout, step: body.step as Record<string, unknown> };
     if (typeof body.timeoutUrl === 'string') waiter.timeoutUrl = body.timeoutUrl;
     if (typeof body.timeoutHeaders === 'object' && body.timeoutHeaders !== null) waiter.timeoutHeaders = body.timeoutHeaders as Record<string, string[]>;
@@ -148,7 +151,7 @@ export class Waits {
   private armAt(at: number): void {
     if (this.closed || at === Infinity) return;
     if (this.timer !== null) clearTimeout(this.timer);
-    this.timer = setTimeout(() => this.arm(), Math.min(MAX_TIMER_MS, Math.max(0, at - this.s.now())));
+    this.timer = setTimeout(() => this.arm(), Math.min(LONGEST_TIMER_MS, Math.max(0, at - this.s.now())));
     this.timer.unref();
   }
 }

@@ -1,10 +1,11 @@
 // node:http adapter: translates only. Headers are read straight from Node's object, the
 // body is collected only when a handler asks, and a response is written with one
-// writeHead + end.
+// writeHead + end. A request Node's parser refuses is answered here too (clientError), as no
+// handler sees it.
 
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { setHeader, type Handler, type HttpRequest, type HttpResponse, type ListenAt, type RunningServer } from '../http.js';
+import { createServer, STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { errorResponse, setHeader, type Handler, type HttpRequest, type HttpResponse, type ListenAt, type RunningServer } from '../http.js';
 
 class NodeRequest implements HttpRequest {
   readonly method: string;
@@ -147,6 +148,32 @@ function crash(res: ServerResponse, err: unknown): void {
 
 const CRASH_BODY = '{"error":"ERR internal server error"}';
 
+/**
+ * The answer to a request Node's parser refused (Node's own has an empty body): 431 for a
+ * request line and headers over http.maxHeaderSize, 408 when they came too slowly (as Node
+ * answers), 400 for anything else it could not parse; the connection closes after it. Nothing
+ * is written to a socket that is gone, or in the middle of a response to an earlier request
+ * on it (a pipelined request): that one is cut.
+ */
+function answerClientError(err: NodeJS.ErrnoException, socket: Socket): void {
+  const current = (socket as { _httpMessage?: ServerResponse })._httpMessage;
+  if (err.code === 'ECONNRESET' || !socket.writable || current?.headersSent === true) return void socket.destroy();
+  const out = err.code === 'HPE_HEADER_OVERFLOW' ? HEADERS_TOO_LARGE : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? REQUEST_TIMEOUT : MALFORMED;
+  socket.end(out);
+}
+
+/** `out` as the raw bytes of a response that closes its connection. */
+function rawResponse(out: HttpResponse & { body: string }): string {
+  const head = [`HTTP/1.1 ${out.status} ${STATUS_CODES[out.status]}`];
+  for (const [name, value] of Object.entries(out.headers)) head.push(`${name}: ${value}`);
+  head.push(`content-length: ${Buffer.byteLength(out.body)}`, 'connection: close');
+  return `${head.join('\r\n')}\r\n\r\n${out.body}`;
+}
+
+const HEADERS_TOO_LARGE = rawResponse(errorResponse(431, 'request header fields too large'));
+const REQUEST_TIMEOUT = rawResponse(errorResponse(408, 'request timeout: the request line and headers came too slowly'));
+const MALFORMED = rawResponse(errorResponse(400, 'malformed HTTP request'));
+
 function answer(res: ServerResponse, out: HttpResponse): void {
   try {
     send(res, out);
@@ -162,6 +189,7 @@ export function listenNode(handle: Handler, at: ListenAt): Promise<RunningServer
     else answer(res, out);
   });
   server.keepAliveTimeout = 65_000;
+  server.on('clientError', answerClientError);
   return new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen(at.port, at.host, () => {

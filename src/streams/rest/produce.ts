@@ -8,10 +8,11 @@ import { badRequest, isError, messageTooLarge, NO_BODY, topicToCreate, type Stre
 import { fail, ok } from './envelope.js';
 import { bodyBytes, integer, isObject, jsonBody, query, text, type Call } from './request.js';
 
-// GET /produce/$TOPIC/$MESSAGE[?key=$KEY]: one Metadata object.
+// GET /produce/$TOPIC/$MESSAGE[?key=$KEY]: one Metadata object. A '/' in the message comes as
+// %2F (segments are decoded after the path is split); a further segment is an unknown path.
 export async function producePath(call: Call): Promise<HttpResponse> {
-  const [topic, ...value] = call.args;
-  const message: OutgoingMessage = { topic, key: query(call, 'key') ?? null, value: value.join('/'), headers: [] };
+  const [topic, value] = call.args;
+  const message: OutgoingMessage = { topic, key: query(call, 'key') ?? null, value, headers: [] };
   const out = await produce(call, [message]);
   return isError(out) ? fail(out) : ok(out[0]);
 }

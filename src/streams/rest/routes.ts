@@ -1,6 +1,7 @@
 // The stream REST surface of every cluster under /kafka/<cluster>/<endpoint>/...: checks the
 // cluster's Basic credentials (the webhook also takes ?user=&pass=), the method, then calls
-// the endpoint. Endpoints are data: name, methods, handler.
+// the endpoint. Endpoints are data: name, methods, the most path segments after the name
+// (more is an unknown path: 404, before the credential), handler.
 
 import type { HttpRequest, HttpResponse } from '../../server/http.js';
 import { serveEndpoint, type Auth, type Endpoint, type Refusals } from '../../server/endpoint.js';
@@ -18,35 +19,39 @@ const BASIC: Auth = { kind: 'basic' };
 const BASIC_OR_QUERY: Auth = { kind: 'basic', query: ['user', 'pass'] };
 const GET_POST = ['GET', 'POST'];
 
+type StreamEndpoint = Endpoint<Call> & { readonly maxArgs: number };
+
 // Basic auth, and no read-only credential. A handler whose body depends on its path or query
 // (produce, consume, commit, ...) reads it itself, after checking those.
-const endpoint = (methods: readonly string[], run: (call: Call) => HttpResponse | Promise<HttpResponse>, auth = BASIC): Endpoint<Call> => ({
+const endpoint = (methods: readonly string[], maxArgs: number, run: (call: Call) => HttpResponse | Promise<HttpResponse>, auth = BASIC): StreamEndpoint => ({
   auth,
   methods,
+  maxArgs,
   readOnly: true,
   body: 'none',
   run,
 });
-const jsonEndpoint = (methods: readonly string[], run: (call: Call, body: unknown) => HttpResponse | Promise<HttpResponse>): Endpoint<Call> => ({
+const jsonEndpoint = (methods: readonly string[], maxArgs: number, run: (call: Call, body: unknown) => HttpResponse | Promise<HttpResponse>): StreamEndpoint => ({
   auth: BASIC,
   methods,
+  maxArgs,
   readOnly: true,
   body: 'json',
   run,
 });
 
-const ENDPOINTS: ReadonlyMap<string, Endpoint<Call>> = new Map([
-  ['produce', endpoint(GET_POST, (c: Call) => (c.args.length >= 2 ? producePath(c) : produceMessages(c)))],
-  ['fetch', jsonEndpoint(GET_POST, fetchMessages)],
-  ['consume', endpoint(GET_POST, consumeMessages)],
-  ['commit', endpoint(GET_POST, commitOffsets)],
-  ['delete-consumer', endpoint(['POST', 'DELETE'], deleteConsumer)],
-  ['topics', endpoint(['GET'], listTopics)],
-  ['consumers', endpoint(['GET'], listConsumers)],
-  ['committed', endpoint(GET_POST, committedOffsets)],
-  ['offsets', endpoint(GET_POST, topicOffsets)],
-  ['webhook', endpoint(GET_POST, receiveWebhook, BASIC_OR_QUERY)],
-  ['create-topic', jsonEndpoint(['POST'], createTopic)],
+const ENDPOINTS: ReadonlyMap<string, StreamEndpoint> = new Map([
+  ['produce', endpoint(GET_POST, 2, (c: Call) => (c.args.length === 2 ? producePath(c) : produceMessages(c)))], // [$TOPIC[/$MESSAGE]]
+  ['fetch', jsonEndpoint(GET_POST, 0, fetchMessages)],
+  ['consume', endpoint(GET_POST, 3, consumeMessages)], // $GROUP/$INSTANCE[/$TOPIC]
+  ['commit', endpoint(GET_POST, 2, commitOffsets)], // $GROUP/$INSTANCE
+  ['delete-consumer', endpoint(['POST', 'DELETE'], 2, deleteConsumer)],
+  ['topics', endpoint(['GET'], 0, listTopics)],
+  ['consumers', endpoint(['GET'], 0, listConsumers)],
+  ['committed', endpoint(GET_POST, 2, committedOffsets)],
+  ['offsets', endpoint(GET_POST, 1, topicOffsets)], // $TIMESTAMP|earliest|latest
+  ['webhook', endpoint(GET_POST, 0, receiveWebhook, BASIC_OR_QUERY)],
+  ['create-topic', jsonEndpoint(['POST'], 1, createTopic)], // $TOPIC
 ]);
 
 export function streamRoutes(clusters: ReadonlyMap<string, Cluster>, limits: BodyLimits) {
@@ -65,7 +70,7 @@ export function streamRoutes(clusters: ReadonlyMap<string, Cluster>, limits: Bod
     if (cluster === undefined) return fail(notFound(req.path));
     const name = segments[1] ?? '';
     const endpoint = ENDPOINTS.get(name);
-    if (endpoint === undefined) return fail(notFound(req.path));
+    if (endpoint === undefined || segments.length - 2 > endpoint.maxArgs) return fail(notFound(req.path));
     const call: Call = { req, cluster, args: segments.slice(2), limits };
     return serveEndpoint(req, name, endpoint, cluster.secrets, call, refuse);
   };
