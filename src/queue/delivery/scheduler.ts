@@ -13,6 +13,7 @@
 import { setMaxListeners } from 'node:events';
 import type { HttpClient } from '../../server/http-client.js';
 import { diskFailureOf } from '../../storage/errors.js';
+import { LONGEST_TIMER_MS } from '../options/duration.js';
 import type { EventLog } from '../store/event-log.js';
 import { newDlqId, type QueueMessage } from '../store/message.js';
 import type { Op } from '../store/ops.js';
@@ -43,9 +44,6 @@ export interface SchedulerSettings {
   /** This process, as its leases name it (engine postgres). */
   owner: string;
 }
-
-/** setTimeout's longest delay; a later due time is reached in steps. */
-const MAX_TIMER_MS = 2 ** 31 - 1;
 
 export class Scheduler {
   private readonly heap = new DueHeap();
@@ -216,7 +214,7 @@ export class Scheduler {
       this.timer = null;
       this.timerAt = Infinity;
       this.pump();
-    }, Math.min(MAX_TIMER_MS, Math.max(0, next - now)));
+    }, Math.min(LONGEST_TIMER_MS, Math.max(0, next - now)));
   }
 
   private run(m: QueueMessage): void {

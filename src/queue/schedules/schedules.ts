@@ -12,6 +12,7 @@
 
 import type { Scheduler } from '../delivery/scheduler.js';
 import { invalidScheduleId, unknownSchedule, type QueueError, isError } from '../errors.js';
+import { LONGEST_TIMER_MS } from '../options/duration.js';
 import type { EventLog } from '../store/event-log.js';
 import { newMessageId, type QueueMessage } from '../store/message.js';
 import type { Op } from '../store/ops.js';
@@ -28,9 +29,6 @@ export interface ScheduleRequest {
   delayMs: number;
   template: QueueMessage;
 }
-
-/** setTimeout's longest delay; a later due time is reached in steps. */
-const MAX_TIMER_MS = 2 ** 31 - 1;
 
 export class Schedules {
   private readonly crons = new Map<string, CronSchedule>();
@@ -148,7 +146,7 @@ export class Schedules {
     let first = Infinity;
     for (const at of this.due.values()) first = Math.min(first, at);
     if (first === Infinity) return;
-    this.timer = setTimeout(() => this.tick(), Math.min(MAX_TIMER_MS, Math.max(0, first - this.now())));
+    this.timer = setTimeout(() => this.tick(), Math.min(LONGEST_TIMER_MS, Math.max(0, first - this.now())));
   }
 
   private tick(): void {
