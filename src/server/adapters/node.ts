@@ -170,9 +170,11 @@ function rawResponse(out: HttpResponse & { body: string }): string {
   return `${head.join('\r\n')}\r\n\r\n${out.body}`;
 }
 
-const HEADERS_TOO_LARGE = rawResponse(errorResponse(431, 'request header fields too large'));
-const REQUEST_TIMEOUT = rawResponse(errorResponse(408, 'request timeout: the request line and headers came too slowly'));
-const MALFORMED = rawResponse(errorResponse(400, 'malformed HTTP request'));
+/** As app.ts answers every request, so a browser's page may read why. */
+const ANY_ORIGIN = { 'access-control-allow-origin': '*' };
+const HEADERS_TOO_LARGE = rawResponse(errorResponse(431, 'request header fields too large', ANY_ORIGIN));
+const REQUEST_TIMEOUT = rawResponse(errorResponse(408, 'request timeout: the request line and headers came too slowly', ANY_ORIGIN));
+const MALFORMED = rawResponse(errorResponse(400, 'malformed HTTP request', ANY_ORIGIN));
 
 function answer(res: ServerResponse, out: HttpResponse): void {
   try {

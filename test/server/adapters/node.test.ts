@@ -36,6 +36,7 @@ describe('requests the Node parser refuses', { skip: TEST_RUNTIME === 'bun' && "
     assert.equal(res.statusLine, `HTTP/1.1 ${status} ${reason}`);
     assert.equal(res.headers['content-type'], 'application/json');
     assert.equal(res.headers.connection, 'close');
+    assert.equal(res.headers['access-control-allow-origin'], '*', 'a browser may read it, as every other answer');
     assert.equal(res.headers['content-length'], String(Buffer.byteLength(res.body)));
     assert.deepEqual(JSON.parse(res.body), { error, status });
   };
