@@ -288,7 +288,9 @@ function histogram(run: Run, h: Histogram, docs: Docs): readonly AggReply[] | Re
       lo = Math.max(lo, slot(h.hardBounds.min));
       hi = Math.min(hi, slot(h.hardBounds.max));
     }
-    if (hi - lo + 1 > MAX_BUCKETS) return E.tooManyBuckets(MAX_BUCKETS);
+    // Not `> MAX_BUCKETS`: an infinite slot (a hash's F64 text 1e400, or bounds past the
+    // doubles an interval reaches) makes the count NaN, and the loop below never ended.
+    if (!(hi - lo + 1 <= MAX_BUCKETS)) return E.tooManyBuckets(MAX_BUCKETS);
     slots = [];
     for (let s = lo; s <= hi; s++) slots.push(s);
   } else {
