@@ -260,6 +260,9 @@ describe('SEARCH.AGGREGATE', () => {
     // gave NaN, and listing them never ended (the thread spun, holding more memory each turn).
     await fails(agg('{"a":{"$histogram":{"field":"price","interval":1e-10,"extendedBounds":{"min":1e308,"max":1e308}}}}', '{"price":{"$lt":0}}'),
       'ERR Aggregation would create more than 65000 buckets');
+    // An offset that puts every bucket number past 2^53, where adding 1 changes nothing: listing
+    // the buckets from the lowest to the highest by adding 1 never ended, and crashed the process.
+    await reply(agg('{"a":{"$histogram":{"field":"price","interval":1,"offset":1e308}}}'), ['a', ['buckets', [['key', 0, 'docCount', 6]]]]);
     // The limit counts nested buckets too: 1000 ranges under each of 100 histogram buckets.
     const ranges = JSON.stringify(Array.from({ length: 1000 }, (_, i) => ({ from: i })));
     await fails(agg(`{"a":{"$histogram":{"field":"price","interval":1,"minDocCount":0},"$aggs":{"r":{"$range":{"field":"price","ranges":${ranges}}}}}}`),
