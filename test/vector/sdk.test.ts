@@ -64,6 +64,22 @@ describe('vector: upsert, fetch and scores', () => {
     await assert.rejects(vectorClient(t, { index: 'fixed' }).query({ vector: [1, 2], topK: 1 }), /Invalid vector dimension: 2, expected: 256/);
   });
 
+  it('refuses vector values beyond the float32 range, which it stores, as it refuses non-numbers', async () => {
+    const refused = { status: 400, body: { error: 'vector must be an array of numbers', status: 400 } };
+    // 1e39 is a finite double but an infinite float32: it was stored, fetched back as null, and
+    // scored every vector NaN (printed null).
+    assert.deepEqual(await raw('upsert/f32', { id: 'inf', vector: [1e39, 1] }, { index: 'dot' }), refused);
+    assert.deepEqual(await raw('upsert/f32', [{ id: 'ok', vector: [1, 1] }, { id: 'inf', vector: [1, -1e39] }], { index: 'dot' }), refused);
+    assert.deepEqual(await raw('query/f32', { vector: [1e39, 1], topK: 1 }, { index: 'dot' }), refused);
+    assert.deepEqual(await raw('update/f32', { id: 'ok', vector: [1e39, 1] }, { index: 'dot' }), refused);
+    assert.deepEqual(await raw('fetch/f32', { ids: ['inf', 'ok'] }, { index: 'dot' }), { status: 200, body: { result: [null, null] } });
+    // The largest float32 is stored as it is.
+    const ix = vectorClient(t, { index: 'dot' }).namespace('f32');
+    assert.equal(await ix.upsert({ id: 'max', vector: [3.4028234663852886e38, -3.4028234663852886e38] }), 'Success');
+    assert.deepEqual(await ix.fetch(['max'], { includeVectors: true }), [{ id: 'max', vector: [3.4028235e38, -3.4028235e38] }]);
+    assert.equal(await vectorClient(t, { index: 'dot' }).deleteNamespace('f32'), 'Success');
+  });
+
   it('normalises COSINE, EUCLIDEAN and DOT_PRODUCT scores as the service does', async () => {
     const cos = vectorClient(t);
     const [same, other] = await cos.query({ vector: [0.1, 0.2], topK: 2 });

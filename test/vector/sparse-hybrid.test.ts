@@ -70,6 +70,22 @@ describe('vector: sparse index', () => {
     assert.deepEqual(await dup().query({ sparseVector: { indices: [2], values: [1] }, topK: 1 }), [{ id: 'd', score: 3 }]);
   });
 
+  it('refuses sparse values beyond the float32 range, a repeated index\'s sum included', async () => {
+    const refused = { status: 400, body: { error: 'sparseVector values must be numbers', status: 400 } };
+    const c = t.vectorIndex('sparse');
+    const post = async (path: string, body: unknown) => {
+      const res = await fetch(`${c.url}/${path}`, { method: 'POST', headers: { authorization: `Bearer ${c.token}` }, body: JSON.stringify(body) });
+      return { status: res.status, body: await res.json() };
+    };
+    // Each was stored as an infinite float32: fetched back as null, and scoring null.
+    assert.deepEqual(await post('upsert/f32', { id: 'a', sparseVector: { indices: [1], values: [1e39] } }), refused);
+    assert.deepEqual(await post('upsert/f32', { id: 'a', sparseVector: { indices: [1, 1], values: [3e38, 3e38] } }), refused);
+    assert.deepEqual(await post('query/f32', { sparseVector: { indices: [1, 1], values: [3e38, 3e38] }, topK: 1 }), refused);
+    const ns = vectorClient(t, { index: 'sparse' }).namespace('f32');
+    assert.equal(await ns.upsert({ id: 'a', sparseVector: { indices: [1, 1], values: [3e38, -3e38] } }), 'Success');
+    assert.deepEqual(await ns.fetch(['a'], { includeVectors: true }), [{ id: 'a', sparseVector: { indices: [1], values: [0] } }]);
+  });
+
   it('refuses a sparse vector of more than 1000 dimensions, as the service documents', async () => {
     const indices = Array.from({ length: 1001 }, (_, i) => i);
     const big = { indices, values: indices.map(() => 0.5) };

@@ -288,9 +288,14 @@ function histogram(run: Run, h: Histogram, docs: Docs): readonly AggReply[] | Re
       lo = Math.max(lo, slot(h.hardBounds.min));
       hi = Math.min(hi, slot(h.hardBounds.max));
     }
-    if (hi - lo + 1 > MAX_BUCKETS) return E.tooManyBuckets(MAX_BUCKETS);
+    // Not `> MAX_BUCKETS`: an infinite slot (a hash's F64 text 1e400, or bounds past the
+    // doubles an interval reaches) makes the count NaN, and listing the slots never ended.
+    const count = hi - lo + 1;
+    if (!(count <= MAX_BUCKETS)) return E.tooManyBuckets(MAX_BUCKETS);
+    // Counted, not `s++ until hi`: past 2^53 adding 1 changes nothing (slot -1e308, from an
+    // offset of 1e308), so that loop never ended and the array it filled crashed the process.
     slots = [];
-    for (let s = lo; s <= hi; s++) slots.push(s);
+    for (let k = 0; k < count; k++) if (k === 0 || lo + k !== slots[slots.length - 1]) slots.push(lo + k);
   } else {
     slots = slots.filter((s) => groups.get(s)!.length >= h.minDocCount);
     if (slots.length > MAX_BUCKETS) return E.tooManyBuckets(MAX_BUCKETS);

@@ -117,18 +117,23 @@ function mergedPositions(postings: readonly Postings[], key: string): readonly n
 /**
  * Whether positions p0 < p1 < ... (one from each list, in order) exist with
  * (p_last - p0) - (n - 1) <= slop. From each start, taking the earliest later position of each
- * next slot gives the shortest span, so trying every start decides it.
+ * next slot gives the shortest span, so trying every start decides it. A later start only
+ * moves each slot's earliest position forward, so each list is read once, by a cursor that
+ * never goes back: searching each list from its beginning again took the starts times the
+ * list's length (a 40-word phrase over 20,000 words: 3 s; a 300-word smart query: minutes).
  */
 function phraseAt(positions: readonly (readonly number[])[], slop: number): boolean {
+  const cursors = new Array<number>(positions.length).fill(0);
   for (const start of positions[0]) {
     let at = start;
-    let ok = true;
-    for (let i = 1; i < positions.length && ok; i++) {
-      const next = positions[i].find((p) => p > at);
-      if (next === undefined) ok = false;
-      else at = next;
+    for (let i = 1; i < positions.length; i++) {
+      const list = positions[i];
+      let c = cursors[i];
+      while (c < list.length && list[c] <= at) c++;
+      cursors[i] = c;
+      if (c === list.length) return false; // later starts only push every position further
+      at = list[c];
     }
-    if (!ok) return false; // later starts only push every position further
     if (at - start - (positions.length - 1) <= slop) return true;
   }
   return false;

@@ -50,6 +50,14 @@ const BOOLEAN_OPS = new Set(['$must', '$and', '$should', '$or', '$mustNot']);
 const TEXT_OPS = new Set(['$smart', '$phrase', '$fuzzy', '$prefix', '$contains', '$regex']);
 /** Types the reference allows range operators on. */
 const RANGE_TYPES = new Set(['U64', 'I64', 'F64', 'DATE', 'KEYWORD']);
+/**
+ * How deep a filter's objects and clause arrays may nest: serde_json's recursion limit, which
+ * bounds the JSON the Rust service reads. The parser and the evaluator recurse over that
+ * nesting, so a deeper filter would overflow the stack (a 5,000-deep $and answered 500).
+ */
+const MAX_DEPTH = 128;
+const TOO_DEEP = E.invalidFilter(`the filter nests deeper than ${MAX_DEPTH} levels`);
+const BAD_CLAUSES = E.invalidFilter('a boolean operator takes an object or an array of objects');
 
 export function parseFilter(text: string, def: IndexDef): Filter | ReplyError {
   let json: Json;
@@ -68,11 +76,21 @@ function isPlainObject(v: Json): v is JsonObject {
 
 class FilterParser {
   private readonly analyzers = new Map<FieldDef, Analyzer>();
+  /** Objects and clause arrays open where the parser stands. */
+  private depth = 0;
 
   constructor(private readonly def: IndexDef) {}
 
   /** An object's keys, all of which must hold; `prefix` names the nested object it sits in. */
   object(obj: JsonObject, prefix: string): Filter | ReplyError {
+    if (this.depth >= MAX_DEPTH) return TOO_DEEP;
+    this.depth++;
+    const f = this.objectClauses(obj, prefix);
+    this.depth--;
+    return f;
+  }
+
+  private objectClauses(obj: JsonObject, prefix: string): Filter | ReplyError {
     const must: Filter[] = [];
     const should: Filter[] = [];
     const mustNot: Filter[] = [];
@@ -102,16 +120,22 @@ class FilterParser {
 
   /** The clauses of a boolean operator: one object, each key a clause (its $boost boosting each), or an array of objects. */
   private clauses(value: Json): Filter[] | ReplyError {
-    const bad = E.invalidFilter('a boolean operator takes an object or an array of objects');
-    let items: Json[];
-    if (Array.isArray(value)) items = value;
-    else if (isPlainObject(value)) {
+    if (!Array.isArray(value)) {
+      if (!isPlainObject(value)) return BAD_CLAUSES;
       const { $boost, ...rest } = value;
-      items = Object.entries(rest).map(([k, v]) => ($boost === undefined ? { [k]: v } : { [k]: v, $boost }));
-    } else return bad;
+      return this.items(Object.entries(rest).map(([k, v]) => ($boost === undefined ? { [k]: v } : { [k]: v, $boost })));
+    }
+    if (this.depth >= MAX_DEPTH) return TOO_DEEP;
+    this.depth++; // the array is a level of the JSON
+    const out = this.items(value);
+    this.depth--;
+    return out;
+  }
+
+  private items(items: readonly Json[]): Filter[] | ReplyError {
     const out: Filter[] = [];
     for (const item of items) {
-      if (!isPlainObject(item)) return bad;
+      if (!isPlainObject(item)) return BAD_CLAUSES;
       const f = this.object(item, '');
       if (f instanceof ReplyError) return f;
       out.push(f);

@@ -99,15 +99,15 @@ export function editDistance(word: string, term: string, o: FuzzyOptions): numbe
   if (!o.prefix && Math.abs(word.length - term.length) > o.distance) return over;
   let best = o.prefix ? word.length : over;
   let before: Int32Array | null = null;
-  let row = firstRow(word);
+  let row = firstRow(word, o.distance);
   for (let k = 0; k < term.length; k++) {
-    const next = nextRow(word, term, k, row, before, o.transpositions);
+    const next = nextRow(word, term, k, row, before, o);
     before = row;
     row = next;
-    if (o.prefix) best = Math.min(best, row[word.length]);
+    if (o.prefix) best = Math.min(best, lastCell(row, k + 1, word.length, o.distance));
     if (rowMin(row) > o.distance) return Math.min(best, over);
   }
-  return o.prefix ? best : row[word.length];
+  return o.prefix ? best : lastCell(row, term.length, word.length, o.distance);
 }
 
 /** The terms of `dictionary` within `o.distance` of `word` (or, with `o.prefix`, starting within it). */
@@ -116,7 +116,7 @@ function fuzzyTerms(dictionary: SortedList<string>, word: string, o: FuzzyOption
   if (o.prefix && m <= o.distance) return [...dictionary]; // the empty beginning is close enough
   const out: string[] = [];
   // rows[k]: the table's row for the first k characters of `at`; valid up to `depth`.
-  const rows: Int32Array[] = [firstRow(word)];
+  const rows: Int32Array[] = [firstRow(word, o.distance)];
   let at = '';
   let depth = 0;
   let i = 0;
@@ -125,15 +125,15 @@ function fuzzyTerms(dictionary: SortedList<string>, word: string, o: FuzzyOption
     let k = Math.min(commonPrefix(at, term), depth);
     let verdict: 'reached' | 'beyond' | null = null;
     while (k < term.length && verdict === null) {
-      rows[k + 1] = nextRow(word, term, k, rows[k], k > 0 ? rows[k - 1] : null, o.transpositions);
+      rows[k + 1] = nextRow(word, term, k, rows[k], k > 0 ? rows[k - 1] : null, o);
       k++;
-      if (o.prefix && rows[k][m] <= o.distance) verdict = 'reached';
+      if (o.prefix && lastCell(rows[k], k, m, o.distance) <= o.distance) verdict = 'reached';
       else if (rowMin(rows[k]) > o.distance) verdict = 'beyond';
     }
     at = term;
     depth = k;
     if (verdict === null) {
-      if (!o.prefix && rows[k][m] <= o.distance) out.push(term);
+      if (!o.prefix && lastCell(rows[k], k, m, o.distance) <= o.distance) out.push(term);
       i++;
       continue;
     }
@@ -145,22 +145,47 @@ function fuzzyTerms(dictionary: SortedList<string>, word: string, o: FuzzyOption
   return out;
 }
 
-function firstRow(word: string): Int32Array {
-  return Int32Array.from({ length: word.length + 1 }, (_, j) => j);
+// A row of the edit-distance table keeps only its band: the cells of the term's first k
+// characters against the word's first j, for j from k - distance to k + distance, at
+// [j - k + distance]. A cell off the band is over the distance (it takes at least |j - k|
+// edits), and so is one past either end of the word; both are stored as distance + 1, as is
+// any cell over it. So a row costs 2 * distance + 1 cells whatever the word's length: a
+// 20,000-letter word against an indexed 20,000-letter term took the full table's 400 million
+// cells and 1.6 GB, and stalled the database's thread.
+
+function firstRow(word: string, distance: number): Int32Array {
+  return Int32Array.from({ length: 2 * distance + 1 }, (_, b) => {
+    const j = b - distance;
+    return j >= 0 && j <= word.length ? Math.min(j, distance + 1) : distance + 1;
+  });
 }
 
-/** The row for the term's first k + 1 characters, from the rows for k (`row`) and k - 1 (`before`). */
-function nextRow(word: string, term: string, k: number, row: Int32Array, before: Int32Array | null, transpositions: boolean): Int32Array {
-  const next = new Int32Array(word.length + 1);
-  next[0] = k + 1;
+/** The band for the term's first k + 1 characters, from the bands for k (`row`) and k - 1 (`before`). */
+function nextRow(word: string, term: string, k: number, row: Int32Array, before: Int32Array | null, o: FuzzyOptions): Int32Array {
+  const over = o.distance + 1;
+  const width = 2 * o.distance + 1;
+  const next = new Int32Array(width).fill(over);
   const c = term.charCodeAt(k);
-  for (let j = 1; j <= word.length; j++) {
+  for (let b = 0; b < width; b++) {
+    const j = k + 1 - o.distance + b;
+    if (j < 0 || j > word.length) continue;
+    if (j === 0) {
+      next[b] = Math.min(k + 1, over);
+      continue;
+    }
+    // The cells (k, j), (k + 1, j - 1), (k, j - 1) and (k - 1, j - 2) sit at these places of their bands.
     const w = word.charCodeAt(j - 1);
-    let d = Math.min(row[j] + 1, next[j - 1] + 1, row[j - 1] + (w === c ? 0 : 1));
-    if (transpositions && before !== null && j > 1 && w === term.charCodeAt(k - 1) && word.charCodeAt(j - 2) === c) d = Math.min(d, before[j - 2] + 1);
-    next[j] = d;
+    let d = Math.min(b + 1 < width ? row[b + 1] + 1 : over, b > 0 ? next[b - 1] + 1 : over, row[b] + (w === c ? 0 : 1));
+    if (o.transpositions && before !== null && j > 1 && w === term.charCodeAt(k - 1) && word.charCodeAt(j - 2) === c) d = Math.min(d, before[b] + 1);
+    next[b] = Math.min(d, over);
   }
   return next;
+}
+
+/** The cell of the band for the term's first k characters against the whole word. */
+function lastCell(row: Int32Array, k: number, m: number, distance: number): number {
+  const b = m - k + distance;
+  return b >= 0 && b < row.length ? row[b] : distance + 1;
 }
 
 function rowMin(row: Int32Array): number {

@@ -32,8 +32,17 @@ export function readIds(v: unknown): string[] | VectorError {
   return out;
 }
 
+/**
+ * Whether `x` is a number a vector may hold: finite once stored as a 32-bit float. 1e39 is a
+ * finite double but an infinite float32, which was stored as such: fetch then printed it as
+ * null and every score against it was NaN (null).
+ */
+function isFloat32(x: unknown): x is number {
+  return typeof x === 'number' && Number.isFinite(Math.fround(x));
+}
+
 export function readDense(v: unknown): Float32Array | VectorError {
-  if (!Array.isArray(v) || v.some((x) => typeof x !== 'number' || !Number.isFinite(x))) return badRequest('vector must be an array of numbers');
+  if (!Array.isArray(v) || !v.every(isFloat32)) return badRequest('vector must be an array of numbers');
   return Float32Array.from(v as number[]);
 }
 
@@ -51,8 +60,10 @@ export function readSparse(v: unknown): SparseVector | VectorError {
     const index = v.indices[i];
     const value = v.values[i];
     if (!Number.isInteger(index) || index < 0 || index > 0xffffffff) return badRequest('sparseVector indices must be non-negative integers');
-    if (typeof value !== 'number' || !Number.isFinite(value)) return badRequest('sparseVector values must be numbers');
-    sums.set(index, (sums.get(index) ?? 0) + value);
+    if (!isFloat32(value)) return badRequest('sparseVector values must be numbers');
+    const sum = (sums.get(index) ?? 0) + value;
+    if (!isFloat32(sum)) return badRequest('sparseVector values must be numbers');
+    sums.set(index, sum);
   }
   if (sums.size > SPARSE_MAX_DIMENSIONS) return badRequest(`sparseVector must have at most ${SPARSE_MAX_DIMENSIONS} dimensions`);
   const indices = Uint32Array.from(sums.keys()).sort();

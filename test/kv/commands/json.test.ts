@@ -180,6 +180,27 @@ describe('JSON commands over HTTP', () => {
     await reply(['json.get', 'redos', '$[?(@.t =~ "(?=a)")].t'], '[]');
   });
 
+  it("JSONPath parentheses (filters' too) nest at most 128 deep; chains of && and || may be long", async () => {
+    await reply(['json.set', 'nest', '$', '[{"i":1},{"i":2}]'], 'OK');
+    // Parsing and evaluating recurse over the nesting: 3,000 parentheses, 1,000 nested filters
+    // and a chain of 20,000 &&s each overflowed the stack and answered 500.
+    const parens = (n: number) => `$[?(${'('.repeat(n)}@.i==1${')'.repeat(n)})].i`;
+    await reply(['json.get', 'nest', parens(127)], '[1]'); // and the filter's own
+    const tooDeep = (at: number, framed: string) =>
+      `Error occurred on position ${at}, "${framed}", nesting deeper than 128 parentheses.`;
+    const p128 = parens(128);
+    await fails(['json.get', 'nest', p128], tooDeep(131, `${p128.slice(0, 131)} ---->>>> ${p128.slice(131)}`));
+    await fails(['json.get', 'nest', parens(3000)], tooDeep(131, `${parens(3000).slice(0, 131)} ---->>>> ${parens(3000).slice(131)}`));
+    const filters = (n: number) => `$[?(${'@[?('.repeat(n)}@==1${')]'.repeat(n)})]`;
+    await reply(['json.get', 'nest', filters(127)], '[{"i":1}]');
+    const f1000 = filters(1000);
+    await fails(['json.get', 'nest', f1000], tooDeep(515, `${f1000.slice(0, 515)} ---->>>> ${f1000.slice(515)}`));
+    const chain = (op: string, n: number) => `$[?(${Array.from({ length: n }, (_, i) => `@.i==${i % 2 === 0 ? 1 : 2}`).join(` ${op} `)})].i`;
+    await reply(['json.get', 'nest', chain('||', 20_000)], '[1,2]');
+    await reply(['json.get', 'nest', chain('&&', 20_000)], '[]');
+    await reply(['json.get', 'nest', `$[?(${Array(20_000).fill('@.i>0').join(' && ')} && @.i<2)].i`], '[1]');
+  });
+
   it('JSON.MGET reads one path from several keys; missing keys and paths give nil', async () => {
     await reply(['json.set', 'm1', '$', '{"a":1,"b":2,"nested":{"a":3},"c":null}'], 'OK');
     await reply(['json.set', 'm2', '$', '{"a":4,"b":5,"nested":{"a":6},"c":null}'], 'OK');

@@ -180,6 +180,17 @@ describe('SEARCH.AGGREGATE', () => {
     assert.deepEqual(r.top, { path: '/', sumOtherDocCount: 1, children: [{ path: '/shop', docCount: 5, sumOtherDocCount: 0 }] });
   });
 
+  embeddedOnly('SEARCH.* needs the embedded engine')('a hash\'s F64 text past the doubles (1e400) is infinite: its histogram bucket is too many to list', async () => {
+    await reply(['search.create', 'inf', 'ON', 'HASH', 'PREFIX', '1', 'inf:', 'SCHEMA', 'n', 'F64', 'FAST'], 1);
+    await reply(['hset', 'inf:1', 'n', '1e400'], 1);
+    const hist = (extra = '') => ['search.aggregate', 'inf', '{}', `{"h":{"$histogram":{"field":"n","interval":1${extra}}}}`];
+    // Its bucket number is Infinity: the count of buckets from it to itself was NaN, and listing them never ended.
+    await fails(hist(), 'ERR Aggregation would create more than 65000 buckets');
+    await reply(hist(',"minDocCount":1'), ['h', ['buckets', [['key', 'Infinity', 'docCount', 1]]]]);
+    await reply(['hset', 'inf:2', 'n', '5'], 1);
+    await fails(hist(), 'ERR Aggregation would create more than 65000 buckets');
+  });
+
   embeddedOnly('SEARCH.* needs the embedded engine')('the filter selects the documents; writes show at once; hash and string indexes', async () => {
     const cheap = await index().aggregate({ filter: { price: { $lt: 30 }, name: 'red' }, aggregations: { n: { $sum: { field: 'price' } } } });
     assert.deepEqual(cheap, { n: { value: 15 } });
@@ -245,6 +256,13 @@ describe('SEARCH.AGGREGATE', () => {
       'ERR Invalid aggregation: $facet cannot be a sub-aggregation');
     await fails(agg('{"a":{"$histogram":{"field":"price","interval":0}}}'), 'ERR Invalid aggregation: $histogram interval must be a positive number');
     await fails(agg('{"a":{"$histogram":{"field":"price","interval":0.00001}}}'), 'ERR Aggregation would create more than 65000 buckets');
+    // Bounds whose bucket number is past the doubles (Infinity): counting the buckets from it
+    // gave NaN, and listing them never ended (the thread spun, holding more memory each turn).
+    await fails(agg('{"a":{"$histogram":{"field":"price","interval":1e-10,"extendedBounds":{"min":1e308,"max":1e308}}}}', '{"price":{"$lt":0}}'),
+      'ERR Aggregation would create more than 65000 buckets');
+    // An offset that puts every bucket number past 2^53, where adding 1 changes nothing: listing
+    // the buckets from the lowest to the highest by adding 1 never ended, and crashed the process.
+    await reply(agg('{"a":{"$histogram":{"field":"price","interval":1,"offset":1e308}}}'), ['a', ['buckets', [['key', 0, 'docCount', 6]]]]);
     // The limit counts nested buckets too: 1000 ranges under each of 100 histogram buckets.
     const ranges = JSON.stringify(Array.from({ length: 1000 }, (_, i) => ({ from: i })));
     await fails(agg(`{"a":{"$histogram":{"field":"price","interval":1,"minDocCount":0},"$aggs":{"r":{"$range":{"field":"price","ranges":${ranges}}}}}}`),

@@ -95,6 +95,21 @@ describe('SEARCH.* over HTTP', () => {
     assert.deepEqual(await query({ price: { $ne: 40 } }), []);
     assert.deepEqual(await query({ $must: [{ name: 'wireless' }], $should: { brand: 'Zed' } }, 'ORDERBY', 'price', 'ASC'), ['product:3', 'product:1']);
     assert.equal(await count({ $must: { inStock: true }, $mustNot: { price: { $gt: 30 } } }), 1);
+    // Nesting is bounded, as serde_json bounds the JSON the service reads: 128 levels of objects
+    // and clause arrays. A 5,000-deep $and overflowed the parser's stack and answered 500.
+    const wrap = (f: object, levels: number, around: (f: object) => object) => {
+      for (let i = 0; i < levels; i++) f = around(f);
+      return f;
+    };
+    const or = (f: object) => ({ $or: f }); // one level
+    const and = (f: object) => ({ $and: [f] }); // two: an object and an array
+    const bolt = { brand: 'Bolt' };
+    assert.deepEqual(await query(wrap(bolt, 127, or)), ['product:2']);
+    assert.deepEqual(await query(wrap(wrap(bolt, 63, and), 1, or)), ['product:2']);
+    const tooDeep = 'ERR Invalid query: the filter nests deeper than 128 levels';
+    await fails(['search.query', 'products', JSON.stringify(wrap(bolt, 128, or))], tooDeep);
+    await fails(['search.query', 'products', JSON.stringify(wrap(bolt, 64, and))], tooDeep);
+    await fails(['search.count', 'products', '{"$and":['.repeat(5000) + '{}' + ']}'.repeat(5000)], tooDeep);
   });
 
   embeddedOnly('SEARCH.* needs the embedded engine')('QUERY ranks text by BM25, pages with LIMIT and OFFSET, and returns content', async () => {

@@ -116,6 +116,45 @@ describe('SEARCH.QUERY: analysis, operators and options', () => {
     assert.deepEqual(await query({ exact: { $regex: 'a{40,45}' } }), long.slice(0, 6));
   });
 
+  only('fuzzy matching of a long word against long terms costs the words\' length, not their product', async () => {
+    await t.ok(['search.create', 'long-words', 'ON', 'HASH', 'PREFIX', '1', 'w:', 'SCHEMA', 'body', 'TEXT', 'NOSTEM']);
+    const long = 'a'.repeat(20_000);
+    await t.ok(['hset', 'w:1', 'body', long]);
+    await t.ok(['hset', 'w:2', 'body', `${long.slice(2)}bb`]);
+    await t.ok(['hset', 'w:3', 'body', `${long}c`]);
+    const keys = async (filter: unknown) => (await keysOf(['search.query', 'long-words', JSON.stringify(filter), 'NOCONTENT'])).sort();
+    // The full edit-distance table of a 20,000-letter word against a 20,000-letter term is 400
+    // million cells (1.6 GB): each query stalled the thread for seconds; smart matching tries three.
+    const answers = (async () => {
+      assert.deepEqual(await keys({ body: `${long}x` }), ['w:1', 'w:3']);
+      assert.deepEqual(await keys({ body: { $fuzzy: { value: long, distance: 2 } } }), ['w:1', 'w:2', 'w:3']);
+      assert.deepEqual(await keys({ body: { $fuzzy: `${long.slice(1)}ca` } }), ['w:1', 'w:3']); // w:3 by a swap
+      assert.deepEqual(await keys({ body: { $fuzzy: { value: `${long.slice(1)}ca`, transpositionCostOne: false } } }), ['w:1']);
+      assert.deepEqual(await keys({ body: { $fuzzy: { value: `${long.slice(3)}bbb`, prefix: true } } }), ['w:2']);
+    })();
+    const stalled = new Promise((_, reject) => setTimeout(() => reject(new Error('fuzzy matching of a long word stalled')), 10_000).unref());
+    await Promise.race([answers, stalled]);
+  });
+
+  only('phrase matching reads each word\'s positions once, however many starts it tries', async () => {
+    await t.ok(['search.create', 'long-phrases', 'ON', 'HASH', 'PREFIX', '1', 'lp:', 'SCHEMA', 'body', 'TEXT', 'NOSTEM']);
+    await t.ok(['hset', 'lp:1', 'body', 'b a '.repeat(10_000)]);
+    await t.ok(['hset', 'lp:2', 'body', `${'a '.repeat(3000)}b ${'a '.repeat(3000)}`]);
+    const keys = async (filter: unknown) => (await keysOf(['search.query', 'long-phrases', JSON.stringify(filter), 'NOCONTENT'])).sort();
+    // Each start searched every later word's positions from the first: 10,000 starts, 40 words
+    // and 10,000 positions each took 3 s; the 300 words of a smart query, minutes.
+    const answers = (async () => {
+      assert.deepEqual(await keys({ body: { $phrase: `${'a '.repeat(40)}b b` } }), []);
+      assert.deepEqual(await keys({ body: { $phrase: { value: `${'a '.repeat(40)}b b`, slop: 50 } } }), ['lp:1']);
+      // lp:2 holds this phrase word for word; in lp:1 a b takes 38 more words between the a's.
+      assert.deepEqual(await keys({ body: { $phrase: { value: `a b ${'a '.repeat(39)}`, slop: 38 } } }), ['lp:1', 'lp:2']);
+      assert.deepEqual(await keys({ body: { $phrase: { value: `a b ${'a '.repeat(39)}`, slop: 37 } } }), ['lp:2']);
+      assert.deepEqual(await keys({ body: `${'a '.repeat(300)}b b` }), ['lp:1', 'lp:2']);
+    })();
+    const stalled = new Promise((_, reject) => setTimeout(() => reject(new Error('phrase matching stalled')), 10_000).unref());
+    await Promise.race([answers, stalled]);
+  });
+
   only('smart matching: one word exactly, fuzzily and by fuzzy prefix; several words as phrase, terms and fuzzily; quotes force the phrase', async () => {
     await t.ok(['search.create', 'smart', 'ON', 'HASH', 'PREFIX', '1', 's:', 'SCHEMA', 'name', 'TEXT', 'n', 'U64']);
     for (const [key, name] of [['s:1', 'tabletop'], ['s:2', 'tabeltop'], ['s:3', 'tabeltopper'], ['s:4', 'table top'], ['s:5', 'desk']]) {

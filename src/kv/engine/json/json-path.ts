@@ -71,8 +71,18 @@ class PathFault extends Error {
 
 const CMP_OPS: readonly CmpOp[] = ['==', '!=', '<=', '>=', '=~', '<', '>'];
 
+/**
+ * How deep parentheses may nest in a path, those of filters ([?(...)]) included, so filters in
+ * filters too. Parsing and evaluating recurse over that nesting, so a deeper path would overflow
+ * the stack: 3,000 parentheses, or 1,000 filters each in the last, answered 500. Larder's own
+ * bound (RedisJSON states none); a chain of && or || is no nesting and may be long.
+ */
+const MAX_NESTING = 128;
+
 class PathParser {
   private at = 0;
+  /** Parentheses open where the parser stands. */
+  private depth = 0;
   constructor(private readonly s: string) {}
 
   parseQuery(): Query | string {
@@ -213,35 +223,41 @@ class PathParser {
     return out;
   }
 
+  /** An expression in parentheses, the parser at the '('. */
+  private parenthesized(): Expr {
+    if (this.depth >= MAX_NESTING) throw new PathFault(this.at, `nesting deeper than ${MAX_NESTING} parentheses`);
+    this.at++;
+    this.depth++;
+    const e = this.or();
+    this.depth--;
+    this.ws();
+    this.expect(')');
+    return e;
+  }
+
   private or(): Expr {
-    let a = this.and();
+    const terms = [this.and()];
     for (;;) {
       this.ws();
-      if (!this.s.startsWith('||', this.at)) return a;
+      if (!this.s.startsWith('||', this.at)) return balanced('or', terms);
       this.at += 2;
-      a = { k: 'or', a, b: this.and() };
+      terms.push(this.and());
     }
   }
 
   private and(): Expr {
-    let a = this.term();
+    const terms = [this.term()];
     for (;;) {
       this.ws();
-      if (!this.s.startsWith('&&', this.at)) return a;
+      if (!this.s.startsWith('&&', this.at)) return balanced('and', terms);
       this.at += 2;
-      a = { k: 'and', a, b: this.term() };
+      terms.push(this.term());
     }
   }
 
   private term(): Expr {
     this.ws();
-    if (this.s[this.at] === '(') {
-      this.at++;
-      const e = this.or();
-      this.ws();
-      this.expect(')');
-      return e;
-    }
+    if (this.s[this.at] === '(') return this.parenthesized();
     const left = this.operand();
     this.ws();
     const op = CMP_OPS.find((o) => this.s.startsWith(o, this.at));
@@ -262,6 +278,17 @@ class PathParser {
     if (!parsed.ok) throw new PathFault(this.at, 'expected one of the following: <term>');
     return { k: 'lit', value: parsed.value };
   }
+}
+
+/**
+ * `terms` joined by `k`, as a tree of depth log2(terms.length), in their order: && and || are
+ * associative and evaluated left to right, so the answer is a left-deep chain's, without its
+ * recursion as deep as the chain is long (20,000 &&s overflowed the evaluator's stack).
+ */
+function balanced(k: 'and' | 'or', terms: readonly Expr[]): Expr {
+  if (terms.length === 1) return terms[0];
+  const mid = terms.length >> 1;
+  return { k, a: balanced(k, terms.slice(0, mid)), b: balanced(k, terms.slice(mid)) };
 }
 
 function isDigit(c: string | undefined): boolean {
