@@ -290,6 +290,18 @@ describe('vector: filtered queries', () => {
     });
     await assert.rejects(vectorClient(t).delete({ filter: 'a = ' }), { message: 'Invalid filter. At line 1:4 expected a value' });
   });
+
+  it("matches only the metadata's own fields, never what every JSON object inherits", async () => {
+    const ix = vectorClient(t);
+    const ns = { namespace: 'inherited' };
+    await ix.upsert([{ id: 'p', vector: [0.5, 0.5], metadata: { place: { city: 'Oslo' }, tags: ['a'] } }], ns);
+    const ids = async (filter: string) => (await ix.query({ vector: [0.5, 0.5], topK: 5, filter }, ns)).map((h) => h.id);
+    for (const field of ['constructor', '__proto__', 'toString', 'place.constructor', 'place.hasOwnProperty', 'tags.length']) {
+      assert.deepEqual(await ids(`HAS FIELD ${field}`), [], field);
+      assert.deepEqual(await ids(`HAS NOT FIELD ${field}`), ['p'], field);
+    }
+    assert.deepEqual(await ids('HAS FIELD place.city'), ['p']);
+  });
 });
 
 describe('vector: auth and embedding', () => {

@@ -1,6 +1,7 @@
 // Evaluates a parsed filter against vectors' metadata. A condition on a field that is absent
 // (or of another type than the value) is false, negated forms included: only HAS NOT FIELD
-// matches a missing field. A query compiles its filter once into a predicate (closures, paths
+// matches a missing field. Only the metadata's own fields are read (never `constructor` or
+// `__proto__`, which every parsed JSON object inherits). A query compiles its filter once into a predicate (closures, paths
 // resolved by one loop), rather than walking the tree for each of the vectors it checks.
 
 import { globMatch } from '../../text/glob.js';
@@ -13,7 +14,7 @@ function resolve(metadata: Metadata, path: Path): unknown {
   let at: unknown = metadata;
   for (const step of path) {
     if (typeof step === 'string') {
-      if (typeof at !== 'object' || at === null || Array.isArray(at)) return undefined;
+      if (typeof at !== 'object' || at === null || Array.isArray(at) || !Object.hasOwn(at, step)) return undefined;
       at = (at as Record<string, unknown>)[step];
     } else {
       if (!Array.isArray(at)) return undefined;
@@ -28,7 +29,7 @@ function resolve(metadata: Metadata, path: Path): unknown {
 function reader(path: Path): (metadata: Metadata) => unknown {
   const first = path[0];
   if (path.length === 1 && typeof first === 'string') {
-    return (m) => (typeof m === 'object' && m !== null && !Array.isArray(m) ? m[first] : undefined);
+    return (m) => (typeof m === 'object' && m !== null && !Array.isArray(m) && Object.hasOwn(m, first) ? m[first] : undefined);
   }
   return (m) => resolve(m, path);
 }
