@@ -310,6 +310,8 @@ export const configSchema = z
         /** An index's log is compacted into a snapshot once it is this large (and larger than the last snapshot). */
         compactAfterBytes: z.number().int().positive().default(64 * MiB),
         indexes: z.record(fileName('index'), vectorIndex).default({ default: vectorIndex.parse({}) }),
+        /** Resumable queries an index keeps; one more forgets the one used longest ago (its next piece then answers 404). */
+        maxResumableQueries: z.number().int().positive().default(10_000),
         /** Bearer token of the admin endpoints (/vector/_admin/...); generated and kept in the data dir when not given. */
         adminToken: token.optional(),
       })

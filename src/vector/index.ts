@@ -60,7 +60,7 @@ export function mountVector(config: Config, secrets: SecretStore, log: Logger): 
     );
     persistence.open();
     persisted.push(persistence);
-    indexes.set(name, { index, secrets: bearerSecrets(token, readOnlyToken), resumable: new ResumableQueries(Date.now), embedder: embedderFor(c) });
+    indexes.set(name, { index, secrets: bearerSecrets(token, readOnlyToken), resumable: new ResumableQueries(Date.now, config.vector.maxResumableQueries), embedder: embedderFor(c) });
     const creds = { index: name, token, readOnlyToken };
     credentials.push(creds);
     return creds;

@@ -8,6 +8,7 @@ import { vectorClient } from '../support/vector-sdk.js';
 
 const t = suiteLarder({
   vector: {
+    maxResumableQueries: 3,
     indexes: {
       default: {},
       fixed: { dimension: 256 },
@@ -257,6 +258,19 @@ describe('vector: resumable queries', () => {
     assert.equal(await stop(), 'Success');
     const gone = await raw('resumable-query-next', { uuid: 'no-such', additionalK: 1 }, { index: 'euclid' });
     assert.equal(gone.status, 404);
+  });
+
+  it('keeps at most maxResumableQueries an index, forgetting the one used longest ago', async () => {
+    const ix = vectorClient(t, { index: 'euclid' });
+    await ix.upsert([0, 1, 2, 3, 4].map((i) => ({ id: i, vector: [i, 0] })), { namespace: 'bound' });
+    // maxIdle far past any clock: only the bound can end these.
+    const start = () => ix.resumableQuery({ vector: [0, 0], topK: 1, maxIdle: 1e300 }, { namespace: 'bound' });
+    const [a, b, c] = [await start(), await start(), await start()];
+    assert.deepEqual((await a.fetchNext(1)).map((r) => r.id), ['1'], 'a is now the one used last');
+    const d = await start();
+    await assert.rejects(b.fetchNext(1), /does not exist or has expired/);
+    for (const q of [a, c, d]) assert.equal((await q.fetchNext(1)).length, 1);
+    for (const q of [a, c, d]) assert.equal(await q.stop(), 'Success');
   });
 });
 
