@@ -9,7 +9,7 @@
 //                 | $composite { sources: [{ name: { $terms | $histogram | $dateHistogram: {...} } }, ...],
 //                                size?, after? }                       (never nested)
 
-import { utf8Bytes } from '../bytes.js';
+import { utf8Bytes, utf8Text } from '../bytes.js';
 import { ReplyError } from '../errors.js';
 import type { FieldValue } from './document.js';
 import * as E from './errors.js';
@@ -268,9 +268,9 @@ class AggregationParser {
     const bytes = utf8Bytes(args.field);
     const field = this.def.fields.find((f) => f.name === bytes);
     if (field === undefined) return E.unknownField(args.field);
-    if (!TYPES[name.slice(1)].includes(field.type)) return E.aggregationNotFor(name, field.name, field.type);
+    if (!TYPES[name.slice(1)].includes(field.type)) return E.aggregationNotFor(name, utf8Text(field.name), field.type);
     // FACET fields cannot be FAST; every other aggregation reads the field's column.
-    if (field.type !== 'FACET' && !field.fast) return E.aggregationNeedsFast(field.name, name);
+    if (field.type !== 'FACET' && !field.fast) return E.aggregationNeedsFast(utf8Text(field.name), name);
     return field;
   }
 

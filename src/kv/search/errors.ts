@@ -2,14 +2,18 @@
 // stated (marked "reference"); the others are Larder's own, in the same form, and listed in
 // docs/search.md until the service's exact texts are known.
 
+import { utf8Bytes } from '../bytes.js';
 import { ReplyError } from '../errors.js';
+
+/** An error whose text is text (from the parsed JSON of a query or aggregation), sent as its UTF-8 bytes. */
+const queryError = (text: string) => new ReplyError(utf8Bytes(text));
 
 /** reference: troubleshooting, "Index Errors". */
 export const indexExists = (name: string) => new ReplyError(`ERR Index ${name} already exists`);
 /** reference: troubleshooting, "Query Errors". */
 export const LIMIT_RANGE = new ReplyError('ERR limit should be a positive number less than 1000');
 /** reference: troubleshooting ($not is the example it gives). */
-export const unknownOperator = (op: string) => new ReplyError(`ERR Unknown field operator: ${op}`);
+export const unknownOperator = (op: string) => queryError(`ERR Unknown field operator: ${op}`);
 
 export const EXISTS_DIFFERENT = (name: string) =>
   new ReplyError(`ERR Index ${name} already exists with a different configuration`);
@@ -36,17 +40,18 @@ export const NOCONTENT_REQUIRED = new ReplyError('ERR SEARCH.QUERY inside MULTI 
 export const SCOREFUNC_NEEDS_FIELD = new ReplyError('ERR SCOREFUNC needs FIELDVALUE <field> before its options');
 export const notScoreField = (field: string) => new ReplyError(`ERR Field ${field} is not a FAST U64, I64 or F64 field: SCOREFUNC needs one`);
 export const NOCONTENT_WITH_SELECT = new ReplyError('ERR NOCONTENT cannot be combined with SELECT or HIGHLIGHT');
-export const invalidFilter = (why: string) => new ReplyError(`ERR Invalid query: ${why}`);
-export const unknownField = (field: string) => new ReplyError(`ERR Unknown field: ${field}`);
+// The query's and aggregation's: their arguments are text, field names too (utf8Text of a schema's).
+export const invalidFilter = (why: string) => queryError(`ERR Invalid query: ${why}`);
+export const unknownField = (field: string) => queryError(`ERR Unknown field: ${field}`);
 export const operatorNotFor = (op: string, field: string, type: string) =>
-  new ReplyError(`ERR Operator ${op} is not supported on ${type} field ${field}`);
+  queryError(`ERR Operator ${op} is not supported on ${type} field ${field}`);
 export const notFast = (field: string) => new ReplyError(`ERR Field ${field} is not FAST: ORDERBY needs a FAST field`);
 // SEARCH.AGGREGATE (search/aggregate-request.ts).
-export const invalidAggregation = (why: string) => new ReplyError(`ERR Invalid aggregation: ${why}`);
-export const unknownAggregation = (op: string) => new ReplyError(`ERR Unknown aggregation operator: ${op}`);
+export const invalidAggregation = (why: string) => queryError(`ERR Invalid aggregation: ${why}`);
+export const unknownAggregation = (op: string) => queryError(`ERR Unknown aggregation operator: ${op}`);
 export const aggregationNotFor = (op: string, field: string, type: string) =>
-  new ReplyError(`ERR Aggregation ${op} is not supported on ${type} field ${field}`);
-export const aggregationNeedsFast = (field: string, op: string) => new ReplyError(`ERR Field ${field} is not FAST: ${op} needs a FAST field`);
+  queryError(`ERR Aggregation ${op} is not supported on ${type} field ${field}`);
+export const aggregationNeedsFast = (field: string, op: string) => queryError(`ERR Field ${field} is not FAST: ${op} needs a FAST field`);
 export const tooManyBuckets = (max: number) => new ReplyError(`ERR Aggregation would create more than ${max} buckets`);
 /** Parts of the language Larder does not implement yet (docs/search.md lists them). */
 export const notYet = (what: string) => new ReplyError(`ERR ${what} is not supported by Larder's search yet`);

@@ -13,7 +13,7 @@
 // Nested objects name nested fields: { author: { name: "x" } } is { "author.name": "x" }.
 // The TEXT operators are built in text-query.ts.
 
-import { utf8Bytes } from '../bytes.js';
+import { utf8Bytes, utf8Text } from '../bytes.js';
 import { ReplyError } from '../errors.js';
 import { Analyzer } from './analysis.js';
 import type { FieldValue } from './document.js';
@@ -206,7 +206,7 @@ class FilterParser {
     if (field.type === 'TEXT') {
       const any: Filter[] = [];
       for (const o of operands) {
-        if (typeof o !== 'string') return E.invalidFilter(`${op} on TEXT field ${field.name} takes text`);
+        if (typeof o !== 'string') return E.invalidFilter(`${op} on TEXT field ${utf8Text(field.name)} takes text`);
         any.push(T.eqText(this.analyzer(field), o));
       }
       return any.length === 1 ? any[0] : T.any(any);
@@ -228,7 +228,7 @@ class FilterParser {
 
   /** A query operand as the field's type holds values (document.ts). */
   private value(field: FieldDef, v: Json): FieldValue | ReplyError {
-    const bad = E.invalidFilter(`${JSON.stringify(v)} is not a valid ${field.type} value for field ${field.name}`);
+    const bad = E.invalidFilter(`${JSON.stringify(v)} is not a valid ${field.type} value for field ${utf8Text(field.name)}`);
     switch (field.type) {
       case 'BOOL':
         return typeof v === 'boolean' ? v : bad;

@@ -224,6 +224,19 @@ describe('SEARCH.QUERY: analysis, operators and options', () => {
     await fails(['search.query', 'hl', '{}', 'HIGHLIGHT', '1', 'title'], 'ERR syntax error');
   });
 
+  only('names fields, operators and values outside ASCII in its errors as they were written', async () => {
+    await t.ok(['search.create', 'σ', 'ON', 'HASH', 'PREFIX', '1', 'σ:', 'SCHEMA', 'ΣΊΣ', 'TEXT', 'año', 'U64', 'FAST', 'día', 'KEYWORD']);
+    await t.ok(['hset', 'σ:1', 'ΣΊΣ', 'hello', 'año', '7', 'día', 'lunes']);
+    await fails(['search.query', 'σ', '{"ΣΊΣX":"hello"}'], 'ERR Unknown field: ΣΊΣX');
+    await fails(['search.query', 'σ', '{"ΣΊΣ":{"$regex":"(ΣΊ"}}'], 'ERR Invalid query: $regex "(ΣΊ" is not a valid regular expression');
+    await fails(['search.query', 'σ', '{"ΣΊΣ":{"$ünknown":"x"}}'], 'ERR Unknown field operator: $ünknown');
+    await fails(['search.query', 'σ', '{"año":{"$gt":"mañana"}}'], 'ERR Invalid query: "mañana" is not a valid U64 value for field año');
+    await fails(['search.query', 'σ', '{"día":{"$fuzzy":"x"}}'], 'ERR Operator $fuzzy is not supported on KEYWORD field día');
+    await fails(['search.query', 'σ', '{}', 'HIGHLIGHT', 'FIELDS', '1', 'ñope'], 'ERR Unknown field: ñope');
+    await fails(['search.aggregate', 'σ', '{}', '{"n":{"$avg":{"field":"día"}}}'], 'ERR Aggregation $avg is not supported on KEYWORD field día');
+    await fails(['search.aggregate', 'σ', '{}', '{"n":{"$avg":{"field":"ñ"}}}'], 'ERR Unknown field: ñ');
+  });
+
   only('SCOREFUNC adjusts scores by FAST numeric fields: modifiers, factor, missing, combine and score modes', async () => {
     await t.ok(['search.create', 'sf', 'ON', 'HASH', 'PREFIX', '1', 'sf:', 'SCHEMA', 'name', 'TEXT', 'pop', 'F64', 'FAST', 'stars', 'U64', 'FAST', 'slow', 'F64', 'tag', 'KEYWORD']);
     await t.ok(['hset', 'sf:1', 'name', 'red', 'pop', '99', 'stars', '2']);

@@ -65,7 +65,7 @@ function fieldReader(r: ArgReader, index: InvertedIndex): () => FieldDef | undef
   return () => {
     const name = r.next();
     const f = index.def.fields.find((d) => d.name === name);
-    if (f === undefined) r.fail(E.unknownField(name));
+    if (f === undefined) r.fail(E.unknownField(utf8Text(name)));
     return f;
   };
 }
