@@ -29,6 +29,7 @@ export const unknownMessage = (id: string) => new QueueError(404, `message ${id}
 export const unknownDlqMessage = (id: string) => new QueueError(404, `dlq message ${id} not found`);
 export const invalidUrlGroupName = (name: string) =>
   new QueueError(400, `invalid url group name: '${name}' (letters, digits, '-', '_' and '.' only)`);
+export const invalidIdsBody = (name: string) => new QueueError(400, `the body names records by id only: {"${name}": ["...", ...]}; filters go in the query`);
 export const invalidEndpoints = (why: string) => new QueueError(400, `invalid endpoints: ${why}`);
 export const urlGroupInUse = (name: string, scheduleId: string) =>
   new QueueError(400, `url group '${name}' is the destination of schedule ${scheduleId}; delete the schedule first`);
