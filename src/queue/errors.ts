@@ -30,6 +30,8 @@ export const unknownDlqMessage = (id: string) => new QueueError(404, `dlq messag
 export const invalidUrlGroupName = (name: string) =>
   new QueueError(400, `invalid url group name: '${name}' (letters, digits, '-', '_' and '.' only)`);
 export const invalidIdsBody = (name: string) => new QueueError(400, `the body names records by id only: {"${name}": ["...", ...]}; filters go in the query`);
+export const invalidForwardHeader = (name: string) =>
+  new QueueError(400, `invalid header to forward: '${name}' (a name is an HTTP token; a value holds no control character and no character past U+00FF)`);
 export const invalidEndpoints = (why: string) => new QueueError(400, `invalid endpoints: ${why}`);
 export const urlGroupInUse = (name: string, scheduleId: string) =>
   new QueueError(400, `url group '${name}' is the destination of schedule ${scheduleId}; delete the schedule first`);

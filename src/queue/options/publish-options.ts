@@ -8,7 +8,7 @@
 
 import { createHash } from 'node:crypto';
 import { isProblem, parseRetryDelay } from '../delivery/retry-delay.js';
-import { badRequest, durationAboveLimit, invalidCallback, retriesAboveLimit, invalidDestination, invalidRetryDelay, isError, messageTooLarge, notBeforeAboveLimit, type QueueError } from '../errors.js';
+import { badRequest, durationAboveLimit, invalidCallback, invalidForwardHeader, retriesAboveLimit, invalidDestination, invalidRetryDelay, isError, messageTooLarge, notBeforeAboveLimit, type QueueError } from '../errors.js';
 import { parseRedactFields } from '../store/redaction.js';
 import { newMessageId, type Draft, type FollowUp, type MessageSettings, type QueueMessage } from '../store/message.js';
 import { duration, LONGEST_TIMER_MS, TOO_LONG } from './duration.js';
@@ -46,6 +46,8 @@ export function readPublish(destination: string, h: HeaderSource, body: Buffer, 
   if (isError(redact)) return redact;
   const contentType = h.get('content-type');
   if (contentType !== undefined) own.headers['content-type'] ??= contentType;
+  const unsendable = unsendableHeader(own.headers);
+  if (unsendable !== undefined) return invalidForwardHeader(unsendable);
   const callback = followUp(h, 'callback', c);
   if (isError(callback)) return callback;
   const failureCallback = followUp(h, 'failure-callback', c);
@@ -143,7 +145,21 @@ function followUp(h: HeaderSource, kind: 'callback' | 'failure-callback', limits
     name,
     limits,
   );
-  return isError(settings) ? settings : { url, settings };
+  if (isError(settings)) return settings;
+  const unsendable = unsendableHeader(settings.headers);
+  return unsendable !== undefined ? invalidForwardHeader(unsendable) : { url, settings };
+}
+
+// What node:http and Bun's fetch both accept in a request's header. A header the request itself
+// brought always fits; one from a batch entry's JSON or a query parameter may not, and would
+// fail every delivery attempt of a message accepted for delivery.
+const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+const FIELD_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
+
+/** The name of the first header no delivery could send, if any. */
+function unsendableHeader(headers: Record<string, string>): string | undefined {
+  for (const [name, value] of Object.entries(headers)) if (!TOKEN.test(name) || !FIELD_VALUE.test(value)) return name;
+  return undefined;
 }
 
 function forwarded(h: HeaderSource, prefixes: readonly string[]): Record<string, string> {
