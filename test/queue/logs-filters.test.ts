@@ -59,4 +59,12 @@ describe('queue log filters', () => {
     assert.deepEqual(new Set(byIds.logs.map((l) => l.messageId)), new Set([plain.messageId, keyed.messageId]));
     assert.ok(byIds.logs.some((l) => l.state === 'CREATED') && byIds.logs.some((l) => l.state === 'DELIVERED'));
   });
+
+  it('shows the next attempt of a RETRY event, and of the waiting message, as whole ms (the back-off and a Retry-After of 1.1s are not)', async () => {
+    rx.answer('/lf/retry-fraction', (n) => (n === 0 ? { status: 500 } : { status: 429, headers: { 'retry-after': '1.1s' } }));
+    const { messageId } = await client.publish({ url: `${rx.url}/lf/retry-fraction`, body: 'r', retries: 2 });
+    const retries = async () => (await client.logs({ filter: { messageId, state: 'RETRY' } })).logs;
+    await eventually(async () => (await retries()).length === 2, 'two RETRY events');
+    for (const l of await retries()) assert.ok(Number.isInteger(l.nextDeliveryTime), `nextDeliveryTime ${l.nextDeliveryTime}`);
+  });
 });
