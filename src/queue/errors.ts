@@ -34,6 +34,8 @@ export const invalidForwardHeader = (name: string) =>
   new QueueError(400, `invalid header to forward: '${name}' (a name is an HTTP token; a value holds no control character and no character past U+00FF)`);
 export const invalidCancelBody = (names: readonly string[]) =>
   new QueueError(400, `a cancel's body takes only ${names.join(' and ')}, each a string or an array of strings; other filters go in the query`);
+export const tooManyForwardHeaders = (count: number, max: number) =>
+  new QueueError(400, `${count} headers to forward, more than the limit of ${max} (queue.maxForwardedHeaders)`);
 export const invalidEndpoints = (why: string) => new QueueError(400, `invalid endpoints: ${why}`);
 export const urlGroupInUse = (name: string, scheduleId: string) =>
   new QueueError(400, `url group '${name}' is the destination of schedule ${scheduleId}; delete the schedule first`);

@@ -75,6 +75,7 @@ export function draftsOf(call: Call, destination: string, h: HeaderSource, body:
         callerIp: callerIp(call.req),
         defaultRetries: ctx.defaultRetries,
         maxMessageBytes: ctx.maxMessageBytes,
+        maxForwardedHeaders: ctx.maxForwardedHeaders,
         maxRetries: ctx.maxRetries,
         maxDelayMs: ctx.maxDelayMs,
         ...(queueName !== undefined && { queueName }),
