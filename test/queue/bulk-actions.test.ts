@@ -135,6 +135,10 @@ describe('queue bulk actions and filters', () => {
     const r = await raw('/v2/dlq', '{"dlqIds":"all"}');
     assert.equal(r.status, 400);
     assert.deepEqual((await dlqOf(client, 'body12')).map((m) => m.dlqId), dead.slice(2));
+    // A path that only starts like retry is no endpoint, not a retry of every dead letter.
+    const typo = await fetch(`${t.queue().url}/v2/dlq/retryAll`, { method: 'POST', headers: { authorization: `Bearer ${t.queue().token}` } });
+    assert.deepEqual([typo.status, await typo.json()], [404, { error: `no endpoint at /qstash/v2/dlq/retryAll`, status: 404 }]);
+    assert.deepEqual((await dlqOf(client, 'body12')).map((m) => m.dlqId), dead.slice(2));
   });
 
   it('cancels by host (that host only), exact path (several mean either), caller IP, schedule and dates', async () => {

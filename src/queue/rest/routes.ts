@@ -52,7 +52,7 @@ const ROUTES = new Map<string, ReadonlyMap<string, Route>>([
     new Map<string, Route>([
       ['GET', { bare: listDlq, sub: getDlq }],
       ['DELETE', { bare: { body: 'json', run: deleteDlq }, sub: deleteDlq }],
-      ['POST', { sub: (c: Call) => (c.rest.startsWith('retry') ? retryDlq(c) : fail(notFound(c.req.path))) }],
+      ['POST', { sub: (c: Call) => (c.rest === 'retry' || c.rest.startsWith('retry/') ? retryDlq(c) : fail(notFound(c.req.path))) }],
     ]),
   ],
   ['events', new Map<string, Route>([['GET', { bare: listLogs }]])],
