@@ -145,6 +145,17 @@ export function pageOf<T>(
   return { page };
 }
 
+/**
+ * The cursor of the logs (the queue's and the workflow runs'): an offset from the newest, as they
+ * answer it; 0 when none is given. Anything but a whole number is no position (undefined), which
+ * the endpoint answers with an empty page, as the DLQ answers a cursor it did not give: a negative
+ * offset read past the newest event, whose hole a filter then failed on (500).
+ */
+export function offsetCursor(text: string | undefined): number | undefined {
+  if (text === undefined || text === '') return 0;
+  return /^\d+$/.test(text) ? Number(text) : undefined;
+}
+
 /** A position as a cursor: the time padded so that cursors sort as the records do. */
 const cursorAt = (p: ListingPosition) => `${String(p.time).padStart(15, '0')}-${p.id}`;
 

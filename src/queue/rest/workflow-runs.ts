@@ -9,7 +9,7 @@ import type { RunRecord } from '../workflow/run.js';
 import { fail, ok } from './envelope.js';
 import { bodyBytes, jsonBody, query, type Call } from './request.js';
 import { deleteWorkflowDlq } from './workflow-dlq.js';
-import { readParams } from './list-query.js';
+import { offsetCursor, readParams } from './list-query.js';
 import { anyOf, hostAndPath, withinDates, type Filters } from './workflow-filter.js';
 
 const DEFAULT_LOG_COUNT = 10;
@@ -105,8 +105,8 @@ function listWorkflowLogs(call: Call): HttpResponse {
   const c = query(call, 'count');
   if (c !== undefined && (!/^\d+$/.test(c) || Number(c) === 0)) return fail(badRequest('count must be a positive integer'));
   const count = c === undefined ? DEFAULT_LOG_COUNT : Math.min(MAX_COUNT, Number(c));
-  const cursor = Number(query(call, 'cursor') ?? 0) || 0;
-  return ok(call.ctx.workflows.logs((r) => matchesLog(r, f), count, cursor));
+  const cursor = offsetCursor(query(call, 'cursor'));
+  return ok(cursor === undefined ? { runs: [] } : call.ctx.workflows.logs((r) => matchesLog(r, f), count, cursor));
 }
 
 function matchesLog(r: RunRecord, f: Filters): boolean {
