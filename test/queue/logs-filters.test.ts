@@ -80,6 +80,7 @@ describe('queue log filters', () => {
       assert.deepEqual(await get(`/v2/logs?count=2&cursor=${cursor}`), [200, { events: [] }], cursor);
       assert.deepEqual(await get(`/v2/logs?count=2&cursor=${cursor}&label=lf-cursor`), [200, { events: [] }], cursor);
       assert.deepEqual(await get(`/v2/workflows/logs?count=2&cursor=${cursor}`), [200, { runs: [] }], cursor);
+      assert.deepEqual(await get(`/v2/dlq?source=workflow&count=2&cursor=${cursor}`), [200, { messages: [] }], cursor);
     }
     const [, first] = (await get('/v2/logs?count=1&label=lf-cursor')) as [number, { events: unknown[] }];
     assert.equal(first.events.length, 1);

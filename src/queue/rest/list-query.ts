@@ -146,7 +146,7 @@ export function pageOf<T>(
 }
 
 /**
- * The cursor of the logs (the queue's and the workflow runs'): an offset from the newest, as they
+ * The cursor of the logs (the queue's and the workflow runs') and the workflow DLQ: an offset from the newest, as they
  * answer it; 0 when none is given. Anything but a whole number is no position (undefined), which
  * the endpoint answers with an empty page, as the DLQ answers a cursor it did not give: a negative
  * offset read past the newest event, whose hole a filter then failed on (500).
