@@ -104,8 +104,7 @@ function readParam(out: ListQuery, spec: QuerySpec, name: string, value: string)
   if (name === spec.ids) {
     out.ids.push(value);
     out.named = true;
-  }
-  else if (name === 'count') {
+  } else if (name === 'count') {
     if (!/^\d+$/.test(value) || Number(value) === 0) return badRequest('count must be a positive integer');
     out.count = Math.min(MAX_COUNT, Number(value));
   } else if (name === 'cursor') out.cursor = value === '' ? undefined : value;
@@ -146,10 +145,11 @@ export function pageOf<T>(
 }
 
 /**
- * The cursor of the logs (the queue's and the workflow runs') and the workflow DLQ: an offset from the newest, as they
- * answer it; 0 when none is given. Anything but a whole number is no position (undefined), which
- * the endpoint answers with an empty page, as the DLQ answers a cursor it did not give: a negative
- * offset read past the newest event, whose hole a filter then failed on (500).
+ * The cursor of the logs (the queue's and the workflow runs') and of the workflow DLQ: an offset
+ * from the newest, as they answer it; 0 when none is given. Anything but a whole number is no
+ * position (undefined), which the endpoint answers with an empty page, as the DLQ answers a cursor
+ * it did not give: a negative offset read past the newest event, whose hole a filter then failed
+ * on (500).
  */
 export function offsetCursor(text: string | undefined): number | undefined {
   if (text === undefined || text === '') return 0;
