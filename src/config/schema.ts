@@ -192,6 +192,13 @@ const queueSettings = z
      * copy of a response body is cut to this size. A larger publish is refused with 413.
      */
     maxMessageBytes: z.number().int().positive().default(10 * MiB),
+    /**
+     * Most headers a message may forward (Upstash-Forward-*, and a callback's own), as many as
+     * node:http takes from one request. A batch entry's JSON is bounded by the body size alone, and
+     * Bun's fetch builds a request's headers in time that grows with their count squared: 20,000
+     * stalled the Bun server 20 s per delivery attempt. More is refused with 400.
+     */
+    maxForwardedHeaders: z.number().int().positive().default(2000),
     /** Retries when a publish names none (Upstash-Retries). */
     defaultRetries: z.number().int().min(0).default(3),
     /** Most retries a publish may ask for (5: the hosted pay-as-you-go plan's); more is refused with 412. */

@@ -29,6 +29,13 @@ export const unknownMessage = (id: string) => new QueueError(404, `message ${id}
 export const unknownDlqMessage = (id: string) => new QueueError(404, `dlq message ${id} not found`);
 export const invalidUrlGroupName = (name: string) =>
   new QueueError(400, `invalid url group name: '${name}' (letters, digits, '-', '_' and '.' only)`);
+export const invalidIdsBody = (name: string) => new QueueError(400, `the body names records by id only: {"${name}": ["...", ...]}; filters go in the query`);
+export const invalidForwardHeader = (name: string) =>
+  new QueueError(400, `invalid header to forward: '${name}' (a name is an HTTP token; a value holds no control character and no character past U+00FF)`);
+export const invalidCancelBody = (names: readonly string[]) =>
+  new QueueError(400, `a cancel's body takes only ${names.join(' and ')}, each a string or an array of strings; other filters go in the query`);
+export const tooManyForwardHeaders = (count: number, max: number) =>
+  new QueueError(400, `${count} headers to forward, more than the limit of ${max} (queue.maxForwardedHeaders)`);
 export const invalidEndpoints = (why: string) => new QueueError(400, `invalid endpoints: ${why}`);
 export const urlGroupInUse = (name: string, scheduleId: string) =>
   new QueueError(400, `url group '${name}' is the destination of schedule ${scheduleId}; delete the schedule first`);
@@ -39,6 +46,7 @@ export const unknownSchedule = (id: string) => new QueueError(404, `schedule ${i
 export const refusedDestination = (what: string, url: string, why: string) => new QueueError(400, `${what} '${url}' is not allowed: ${why}`);
 export const invalidRetryDelay = (header: string, text: string, at: number, what: string) =>
   new QueueError(400, `invalid ${header} '${text}' at character ${at}: ${what}`);
+export const invalidQueueName = (name: string) => new QueueError(400, `invalid queue name: '${name}' (a non-empty name without /)`);
 export const unknownQueue = (name: string) => new QueueError(404, `queue '${name}' not found`);
 export const unknownFlowControlKey = (key: string) => new QueueError(404, `flow control key '${key}' not found`);
 export const invalidFlowControl = (value: string) =>

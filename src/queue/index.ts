@@ -136,7 +136,7 @@ export async function mountQueue(config: Config, secrets: SecretStore, log: Logg
     // A snapshot may hold what others changed as ops this process never saw: taken up again as at start.
     shared.log.onReload = () => scheduler.resync();
   const keys = keyRing.get();
-  const routes = queueRoutes({ engine, urlGroups, schedules, maxBodyBytes: config.maxBodyBytes, maxNestingDepth: config.maxNestingDepth, maxMessageBytes: c.maxMessageBytes, credentials, defaultRetries: c.defaultRetries, maxRetries: c.maxRetries, maxDelayMs: c.maxDelayMs, now, destinations, workflows }, { token, readOnlyToken });
+  const routes = queueRoutes({ engine, urlGroups, schedules, maxBodyBytes: config.maxBodyBytes, maxNestingDepth: config.maxNestingDepth, maxMessageBytes: c.maxMessageBytes, maxForwardedHeaders: c.maxForwardedHeaders, credentials, defaultRetries: c.defaultRetries, maxRetries: c.maxRetries, maxDelayMs: c.maxDelayMs, now, destinations, workflows }, { token, readOnlyToken });
   const service: Service = {
     name: 'queue',
     prefix: 'qstash',

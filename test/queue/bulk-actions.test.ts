@@ -114,6 +114,33 @@ describe('queue bulk actions and filters', () => {
     await client.messages.cancel(ids);
   });
 
+  it('a body of ids, as the API documents and older SDKs send it (deleteMany), acts on exactly those; any other body is refused and acts on nothing', async () => {
+    const raw = (path: string, body: string) =>
+      fetch(`${t.queue().url}${path}`, { method: 'DELETE', headers: { authorization: `Bearer ${t.queue().token}`, 'content-type': 'application/json' }, body });
+    const [cancel, keep] = [await waiting('body12', 2), await waiting('body12', 1)];
+    const res = await raw('/v2/messages', JSON.stringify({ messageIds: cancel }));
+    assert.deepEqual(await res.json(), { cancelled: 2 });
+    assert.deepEqual([await pending(cancel), await pending(keep)], [0, 1]);
+    assert.deepEqual(await (await raw('/v2/messages', JSON.stringify({ messageIds: [] }))).json(), { cancelled: 0 });
+    for (const bad of ['{"messageIds":5}', '{"messageIds":[1]}', '{"messageId":["x"]}', '["x"]', '{"messageIds":[],"label":"x"}']) {
+      const r = await raw('/v2/messages', bad);
+      assert.equal(r.status, 400, bad);
+      assert.deepEqual(await r.json(), { error: 'the body names records by id only: {"messageIds": ["...", ...]}; filters go in the query', status: 400 });
+    }
+    assert.equal(await pending(keep), 1);
+
+    await deadLetters('body12', 3);
+    const dead = (await dlqOf(client, 'body12')).map((m) => m.dlqId);
+    assert.deepEqual(await (await raw('/v2/dlq', JSON.stringify({ dlqIds: dead.slice(0, 2) }))).json(), { deleted: 2 });
+    const r = await raw('/v2/dlq', '{"dlqIds":"all"}');
+    assert.equal(r.status, 400);
+    assert.deepEqual((await dlqOf(client, 'body12')).map((m) => m.dlqId), dead.slice(2));
+    // A path that only starts like retry is no endpoint, not a retry of every dead letter.
+    const typo = await fetch(`${t.queue().url}/v2/dlq/retryAll`, { method: 'POST', headers: { authorization: `Bearer ${t.queue().token}` } });
+    assert.deepEqual([typo.status, await typo.json()], [404, { error: `no endpoint at /qstash/v2/dlq/retryAll`, status: 404 }]);
+    assert.deepEqual((await dlqOf(client, 'body12')).map((m) => m.dlqId), dead.slice(2));
+  });
+
   it('cancels by host (that host only), exact path (several mean either), caller IP, schedule and dates', async () => {
     const port = new URL(rx.url).port;
     const local = await waiting('host10', 1, `http://localhost:${port}/h10`);

@@ -10,7 +10,7 @@ import { queueSuite } from '../support/queue-receiver.js';
 const EVERY_SECOND = '* * * * * *';
 
 describe('queue log filters', () => {
-  const { rx, client } = queueSuite();
+  const { t, rx, client } = queueSuite();
 
   /** The DELIVERED events matching `filter`. */
   const delivered = async (filter: Record<string, string | string[]>) => (await client.logs({ filter: { ...filter, state: 'DELIVERED' } })).logs;
@@ -58,5 +58,31 @@ describe('queue log filters', () => {
     const byIds = await client.logs({ messageIds: [plain.messageId, keyed.messageId] });
     assert.deepEqual(new Set(byIds.logs.map((l) => l.messageId)), new Set([plain.messageId, keyed.messageId]));
     assert.ok(byIds.logs.some((l) => l.state === 'CREATED') && byIds.logs.some((l) => l.state === 'DELIVERED'));
+  });
+
+  it('shows the next attempt of a RETRY event as whole ms (the back-off and a Retry-After of 1.1s are not)', async () => {
+    rx.answer('/lf/retry-fraction', (n) => (n === 0 ? { status: 500 } : { status: 429, headers: { 'retry-after': '1.1s' } }));
+    const { messageId } = await client.publish({ url: `${rx.url}/lf/retry-fraction`, body: 'r', retries: 2 });
+    const retries = async () => (await client.logs({ filter: { messageId, state: 'RETRY' } })).logs;
+    await eventually(async () => (await retries()).length === 2, 'two RETRY events');
+    for (const l of await retries()) assert.ok(Number.isInteger(l.nextDeliveryTime), `nextDeliveryTime ${l.nextDeliveryTime}`);
+  });
+
+  it('answers a cursor that is no offset (negative, fractional, not a number) with an empty page, never holes or a 500', async () => {
+    await client.publish({ url: `${rx.url}/lf/cursor`, body: 'c', label: 'lf-cursor' });
+    await eventually(async () => (await client.logs({ filter: { label: 'lf-cursor', state: 'DELIVERED' } })).logs.length === 1, 'a DELIVERED log');
+    const q = t.queue();
+    const get = async (path: string) => {
+      const res = await fetch(`${q.url}${path}`, { headers: { authorization: `Bearer ${q.token}` } });
+      return [res.status, await res.json()];
+    };
+    for (const cursor of ['-2', '1.5', 'junk']) {
+      assert.deepEqual(await get(`/v2/logs?count=2&cursor=${cursor}`), [200, { events: [] }], cursor);
+      assert.deepEqual(await get(`/v2/logs?count=2&cursor=${cursor}&label=lf-cursor`), [200, { events: [] }], cursor);
+      assert.deepEqual(await get(`/v2/workflows/logs?count=2&cursor=${cursor}`), [200, { runs: [] }], cursor);
+      assert.deepEqual(await get(`/v2/dlq?source=workflow&count=2&cursor=${cursor}`), [200, { messages: [] }], cursor);
+    }
+    const [, first] = (await get('/v2/logs?count=1&label=lf-cursor')) as [number, { events: unknown[] }];
+    assert.equal(first.events.length, 1);
   });
 });

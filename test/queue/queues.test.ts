@@ -164,6 +164,28 @@ describe('queues', () => {
     const readOnly = await fetch(`${q.url}/v2/queues`, { method: 'POST', headers: { authorization: `Bearer ${q.readOnlyToken}` }, body: '{"queueName":"q"}' });
     assert.equal(readOnly.status, 403);
   });
+
+  it('refuses a queue name the queue endpoints could not address (empty, or with a /) from enqueue, a batch entry and a schedule, as it does from POST /v2/queues', async () => {
+    const q = t.queue();
+    const call = (path: string, init: { headers?: Record<string, string>; body: string }) =>
+      fetch(`${q.url}${path}`, { method: 'POST', headers: { authorization: `Bearer ${q.token}`, ...init.headers }, body: init.body });
+    const dest = `${rx.url}/qname/never`;
+    const refused = (name: string) => ({ error: `invalid queue name: '${name}' (a non-empty name without /)`, status: 400 });
+    const answers = [
+      await call('/v2/batch', { headers: { 'content-type': 'application/json' }, body: JSON.stringify([{ destination: dest, queue: '', headers: { 'Upstash-Delay': '1h' } }]) }),
+      await call('/v2/batch', { headers: { 'content-type': 'application/json' }, body: JSON.stringify([{ destination: dest, queue: 'a/b', headers: { 'Upstash-Delay': '1h' } }]) }),
+      await call(`/v2/enqueue/a%2Fb/${dest}`, { headers: { 'Upstash-Delay': '1h' }, body: 'x' }),
+      await call(`/v2/schedules/${dest}`, { headers: { 'Upstash-Cron': '0 0 1 1 *', 'Upstash-Queue-Name': '' }, body: 'x' }),
+    ];
+    assert.deepEqual(await Promise.all(answers.map(async (r) => [r.status, await r.json()])), [
+      [400, refused('')],
+      [400, refused('a/b')],
+      [400, refused('a/b')],
+      [400, refused('')],
+    ]);
+    const names = (await client.queue().list()).map((x) => x.name);
+    assert.ok(!names.includes('') && !names.includes('a/b'), names.join(', '));
+  });
 });
 
 describe('queue settings across a restart', () => {

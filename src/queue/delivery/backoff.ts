@@ -13,7 +13,8 @@ const MAX_DELAY_S = 86_400;
 export function backoffMs(retried: number, scale: number, expression?: string): number {
   // The expression's `retried` counts the retries made before this one: 0 for the first.
   const custom = expression === undefined ? undefined : retryDelayMs(expression, retried - 1);
-  return (custom ?? Math.min(MAX_DELAY_S, Math.exp(2.5 * retried)) * 1000) * scale;
+  // Whole ms: the API shows the next attempt's time (nextDeliveryTime, notBefore) as an integer.
+  return Math.round((custom ?? Math.min(MAX_DELAY_S, Math.exp(2.5 * retried)) * 1000) * scale);
 }
 
 /** A Go-style duration: one or more number-unit pairs, e.g. `6m5s`, `1h`, `1.5s`, `500ms`. */
@@ -49,5 +50,5 @@ export function requestedDelayMs(headers: Record<string, string>, nowMs: number,
     if (Number.isFinite(n) && n >= 0) seconds = n > 1e9 ? Math.max(0, n - nowMs / 1000) : n;
     else if (DURATION.test(text)) seconds = durationSeconds(text);
   }
-  return seconds === undefined ? undefined : Math.min(MAX_DELAY_S, seconds) * 1000 * scale;
+  return seconds === undefined ? undefined : Math.round(Math.min(MAX_DELAY_S, seconds) * 1000 * scale);
 }

@@ -8,7 +8,7 @@
 
 import { createHash } from 'node:crypto';
 import { isProblem, parseRetryDelay } from '../delivery/retry-delay.js';
-import { badRequest, durationAboveLimit, invalidCallback, retriesAboveLimit, invalidDestination, invalidRetryDelay, isError, messageTooLarge, notBeforeAboveLimit, type QueueError } from '../errors.js';
+import { badRequest, durationAboveLimit, invalidCallback, invalidForwardHeader, tooManyForwardHeaders, retriesAboveLimit, invalidDestination, invalidRetryDelay, isError, messageTooLarge, notBeforeAboveLimit, type QueueError } from '../errors.js';
 import { parseRedactFields } from '../store/redaction.js';
 import { newMessageId, type Draft, type FollowUp, type MessageSettings, type QueueMessage } from '../store/message.js';
 import { duration, LONGEST_TIMER_MS, TOO_LONG } from './duration.js';
@@ -29,6 +29,8 @@ export interface PublishContext {
   maxRetries?: number;
   /** queue.maxDelayMs: the furthest ahead a delay or not-before may put a delivery. */
   maxDelayMs: number;
+  /** queue.maxForwardedHeaders, for each of the message and its callbacks; absent for a run's own messages (checked at its trigger). */
+  maxForwardedHeaders?: number;
   queueName?: string;
 }
 
@@ -46,6 +48,8 @@ export function readPublish(destination: string, h: HeaderSource, body: Buffer, 
   if (isError(redact)) return redact;
   const contentType = h.get('content-type');
   if (contentType !== undefined) own.headers['content-type'] ??= contentType;
+  const unsendable = unsendableHeader(own.headers, c);
+  if (isError(unsendable)) return unsendable;
   const callback = followUp(h, 'callback', c);
   if (isError(callback)) return callback;
   const failureCallback = followUp(h, 'failure-callback', c);
@@ -88,7 +92,7 @@ export function readPublish(destination: string, h: HeaderSource, body: Buffer, 
   return draft;
 }
 
-type SettingLimits = Pick<PublishContext, 'maxRetries' | 'maxDelayMs'>;
+type SettingLimits = Pick<PublishContext, 'maxRetries' | 'maxDelayMs' | 'maxForwardedHeaders'>;
 
 /**
  * Method, Retries, Timeout, Delay and Retry-Delay under `setting`'s names, and the forwarded
@@ -143,7 +147,23 @@ function followUp(h: HeaderSource, kind: 'callback' | 'failure-callback', limits
     name,
     limits,
   );
-  return isError(settings) ? settings : { url, settings };
+  if (isError(settings)) return settings;
+  const unsendable = unsendableHeader(settings.headers, limits);
+  return isError(unsendable) ? unsendable : { url, settings };
+}
+
+// What node:http and Bun's fetch both accept in a request's header. A header the request itself
+// brought always fits; one from a batch entry's JSON or a query parameter may not, and would
+// fail every delivery attempt of a message accepted for delivery.
+const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+const FIELD_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
+
+/** The refusal of headers no delivery could send, or of more than the limit; null when they fit. */
+function unsendableHeader(headers: Record<string, string>, limits: SettingLimits): QueueError | null {
+  const names = Object.keys(headers);
+  if (limits.maxForwardedHeaders !== undefined && names.length > limits.maxForwardedHeaders) return tooManyForwardHeaders(names.length, limits.maxForwardedHeaders);
+  for (const name of names) if (!TOKEN.test(name) || !FIELD_VALUE.test(headers[name])) return invalidForwardHeader(name);
+  return null;
 }
 
 function forwarded(h: HeaderSource, prefixes: readonly string[]): Record<string, string> {

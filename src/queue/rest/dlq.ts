@@ -25,15 +25,15 @@ export function getDlq(call: Call): HttpResponse {
   return isError(e) ? fail(e) : ok(dlqJson(e, call.ctx.credentials));
 }
 
-// DELETE /v2/dlq/{dlqId} | DELETE /v2/dlq?dlqIds=...|filters&count=&cursor=
-export function deleteDlq(call: Call): HttpResponse {
+// DELETE /v2/dlq/{dlqId} | DELETE /v2/dlq?dlqIds=...|filters&count=&cursor= | DELETE /v2/dlq with {"dlqIds": [..]}
+export function deleteDlq(call: Call, body?: unknown): HttpResponse {
   const engine = call.ctx.engine;
   const id = firstPathName(call);
   if (id !== '') {
     const err = engine.deleteDlq(id);
     return err === null ? ok({ deleted: 1 }) : fail(err);
   }
-  const targets = dlqPage(call, EVERY_MATCH);
+  const targets = dlqPage(call, EVERY_MATCH, body);
   if (isError(targets)) return fail(targets);
   let deleted = 0;
   for (const e of targets.page) if (engine.deleteDlq(e.dlqId) === null) deleted++;
@@ -60,11 +60,11 @@ export function retryDlq(call: Call): HttpResponse {
 }
 
 /** The dead letters a DLQ call names (by id, all of them) or filters (up to `count`, else `unnamed`, in failure order). */
-function dlqPage(call: Call, unnamed: number): { page: DlqEntry[]; cursor?: string } | QueueError {
-  const q = readListQuery(call, DLQ_QUERY);
+function dlqPage(call: Call, unnamed: number, body?: unknown): { page: DlqEntry[]; cursor?: string } | QueueError {
+  const q = readListQuery(call, DLQ_QUERY, body);
   if (isError(q)) return q;
   const engine = call.ctx.engine;
-  if (q.ids.length > 0) return { page: q.ids.map((id) => engine.dlqEntry(id)).filter((e): e is DlqEntry => !isError(e)) };
+  if (q.named) return { page: q.ids.map((id) => engine.dlqEntry(id)).filter((e): e is DlqEntry => !isError(e)) };
   return pageOf(
     (after) => engine.dlqAfter(after),
     (e) => ({ time: e.failedAt, id: e.dlqId }),

@@ -4,7 +4,7 @@
 // would turn "delete where labeel=x" into "delete everything".
 
 import { queryPairs, utf8Text } from '../../server/url.js';
-import { badRequest, isError, type QueueError } from '../errors.js';
+import { badRequest, invalidIdsBody, isError, type QueueError } from '../errors.js';
 import type { FilterField, RecordFilter } from '../store/record-filter.js';
 import type { Call } from './request.js';
 import type { ListingPosition } from '../store/listing-order.js';
@@ -18,6 +18,8 @@ export interface QuerySpec {
 export interface ListQuery {
   filter: RecordFilter;
   ids: string[];
+  /** Whether the call names its records one by one (query or body), even if none: it then acts on those only. */
+  named: boolean;
   /** As given (at most MAX_COUNT); undefined when not. */
   count: number | undefined;
   cursor: string | undefined;
@@ -66,22 +68,43 @@ export function readParams(call: Call, takes: readonly string[]): QueryParams | 
   return out;
 }
 
-export function readListQuery(call: Call, spec: QuerySpec): ListQuery | QueueError {
+/** `body`: a bulk action's JSON body, undefined when it has none (see bodyIds). */
+export function readListQuery(call: Call, spec: QuerySpec, body?: unknown): ListQuery | QueueError {
   const params = readParams(call, [...spec.filters, spec.ids]);
   if (isError(params)) return params;
-  const out: ListQuery = { filter: {}, ids: [], count: undefined, cursor: undefined };
+  const out: ListQuery = { filter: {}, ids: [], named: false, count: undefined, cursor: undefined };
   for (const [name, values] of params) {
     for (const value of values) {
       const err = readParam(out, spec, name, value);
       if (err !== null) return err;
     }
   }
+  if (body === undefined) return out;
+  const ids = bodyIds(body, spec.ids);
+  if (isError(ids)) return ids;
+  out.ids.push(...ids);
+  out.named = true;
   return out;
 }
 
+/**
+ * The ids of a bulk delete's JSON body, `{"dlqIds": [..]}` or `{"messageIds": [..]}`, as the
+ * service's API documents them and older SDKs send them (dlq.deleteMany, messages.deleteMany).
+ * Any other body is refused: ignored, it would leave the call without ids, and so acting on every record.
+ */
+function bodyIds(body: unknown, name: string): string[] | QueueError {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return invalidIdsBody(name);
+  const keys = Object.keys(body);
+  const ids = (body as Record<string, unknown>)[name];
+  if (keys.length !== 1 || keys[0] !== name || !Array.isArray(ids) || !ids.every((id) => typeof id === 'string')) return invalidIdsBody(name);
+  return ids;
+}
+
 function readParam(out: ListQuery, spec: QuerySpec, name: string, value: string): QueueError | null {
-  if (name === spec.ids) out.ids.push(value);
-  else if (name === 'count') {
+  if (name === spec.ids) {
+    out.ids.push(value);
+    out.named = true;
+  } else if (name === 'count') {
     if (!/^\d+$/.test(value) || Number(value) === 0) return badRequest('count must be a positive integer');
     out.count = Math.min(MAX_COUNT, Number(value));
   } else if (name === 'cursor') out.cursor = value === '' ? undefined : value;
@@ -119,6 +142,18 @@ export function pageOf<T>(
     page.push(t);
   }
   return { page };
+}
+
+/**
+ * The cursor of the logs (the queue's and the workflow runs') and of the workflow DLQ: an offset
+ * from the newest, as they answer it; 0 when none is given. Anything but a whole number is no
+ * position (undefined), which the endpoint answers with an empty page, as the DLQ answers a cursor
+ * it did not give: a negative offset read past the newest event, whose hole a filter then failed
+ * on (500).
+ */
+export function offsetCursor(text: string | undefined): number | undefined {
+  if (text === undefined || text === '') return 0;
+  return /^\d+$/.test(text) ? Number(text) : undefined;
 }
 
 /** A position as a cursor: the time padded so that cursors sort as the records do. */

@@ -14,20 +14,20 @@ export function getMessage(call: Call): HttpResponse {
   return isError(m) ? fail(m) : ok(messageJson(m, call.ctx.credentials));
 }
 
-// DELETE /v2/messages/{id} | DELETE /v2/messages?messageIds=...|filters
+// DELETE /v2/messages/{id} | DELETE /v2/messages?messageIds=...|filters | DELETE /v2/messages with {"messageIds": [..]}
 // A filter (or none: all) cancels every waiting match in one call, as the service does: it
 // ignores count, which the SDK still sends (100), and answers no cursor.
-export function cancelMessages(call: Call): HttpResponse {
+export function cancelMessages(call: Call, body?: unknown): HttpResponse {
   const engine = call.ctx.engine;
   const id = firstPathName(call);
   if (id !== '') {
     const err = engine.cancel(id);
     return err === null ? ok({ cancelled: 1 }) : fail(err);
   }
-  const q = readListQuery(call, CANCEL_QUERY);
+  const q = readListQuery(call, CANCEL_QUERY, body);
   if (isError(q)) return fail(q);
   let cancelled = 0;
-  for (const t of q.ids.length > 0 ? q.ids : waitingMatches(call, q)) if (engine.cancel(t) === null) cancelled++;
+  for (const t of q.named ? q.ids : waitingMatches(call, q)) if (engine.cancel(t) === null) cancelled++;
   return ok({ cancelled });
 }
 

@@ -7,7 +7,8 @@
 import type { HttpResponse } from '../../server/http.js';
 import { nestsDeeperThan, tooDeep } from '../../server/json-body.js';
 import { percentDecode, percentDecodeText, queryPairs, utf8Text } from '../../server/url.js';
-import { badRequest, isError, refusedDestination, type QueueError } from '../errors.js';
+import { badRequest, invalidQueueName, isError, refusedDestination, type QueueError } from '../errors.js';
+import { isQueueName } from '../store/gate-records.js';
 import type { Draft } from '../store/message.js';
 import { isUrlGroupName } from '../url-groups.js';
 import { fail, ok } from './envelope.js';
@@ -65,6 +66,9 @@ export async function publishBatch(call: Call, items: unknown): Promise<HttpResp
 /** The message a publish to a URL makes, or one per endpoint for a URL group's name. */
 export function draftsOf(call: Call, destination: string, h: HeaderSource, body: Buffer, queueName?: string): Draft[] | QueueError {
   const { ctx } = call;
+  // Enqueue, a batch entry's queue and a schedule's Upstash-Queue-Name: a queue made with a name
+  // the queue endpoints cannot address (none, or a '/') could be neither paused nor deleted.
+  if (queueName !== undefined && !isQueueName(queueName)) return invalidQueueName(queueName);
   // A workflow run's messages are JSON Larder parses and keeps parts of (an invoke's step), so
   // they are bounded as request bodies are; other bodies are passed on unread.
   if (h.get('upstash-workflow-runid') !== undefined && nestsDeeperThan(body.toString('utf8'), ctx.maxNestingDepth)) return tooDeep(ctx.maxNestingDepth);
@@ -75,6 +79,7 @@ export function draftsOf(call: Call, destination: string, h: HeaderSource, body:
         callerIp: callerIp(call.req),
         defaultRetries: ctx.defaultRetries,
         maxMessageBytes: ctx.maxMessageBytes,
+        maxForwardedHeaders: ctx.maxForwardedHeaders,
         maxRetries: ctx.maxRetries,
         maxDelayMs: ctx.maxDelayMs,
         ...(queueName !== undefined && { queueName }),

@@ -20,6 +20,8 @@ export interface QueueContext {
   readonly maxBodyBytes: number;
   readonly maxNestingDepth: number;
   readonly maxMessageBytes: number;
+  /** queue.maxForwardedHeaders. */
+  readonly maxForwardedHeaders: number;
   /** Headers shown as "[redacted]" (store/redaction.ts). */
   readonly credentials: CredentialHeaders;
   readonly defaultRetries: number;

@@ -46,13 +46,13 @@ const ROUTES = new Map<string, ReadonlyMap<string, Route>>([
       ['POST', { sub: (c: Call) => (c.rest === 'rotate' ? rotateKeys(c) : fail(notFound(c.req.path))), signingKeys: true }],
     ]),
   ],
-  ['messages', new Map<string, Route>([['GET', { sub: getMessage }], ['DELETE', { bare: cancelMessages, sub: cancelMessages }]])],
+  ['messages', new Map<string, Route>([['GET', { sub: getMessage }], ['DELETE', { bare: { body: 'json', run: cancelMessages }, sub: cancelMessages }]])],
   [
     'dlq',
     new Map<string, Route>([
       ['GET', { bare: listDlq, sub: getDlq }],
-      ['DELETE', { bare: deleteDlq, sub: deleteDlq }],
-      ['POST', { sub: (c: Call) => (c.rest.startsWith('retry') ? retryDlq(c) : fail(notFound(c.req.path))) }],
+      ['DELETE', { bare: { body: 'json', run: deleteDlq }, sub: deleteDlq }],
+      ['POST', { sub: (c: Call) => (c.rest === 'retry' || c.rest.startsWith('retry/') ? retryDlq(c) : fail(notFound(c.req.path))) }],
     ]),
   ],
   ['events', new Map<string, Route>([['GET', { bare: listLogs }]])],

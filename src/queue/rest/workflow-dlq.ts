@@ -12,7 +12,7 @@ import type { RunRecord } from '../workflow/run.js';
 import { fail, ok } from './envelope.js';
 import { dlqJson } from './message-json.js';
 import { query, type Call } from './request.js';
-import { readParams } from './list-query.js';
+import { offsetCursor, readParams } from './list-query.js';
 import { anyOf, withinDates } from './workflow-filter.js';
 
 const DEFAULT_COUNT = 100;
@@ -26,7 +26,8 @@ interface Found {
 export function listWorkflowDlq(call: Call): HttpResponse {
   const count = Number(query(call, 'count') ?? DEFAULT_COUNT);
   if (!Number.isInteger(count) || count <= 0) return fail(badRequest('count must be a positive integer'));
-  const cursor = Number(query(call, 'cursor') ?? 0) || 0;
+  const cursor = offsetCursor(query(call, 'cursor'));
+  if (cursor === undefined) return ok({ messages: [] });
   const all = targets(call);
   if (isError(all)) return fail(all);
   const page = all.slice(cursor, cursor + count).map(({ entry, run }) => {

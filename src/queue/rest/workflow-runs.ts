@@ -3,13 +3,13 @@
 
 import type { HttpResponse } from '../../server/http.js';
 import { percentDecodeText } from '../../server/url.js';
-import { badRequest, isError, notFound, unknownWorkflowRun } from '../errors.js';
+import { badRequest, invalidCancelBody, isError, notFound, unknownWorkflowRun, type QueueError } from '../errors.js';
 import { rawSteps } from '../workflow/run-delivery.js';
 import type { RunRecord } from '../workflow/run.js';
 import { fail, ok } from './envelope.js';
-import { bodyBytes, query, type Call } from './request.js';
+import { bodyBytes, jsonBody, query, type Call } from './request.js';
 import { deleteWorkflowDlq } from './workflow-dlq.js';
-import { readParams } from './list-query.js';
+import { offsetCursor, readParams } from './list-query.js';
 import { anyOf, hostAndPath, withinDates, type Filters } from './workflow-filter.js';
 
 const DEFAULT_LOG_COUNT = 10;
@@ -33,6 +33,7 @@ export function getWorkflows(call: Call): HttpResponse {
 // DELETE /v2/workflows/dlq?dlqIds=..|filters (workflow-dlq.ts)
 // DELETE /v2/workflows/runs/{runId}?cancel=true|false (body: the run's result)
 // DELETE /v2/workflows/runs?workflowRunIds=..|workflowUrl=&workflowUrlExactMatch=&label=&fromDate=&toDate=
+//   (older clients: the body {workflowRunIds: [..]} | {workflowUrl} | {})
 export async function deleteWorkflows(call: Call): Promise<HttpResponse> {
   const [what, id] = parts(call);
   if (what === 'dlq' && id === '') return deleteWorkflowDlq(call);
@@ -40,7 +41,11 @@ export async function deleteWorkflows(call: Call): Promise<HttpResponse> {
   const workflows = call.ctx.workflows;
   if (id === '') {
     // Every match at once: the service ignores the count the SDK sends, and cancel has no cursor.
-    const f = readParams(call, CANCEL_FILTERS);
+    const fromQuery = readParams(call, CANCEL_FILTERS);
+    if (isError(fromQuery)) return fail(fromQuery);
+    const body = await jsonBody(call);
+    if (isError(body)) return fail(body);
+    const f = body === undefined ? fromQuery : withBodyFilters(fromQuery, body);
     return isError(f) ? fail(f) : ok({ cancelled: workflows.cancelWhere((r) => matchesCancel(r, f)) });
   }
   const body = await bodyBytes(call);
@@ -51,6 +56,23 @@ export async function deleteWorkflows(call: Call): Promise<HttpResponse> {
 }
 
 const CANCEL_FILTERS = ['workflowRunIds', 'workflowUrl', 'workflowUrlExactMatch', 'host', 'path', 'label', 'flowControlKey', 'callerIp', 'fromDate', 'toDate'];
+/** What older @upstash/workflow clients send as a cancel's JSON body: {workflowRunIds: [..]}, {workflowUrl} or {} (all). */
+const BODY_FILTERS = ['workflowRunIds', 'workflowUrl'];
+
+/**
+ * The query's filters with those of a cancel's JSON body. Anything else in the body is refused:
+ * ignored, it would leave the cancel without a filter, and so cancelling every run.
+ */
+function withBodyFilters(query: Filters, body: unknown): Filters | QueueError {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return invalidCancelBody(BODY_FILTERS);
+  const out = new Map(query);
+  for (const [name, value] of Object.entries(body)) {
+    const values = typeof value === 'string' ? [value] : value;
+    if (!BODY_FILTERS.includes(name) || !Array.isArray(values) || !values.every((v) => typeof v === 'string')) return invalidCancelBody(BODY_FILTERS);
+    out.set(name, [...(out.get(name) ?? []), ...values]);
+  }
+  return out;
+}
 
 function matchesCancel(r: RunRecord, f: Filters): boolean {
   const exact = f.get('workflowUrlExactMatch')?.[0] === 'true';
@@ -83,8 +105,8 @@ function listWorkflowLogs(call: Call): HttpResponse {
   const c = query(call, 'count');
   if (c !== undefined && (!/^\d+$/.test(c) || Number(c) === 0)) return fail(badRequest('count must be a positive integer'));
   const count = c === undefined ? DEFAULT_LOG_COUNT : Math.min(MAX_COUNT, Number(c));
-  const cursor = Number(query(call, 'cursor') ?? 0) || 0;
-  return ok(call.ctx.workflows.logs((r) => matchesLog(r, f), count, cursor));
+  const cursor = offsetCursor(query(call, 'cursor'));
+  return ok(cursor === undefined ? { runs: [] } : call.ctx.workflows.logs((r) => matchesLog(r, f), count, cursor));
 }
 
 function matchesLog(r: RunRecord, f: Filters): boolean {

@@ -3,6 +3,9 @@
 // the ones pinned, and whether it is paused). What is in flight and the rate counters are not
 // kept: they start empty after a restart.
 
+/** A queue's name as client.queue({queueName}) takes it: one path segment of /v2/queues/{name}. */
+export const isQueueName = (name: string) => name !== '' && !name.includes('/');
+
 export interface QueueRecord {
   name: string;
   parallelism: number;

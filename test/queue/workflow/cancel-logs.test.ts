@@ -69,6 +69,28 @@ describe('workflow cancel and logs', () => {
     for (const id of ids) await ep.runIs(id, 'RUN_CANCELED');
   });
 
+  it("cancels by an older client's JSON body ({workflowRunIds}, {workflowUrl}) exactly what it names; any other body is refused and cancels nothing", async () => {
+    const { url } = runsAt('/cancel-body');
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i++) ids.push((await ep.client.trigger({ url, body: {} })).workflowRunId);
+    for (const id of ids) await sleeping(id);
+    const cancel = (body: string) =>
+      fetch(`${t.queue().url}/v2/workflows/runs`, { method: 'DELETE', headers: { authorization: `Bearer ${t.queue().token}`, 'content-type': 'application/json' }, body });
+    const refusal = {
+      error: "a cancel's body takes only workflowRunIds and workflowUrl, each a string or an array of strings; other filters go in the query",
+      status: 400,
+    };
+    for (const bad of ['{"workflowRunIds":5}', '{"ids":["x"]}', '[]', '{"workflowUrl":[1]}']) {
+      const res = await cancel(bad);
+      assert.deepEqual([res.status, await res.json()], [400, refusal], bad);
+    }
+    assert.deepEqual(await (await cancel(JSON.stringify({ workflowRunIds: [] }))).json(), { cancelled: 0 });
+    assert.deepEqual(await (await cancel(JSON.stringify({ workflowRunIds: ids.slice(0, 2) }))).json(), { cancelled: 2 });
+    assert.deepEqual(await (await cancel(JSON.stringify({ workflowUrl: `${url}-elsewhere` }))).json(), { cancelled: 0 });
+    assert.deepEqual(await (await cancel(JSON.stringify({ workflowUrl: url }))).json(), { cancelled: 1 });
+    for (const id of ids) await ep.runIs(id, 'RUN_CANCELED');
+  });
+
   it('cancels by host, path, caller address and any of several labels; a filter it does not take is refused, never ignored', async () => {
     const { url } = runsAt('/cancel-filtered');
     const labelled = async (label: string) => (await ep.client.trigger({ url, body: {}, label })).workflowRunId;
