@@ -47,6 +47,7 @@ export const refusedDestination = (what: string, url: string, why: string) => ne
 export const invalidRetryDelay = (header: string, text: string, at: number, what: string) =>
   new QueueError(400, `invalid ${header} '${text}' at character ${at}: ${what}`);
 export const invalidQueueName = (name: string) => new QueueError(400, `invalid queue name: '${name}' (a non-empty name without /)`);
+export const invalidRunId = (id: string) => new QueueError(400, `invalid workflow run id: '${id}' (a non-empty id without /)`);
 export const unknownQueue = (name: string) => new QueueError(404, `queue '${name}' not found`);
 export const unknownFlowControlKey = (key: string) => new QueueError(404, `flow control key '${key}' not found`);
 export const invalidFlowControl = (value: string) =>

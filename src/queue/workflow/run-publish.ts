@@ -13,7 +13,7 @@
 // - `Upstash-Workflow-CallType: toCallback` is a context.call request to a third party: its own
 //   settings only, and its Upstash-Callback-Workflow-* headers kept for the callback.
 
-import { badRequest, isError, workflowRunNotActive, type QueueError } from '../errors.js';
+import { badRequest, invalidRunId, isError, workflowRunNotActive, type QueueError } from '../errors.js';
 import type { Published, QueueEngine } from '../engine.js';
 import { readPublish, type HeaderSource } from '../options/publish-options.js';
 import type { Draft, WorkflowTag } from '../store/message.js';
@@ -61,6 +61,8 @@ export function runDraft(runs: RunStore, h: HeaderSource, read: (h: HeaderSource
   const runId = h.get('upstash-workflow-runid');
   if (runId === undefined) return read(h);
   if (h.get('upstash-workflow-init')?.toLowerCase() === 'true') {
+    // A run the /v2/workflows/runs/{id} endpoints could not address could be neither read nor cancelled by id.
+    if (runId === '' || runId.includes('/')) return invalidRunId(runId);
     const draft = read(h);
     if (isError(draft)) return draft;
     const tag: WorkflowTag = (draft.message.workflow = { runId, kind: 'trigger', settings: runSettings(h) });

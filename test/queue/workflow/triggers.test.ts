@@ -61,6 +61,18 @@ describe('workflow triggers', () => {
     await ep.runIs(generated.workflowRunId, 'RUN_SUCCESS');
   });
 
+  it('refuses a run id the run endpoints could not address: empty, or holding a /', async () => {
+    const url = ep.route('/ids', async (ctx) => void (await ctx.run('one', () => 1)));
+    for (const id of ['', 'wfr_a/b']) {
+      const raw = await rawTrigger(url, 'x', { 'Upstash-Workflow-RunId': id });
+      assert.equal(raw.status, 400, id);
+      assert.equal(((await raw.json()) as { error: string }).error, `invalid workflow run id: '${id}' (a non-empty id without /)`);
+    }
+    await assert.rejects(ep.client.trigger({ url, workflowRunId: 'a/b' }), /invalid workflow run id: 'wfr_a\/b'/);
+    const { workflowRunId } = await ep.client.trigger({ url, workflowRunId: 'a.b-c_d' });
+    await ep.runIs(workflowRunId, 'RUN_SUCCESS');
+  });
+
   it('takes trigger bodies of several MB through client.trigger and the raw trigger, refuses one over 10 MB', async () => {
     const sizes: number[] = [];
     const url = ep.route('/big', async (ctx) => {
