@@ -54,7 +54,10 @@ export class UrlGroups {
     return null;
   }
 
-  /** Removes the endpoints matching any given name or URL; the group goes with its last endpoint. */
+  /**
+   * Removes the endpoints matching any given name or URL; the group goes with its last endpoint,
+   * so not while a schedule sends to it, as `delete`.
+   */
   removeEndpoints(name: string, endpoints: readonly Partial<Endpoint>[]): QueueError | null {
     const old = this.store.urlGroup(name);
     if (old === undefined) return unknownUrlGroup(name);
@@ -62,8 +65,8 @@ export class UrlGroups {
     const names = new Set(endpoints.map((e) => e.name));
     const gone = (x: Endpoint) => urls.has(x.url) || (x.name !== undefined && names.has(x.name));
     const list = old.endpoints.filter((x) => !gone(x));
-    if (list.length === 0) this.store.removeUrlGroup(name);
-    else this.store.putUrlGroup({ ...old, updatedAt: this.now(), endpoints: list });
+    if (list.length === 0) return this.delete(name);
+    this.store.putUrlGroup({ ...old, updatedAt: this.now(), endpoints: list });
     return null;
   }
 

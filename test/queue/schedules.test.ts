@@ -166,6 +166,11 @@ describe('queue schedules', () => {
       assert.equal(d.body, 'to all');
     }
     await assert.rejects(client.urlGroups.delete('cron-group'), (e) => status(e) === 400 && /delete the schedule first/.test((e as Error).message));
+    // Nor by removing its last endpoint, which deletes a group.
+    await client.urlGroups.removeEndpoints({ name: 'cron-group', endpoints: [{ name: 'one' }] });
+    const lastOne = { name: 'cron-group', endpoints: [{ url: `${rx.url}/cg/2` }] };
+    await assert.rejects(client.urlGroups.removeEndpoints(lastOne), (e) => status(e) === 400 && /delete the schedule first/.test((e as Error).message));
+    assert.deepEqual((await client.urlGroups.get('cron-group')).endpoints.map((e) => e.url), [`${rx.url}/cg/2`]);
     await client.schedules.delete(scheduleId);
     await client.urlGroups.delete('cron-group');
   });
