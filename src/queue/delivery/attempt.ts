@@ -4,6 +4,7 @@
 // (server/http-client.ts), which follows no redirect.
 
 import type { HttpClient } from '../../server/http-client.js';
+import { LONGEST_TIMER_MS } from '../options/duration.js';
 import type { DeliveryResponse, QueueMessage } from '../store/message.js';
 import { sign } from '../signing/signature.js';
 import type { DestinationPolicy } from './destination-policy.js';
@@ -53,7 +54,8 @@ export async function attempt(m: QueueMessage, s: AttemptSettings): Promise<Outc
   if (m.topicName !== undefined) headers['upstash-topic-name'] = m.topicName;
   if (m.scheduleId !== undefined) headers['upstash-schedule-id'] = m.scheduleId;
   const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(), m.timeoutMs ?? s.defaultTimeoutMs);
+  // A message an earlier version stored may ask for longer than a timer waits (one that long fires at once).
+  const timer = setTimeout(() => controller.abort(), Math.min(m.timeoutMs ?? s.defaultTimeoutMs, LONGEST_TIMER_MS));
   const onStop = () => controller.abort();
   s.stop.addEventListener('abort', onStop);
   try {
