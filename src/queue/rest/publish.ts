@@ -8,7 +8,7 @@ import type { HttpResponse } from '../../server/http.js';
 import { nestsDeeperThan, tooDeep } from '../../server/json-body.js';
 import { percentDecode, percentDecodeText, queryPairs, utf8Text } from '../../server/url.js';
 import { badRequest, invalidQueueName, isError, refusedDestination, type QueueError } from '../errors.js';
-import { isQueueName } from '../store/gate-records.js';
+import { isPathName } from '../store/gate-records.js';
 import type { Draft } from '../store/message.js';
 import { isUrlGroupName } from '../url-groups.js';
 import { fail, ok } from './envelope.js';
@@ -68,7 +68,7 @@ export function draftsOf(call: Call, destination: string, h: HeaderSource, body:
   const { ctx } = call;
   // Enqueue, a batch entry's queue and a schedule's Upstash-Queue-Name: a queue made with a name
   // the queue endpoints cannot address (none, or a '/') could be neither paused nor deleted.
-  if (queueName !== undefined && !isQueueName(queueName)) return invalidQueueName(queueName);
+  if (queueName !== undefined && !isPathName(queueName)) return invalidQueueName(queueName);
   // A workflow run's messages are JSON Larder parses and keeps parts of (an invoke's step), so
   // they are bounded as request bodies are; other bodies are passed on unread.
   if (h.get('upstash-workflow-runid') !== undefined && nestsDeeperThan(body.toString('utf8'), ctx.maxNestingDepth)) return tooDeep(ctx.maxNestingDepth);

@@ -4,7 +4,7 @@
 
 import type { HttpResponse } from '../../server/http.js';
 import { badRequest, isError } from '../errors.js';
-import { DEFAULT_QUEUE_PARALLELISM, isQueueName } from '../store/gate-records.js';
+import { DEFAULT_QUEUE_PARALLELISM, isPathName } from '../store/gate-records.js';
 import { fail, ok } from './envelope.js';
 import { jsonBody, pathNames, type Call } from './request.js';
 
@@ -29,7 +29,7 @@ export async function upsertQueue(call: Call): Promise<HttpResponse> {
   if (isError(body)) return fail(body);
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return fail(badRequest('expected a JSON object {queueName, parallelism, paused}'));
   const { queueName, parallelism = DEFAULT_QUEUE_PARALLELISM, paused = false } = body as Record<string, unknown>;
-  if (typeof queueName !== 'string' || !isQueueName(queueName)) return fail(badRequest('queueName must be a non-empty string without /'));
+  if (typeof queueName !== 'string' || !isPathName(queueName)) return fail(badRequest('queueName must be a non-empty string without /'));
   if (typeof parallelism !== 'number' || !Number.isInteger(parallelism) || parallelism < 1 || parallelism > MAX_PARALLELISM) {
     return fail(badRequest(`parallelism must be an integer from 1 to ${MAX_PARALLELISM}`));
   }

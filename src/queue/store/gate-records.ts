@@ -3,8 +3,11 @@
 // the ones pinned, and whether it is paused). What is in flight and the rate counters are not
 // kept: they start empty after a restart.
 
-/** A queue's name as client.queue({queueName}) takes it: one path segment of /v2/queues/{name}. */
-export const isQueueName = (name: string) => name !== '' && !name.includes('/');
+/**
+ * A name the endpoints take as one path segment: a queue's (client.queue({queueName}),
+ * /v2/queues/{name}) and a workflow run's id (/v2/workflows/runs/{id}).
+ */
+export const isPathName = (name: string) => name !== '' && !name.includes('/');
 
 export interface QueueRecord {
   name: string;

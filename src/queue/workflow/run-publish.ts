@@ -16,6 +16,7 @@
 import { badRequest, invalidRunId, isError, workflowRunNotActive, type QueueError } from '../errors.js';
 import type { Published, QueueEngine } from '../engine.js';
 import { readPublish, type HeaderSource } from '../options/publish-options.js';
+import { isPathName } from '../store/gate-records.js';
 import type { Draft, WorkflowTag } from '../store/message.js';
 import { stepKey, triggerKey, type RunRecord, type RunStore } from './run.js';
 
@@ -62,7 +63,7 @@ export function runDraft(runs: RunStore, h: HeaderSource, read: (h: HeaderSource
   if (runId === undefined) return read(h);
   if (h.get('upstash-workflow-init')?.toLowerCase() === 'true') {
     // A run the /v2/workflows/runs/{id} endpoints could not address could be neither read nor cancelled by id.
-    if (runId === '' || runId.includes('/')) return invalidRunId(runId);
+    if (!isPathName(runId)) return invalidRunId(runId);
     const draft = read(h);
     if (isError(draft)) return draft;
     const tag: WorkflowTag = (draft.message.workflow = { runId, kind: 'trigger', settings: runSettings(h) });
