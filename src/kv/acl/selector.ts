@@ -125,6 +125,11 @@ export class Selector {
     return this.allKeys || this.keys.some((k) => (k.perms & READ) === READ && globMatch(k.pattern, '*'));
   }
 
+  /** Whether every command may run on every key and channel; `every` holds subcommands too. */
+  allowsEverything(): boolean {
+    return this.allKeys && this.allChannels && this.allowed.size === this.commands.every.length;
+  }
+
   /** ACL LIST's words for this selector: keys, channels, then commands. */
   describe(): string[] {
     const channels = this.allChannels ? ['&*'] : ['resetchannels', ...this.channels.map((c) => `&${c}`)];

@@ -138,6 +138,11 @@ export class AclUser implements CommandRules, AclUserView {
     return this.root.readsAnyKey() || this.selectors.some((s) => s.readsAnyKey());
   }
 
+  /** Whether some selector allows every command on every key and channel. */
+  allowsEverything(): boolean {
+    return this.root.allowsEverything() || this.selectors.some((s) => s.allowsEverything());
+  }
+
   /** The rules that rebuild this user, as ACL LIST shows them after 'user <name>'. */
   describe(): string[] {
     return [

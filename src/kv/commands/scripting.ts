@@ -22,7 +22,7 @@ const NUMKEYS: KeySpec = { countAt: 2 };
 const runs = (name: string, readOnly: boolean, run: CommandSpec['run'], extra: Partial<CommandSpec> = {}): CommandSpec => ({
   name,
   arity: -3,
-  flags: readOnly ? ['readonly', 'noscript'] : ['noscript'],
+  flags: readOnly ? ['readonly', 'noscript', 'runsScript'] : ['noscript', 'runsScript'],
   keys: NUMKEYS,
   run,
   ...extra,

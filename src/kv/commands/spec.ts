@@ -29,7 +29,8 @@ export type Flag =
   | 'embedded' //      needs the embedded engine (SEARCH.*): a remote backend refuses it
   | 'readLookups' //   a write that looks its keys up as a read does (Redis's lookupKeyRead), so a
   //                   key it misses publishes keymiss (GETDEL, SINTERSTORE's sources): see READ_LOOKUPS
-  | 'spansNodes'; //   a cursor walk over the whole keyspace (SCAN): in a Cluster it visits each master in turn
+  | 'spansNodes' //    a cursor walk over the whole keyspace (SCAN): in a Cluster it visits each master in turn
+  | 'runsScript'; //   runs a Lua script or function (EVAL, FCALL): a remote server runs it with its connection's rights
 
 /** Where the keys sit in argv (argv[0] is the name). Read by ACL key patterns and cluster routing. */
 export type KeySpec =
@@ -62,6 +63,8 @@ export interface CommandRules {
   check(cmd: Command, argv: Args, keys: readonly string[]): ReplyError | null;
   /** Whether the caller may read every key (SORT's BY and GET patterns need it). */
   readsAnyKey(): boolean;
+  /** Whether the caller may run every command on every key and channel (a script on a remote server may). */
+  allowsEverything(): boolean;
 }
 
 /** The ACL users and tokens the ACL commands manage (acl/registry.ts's AclRegistry). */
@@ -229,6 +232,8 @@ export const SPANS_NODES = 8192;
  * lookups are reads, each key they miss publishing keymiss (the keyspace's `reading`).
  */
 export const READ_LOOKUPS = 16384;
+/** Set when the table is built on every 'runsScript' command: a remote backend runs it for users allowed everything only. */
+export const RUNS_SCRIPT = 32768;
 
 export interface Command extends Omit<CommandSpec, 'subcommands'> {
   readonly bits: number;

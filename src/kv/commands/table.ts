@@ -36,6 +36,7 @@ import {
   NOSCRIPT,
   READONLY,
   READ_LOOKUPS,
+  RUNS_SCRIPT,
   UNSUPPORTED,
   WIDE_READ,
   WRITE,
@@ -65,6 +66,7 @@ const BITS: Partial<Record<Flag, number>> = {
   embedded: EMBEDDED,
   spansNodes: SPANS_NODES,
   readLookups: READ_LOOKUPS,
+  runsScript: RUNS_SCRIPT,
 };
 
 

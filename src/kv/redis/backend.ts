@@ -20,9 +20,9 @@ import { Cluster, Command as RedisCommand, Redis, ReplyError as RedisReplyError,
 import type { AclRegistry } from '../acl/registry.js';
 import type { KvBackend, PubSubClient } from '../backend.js';
 import { admit } from '../commands/admit.js';
-import { ADMIN, BLOCKING, EMBEDDED, GATEWAY, keysOf, SPANS_NODES, WRITE, type Args, type Caller, type Command } from '../commands/spec.js';
+import { ADMIN, BLOCKING, EMBEDDED, GATEWAY, keysOf, RUNS_SCRIPT, SPANS_NODES, WRITE, type Args, type Caller, type Command } from '../commands/spec.js';
 import { lookupCommand } from '../commands/table.js';
-import { backendUnavailable, CROSSSLOT, EXECABORT, needsEmbeddedEngine, REMOTE_MONITOR, ReplyError } from '../errors.js';
+import { backendUnavailable, CROSSSLOT, EXECABORT, needsEmbeddedEngine, REMOTE_MONITOR, remoteScriptRefused, ReplyError } from '../errors.js';
 import type { Reply } from '../reply.js';
 import { GatewayCtx } from './gateway-ctx.js';
 import { mergeReplies, policyOf, readShardPolicies, type ShardPolicies, type ShardPolicy } from './shard-policy.js';
@@ -328,6 +328,8 @@ export class RedisBackend implements KvBackend {
     const cmd = admit(lookupCommand(argv[0]), argv, caller, runAs === 'stream' ? 'stream' : 'command');
     if (cmd instanceof ReplyError) return cmd;
     if (cmd.bits & EMBEDDED) return needsEmbeddedEngine(cmd.name);
+    // The server checks a script's calls against Larder's connection, not the caller's ACL user.
+    if (cmd.bits & RUNS_SCRIPT && caller.acl !== null && !caller.acl.allowsEverything()) return remoteScriptRefused(caller.user);
     let slot: number | undefined;
     let key: Buffer | undefined;
     if (this.cluster) {

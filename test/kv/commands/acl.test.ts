@@ -8,12 +8,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { lookupCommand } from '../../../src/kv/commands/table.js';
-import { embeddedOnly, startTestLarder, suiteLarder, type TestLarder } from '../../support/larder.js';
+import { embeddedOnly, startTestLarder, suiteLarder, TEST_KV_BACKEND, type TestLarder } from '../../support/larder.js';
 import { PIPELINE_MODES, sdkClient } from '../../support/sdk.js';
 
 const NOPERM_KEY = 'NOPERM this user has no permissions to access one of the keys used as arguments';
 const noPerm = (name: string) => `NOPERM this user has no permissions to run the '${name}' command or its subcommand`;
 const WRONGPASS = 'WRONGPASS invalid username-password pair or user is disabled.';
+const remoteScriptRefused = (user: string) =>
+  `NOPERM user '${user}' may not run scripts on this database: a remote Redis runs a script with every right, and this user is limited to some keys, channels or commands`;
 
 /** Runs a command that must succeed; its result. */
 async function result(t: TestLarder, argv: (string | number)[], token?: string): Promise<any> {
@@ -238,6 +240,26 @@ describe('ACL over REST', () => {
     ];
     for (const [argv, error] of errors) assert.deepEqual(await t.command(argv), { status: 400, body: { error } }, argv.join(' '));
     assert.equal(await result(t, ['acl', 'getuser', 'bad']), null, 'a failed SETUSER creates nothing');
+  });
+
+  it("keeps a user's script within the user's keys: each call is checked, or a remote Redis runs no such script", async () => {
+    const token = await userToken(t, 'scripted', 'pw', ['~{s}:*', '&*', '+@all']);
+    const redis = sdkClient(t, { token });
+    // The script names a key of the user's, then writes one that is not.
+    const sneaky = "return redis.call('SET', '{s}other', ARGV[1])";
+    const refusal = TEST_KV_BACKEND === 'embedded' ? "ERR The user executing the script can't access at least one of the keys" : remoteScriptRefused('scripted');
+    await assert.rejects(redis.eval(sneaky, ['{s}:1'], ['x']), (e: Error) => e.message.startsWith(refusal));
+    if (TEST_KV_BACKEND !== 'embedded') {
+      for (const argv of [['evalsha', '0123456789012345678901234567890123456789', '0'], ['fcall', 'f', '0'], ['eval_ro', 'return 1', '0']]) {
+        assert.deepEqual(await t.command(argv, { token }), { status: 400, body: { error: remoteScriptRefused('scripted') } }, argv[0]);
+      }
+    }
+    assert.equal(await sdkClient(t).get('{s}other'), null);
+    if (TEST_KV_BACKEND === 'embedded') assert.equal(await redis.eval("return redis.call('SET', KEYS[1], 'v')", ['{s}:1'], []), 'OK');
+    // A user allowed every key, channel and command runs scripts on every engine.
+    const all = await userToken(t, 'scripted-all', 'pw', ['~*', '&*', '+@all']);
+    assert.equal(await sdkClient(t, { token: all }).eval(sneaky, ['{s}:1'], ['y']), 'OK');
+    assert.equal(await sdkClient(t).get('{s}other'), 'y');
   });
 
   embeddedOnly("a remote Redis checks its own connection's user")("answers a script's redis.acl_check_cmd for the token that runs it", async () => {
