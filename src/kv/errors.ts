@@ -44,6 +44,7 @@ export const INVALID_CURSOR = new ReplyError('ERR invalid cursor');
 export const BAD_PAYLOAD = new ReplyError('ERR DUMP payload version or checksum are wrong');
 export const BUSYKEY = new ReplyError('BUSYKEY Target key name already exists.');
 export const NOPERM_KEY = new ReplyError('NOPERM this user has no permissions to access one of the keys used as arguments');
+export const NOPERM_CHANNEL = new ReplyError('NOPERM this user has no permissions to access one of the channels used as arguments');
 export const WRONG_PASS = new ReplyError('WRONGPASS invalid username-password pair or user is disabled.');
 /** ACL RESTTOKEN's refusal, in the words of Upstash's REST API page (a user that is off too). */
 export const restTokenRefused = (name: string) => new ReplyError(`ERR Wrong password or user "${name}" does not exist`);
@@ -196,8 +197,8 @@ export const atLeastOneKey = (name: string) => new ReplyError(`ERR at least 1 in
 // SORT (Redis sort.c).
 export const SORT_SCORE_NOT_DOUBLE = new ReplyError("ERR One or more scores can't be converted into double");
 // BY and GET read keys named by the data: Redis allows them only to a user who may read any key.
-export const sortOptionDenied = (option: 'BY' | 'GET') =>
-  new ReplyError(`ERR ${option} option of SORT denied due to insufficient ACL permissions.`);
+export const SORT_BY_DENIED = new ReplyError('ERR BY option of SORT denied due to insufficient ACL permissions.');
+export const SORT_GET_DENIED = new ReplyError('ERR GET option of SORT denied due to insufficient ACL permissions.');
 
 // GEO (geo.c)
 export const GEO_UNIT = new ReplyError('ERR unsupported unit provided. please use M, KM, FT, MI');
@@ -247,6 +248,7 @@ export const SCRIPT_ACL_COMMAND = new ReplyError("ERR The user executing the scr
 export const SCRIPT_ACL_KEY = new ReplyError(
   "ERR The user executing the script can't access at least one of the keys mentioned in the command arguments",
 );
+export const SCRIPT_ACL_CHANNEL = new ReplyError("ERR The user executing the script can't publish to the channel mentioned in the command");
 export const SCRIPT_FLUSH_OPTION = new ReplyError('ERR SCRIPT FLUSH only support SYNC|ASYNC option');
 export const FUNCTION_FLUSH_OPTION = new ReplyError('ERR FUNCTION FLUSH only supports SYNC|ASYNC option');
 export const FUNCTION_NOT_FOUND = new ReplyError('ERR Function not found');

@@ -15,11 +15,12 @@ const READ_WRITE = 3;
 /** Why a command was refused, ranked as Redis picks one among selectors (ACL_DENIED_*). */
 export const DENIED_COMMAND = 1;
 export const DENIED_KEY = 2;
+export const DENIED_CHANNEL = 4;
 export interface Denial {
   readonly rank: number;
   /** Which key failed, for ranking: the later key wins between equal ranks. */
   readonly index: number;
-  /** The command's full name or the key. */
+  /** The command's full name, the key or the channel. */
   readonly object: string;
 }
 
@@ -109,12 +110,30 @@ export class Selector {
     if (!this.allowed.has(cmd.name) && !(argv.length > 1 && this.firstArgs.get(cmd.name)?.has(argv[1].toLowerCase()))) {
       return { rank: DENIED_COMMAND, index: 0, object: cmd.name };
     }
-    if (this.allKeys || keys.length === 0) return null;
+    return this.denyKeys(cmd, keys) ?? this.denyChannels(cmd, argv);
+  }
+
+  private denyKeys(cmd: Command, keys: readonly string[]): Denial | null {
+    if (this.allKeys) return null;
     // Redis reads the permission from each key spec's flags; the command's bits stand in.
     const need = cmd.bits & WRITE ? WRITE_KEYS : cmd.bits & READONLY ? READ : 0;
     for (let i = 0; i < keys.length; i++) {
       if (!this.keys.some((k) => (k.perms & need) === need && globMatch(k.pattern, keys[i]))) {
         return { rank: DENIED_KEY, index: i, object: keys[i] };
+      }
+    }
+    return null;
+  }
+
+  /** A channel matches an allowed pattern; a subscribed pattern must be one (ACLCheckChannelAgainstList). */
+  private denyChannels(cmd: Command, argv: Args): Denial | null {
+    const spec = cmd.channels;
+    if (spec === undefined || this.allChannels) return null;
+    const last = spec.last < 0 ? argv.length + spec.last : spec.last;
+    for (let i = spec.first; i <= last; i++) {
+      const channel = argv[i];
+      if (!this.channels.some((c) => (spec.pattern ? c === channel : globMatch(c, channel)))) {
+        return { rank: DENIED_CHANNEL, index: i, object: channel };
       }
     }
     return null;

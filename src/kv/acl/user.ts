@@ -3,9 +3,9 @@
 
 import { createHash } from 'node:crypto';
 import type { AclUserView, Args, Caller, Command, CommandList, CommandRules } from '../commands/spec.js';
-import { AclRule, noPermCommand, NOPERM_KEY, WRONG_PASS, type AclRuleReason, type ReplyError } from '../errors.js';
+import { AclRule, noPermCommand, NOPERM_CHANNEL, NOPERM_KEY, WRONG_PASS, type AclRuleReason, type ReplyError } from '../errors.js';
 import type { Reply } from '../reply.js';
-import { DENIED_COMMAND, Selector, type Denial } from './selector.js';
+import { DENIED_COMMAND, DENIED_KEY, Selector, type Denial } from './selector.js';
 
 /** SHA-256 of a password's bytes, in lower-case hex: how Redis keeps passwords. */
 export function hashPassword(password: string): string {
@@ -119,7 +119,7 @@ export class AclUser implements CommandRules, AclUserView {
     if (!this.enabled) return WRONG_PASS;
     const denial = this.deny(cmd, argv, keys);
     if (denial === null) return null;
-    return denial.rank === DENIED_COMMAND ? noPermCommand(cmd.name) : NOPERM_KEY;
+    return denial.rank === DENIED_COMMAND ? noPermCommand(cmd.name) : denial.rank === DENIED_KEY ? NOPERM_KEY : NOPERM_CHANNEL;
   }
 
   /** Why no selector allows the command, as Redis picks it: the highest rank, then the latest key. */

@@ -4,7 +4,7 @@
 // tokens live in the database's AclRegistry (acl/registry.ts), which also persists them.
 
 import { randomBytes } from 'node:crypto';
-import { DENIED_COMMAND, type Denial } from '../acl/selector.js';
+import { DENIED_COMMAND, DENIED_KEY, type Denial } from '../acl/selector.js';
 import {
   ACL_GENPASS_BITS,
   aclNoSuchCommand,
@@ -75,9 +75,8 @@ function dryrunCommand(ctx: Ctx, argv: Args): Reply {
 
 /** DRYRUN answers a refusal as a bulk string in Redis's verbose wording, not as an error. */
 function dryrunText(d: Pick<Denial, 'rank' | 'object'>): string {
-  return d.rank === DENIED_COMMAND
-    ? `This user has no permissions to run the '${d.object}' command`
-    : `This user has no permissions to access the '${d.object}' key`;
+  if (d.rank === DENIED_COMMAND) return `This user has no permissions to run the '${d.object}' command`;
+  return `This user has no permissions to access the '${d.object}' ${d.rank === DENIED_KEY ? 'key' : 'channel'}`;
 }
 
 // ACL GENPASS [bits]

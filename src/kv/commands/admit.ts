@@ -4,8 +4,10 @@
 
 import {
   noPermCommand,
+  NOPERM_CHANNEL,
   NOPERM_KEY,
   ReplyError,
+  SCRIPT_ACL_CHANNEL,
   SCRIPT_ACL_COMMAND,
   SCRIPT_ACL_KEY,
   SCRIPT_NOT_ALLOWED,
@@ -66,7 +68,7 @@ export function admitFromScript(cmd: Command | undefined, argv: Args, caller: Ca
   if (resolved.bits & WRITE && (readOnly || caller.readOnly)) return SCRIPT_WRITE_IN_READONLY;
   const admitted = admit(cmd, argv, caller, 'command');
   if (!(admitted instanceof ReplyError) || !admitted.text.startsWith('NOPERM')) return admitted;
-  return admitted === NOPERM_KEY ? SCRIPT_ACL_KEY : SCRIPT_ACL_COMMAND;
+  return admitted === NOPERM_KEY ? SCRIPT_ACL_KEY : admitted === NOPERM_CHANNEL ? SCRIPT_ACL_CHANNEL : SCRIPT_ACL_COMMAND;
 }
 
 /**

@@ -9,15 +9,19 @@
 import { subcommandSyntax } from '../errors.js';
 import type { SubscriptionKind } from '../engine/pubsub/hub.js';
 import { Status, type Reply } from '../reply.js';
-import { container, family, NO_KEYS, refused, streamClient, type Args, type CommandSpec, type Ctx, type Handler } from './spec.js';
+import { container, family, NO_KEYS, refused, streamClient, type Args, type ChannelSpec, type CommandSpec, type Ctx, type Handler } from './spec.js';
 
 // SPUBLISH and SSUBSCRIBE name their shard channel in a key spec flagged not_key in Redis, which
 // ACL key patterns skip. Larder's key specs have no such flag, so it declares no keys: COMMAND
 // INFO shows 0 0 0 where Redis shows 1 1 1 (1 -1 1 for SSUBSCRIBE).
 
+const ONE_CHANNEL: ChannelSpec = { first: 1, last: 1 };
+const ALL_CHANNELS: ChannelSpec = { first: 1, last: -1 };
+const ALL_PATTERNS: ChannelSpec = { first: 1, last: -1, pattern: true };
+
 export default family('pubsub', 'pubsub', [
-  { name: 'publish', arity: 3, flags: ['fast'], keys: NO_KEYS, run: publishCommand },
-  { name: 'spublish', arity: 3, flags: ['fast'], keys: NO_KEYS, run: spublishCommand },
+  { name: 'publish', arity: 3, flags: ['fast'], keys: NO_KEYS, channels: ONE_CHANNEL, run: publishCommand },
+  { name: 'spublish', arity: 3, flags: ['fast'], keys: NO_KEYS, channels: ONE_CHANNEL, run: spublishCommand },
   container('pubsub', [
     { name: 'channels', arity: -2, flags: [], keys: NO_KEYS, run: (ctx, argv) => channelsCommand(ctx, argv, 'channel') },
     { name: 'numsub', arity: -2, flags: [], keys: NO_KEYS, run: (ctx, argv) => numsubCommand(ctx, argv, 'channel') },
@@ -26,9 +30,9 @@ export default family('pubsub', 'pubsub', [
     { name: 'shardnumsub', arity: -2, flags: [], keys: NO_KEYS, run: (ctx, argv) => numsubCommand(ctx, argv, 'shard') },
     { name: 'help', arity: 2, flags: [], keys: NO_KEYS, run: helpCommand },
   ]),
-  { name: 'subscribe', arity: -2, flags: ['stream'], keys: NO_KEYS, run: subscribing('channel') },
-  { name: 'psubscribe', arity: -2, flags: ['stream'], keys: NO_KEYS, run: subscribing('pattern') },
-  { name: 'ssubscribe', arity: -2, flags: ['stream'], keys: NO_KEYS, run: subscribing('shard') },
+  { name: 'subscribe', arity: -2, flags: ['stream'], keys: NO_KEYS, channels: ALL_CHANNELS, run: subscribing('channel') },
+  { name: 'psubscribe', arity: -2, flags: ['stream'], keys: NO_KEYS, channels: ALL_PATTERNS, run: subscribing('pattern') },
+  { name: 'ssubscribe', arity: -2, flags: ['stream'], keys: NO_KEYS, channels: ALL_CHANNELS, run: subscribing('shard') },
   ...['unsubscribe', 'punsubscribe', 'sunsubscribe'].map(
     (name): CommandSpec => ({ name, arity: -1, flags: ['unsupported'], keys: NO_KEYS, run: refused }),
   ),

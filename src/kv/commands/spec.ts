@@ -42,6 +42,17 @@ export type KeySpec =
   //                                                  (from argv[from] on): XREAD ... STREAMS k1 k2 id1 id2
   | null;
 
+/**
+ * Where a command's channels sit in argv, from argv[first] to argv[last] (last < 0 counts from
+ * the end); `pattern` when they are patterns (PSUBSCRIBE), which an ACL pattern allows only
+ * when they are the same text (Redis getChannelsFromCommand).
+ */
+export interface ChannelSpec {
+  readonly first: number;
+  readonly last: number;
+  readonly pattern?: true;
+}
+
 /** Keys found by keyword (Redis's begin_search keyword): the argument after each of `names` from argv[from] on (GEORADIUS ... STORE key). */
 export interface KeywordKeys {
   readonly from: number;
@@ -183,6 +194,8 @@ export interface CommandSpec {
   arity: number; //             Redis rule: N exact, -N at least N, name included
   flags: readonly Flag[];
   keys: KeySpec;
+  /** The channels it publishes or subscribes to, which ACL channel patterns must allow. */
+  channels?: ChannelSpec;
   acl?: readonly string[]; //   categories beyond the family's and those implied by flags
   deviates?: string; //         where Upstash differs from Redis; the differential tests read this
   /** The read-only variant a read-only token runs instead (EVAL: EVAL_RO), on a remote backend. */
@@ -194,6 +207,12 @@ export interface CommandSpec {
    * server may be sent (CONFIG SET: only notify-keyspace-events reaches it).
    */
   admits?: (argv: Args) => ReplyError | null;
+  /**
+   * The ACL checks the command makes on its arguments as it runs, beyond its keys (SORT's BY
+   * and GET patterns): a remote backend makes them at admission, where the server would make
+   * them against Larder's connection instead of the caller's user.
+   */
+  argumentAcl?: (argv: Args, caller: Caller) => ReplyError | null;
   /** Set by `container` only: the subcommands argv[1] names. */
   subcommands?: readonly CommandSpec[];
   run: Handler;

@@ -330,6 +330,8 @@ export class RedisBackend implements KvBackend {
     if (cmd.bits & EMBEDDED) return needsEmbeddedEngine(cmd.name);
     // The server checks a script's calls against Larder's connection, not the caller's ACL user.
     if (cmd.bits & RUNS_SCRIPT && caller.acl !== null && !caller.acl.allowsEverything()) return remoteScriptRefused(caller.user);
+    const denied = cmd.argumentAcl?.(argv, caller) ?? null;
+    if (denied !== null) return denied;
     let slot: number | undefined;
     let key: Buffer | undefined;
     if (this.cluster) {

@@ -19,7 +19,11 @@ const NODE_COUNTS = 'PUBLISH and PUBSUB count the subscribers of the node that a
 describe('pub/sub commands over HTTP', () => {
   let t: TestLarder;
   before(async () => {
-    t = await startTestLarder({ kv: { databases: { default: { users: [{ name: 'nosub', rules: 'on >pw ~* &* +@all -subscribe' }] } } } });
+    const users = [
+      { name: 'nosub', rules: 'on >pw ~* &* +@all -subscribe' },
+      { name: 'news', rules: 'on >pw ~* &news:* +@all' },
+    ];
+    t = await startTestLarder({ kv: { databases: { default: { users } } } });
   });
   after(() => t.close());
   const { reply, fails } = replies(() => t);
@@ -172,6 +176,31 @@ describe('pub/sub commands over HTTP', () => {
     await eventually(async () => (await numsub('ro')) === 0, 'read-only stream ends');
     await eventually(async () => (await t.ok(['pubsub', 'numpat'])) === 0, 'ACL user stream ends');
     await reply(['pubsub', 'numsub', 'x'], ['x', 0]);
+  });
+
+  it("keeps an ACL user to its channels: PUBLISH and SUBSCRIBE match them, PSUBSCRIBE's pattern must be one", async () => {
+    const token = await t.ok(['acl', 'resttoken', 'news', 'pw']);
+    const refused = { status: 400, body: { error: 'NOPERM this user has no permissions to access one of the channels used as arguments' } };
+    assert.deepEqual(await t.command(['publish', 'news:1', 'x'], { token }), { status: 200, body: { result: 0 } });
+    assert.deepEqual(await t.command(['publish', 'other', 'x'], { token }), refused);
+    assert.deepEqual(await t.command(['spublish', 'other', 'x'], { token }), refused);
+    for (const path of ['/subscribe/news:1/other', '/ssubscribe/other', '/psubscribe/news:1*', '/psubscribe/*']) {
+      const res = await t.request(path, { token });
+      assert.deepEqual({ status: res.status, body: await res.json() }, refused, path);
+    }
+    const allowed = await openEvents(t, '/psubscribe/news:*', { token });
+    assert.equal(await allowed.next(), 'psubscribe,news:*,1');
+    allowed.close();
+    await reply(['acl', 'dryrun', 'news', 'publish', 'other', 'x'], "This user has no permissions to access the 'other' channel");
+    await reply(['acl', 'dryrun', 'news', 'publish', 'news:2', 'x'], 'OK');
+    await eventually(async () => (await t.ok(['pubsub', 'numpat'])) === 0, 'ACL user stream ends');
+  });
+
+  embeddedOnly('a remote Redis runs no script of a limited user')("refuses a script's PUBLISH to a channel its user may not use", async () => {
+    const token = await t.ok(['acl', 'resttoken', 'news', 'pw']);
+    const res = await t.command(['eval', "return redis.call('publish', 'other', 'x')", '0'], { token });
+    assert.equal(res.status, 400);
+    assert.match(res.body.error, /^ERR The user executing the script can't publish to the channel mentioned in the command script: /);
   });
 
   embeddedOnly('/monitor is refused (the server would show every client of it)')('monitor streams every command as Redis MONITOR lines', async () => {

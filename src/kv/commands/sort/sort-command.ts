@@ -14,10 +14,10 @@ import { KeyEvent } from '../../engine/pubsub/keyspace-events.js';
 import { LIST, ListValue } from '../../engine/list/list-value.js';
 import { SET_KIND, type SetValue } from '../../engine/set/set-value.js';
 import { ZSET_KIND, type ZSet } from '../../engine/zset/zset-value.js';
-import { SORT_SCORE_NOT_DOUBLE, SYNTAX, WRONGTYPE, isError, sortOptionDenied, type ReplyError } from '../../errors.js';
+import { SORT_BY_DENIED, SORT_GET_DENIED, SORT_SCORE_NOT_DOUBLE, SYNTAX, WRONGTYPE, isError, type ReplyError } from '../../errors.js';
 import type { Reply } from '../../reply.js';
 import { ArgReader } from '../args.js';
-import { unchanged, type Args, type Ctx } from '../spec.js';
+import { unchanged, type Args, type Caller, type Ctx } from '../spec.js';
 import { storeResult } from '../store-result.js';
 import { hasStar, lookupByPattern } from './pattern.js';
 
@@ -88,6 +88,13 @@ function sortGeneric(ctx: Ctx, argv: Args, readOnly: boolean): Reply {
   return output(ctx, items, start, end, o, readOnly);
 }
 
+/** Why the caller may not use SORT's BY or GET patterns (it may not read every key); null otherwise, syntax errors included. */
+export function sortPatternsDenied(argv: Args, caller: Caller): ReplyError | null {
+  if (caller.acl === null || caller.acl.readsAnyKey()) return null;
+  const o = readOptions(argv, argv[0].toLowerCase() === 'sort_ro', false);
+  return o === SORT_BY_DENIED || o === SORT_GET_DENIED ? o : null;
+}
+
 function readOptions(argv: Args, readOnly: boolean, readsAnyKey: boolean): SortOptions | ReplyError {
   const o: SortOptions = { desc: false, alpha: false, offset: 0, count: -1, by: null, dontSort: false, gets: [], store: null };
   const r = new ArgReader(argv, 2);
@@ -106,9 +113,9 @@ function readOptions(argv: Args, readOnly: boolean, readsAnyKey: boolean): SortO
       o.by = r.next();
       // A later BY with a '*' does not undo an earlier one without.
       if (!hasStar(o.by)) o.dontSort = true;
-      else if (!readsAnyKey) return sortOptionDenied('BY');
+      else if (!readsAnyKey) return SORT_BY_DENIED;
     } else if (word === 'get' && left >= 1) {
-      if (!readsAnyKey) return sortOptionDenied('GET');
+      if (!readsAnyKey) return SORT_GET_DENIED;
       o.gets.push(r.next());
     }
     else return SYNTAX;
