@@ -8,7 +8,7 @@ import { Status, type Reply } from '../reply.js';
 import { dumpCommand, restoreCommand } from './generic/dump.js';
 import { expireGeneric, persistCommand, ttlGeneric } from './generic/expire.js';
 import { objectCommand } from './generic/object.js';
-import { copyCommand, renameGeneric } from './generic/rename.js';
+import { copyCommand, copyRemoteArgs, renameGeneric } from './generic/rename.js';
 import { keysCommand, randomkeyCommand, scanCommand } from './generic/scan.js';
 import { waitaofCommand, waitCommand } from './generic/wait.js';
 import { ALL_KEYS, family, NO_KEYS, ONE_KEY, refused, unchanged, type Args, type Ctx } from './spec.js';
@@ -74,6 +74,7 @@ export default family('generic', 'keyspace', [
     flags: ['write', 'readLookups'],
     keys: TWO_KEYS,
     deviates: "returns 0 when source and destination are the same key, where Redis answers 'ERR source and destination objects are the same'",
+    remoteArgs: copyRemoteArgs,
     run: copyCommand,
   },
   { name: 'keys', arity: 2, flags: ['readonly', 'wideRead', 'dangerous'], keys: NO_KEYS, run: keysCommand },

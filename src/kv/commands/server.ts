@@ -16,7 +16,16 @@ const REFUSED = ['save', 'bgsave', 'bgrewriteaof', 'shutdown', 'debug', 'replica
 export default family('server', null, [
   { name: 'dbsize', arity: 1, flags: ['readonly', 'fast'], keys: NO_KEYS, acl: ['keyspace'], run: dbsizeCommand },
   { name: 'flushdb', arity: -1, flags: ['write', 'dangerous'], keys: NO_KEYS, acl: ['keyspace'], run: flushCommand },
-  { name: 'flushall', arity: -1, flags: ['write', 'dangerous'], keys: NO_KEYS, acl: ['keyspace'], run: flushCommand },
+  // FLUSHALL empties this one database: on a remote server, whose other databases it would empty too, it goes as FLUSHDB.
+  {
+    name: 'flushall',
+    arity: -1,
+    flags: ['write', 'dangerous'],
+    keys: NO_KEYS,
+    acl: ['keyspace'],
+    remoteArgs: (argv) => ['FLUSHDB', ...argv.slice(1)],
+    run: flushCommand,
+  },
   { name: 'time', arity: 1, flags: ['fast'], keys: NO_KEYS, run: timeCommand },
   { name: 'info', arity: -1, flags: ['dangerous'], keys: NO_KEYS, run: (ctx, argv) => infoText(ctx, argv.slice(1)) },
   { name: 'command', arity: -1, flags: [], keys: NO_KEYS, acl: ['connection'], run: commandCommand },

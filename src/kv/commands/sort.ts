@@ -4,12 +4,12 @@
 // with sortGetKeys); the BY/GET keys come from the data, as in Redis.
 
 import { family, ONE_KEY, type KeySpec } from './spec.js';
-import { sortCommand, sortPatternsDenied, sortRoCommand } from './sort/sort-command.js';
+import { sortCommand, sortRemoteArgs, sortRoCommand } from './sort/sort-command.js';
 
 const TYPES = ['set', 'sortedset', 'list'];
 const SORT_KEYS: KeySpec = { first: 1, last: 1, step: 1, keyword: { from: 2, names: ['store'] } };
 
 export default family('sort', null, [
-  { name: 'sort', arity: -2, flags: ['write', 'dangerous', 'readLookups'], keys: SORT_KEYS, acl: TYPES, argumentAcl: sortPatternsDenied, run: sortCommand },
-  { name: 'sort_ro', arity: -2, flags: ['readonly', 'dangerous'], keys: ONE_KEY, acl: TYPES, argumentAcl: sortPatternsDenied, run: sortRoCommand },
+  { name: 'sort', arity: -2, flags: ['write', 'dangerous', 'readLookups'], keys: SORT_KEYS, acl: TYPES, remoteArgs: sortRemoteArgs, run: sortCommand },
+  { name: 'sort_ro', arity: -2, flags: ['readonly', 'dangerous'], keys: ONE_KEY, acl: TYPES, remoteArgs: sortRemoteArgs, run: sortRoCommand },
 ]);

@@ -208,11 +208,12 @@ export interface CommandSpec {
    */
   admits?: (argv: Args) => ReplyError | null;
   /**
-   * The ACL checks the command makes on its arguments as it runs, beyond its keys (SORT's BY
-   * and GET patterns): a remote backend makes them at admission, where the server would make
-   * them against Larder's connection instead of the caller's user.
+   * What a remote server is sent for it, or why it is refused there, where the server would
+   * reach past this one database as the command runs: FLUSHALL flushes the server's every
+   * database, COPY's DB option names another, and the server checks SORT's BY and GET patterns
+   * against Larder's connection, not the caller's user. The embedded engine checks these as it runs.
    */
-  argumentAcl?: (argv: Args, caller: Caller) => ReplyError | null;
+  remoteArgs?: (argv: Args, caller: Caller) => Args | ReplyError;
   /** Set by `container` only: the subcommands argv[1] names. */
   subcommands?: readonly CommandSpec[];
   run: Handler;

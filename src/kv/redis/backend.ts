@@ -330,8 +330,6 @@ export class RedisBackend implements KvBackend {
     if (cmd.bits & EMBEDDED) return needsEmbeddedEngine(cmd.name);
     // The server checks a script's calls against Larder's connection, not the caller's ACL user.
     if (cmd.bits & RUNS_SCRIPT && caller.acl !== null && !caller.acl.allowsEverything()) return remoteScriptRefused(caller.user);
-    const denied = cmd.argumentAcl?.(argv, caller) ?? null;
-    if (denied !== null) return denied;
     let slot: number | undefined;
     let key: Buffer | undefined;
     if (this.cluster) {
@@ -340,7 +338,9 @@ export class RedisBackend implements KvBackend {
       if (slot === -1) return CROSSSLOT;
       if (keys.length > 0) key = Buffer.from(keys[0], 'latin1');
     }
-    let sent = remoteForm(cmd, argv, caller);
+    const args = cmd.remoteArgs?.(argv, caller) ?? argv;
+    if (args instanceof ReplyError) return args;
+    let sent = remoteForm(cmd, args, caller);
     const block = cmd.bits & BLOCKING ? blockTimeoutAt(sent) : -1;
     if (block !== -1) sent = runAs === 'single' ? boundedBlock(sent, block, this.maxBlockMs) : withoutBlock(sent, block);
     return { at, cmd, sent, slot, key, alone: block !== -1 && runAs === 'single' };

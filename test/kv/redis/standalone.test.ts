@@ -89,6 +89,27 @@ describe('remote backend: standalone Redis', { skip: REDIS === undefined && 'red
     assert.equal((await db.command(['get', 'other'], { token })).status, 400);
   });
 
+  it("keeps to its own database of the server: FLUSHALL flushes it alone, COPY's DB names no other", async () => {
+    const inDb1 = async (argv: string[]) => {
+      await redis.client.call(['SELECT', '1']);
+      const out = await redis.client.call(argv);
+      await redis.client.call(['SELECT', '0']);
+      return out;
+    };
+    await inDb1(['SET', 'elsewhere', 'kept']);
+    await db.ok(['set', 'mine', 'v']);
+    assert.equal(await db.ok(['flushall', 'sync']), 'OK');
+    assert.equal(await db.ok(['dbsize']), 0);
+    assert.equal(await inDb1(['GET', 'elsewhere']), '$4\r\nkept\r\n');
+    await db.ok(['set', 'src', 'v']);
+    assert.equal(await db.fails(['copy', 'src', 'dst', 'db', '1']), 'ERR DB index is out of range');
+    assert.equal(await db.fails(['copy', 'src', 'dst', 'db', '0', 'replace', 'db', '1']), 'ERR DB index is out of range');
+    assert.equal(await inDb1(['EXISTS', 'dst']), ':0\r\n');
+    assert.equal(await db.ok(['copy', 'src', 'dst', 'db', '0']), 1);
+    assert.equal(await db.ok(['get', 'dst']), 'v');
+    await inDb1(['DEL', 'elsewhere']);
+  });
+
   it('runs 50 concurrent transactions without interleaving them', async () => {
     const results = await Promise.all(
       Array.from({ length: 50 }, () =>

@@ -1,7 +1,7 @@
 // Moving and copying a value to another key (Redis db.c renameGenericCommand, copyCommand).
 // Both carry the expiry along.
 
-import { DB_OUT_OF_RANGE, NO_SUCH_KEY, NOT_INTEGER, SYNTAX } from '../../errors.js';
+import { DB_OUT_OF_RANGE, NO_SUCH_KEY, NOT_INTEGER, SYNTAX, type ReplyError } from '../../errors.js';
 import { KeyEvent } from '../../engine/pubsub/keyspace-events.js';
 import { cloneValue } from '../../engine/value.js';
 import { OK, type Reply } from '../../reply.js';
@@ -27,6 +27,26 @@ export function renameGeneric(ctx: Ctx, argv: Args, nx: boolean): Reply {
 }
 
 // COPY source destination [DB destination-db] [REPLACE]
+/**
+ * COPY as a remote server is sent it: `DB 0` (this database) dropped, another index refused,
+ * since on the server it names another database; malformed options go as they are, for the
+ * server to answer.
+ */
+export function copyRemoteArgs(argv: Args): Args | ReplyError {
+  const out = argv.slice(0, 3);
+  for (let i = 3; i < argv.length; i++) {
+    const w = argv[i].toLowerCase();
+    if (w === 'replace') out.push(argv[i]);
+    else if (w !== 'db' || i + 1 === argv.length) return argv;
+    else {
+      const db = parseInteger(argv[++i]);
+      if (db === undefined) return argv;
+      if (db !== 0) return DB_OUT_OF_RANGE;
+    }
+  }
+  return out;
+}
+
 export function copyCommand(ctx: Ctx, argv: Args): Reply {
   let replace = false;
   for (let i = 3; i < argv.length; i++) {

@@ -88,11 +88,11 @@ function sortGeneric(ctx: Ctx, argv: Args, readOnly: boolean): Reply {
   return output(ctx, items, start, end, o, readOnly);
 }
 
-/** Why the caller may not use SORT's BY or GET patterns (it may not read every key); null otherwise, syntax errors included. */
-export function sortPatternsDenied(argv: Args, caller: Caller): ReplyError | null {
-  if (caller.acl === null || caller.acl.readsAnyKey()) return null;
+/** SORT as a remote server is sent it: refused BY and GET patterns when the caller may not read every key (the server answers syntax errors). */
+export function sortRemoteArgs(argv: Args, caller: Caller): Args | ReplyError {
+  if (caller.acl === null || caller.acl.readsAnyKey()) return argv;
   const o = readOptions(argv, argv[0].toLowerCase() === 'sort_ro', false);
-  return o === SORT_BY_DENIED || o === SORT_GET_DENIED ? o : null;
+  return o === SORT_BY_DENIED || o === SORT_GET_DENIED ? o : argv;
 }
 
 function readOptions(argv: Args, readOnly: boolean, readsAnyKey: boolean): SortOptions | ReplyError {
