@@ -32,7 +32,7 @@ export default family('server', null, [
   // Only GET: declared as the one subcommand, so admission refuses the others before a remote
   // backend could send them (CONFIG SET on the Redis behind Larder).
   container('config', [
-    { name: 'get', arity: -3, flags: ['admin'], keys: NO_KEYS, run: configGetCommand },
+    { name: 'get', arity: -3, flags: ['admin'], keys: NO_KEYS, remoteArgs: configGetRemoteArgs, run: configGetCommand },
     // Only notify-keyspace-events, as Upstash permits: a remote server gets nothing else.
     { name: 'set', arity: -4, flags: ['admin', 'noscript'], keys: NO_KEYS, admits: configSetAdmits, run: configSetCommand },
   ]),
@@ -86,12 +86,26 @@ function configGetCommand(ctx: Ctx, argv: Args): Reply {
   const out: string[] = [];
   const settings: [string, string][] = [...CONFIG, [EVENTS_PARAMETER, formatEventClasses(ctx.events.flags)]];
   for (const [name, value] of settings) {
-    if (argv.some((pattern, i) => i >= 2 && globMatch(pattern, name, true))) out.push(name, value);
+    if (matchesAny(argv, name)) out.push(name, value);
   }
   return out;
 }
 
 const EVENTS_PARAMETER = 'notify-keyspace-events';
+const SHOWN = [...CONFIG.map(([name]) => name), EVENTS_PARAMETER];
+
+/** Whether one of CONFIG GET's patterns (argv[2] on) matches a setting's name. */
+const matchesAny = (argv: Args, name: string) => argv.some((pattern, i) => i >= 2 && globMatch(pattern, name, true));
+
+/**
+ * CONFIG GET as a remote server is sent it: the names of the settings shown here that the
+ * patterns match, so the server's others (requirepass, masterauth, its paths) are never shown;
+ * '' when none match, a name no setting has.
+ */
+function configGetRemoteArgs(argv: Args): Args {
+  const names = SHOWN.filter((name) => matchesAny(argv, name));
+  return ['CONFIG', 'GET', ...(names.length === 0 ? [''] : names)];
+}
 
 /**
  * CONFIG SET parameter value [parameter value ...], checked at admission in Redis's order: the

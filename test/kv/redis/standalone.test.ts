@@ -73,6 +73,13 @@ describe('remote backend: standalone Redis', { skip: REDIS === undefined && 'red
     assert.equal(await db.fails(['config', 'set', 'maxmemory', '1']), "ERR Unknown option or number of arguments for CONFIG SET - 'maxmemory'");
     assert.equal(await db.fails(['config', 'set', 'notify-keyspace-events', 'KEA', 'dir', '/tmp']), "ERR Unknown option or number of arguments for CONFIG SET - 'dir'");
     assert.equal(await redis.client.call(['CONFIG', 'GET', 'maxmemory']), '*2\r\n$9\r\nmaxmemory\r\n$1\r\n0\r\n');
+    // CONFIG GET shows the server's values of the settings the embedded engine shows, no others
+    // (requirepass, masterauth and the server's paths stay out of reach).
+    assert.deepEqual(await db.ok(['config', 'get', 'dir', 'requirepass', 'masterauth']), []);
+    const all = (await db.ok(['config', 'get', '*'])) as string[];
+    const names = all.filter((_, i) => i % 2 === 0).sort();
+    assert.deepEqual(names, ['appendonly', 'databases', 'maxmemory', 'maxmemory-policy', 'notify-keyspace-events', 'save', 'timeout']);
+    assert.deepEqual(await db.ok(['config', 'get', 'MAXMEMORY']), ['maxmemory', '0']);
     const res = await db.request('/pipeline', { method: 'POST', body: '[["set","p","1"],["nosuch"],["incr","p"]]' });
     const body = (await res.json()) as { result?: unknown; error?: string }[];
     assert.deepEqual(body[0], { result: 'OK' });
