@@ -357,9 +357,7 @@ export const ARRAY_BAD_REGEX = new ReplyError('ERR invalid regular expression (R
 // The remote Redis backend (kv/redis/).
 export const backendUnavailable = (where: string, why: string) =>
   new UnavailableError(`ERR the Redis backend at ${where} is unavailable (${why}); retry later`);
-export const remoteScriptRefused = (user: string) =>
-  new ReplyError(
-    `NOPERM user '${user}' may not run scripts on this database: a remote Redis runs a script with every right, and this user is limited to some keys, channels or commands`,
-  );
+export const scriptUserRefused = (user: string, why: string) =>
+  new ReplyError(`ERR the scripts of ACL user '${user}' run on the server as a Redis user of their own, which could not be made ready (${why})`);
 export const REMOTE_MONITOR = new ReplyError('ERR MONITOR is not available on a remote Redis backend');
 export const CROSSSLOT = new ReplyError("CROSSSLOT Keys in request don't hash to the same slot");

@@ -65,7 +65,7 @@ export function mountKv(config: Config, secrets: SecretStore, log: Logger, runti
     acl.load(dbConfig.users);
     credentials.push({ db: name, token, readOnlyToken });
     if (dbConfig.engine === 'redis') {
-      const backend = new RedisBackend(acl, openRemote({ url: dbConfig.url!, tls: dbConfig.tls, maxReplyBytes: dbConfig.maxReplyBytes }, remoteLog(log, name)), dbConfig.transactionConnections, name, runtime, config.kv.maxBlockMs);
+      const backend = new RedisBackend(acl, openRemote({ url: dbConfig.url!, tls: dbConfig.tls, maxReplyBytes: dbConfig.maxReplyBytes }, remoteLog(log, name)), dbConfig.transactionConnections, name, runtime, config.kv.maxBlockMs, token);
       remote.push(backend);
       databases.set(name, { backend, limits: new Limits(dbConfig) });
       continue;

@@ -14,7 +14,9 @@
 // ioredis with the slot Larder found (toCommand). A transaction runs MULTI..EXEC as one
 // pipeline, on a connection it holds alone (standalone), or on the connection to the node
 // owning its slot (Cluster), which ioredis writes in one piece: no other request's commands
-// come between MULTI and EXEC. State is touched from the JS thread only.
+// come between MULTI and EXEC. The scripts of a limited ACL user run on a connection of their
+// own, as a Redis user with that user's rules (script-users.ts): the server checks a script's
+// calls against its connection's user. State is touched from the JS thread only.
 
 import { Cluster, Command as RedisCommand, Redis, ReplyError as RedisReplyError, type Pipeline } from 'ioredis';
 import type { AclRegistry } from '../acl/registry.js';
@@ -22,7 +24,7 @@ import type { KvBackend, PubSubClient } from '../backend.js';
 import { admit } from '../commands/admit.js';
 import { ADMIN, BLOCKING, EMBEDDED, GATEWAY, keysOf, RUNS_SCRIPT, SPANS_NODES, WRITE, type Args, type Caller, type Command } from '../commands/spec.js';
 import { lookupCommand } from '../commands/table.js';
-import { backendUnavailable, CROSSSLOT, EXECABORT, needsEmbeddedEngine, REMOTE_MONITOR, remoteScriptRefused, ReplyError } from '../errors.js';
+import { backendUnavailable, CROSSSLOT, EXECABORT, needsEmbeddedEngine, REMOTE_MONITOR, ReplyError } from '../errors.js';
 import type { Reply } from '../reply.js';
 import { GatewayCtx } from './gateway-ctx.js';
 import { mergeReplies, policyOf, readShardPolicies, type ShardPolicies, type ShardPolicy } from './shard-policy.js';
@@ -35,6 +37,7 @@ import { blockTimeoutAt, boundedBlock, withoutBlock } from './blocking-read.js';
 import { TransactionPool } from './transaction-pool.js';
 import { WriteBatching } from './write-batching.js';
 import { DirectSend } from './direct-send.js';
+import { LOST_AUTH, ScriptUsers } from './script-users.js';
 import { isAscii } from '../bytes.js';
 
 /** A command admitted to run, with its place in the request. */
@@ -65,6 +68,7 @@ export class RedisBackend implements KvBackend {
   private readonly direct: DirectSend | null;
   /** The Cluster's command tips, read once it answers (`policyFor`). */
   private policies: Promise<ShardPolicies> | undefined;
+  private readonly scriptUsers: ScriptUsers;
 
   constructor(
     readonly acl: AclRegistry,
@@ -73,12 +77,15 @@ export class RedisBackend implements KvBackend {
     dbName: string,
     runtime: string,
     private readonly maxBlockMs: number,
+    /** The database's token: what its limited users' Redis users are derived from (script-users.ts). */
+    secret: string,
   ) {
     this.cluster = remote.main instanceof Cluster;
     this.gateway = new GatewayCtx(acl, dbName, runtime);
     this.batching = new WriteBatching(remote.main);
     this.direct = remote.main instanceof Redis ? new DirectSend(remote.main) : null;
     this.pool = this.cluster ? null : new TransactionPool(transactionConnections, () => remote.dedicated());
+    this.scriptUsers = new ScriptUsers(remote, dbName, secret);
     void remote.started.then(() => (this.started = true));
   }
 
@@ -90,6 +97,7 @@ export class RedisBackend implements KvBackend {
     const a = this.admit(argv, caller, 0, 'single');
     if (a instanceof ReplyError) return a;
     if (a.cmd.bits & GATEWAY) return this.gateway.run(a.cmd, argv, caller);
+    if (limitedScript(a.cmd, caller)) return this.asScriptUser(a, caller).then((r) => this.counted(a.cmd, r), (e: unknown) => this.failure(e, a));
     if (!this.started || a.alone || (this.cluster && a.slot === undefined)) return this.sendAlone(a);
     this.batching.hold();
     const direct = this.direct;
@@ -130,15 +138,16 @@ export class RedisBackend implements KvBackend {
     await this.remote.started;
     let segment: Admitted[] = [];
     for (const a of batch) {
-      const spread = this.cluster && a.slot === undefined ? await this.spreadFor(a) : undefined;
-      if (spread === undefined) {
+      // What runs apart from the shared connection: a limited user's script, a keyless command spanning a Cluster.
+      const apart = limitedScript(a.cmd, caller) ? () => this.asScriptUser(a, caller) : this.cluster && a.slot === undefined ? await this.spreadFor(a) : undefined;
+      if (apart === undefined) {
         segment.push(a);
         continue;
       }
       await this.sendPipeline(segment, replies);
       segment = [];
       try {
-        replies[a.at] = this.counted(a.cmd, await spread());
+        replies[a.at] = this.counted(a.cmd, await apart());
       } catch (e) {
         replies[a.at] = this.failure(e, a);
       }
@@ -215,6 +224,11 @@ export class RedisBackend implements KvBackend {
         return err === null ? this.counted(a.cmd, toReply(value)) : this.failure(err, a);
       });
     };
+    // A limited user's script in it: the whole transaction runs as that user's Redis user (one MULTI..EXEC write).
+    if (sent.some((a) => limitedScript(a.cmd, caller))) {
+      const conn = await this.scriptUsers.connection(caller.user, caller.acl!).catch((e: unknown) => this.failure(e));
+      return conn instanceof ReplyError ? conn : run(conn);
+    }
     return this.pool === null ? run(this.remote.main) : this.pool.use(run);
   }
 
@@ -281,8 +295,28 @@ export class RedisBackend implements KvBackend {
     return String(this.writes);
   }
 
-  close(): Promise<void> {
-    return this.remote.close();
+  async close(): Promise<void> {
+    await this.scriptUsers.close();
+    await this.remote.close();
+  }
+
+  /**
+   * A limited user's script, on the connection of its Redis user (script-users.ts). A server
+   * that lost that user (restarted) refuses its connection: it is made again, once.
+   */
+  private async asScriptUser(a: Admitted, caller: Caller): Promise<Reply> {
+    await this.remote.started;
+    for (let attempt = 0; ; attempt++) {
+      const conn = await this.scriptUsers.connection(caller.user, caller.acl!);
+      if (conn instanceof ReplyError) return conn;
+      try {
+        return toReply(await conn.sendCommand(toCommand(a)));
+      } catch (e) {
+        if (e instanceof RedisReplyError && !LOST_AUTH.test((e as Error).message)) throw e;
+        this.scriptUsers.forget(conn);
+        if (attempt > 0) throw e;
+      }
+    }
   }
 
   /** How a keyless command spans the Cluster's nodes (SCAN, or a command tipped to run on each), if it does. */
@@ -328,8 +362,6 @@ export class RedisBackend implements KvBackend {
     const cmd = admit(lookupCommand(argv[0]), argv, caller, runAs === 'stream' ? 'stream' : 'command');
     if (cmd instanceof ReplyError) return cmd;
     if (cmd.bits & EMBEDDED) return needsEmbeddedEngine(cmd.name);
-    // The server checks a script's calls against Larder's connection, not the caller's ACL user.
-    if (cmd.bits & RUNS_SCRIPT && caller.acl !== null && !caller.acl.allowsEverything()) return remoteScriptRefused(caller.user);
     let slot: number | undefined;
     let key: Buffer | undefined;
     if (this.cluster) {
@@ -402,6 +434,14 @@ function wireArgs(argv: Args): (string | Buffer)[] {
   const out: (string | Buffer)[] = new Array(argv.length - 1);
   for (let i = 1; i < argv.length; i++) out[i - 1] = isAscii(argv[i]) ? argv[i] : Buffer.from(argv[i], 'latin1');
   return out;
+}
+
+/**
+ * Whether a script runs as its caller's own Redis user: the server checks a script's calls
+ * against its connection's user, and Larder's may do everything, which only such a caller may.
+ */
+function limitedScript(cmd: Command, caller: Caller): boolean {
+  return (cmd.bits & RUNS_SCRIPT) !== 0 && caller.acl !== null && !caller.acl.allowsEverything();
 }
 
 /** A Cluster node's answer that the command's slot is served elsewhere. */

@@ -53,6 +53,12 @@ export interface RemoteClient {
   single(slot: number): Redis | ReplyError;
   /** As `single`, one to each master of the Cluster but the one serving `slot` (none standalone). */
   otherMasters(slot: number): Redis[];
+  /**
+   * Opens a client to the server or Cluster that authenticates as another Redis user (a
+   * limited ACL user's scripts: script-users.ts), reconnecting as the main one does. It does no
+   * ready check (INFO, CLUSTER INFO), which that user may not run; closing it is the caller's.
+   */
+  authenticated(username: string, password: string): Redis | Cluster;
   close(): Promise<void>;
 }
 
@@ -146,6 +152,14 @@ export function openRemote(settings: RemoteSettings, onState: (event: string, de
       const owners = new Set(main.slots.map((nodes) => nodes[0]));
       owners.delete(main.slots[slot]?.[0]);
       return [...owners].filter((o) => o !== undefined).map(toNode);
+    },
+    authenticated(username, password) {
+      const options: RedisOptions = { ...nodeOptions, username, password, enableReadyCheck: false };
+      const c = target.cluster
+        ? new Cluster([...target.nodes], { enableOfflineQueue: false, enableReadyCheck: false, clusterRetryStrategy: retry, redisOptions: options })
+        : new Redis({ ...target.nodes[0], ...options, retryStrategy: retry });
+      c.on('error', () => {}); // the main connection reports the server's state
+      return c;
     },
     async close() {
       for (const c of streaming) c.disconnect();

@@ -678,7 +678,7 @@ describe('scripting commands over HTTP', () => {
     await reply(['GET', 'ro'], 'value');
   });
 
-  embeddedOnly("a remote Redis runs no script of a user limited to some keys or commands (acl.test.ts)")('runs commands inside a script as the caller: ACL rules apply', async () => {
+  notOnCluster(DECLARED_KEYS)('runs commands inside a script as the caller: ACL rules apply, changed rules at once', async () => {
     await reply(['ACL', 'SETUSER', 'scripter', 'on', '>pw', '+@all', '~a*'], 'OK');
     const token = (await t.command(['ACL', 'RESTTOKEN', 'scripter', 'pw'])).body.result;
     let body = "return redis.call('get','b')";

@@ -10,6 +10,7 @@ import { after, before, describe, it } from 'node:test';
 import { EMBEDDED } from '../../../src/kv/commands/spec.js';
 import { TABLE } from '../../../src/kv/commands/table.js';
 import { findRedisServer, startRedisServer, type RedisServer } from '../differential/redis-server.js';
+import { eventually } from '../../support/eventually.js';
 import { launchLarder } from '../../support/larder-process.js';
 import { startTestLarder, type KvClient, type TestLarder } from '../../support/larder.js';
 
@@ -115,6 +116,30 @@ describe('remote backend: standalone Redis', { skip: REDIS === undefined && 'red
     assert.equal(await db.ok(['copy', 'src', 'dst', 'db', '0']), 1);
     assert.equal(await db.ok(['get', 'dst']), 'v');
     await inDb1(['DEL', 'elsewhere']);
+  });
+
+  it("runs a limited user's scripts as a Redis user of its own, made again when the server lost it", async () => {
+    assert.equal(await db.ok(['acl', 'setuser', 'lim', 'on', '>pw', '~l:*', '+@all']), 'OK');
+    const token = await db.ok(['acl', 'resttoken', 'lim', 'pw']);
+    const script = ['eval', "return redis.call('SET', KEYS[1], 'v')", '1', 'l:1'];
+    const scriptUsers = async () => ((await redis.client.call(['ACL', 'USERS'])).match(/larder-script:lim:\S+/g) ?? []).sort();
+    assert.deepEqual(await db.command(script, { token }), { status: 200, body: { result: 'OK' } });
+    const first = (await scriptUsers())[0];
+    assert.ok(first !== undefined, 'the Redis user made for lim');
+    assert.match(await redis.client.call(['ACL', 'GETUSER', first]), /~l:\*/);
+    // Forgotten, as by a restart without an ACL file: its connection is cut, and it is made again.
+    await redis.client.call(['ACL', 'DELUSER', first]);
+    assert.deepEqual(await db.command(script, { token }), { status: 200, body: { result: 'OK' } });
+    assert.deepEqual(await scriptUsers(), [first]);
+    // New rules, a new Redis user: the older one goes.
+    await db.ok(['acl', 'setuser', 'lim', '~m:*']);
+    assert.deepEqual(await db.command(['eval', "return redis.call('SET', 'm:1', 'v')", '0'], { token }), { status: 200, body: { result: 'OK' } });
+    const now = await scriptUsers();
+    assert.equal(now.length, 1);
+    assert.notEqual(now[0], first);
+    // One connection as it: the older user's connection was closed, not left reconnecting.
+    const clients = async () => (await redis.client.call(['CLIENT', 'LIST'])).split('\n').filter((l) => l.includes(' user=larder-script:lim:')).length;
+    await eventually(async () => (await clients()) === 1, 'one connection as the Redis user of lim');
   });
 
   it('runs 50 concurrent transactions without interleaving them', async () => {

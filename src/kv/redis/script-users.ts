@@ -1,0 +1,200 @@
+// The Redis ACL users that run the scripts of Larder's limited ACL users on a remote server.
+// A script runs there with its connection's rights, so the scripts of a Larder user limited to
+// some keys, channels or commands go on a connection of their own, authenticated as a Redis
+// user with the same keys, channels and commands (those the server knows), minus what reaches
+// the server's other databases (SELECT but of this one's index, SWAPDB, MOVE, COPY, FLUSHALL):
+// the server then checks each call as the embedded engine does.
+//
+// Every Larder process in front of the server makes the same Redis user for the same rules: it
+// is named by a hash of the database's token, the Larder user and the rules, and its password
+// is derived from the token. It is made on first use with ACL SETUSER (on every node of a
+// Cluster; Larder's connection must be allowed ACL), and again after the server lost it (a
+// restart without an ACL file); the same user's Redis users for older rules are removed then.
+
+import { createHash, createHmac } from 'node:crypto';
+import type { Cluster, Redis } from 'ioredis';
+import type { CommandRules } from '../commands/spec.js';
+import { ReplyError, scriptUserRefused } from '../errors.js';
+import type { RemoteClient } from './connection.js';
+
+/** Rules every selector ends with: nothing that reaches another database of the server. */
+const CONFINED = ['-select', '-swapdb', '-move', '-copy', '-flushall'];
+const NAME_PREFIX = 'larder-script:';
+const READY_TIMEOUT_MS = 5000;
+/** How many users' derived Redis users are remembered before starting over (rules change rarely). */
+const MAX_REMEMBERED = 10_000;
+/** A connection whose user the server no longer knows. */
+export const LOST_AUTH = /^(NOAUTH|WRONGPASS) /;
+
+/** What the server's ACL knows: its command names and categories (lower case). */
+interface ServerAcl {
+  readonly commands: ReadonlySet<string>;
+  readonly categories: ReadonlySet<string>;
+}
+
+interface ScriptUser {
+  readonly name: string;
+  /** Shared by every user of this Larder user and database: its older Redis users start with it. */
+  readonly family: string;
+  readonly password: string;
+  readonly rules: string[];
+}
+
+/** A Redis user's connection as it opens, and the family it belongs to. */
+interface Opened {
+  readonly family: string;
+  readonly conn: Promise<Redis | Cluster | ReplyError>;
+}
+
+export class ScriptUsers {
+  /** By Redis user name: at most one per family, that of the Larder user's latest rules. */
+  private readonly connections = new Map<string, Opened>();
+  /** The Redis user of a Larder user's rules as last seen, by name and rules. */
+  private readonly users = new Map<string, ScriptUser>();
+  private server: Promise<ServerAcl> | undefined;
+
+  /** `secret`: the database's token, the same in every Larder process serving it. */
+  constructor(
+    private readonly remote: RemoteClient,
+    private readonly dbName: string,
+    private readonly secret: string,
+  ) {}
+
+  /** The connection `rules`' scripts run on, or why there is none. */
+  async connection(userName: string, rules: CommandRules): Promise<Redis | Cluster | ReplyError> {
+    const user = await this.scriptUser(userName, rules.describe());
+    const opened = this.connections.get(user.name);
+    if (opened !== undefined) return opened.conn;
+    // The user's rules changed: its connection as the Redis user of its older rules goes.
+    for (const [name, other] of this.connections) if (other.family === user.family) this.drop(name);
+    const conn = this.open(userName, user);
+    this.connections.set(user.name, { family: user.family, conn });
+    void conn.then((c) => c instanceof ReplyError && this.connections.delete(user.name));
+    return conn;
+  }
+
+  /** Drops a connection that failed as its user (the server lost it): the next script makes it again. */
+  forget(conn: Redis | Cluster): void {
+    for (const [name, opened] of this.connections) void opened.conn.then((c) => c === conn && this.drop(name));
+  }
+
+  async close(): Promise<void> {
+    const open = await Promise.all([...this.connections.values()].map((o) => o.conn));
+    this.connections.clear();
+    await Promise.all(open.map((c) => (c instanceof ReplyError ? undefined : c.quit().catch(() => c.disconnect()))));
+  }
+
+  private drop(name: string): void {
+    const opened = this.connections.get(name);
+    this.connections.delete(name);
+    void opened?.conn.then((c) => c instanceof ReplyError || c.disconnect());
+  }
+
+  private serverAcl(): Promise<ServerAcl> {
+    this.server ??= Promise.all([this.remote.main.call('COMMAND', 'LIST'), this.remote.main.call('ACL', 'CAT')]).then(
+      ([commands, categories]) => ({ commands: lowerSet(commands), categories: lowerSet(categories) }),
+      (e: unknown) => {
+        this.server = undefined;
+        throw e;
+      },
+    );
+    return this.server;
+  }
+
+  private async scriptUser(userName: string, described: readonly string[]): Promise<ScriptUser> {
+    const key = `${userName} ${described.join(' ')}`;
+    let user = this.users.get(key);
+    if (user === undefined) {
+      if (this.users.size >= MAX_REMEMBERED) this.users.clear();
+      user = this.derive(userName, described, await this.serverAcl());
+      this.users.set(key, user);
+    }
+    return user;
+  }
+
+  private derive(userName: string, described: readonly string[], server: ServerAcl): ScriptUser {
+    const root: string[] = [];
+    const selectors: string[] = [];
+    const known = (words: readonly string[]) => [...words.filter((w) => knownRule(w, server)), ...CONFINED];
+    for (const w of described) {
+      if (w.startsWith('(')) selectors.push(`(${known(w.slice(1, -1).split(' ')).join(' ')})`);
+      else if (!isUserFlag(w)) root.push(w);
+    }
+    // The connection selects its database as it opens; a Cluster client reads the slot map.
+    const opening = [`+select|${this.remote.target.db ?? 0}`, ...(this.remote.target.cluster ? ['+cluster|slots'] : [])];
+    const rules = [...known(root), ...opening, ...selectors];
+    const family = NAME_PREFIX + userName + ':' + digest([this.secret, this.dbName, userName]).slice(0, 12) + ':';
+    const name = family + digest([this.secret, ...rules]).slice(0, 16);
+    const password = createHmac('sha256', this.secret).update(name).digest('hex');
+    return { name, family, password, rules };
+  }
+
+  private async open(userName: string, user: ScriptUser): Promise<Redis | Cluster | ReplyError> {
+    const made = await this.make(user);
+    if (made !== null) return scriptUserRefused(userName, made);
+    const conn = this.remote.authenticated(user.name, user.password);
+    const ready = await untilReady(conn);
+    if (ready !== null) {
+      conn.disconnect();
+      return scriptUserRefused(userName, ready);
+    }
+    // The server lost the user (a restart) and refuses it as the connection opens again.
+    conn.on('error', (e: Error) => LOST_AUTH.test(e.message) && this.forget(conn));
+    return conn;
+  }
+
+  /** ACL SETUSER on every node, then the user's older Redis users removed; the server's refusal, if any. */
+  private async make(user: ScriptUser): Promise<string | null> {
+    const hash = createHash('sha256').update(user.password).digest('hex');
+    const main = this.remote.main;
+    const nodes: (Redis | Cluster)[] = 'nodes' in main ? main.nodes('all') : [main];
+    try {
+      for (const node of nodes) {
+        await node.call('ACL', 'SETUSER', user.name, 'reset', 'on', `#${hash}`, ...user.rules);
+        const older = ((await node.call('ACL', 'USERS')) as string[]).map(String).filter((n) => n.startsWith(user.family) && n !== user.name);
+        if (older.length > 0) await node.call('ACL', 'DELUSER', ...older);
+      }
+      return null;
+    } catch (e) {
+      return e instanceof Error ? e.message : String(e);
+    }
+  }
+}
+
+/** Whether the server's ACL knows the command or category a rule names; key and channel rules always. */
+function knownRule(word: string, server: ServerAcl): boolean {
+  if (word[0] !== '+' && word[0] !== '-') return true;
+  const name = word.slice(1).toLowerCase();
+  if (name.startsWith('@')) return name === '@all' || server.categories.has(name.slice(1));
+  return server.commands.has(name.split('|')[0]);
+}
+
+/** A user's own flags (on, nopass, passwords), which its Redis user does not take over. */
+function isUserFlag(word: string): boolean {
+  return word === 'on' || word === 'off' || word === 'nopass' || word.endsWith('sanitize-payload') || word[0] === '#';
+}
+
+function lowerSet(reply: unknown): Set<string> {
+  return new Set((reply as unknown[]).map((v) => String(v).toLowerCase()));
+}
+
+function digest(parts: readonly string[]): string {
+  return createHash('sha256').update(parts.join('\0')).digest('hex');
+}
+
+/** null once the connection is ready; why not otherwise. */
+function untilReady(conn: Redis | Cluster): Promise<string | null> {
+  if (conn.status === 'ready') return Promise.resolve(null);
+  return new Promise((resolve) => {
+    let last = 'not ready in time';
+    const onError = (e: Error) => (last = e.message);
+    const done = (why: string | null) => {
+      clearTimeout(timer);
+      conn.off('error', onError);
+      resolve(why);
+    };
+    const timer = setTimeout(() => done(last), READY_TIMEOUT_MS);
+    conn.on('error', onError);
+    conn.once('ready', () => done(null));
+  });
+}
