@@ -254,7 +254,7 @@ export const SPANS_NODES = 8192;
  * lookups are reads, each key they miss publishing keymiss (the keyspace's `reading`).
  */
 export const READ_LOOKUPS = 16384;
-/** Set when the table is built on every 'runsScript' command: a remote backend runs it for users allowed everything only. */
+/** Set when the table is built on every 'runsScript' command: a remote backend runs a limited ACL user's as that user's own Redis user. */
 export const RUNS_SCRIPT = 32768;
 
 export interface Command extends Omit<CommandSpec, 'subcommands'> {

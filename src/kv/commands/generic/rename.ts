@@ -26,7 +26,6 @@ export function renameGeneric(ctx: Ctx, argv: Args, nx: boolean): Reply {
   return nx ? 1 : OK;
 }
 
-// COPY source destination [DB destination-db] [REPLACE]
 /**
  * COPY as a remote server is sent it: `DB 0` (this database) dropped, another index refused,
  * since on the server it names another database; malformed options go as they are, for the
@@ -47,6 +46,7 @@ export function copyRemoteArgs(argv: Args): Args | ReplyError {
   return out;
 }
 
+// COPY source destination [DB destination-db] [REPLACE]
 export function copyCommand(ctx: Ctx, argv: Args): Reply {
   let replace = false;
   for (let i = 3; i < argv.length; i++) {
