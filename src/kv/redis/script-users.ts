@@ -26,9 +26,10 @@ const MAX_REMEMBERED = 10_000;
 /** A connection whose user the server no longer knows. */
 export const LOST_AUTH = /^(NOAUTH|WRONGPASS) /;
 
-/** What the server's ACL knows: its command names and categories (lower case). */
+/** What the server's ACL knows (lower case): its commands, subcommands ('config|get') and those that have them, and categories. */
 interface ServerAcl {
   readonly commands: ReadonlySet<string>;
+  readonly containers: ReadonlySet<string>;
   readonly categories: ReadonlySet<string>;
 }
 
@@ -91,8 +92,8 @@ export class ScriptUsers {
   }
 
   private serverAcl(): Promise<ServerAcl> {
-    this.server ??= Promise.all([this.remote.main.call('COMMAND', 'LIST'), this.remote.main.call('ACL', 'CAT')]).then(
-      ([commands, categories]) => ({ commands: lowerSet(commands), categories: lowerSet(categories) }),
+    this.server ??= Promise.all([this.remote.main.call('COMMAND'), this.remote.main.call('ACL', 'CAT')]).then(
+      ([table, categories]) => ({ ...commandNames(table), categories: new Set((categories as unknown[]).map(lower)) }),
       (e: unknown) => {
         this.server = undefined;
         throw e;
@@ -161,12 +162,31 @@ export class ScriptUsers {
   }
 }
 
-/** Whether the server's ACL knows the command or category a rule names; key and channel rules always. */
+/**
+ * Whether the server's ACL knows the command, subcommand or category a rule names (a first
+ * argument, `+select|0`, of a command without subcommands); key and channel rules always.
+ */
 function knownRule(word: string, server: ServerAcl): boolean {
   if (word[0] !== '+' && word[0] !== '-') return true;
   const name = word.slice(1).toLowerCase();
   if (name.startsWith('@')) return name === '@all' || server.categories.has(name.slice(1));
-  return server.commands.has(name.split('|')[0]);
+  const base = name.split('|')[0];
+  return server.commands.has(name) || (server.commands.has(base) && !server.containers.has(base));
+}
+
+/** The names in COMMAND's reply: each entry's, and its subcommands' in its tenth field. */
+function commandNames(table: unknown): Pick<ServerAcl, 'commands' | 'containers'> {
+  const commands = new Set<string>();
+  const containers = new Set<string>();
+  for (const entry of table as unknown[][]) {
+    const name = lower(entry[0]);
+    commands.add(name);
+    const subs = entry[9];
+    if (!Array.isArray(subs) || subs.length === 0) continue;
+    containers.add(name);
+    for (const s of subs as unknown[][]) commands.add(lower(s[0]));
+  }
+  return { commands, containers };
 }
 
 /** A user's own flags (on, nopass, passwords), which its Redis user does not take over. */
@@ -174,9 +194,7 @@ function isUserFlag(word: string): boolean {
   return word === 'on' || word === 'off' || word === 'nopass' || word.endsWith('sanitize-payload') || word[0] === '#';
 }
 
-function lowerSet(reply: unknown): Set<string> {
-  return new Set((reply as unknown[]).map((v) => String(v).toLowerCase()));
-}
+const lower = (v: unknown) => String(v).toLowerCase();
 
 function digest(parts: readonly string[]): string {
   return createHash('sha256').update(parts.join('\0')).digest('hex');
