@@ -151,8 +151,16 @@ export class Selector {
 
   /** ACL LIST's words for this selector: keys, channels, then commands. */
   describe(): string[] {
-    const channels = this.allChannels ? ['&*'] : ['resetchannels', ...this.channels.map((c) => `&${c}`)];
-    return [...this.keyWords(), ...channels, ...this.commandWords()];
+    return [...this.keyWords(), ...this.channelWords(), ...this.commandWords()];
+  }
+
+  /**
+   * Its keys and channels, then each command it allows by full name after `-@all` (name order):
+   * rules for a server whose categories hold other commands than Larder's table.
+   */
+  byCommand(): string[] {
+    const firstArgs = [...this.firstArgs].flatMap(([name, args]) => [...args].map((arg) => `+${name}|${arg}`));
+    return [...this.keyWords(), ...this.channelWords(), '-@all', ...[...this.allowed].sort().map((name) => `+${name}`), ...firstArgs.sort()];
   }
 
   /** ACL GETUSER's fields for this selector. */
@@ -164,6 +172,10 @@ export class Selector {
   private keyWords(): string[] {
     if (this.allKeys) return ['~*'];
     return this.keys.map((k) => (k.perms === READ_WRITE ? '~' : k.perms === READ ? '%R~' : '%W~') + k.pattern);
+  }
+
+  private channelWords(): string[] {
+    return this.allChannels ? ['&*'] : ['resetchannels', ...this.channels.map((c) => `&${c}`)];
   }
 
   private commandWords(): string[] {

@@ -143,6 +143,11 @@ export class AclUser implements CommandRules, AclUserView {
     return this.root.allowsEverything() || this.selectors.some((s) => s.allowsEverything());
   }
 
+  /** Each selector (the root first) as rules naming every command it allows (Selector.byCommand). */
+  selectorsByCommand(): string[][] {
+    return [this.root.byCommand(), ...this.selectors.map((s) => s.byCommand())];
+  }
+
   /** The rules that rebuild this user, as ACL LIST shows them after 'user <name>'. */
   describe(): string[] {
     return [

@@ -1,9 +1,10 @@
 // The Redis ACL users that run the scripts of Larder's limited ACL users on a remote server.
 // A script runs there with its connection's rights, so the scripts of a Larder user limited to
 // some keys, channels or commands go on a connection of their own, authenticated as a Redis
-// user with the same keys, channels and commands (those the server knows), minus what reaches
-// the server's other databases (SELECT but of this one's index, SWAPDB, MOVE, COPY, FLUSHALL):
-// the server then checks each call as the embedded engine does.
+// user with the same keys and channels and, named one by one, the commands the user may run
+// that Larder runs and the server knows, minus those reaching the server's other databases
+// (COPY, FLUSHALL; Larder runs no SELECT, SWAPDB or MOVE): the server then checks each call as
+// the embedded engine does.
 //
 // Every Larder process in front of the server makes the same Redis user for the same rules: it
 // is named by a hash of the database's token, the Larder user and the rules, and its password
@@ -13,12 +14,15 @@
 
 import { createHash, createHmac } from 'node:crypto';
 import type { Cluster, Redis } from 'ioredis';
-import type { CommandRules } from '../commands/spec.js';
+import { EMBEDDED, GATEWAY, STREAM, UNSUPPORTED, type Command, type CommandRules } from '../commands/spec.js';
+import { lookupCommand } from '../commands/table.js';
 import { ReplyError, scriptUserRefused } from '../errors.js';
 import type { RemoteClient } from './connection.js';
 
-/** Rules every selector ends with: nothing that reaches another database of the server. */
-const CONFINED = ['-select', '-swapdb', '-move', '-copy', '-flushall'];
+/** Commands Larder runs whose script forms reach the server's other databases (COPY ... DB, FLUSHALL). */
+const REACH_OTHER_DATABASES = new Set(['copy', 'flushall']);
+/** Commands Larder does not send to a remote server as they are. */
+const NOT_SENT = UNSUPPORTED | EMBEDDED | GATEWAY | STREAM;
 const NAME_PREFIX = 'larder-script:';
 const READY_TIMEOUT_MS = 5000;
 /** How many users' derived Redis users are remembered before starting over (rules change rarely). */
@@ -26,11 +30,10 @@ const MAX_REMEMBERED = 10_000;
 /** A connection whose user the server no longer knows. */
 export const LOST_AUTH = /^(NOAUTH|WRONGPASS) /;
 
-/** What the server's ACL knows (lower case): its commands, subcommands ('config|get') and those that have them, and categories. */
+/** What the server's ACL knows (lower case): its commands, subcommands ('config|get') and those that have them. */
 interface ServerAcl {
   readonly commands: ReadonlySet<string>;
   readonly containers: ReadonlySet<string>;
-  readonly categories: ReadonlySet<string>;
 }
 
 interface ScriptUser {
@@ -63,7 +66,7 @@ export class ScriptUsers {
 
   /** The connection `rules`' scripts run on, or why there is none. */
   async connection(userName: string, rules: CommandRules): Promise<Redis | Cluster | ReplyError> {
-    const user = await this.scriptUser(userName, rules.describe());
+    const user = await this.scriptUser(userName, rules.selectorsByCommand());
     const opened = this.connections.get(user.name);
     if (opened !== undefined) return opened.conn;
     // The user's rules changed: its connection as the Redis user of its older rules goes.
@@ -92,38 +95,30 @@ export class ScriptUsers {
   }
 
   private serverAcl(): Promise<ServerAcl> {
-    this.server ??= Promise.all([this.remote.main.call('COMMAND'), this.remote.main.call('ACL', 'CAT')]).then(
-      ([table, categories]) => ({ ...commandNames(table), categories: new Set((categories as unknown[]).map(lower)) }),
-      (e: unknown) => {
-        this.server = undefined;
-        throw e;
-      },
-    );
+    this.server ??= this.remote.main.call('COMMAND').then(commandNames, (e: unknown) => {
+      this.server = undefined;
+      throw e;
+    });
     return this.server;
   }
 
-  private async scriptUser(userName: string, described: readonly string[]): Promise<ScriptUser> {
-    const key = `${userName} ${described.join(' ')}`;
+  private async scriptUser(userName: string, selectors: readonly string[][]): Promise<ScriptUser> {
+    const key = `${userName} ${selectors.map((s) => s.join(' ')).join(' | ')}`;
     let user = this.users.get(key);
     if (user === undefined) {
       if (this.users.size >= MAX_REMEMBERED) this.users.clear();
-      user = this.derive(userName, described, await this.serverAcl());
+      user = this.derive(userName, selectors, await this.serverAcl());
       this.users.set(key, user);
     }
     return user;
   }
 
-  private derive(userName: string, described: readonly string[], server: ServerAcl): ScriptUser {
-    const root: string[] = [];
-    const selectors: string[] = [];
-    const known = (words: readonly string[]) => [...words.filter((w) => knownRule(w, server)), ...CONFINED];
-    for (const w of described) {
-      if (w.startsWith('(')) selectors.push(`(${known(w.slice(1, -1).split(' ')).join(' ')})`);
-      else if (!isUserFlag(w)) root.push(w);
-    }
-    // The connection selects its database as it opens; a Cluster client reads the slot map.
-    const opening = [`+select|${this.remote.target.db ?? 0}`, ...(this.remote.target.cluster ? ['+cluster|slots'] : [])];
-    const rules = [...known(root), ...opening, ...selectors];
+  private derive(userName: string, selectors: readonly string[][], server: ServerAcl): ScriptUser {
+    const [root, ...others] = selectors.map((words) => words.filter((w) => sentRule(w, server)));
+    // What the connection sends itself: it selects its database as it opens, wraps a transaction
+    // in MULTI and EXEC (refused inside scripts), and as a Cluster client reads the slot map.
+    const own = [`+select|${this.remote.target.db ?? 0}`, '+multi', '+exec', ...(this.remote.target.cluster ? ['+cluster|slots'] : [])];
+    const rules = [...root, ...own, ...others.map((words) => `(${words.join(' ')})`)];
     const family = NAME_PREFIX + userName + ':' + digest([this.secret, this.dbName, userName]).slice(0, 12) + ':';
     const name = family + digest([this.secret, ...rules]).slice(0, 16);
     const password = createHmac('sha256', this.secret).update(name).digest('hex');
@@ -163,19 +158,28 @@ export class ScriptUsers {
 }
 
 /**
- * Whether the server's ACL knows the command, subcommand or category a rule names (a first
- * argument, `+select|0`, of a command without subcommands); key and channel rules always.
+ * Whether a rule goes to the server: key and channel rules, -@all, and a `+command` (or
+ * `+command|subcommand`, or `+command|firstarg` of one without subcommands) that Larder sends
+ * to a remote server as it is, that reaches no other database, and that the server knows. A
+ * container's own name is left out: its subcommands are named one by one.
  */
-function knownRule(word: string, server: ServerAcl): boolean {
-  if (word[0] !== '+' && word[0] !== '-') return true;
-  const name = word.slice(1).toLowerCase();
-  if (name.startsWith('@')) return name === '@all' || server.categories.has(name.slice(1));
-  const base = name.split('|')[0];
+function sentRule(word: string, server: ServerAcl): boolean {
+  if (word[0] !== '+') return true;
+  const name = word.slice(1);
+  const [base, arg] = name.split('|');
+  const cmd = larderCommand(base, arg);
+  if (cmd === undefined || cmd.subcommands !== undefined || cmd.bits & NOT_SENT || REACH_OTHER_DATABASES.has(name)) return false;
   return server.commands.has(name) || (server.commands.has(base) && !server.containers.has(base));
 }
 
+/** The command a rule names: a container's subcommand, or the command itself (also for a first argument). */
+function larderCommand(base: string, arg: string | undefined): Command | undefined {
+  const cmd = lookupCommand(base);
+  return arg !== undefined && cmd?.subcommands !== undefined ? cmd.subcommands.get(arg) : cmd;
+}
+
 /** The names in COMMAND's reply: each entry's, and its subcommands' in its tenth field. */
-function commandNames(table: unknown): Pick<ServerAcl, 'commands' | 'containers'> {
+function commandNames(table: unknown): ServerAcl {
   const commands = new Set<string>();
   const containers = new Set<string>();
   for (const entry of table as unknown[][]) {
@@ -187,11 +191,6 @@ function commandNames(table: unknown): Pick<ServerAcl, 'commands' | 'containers'
     for (const s of subs as unknown[][]) commands.add(lower(s[0]));
   }
   return { commands, containers };
-}
-
-/** A user's own flags (on, nopass, passwords), which its Redis user does not take over. */
-function isUserFlag(word: string): boolean {
-  return word === 'on' || word === 'off' || word === 'nopass' || word.endsWith('sanitize-payload') || word[0] === '#';
 }
 
 const lower = (v: unknown) => String(v).toLowerCase();

@@ -126,7 +126,15 @@ describe('remote backend: standalone Redis', { skip: REDIS === undefined && 'red
     assert.deepEqual(await db.command(script, { token }), { status: 200, body: { result: 'OK' } });
     const first = (await scriptUsers())[0];
     assert.ok(first !== undefined, 'the Redis user made for lim');
-    assert.match(await redis.client.call(['ACL', 'GETUSER', first]), /~l:\*/);
+    const made = await redis.client.call(['ACL', 'GETUSER', first]);
+    assert.match(made, /~l:\*/);
+    // The commands one by one, those Larder runs: none that reaches another database or that Larder refuses.
+    for (const absent of ['+migrate', '+swapdb', '+copy', '+flushall', '+debug', '+json']) assert.ok(!made.includes(absent), absent);
+    for (const script of ["return redis.call('SWAPDB', '0', '1')", "return redis.call('FLUSHALL')", "return redis.call('LASTSAVE')"]) {
+      const res = await db.command(['eval', script, '0'], { token });
+      assert.equal(res.status, 400, script);
+      assert.match(res.body.error, /^ERR The user executing the script can't run this command or subcommand script: /, script);
+    }
     // Forgotten, as by a restart without an ACL file: its connection is cut, and it is made again.
     await redis.client.call(['ACL', 'DELUSER', first]);
     assert.deepEqual(await db.command(script, { token }), { status: 200, body: { result: 'OK' } });
