@@ -273,6 +273,7 @@ export class RedisBackend implements KvBackend {
     const close = () => {
       for (const c of conns) {
         c.off('end', ended);
+        c.off('error', ended);
         c.quit().catch(() => c.disconnect());
       }
     };
@@ -283,6 +284,9 @@ export class RedisBackend implements KvBackend {
       for (const c of conns) c.disconnect();
       return this.failure(e, a);
     }
+    // Nor does it go on without a message it lost: one past the decoder's bound is not kept
+    // (resp2-decoder.ts), and ioredis reports it as an error of the connection.
+    for (const c of conns) c.once('error', ended);
     // One connection, one command: each confirmation counts the distinct names so far.
     const names = new Set<string>();
     for (let i = 1; i < argv.length; i++) client.send([a.cmd.name, argv[i], String(names.add(argv[i]).size)]);

@@ -51,6 +51,20 @@ describe('remote backend: pub/sub on a standalone Redis', { skip: REDIS === unde
     assert.equal(await db.ok(['publish', 'chat', 'unheard']), 0);
   });
 
+  it('ends a stream that a message past the reply bound would leave without it', async () => {
+    // One MiB, the least the bound reads through past, with maxReplyBytes at 512 KiB.
+    const small = await startTestLarder({ kv: { databases: { default: { maxReplyBytes: 1 << 19 }, small: { url: `redis://127.0.0.1:${redis.port}`, maxReplyBytes: 1 << 19 } } } });
+    try {
+      const events = await openEvents(small.database('small'), '/subscribe/big');
+      assert.equal(await events.next(), 'subscribe,big,1');
+      assert.equal(await redis.client.call(['PUBLISH', 'big', 'x'.repeat(2 << 20)]), ':1\r\n');
+      assert.equal(await redis.client.call(['PUBLISH', 'big', 'after']), ':1\r\n');
+      await assert.rejects(events.next(), /stream ended/);
+    } finally {
+      await small.close();
+    }
+  });
+
   it('psubscribe receives pmessage with the pattern and the channel', async () => {
     const events = await openEvents(db, '/psubscribe/events:*');
     assert.equal(await events.next(), 'psubscribe,events:*,1');
