@@ -76,6 +76,8 @@ export interface CommandRules {
   readsAnyKey(): boolean;
   /** Whether the caller may run every command on every key and channel (a script on a remote server may). */
   allowsEverything(): boolean;
+  /** The rules that rebuild the user, as ACL LIST shows them: a few words, which change when its rules do. */
+  describe(): string[];
   /** Each selector as rules naming every command it allows (a remote server's ACL takes them for the caller's scripts). */
   selectorsByCommand(): string[][];
 }

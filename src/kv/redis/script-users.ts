@@ -53,7 +53,7 @@ interface Opened {
 export class ScriptUsers {
   /** By Redis user name: at most one per family, that of the Larder user's latest rules. */
   private readonly connections = new Map<string, Opened>();
-  /** The Redis user of a Larder user's rules as last seen, by name and rules. */
+  /** The Redis user of a Larder user's rules, by the user's name and description. */
   private readonly users = new Map<string, ScriptUser>();
   private server: Promise<ServerAcl> | undefined;
 
@@ -66,7 +66,7 @@ export class ScriptUsers {
 
   /** The connection `rules`' scripts run on, or why there is none. */
   async connection(userName: string, rules: CommandRules): Promise<Redis | Cluster | ReplyError> {
-    const user = await this.scriptUser(userName, rules.selectorsByCommand());
+    const user = await this.scriptUser(userName, rules);
     const opened = this.connections.get(user.name);
     if (opened !== undefined) return opened.conn;
     // The user's rules changed: its connection as the Redis user of its older rules goes.
@@ -102,12 +102,15 @@ export class ScriptUsers {
     return this.server;
   }
 
-  private async scriptUser(userName: string, selectors: readonly string[][]): Promise<ScriptUser> {
-    const key = `${userName} ${selectors.map((s) => s.join(' ')).join(' | ')}`;
+  /** The Redis user of `rules`, known by their short description; listing each command is done once per change. */
+  private async scriptUser(userName: string, rules: CommandRules): Promise<ScriptUser> {
+    const key = `${userName} ${rules.describe().join(' ')}`;
     let user = this.users.get(key);
     if (user === undefined) {
+      const selectors = rules.selectorsByCommand(); // as described, before the rules can change
+      const server = await this.serverAcl();
       if (this.users.size >= MAX_REMEMBERED) this.users.clear();
-      user = this.derive(userName, selectors, await this.serverAcl());
+      user = this.derive(userName, selectors, server);
       this.users.set(key, user);
     }
     return user;
