@@ -77,6 +77,19 @@ export class ScriptUsers {
     return conn;
   }
 
+  /**
+   * Removes the Redis users of Larder users that are gone, and their connections. Nobody waits
+   * for it: a server that refuses leaves them, unusable without the token they derive from.
+   */
+  remove(userNames: readonly string[]): void {
+    const families = userNames.map((u) => this.family(u));
+    for (const [name, opened] of this.connections) if (families.includes(opened.family)) this.drop(name);
+    void this.onEveryNode(async (node) => {
+      const gone = ((await node.call('ACL', 'USERS')) as unknown[]).map(String).filter((n) => families.some((f) => n.startsWith(f)));
+      if (gone.length > 0) await node.call('ACL', 'DELUSER', ...gone);
+    }).catch(() => {});
+  }
+
   /** Drops a connection that failed as its user (the server lost it): the next script makes it again. */
   forget(conn: Redis | Cluster): void {
     for (const [name, opened] of this.connections) void opened.conn.then((c) => c === conn && this.drop(name));
@@ -122,10 +135,21 @@ export class ScriptUsers {
     // in MULTI and EXEC (refused inside scripts), and as a Cluster client reads the slot map.
     const own = [`+select|${this.remote.target.db ?? 0}`, '+multi', '+exec', ...(this.remote.target.cluster ? ['+cluster|slots'] : [])];
     const rules = [...root, ...own, ...others.map((words) => `(${words.join(' ')})`)];
-    const family = NAME_PREFIX + userName + ':' + digest([this.secret, this.dbName, userName]).slice(0, 12) + ':';
+    const family = this.family(userName);
     const name = family + digest([this.secret, ...rules]).slice(0, 16);
     const password = createHmac('sha256', this.secret).update(name).digest('hex');
     return { name, family, password, rules };
+  }
+
+  /** What the names of a Larder user's Redis users start with. */
+  private family(userName: string): string {
+    return NAME_PREFIX + userName + ':' + digest([this.secret, this.dbName, userName]).slice(0, 12) + ':';
+  }
+
+  /** Runs `step` on every node (the one server standalone), one after the other. */
+  private async onEveryNode(step: (node: Redis | Cluster) => Promise<void>): Promise<void> {
+    const main = this.remote.main;
+    for (const node of 'nodes' in main ? main.nodes('all') : [main]) await step(node);
   }
 
   private async open(userName: string, user: ScriptUser): Promise<Redis | Cluster | ReplyError> {
@@ -145,14 +169,12 @@ export class ScriptUsers {
   /** ACL SETUSER on every node, then the user's older Redis users removed; the server's refusal, if any. */
   private async make(user: ScriptUser): Promise<string | null> {
     const hash = createHash('sha256').update(user.password).digest('hex');
-    const main = this.remote.main;
-    const nodes: (Redis | Cluster)[] = 'nodes' in main ? main.nodes('all') : [main];
     try {
-      for (const node of nodes) {
+      await this.onEveryNode(async (node) => {
         await node.call('ACL', 'SETUSER', user.name, 'reset', 'on', `#${hash}`, ...user.rules);
-        const older = ((await node.call('ACL', 'USERS')) as string[]).map(String).filter((n) => n.startsWith(user.family) && n !== user.name);
+        const older = ((await node.call('ACL', 'USERS')) as unknown[]).map(String).filter((n) => n.startsWith(user.family) && n !== user.name);
         if (older.length > 0) await node.call('ACL', 'DELUSER', ...older);
-      }
+      });
       return null;
     } catch (e) {
       return e instanceof Error ? e.message : String(e);

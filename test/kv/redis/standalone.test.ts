@@ -148,6 +148,9 @@ describe('remote backend: standalone Redis', { skip: REDIS === undefined && 'red
     // One connection as it: the older user's connection was closed, not left reconnecting.
     const clients = async () => (await redis.client.call(['CLIENT', 'LIST'])).split('\n').filter((l) => l.includes(' user=larder-script:lim:')).length;
     await eventually(async () => (await clients()) === 1, 'one connection as the Redis user of lim');
+    // Deleting the user deletes its Redis user, and that user's connection with it.
+    assert.equal(await db.ok(['acl', 'deluser', 'lim']), 1);
+    await eventually(async () => (await scriptUsers()).length === 0 && (await clients()) === 0, 'no Redis user or connection of lim');
   });
 
   it('runs 50 concurrent transactions without interleaving them', async () => {
