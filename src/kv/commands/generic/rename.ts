@@ -1,7 +1,7 @@
 // Moving and copying a value to another key (Redis db.c renameGenericCommand, copyCommand).
 // Both carry the expiry along.
 
-import { DB_OUT_OF_RANGE, NO_SUCH_KEY, NOT_INTEGER, SYNTAX, type ReplyError } from '../../errors.js';
+import { DB_OUT_OF_RANGE, isError, NO_SUCH_KEY, NOT_INTEGER, SYNTAX, type ReplyError } from '../../errors.js';
 import { KeyEvent } from '../../engine/pubsub/keyspace-events.js';
 import { cloneValue } from '../../engine/value.js';
 import { OK, type Reply } from '../../reply.js';
@@ -27,27 +27,10 @@ export function renameGeneric(ctx: Ctx, argv: Args, nx: boolean): Reply {
 }
 
 /**
- * COPY as a remote server is sent it: `DB 0` (this database) dropped, another index refused,
- * since on the server it names another database; malformed options go as they are, for the
- * server to answer.
+ * COPY's options from argv[3] on: REPLACE, and DB, which may name only index 0: one database
+ * per name, as in Redis configured with `databases 1`.
  */
-export function copyRemoteArgs(argv: Args): Args | ReplyError {
-  const out = argv.slice(0, 3);
-  for (let i = 3; i < argv.length; i++) {
-    const w = argv[i].toLowerCase();
-    if (w === 'replace') out.push(argv[i]);
-    else if (w !== 'db' || i + 1 === argv.length) return argv;
-    else {
-      const db = parseInteger(argv[++i]);
-      if (db === undefined) return argv;
-      if (db !== 0) return DB_OUT_OF_RANGE;
-    }
-  }
-  return out;
-}
-
-// COPY source destination [DB destination-db] [REPLACE]
-export function copyCommand(ctx: Ctx, argv: Args): Reply {
+function copyOptions(argv: Args): { replace: boolean } | ReplyError {
   let replace = false;
   for (let i = 3; i < argv.length; i++) {
     const w = argv[i].toLowerCase();
@@ -56,12 +39,31 @@ export function copyCommand(ctx: Ctx, argv: Args): Reply {
     } else if (w === 'db' && i + 1 < argv.length) {
       const db = parseInteger(argv[++i]);
       if (db === undefined || db < INT32_MIN || db > INT32_MAX) return NOT_INTEGER;
-      // One database per name: only index 0 exists, as in Redis configured with `databases 1`.
       if (db !== 0) return DB_OUT_OF_RANGE;
     } else {
       return SYNTAX;
     }
   }
+  return { replace };
+}
+
+/**
+ * COPY as a remote server is sent it: without `DB 0` (this database), refused with another
+ * index, which on the server names another database; malformed options go as they are, for
+ * the server to answer as it runs.
+ */
+export function copyRemoteArgs(argv: Args): Args | ReplyError {
+  const o = copyOptions(argv);
+  if (o === DB_OUT_OF_RANGE) return o;
+  if (isError(o)) return argv;
+  return o.replace ? [...argv.slice(0, 3), 'REPLACE'] : argv.slice(0, 3);
+}
+
+// COPY source destination [DB destination-db] [REPLACE]
+export function copyCommand(ctx: Ctx, argv: Args): Reply {
+  const o = copyOptions(argv);
+  if (isError(o)) return o;
+  const replace = o.replace;
   const from = argv[1];
   const to = argv[2];
   // COPY returns 0 when source and destination are the same key, where Redis errors.
