@@ -40,6 +40,7 @@ export class AclRegistry implements AclUsers {
   private readonly users = new Map<string, AclUser>();
   private readonly grants = new Map<string, Grant>();
   private readonly fromConfig = new Set<string>();
+  private readonly removedListeners: ((names: readonly string[]) => void)[] = [];
   /** acl.json's stamp as this process last read or wrote it. */
   private stamp: string | null = null;
 
@@ -125,11 +126,17 @@ export class AclRegistry implements AclUsers {
   /** ACL DELUSER: how many of `names` existed; their tokens are revoked. */
   deleteUsers(names: Args): number | ReplyError {
     if (names.includes(DEFAULT_USER)) return ACL_DELETE_DEFAULT;
-    let deleted = 0;
+    const gone: string[] = [];
     this.change(() => {
-      for (const name of names) if (this.remove(name)) deleted++;
+      for (const name of names) if (this.remove(name)) gone.push(name);
     });
-    return deleted;
+    if (gone.length > 0) for (const listener of this.removedListeners) listener(gone);
+    return gone.length;
+  }
+
+  /** Calls `listener` with the users each ACL DELUSER removed, once that is saved. */
+  onUsersRemoved(listener: (names: readonly string[]) => void): void {
+    this.removedListeners.push(listener);
   }
 
   /**

@@ -86,6 +86,7 @@ export class RedisBackend implements KvBackend {
     this.direct = remote.main instanceof Redis ? new DirectSend(remote.main) : null;
     this.pool = this.cluster ? null : new TransactionPool(transactionConnections, () => remote.dedicated());
     this.scriptUsers = new ScriptUsers(remote, dbName, secret);
+    acl.onUsersRemoved((names) => this.scriptUsers.remove(names));
     void remote.started.then(() => (this.started = true));
   }
 
@@ -96,7 +97,7 @@ export class RedisBackend implements KvBackend {
   execute(argv: Args, caller: Caller): Reply | Promise<Reply> {
     const a = this.admit(argv, caller, 0, 'single');
     if (a instanceof ReplyError) return a;
-    if (a.cmd.bits & GATEWAY) return this.runHere(a.cmd, argv, caller);
+    if (a.cmd.bits & GATEWAY) return this.gateway.run(a.cmd, argv, caller);
     if (limitedScript(a.cmd, caller)) return this.asScriptUser(a, caller).then((r) => this.counted(a.cmd, r), (e: unknown) => this.failure(e, a));
     if (!this.started || a.alone || (this.cluster && a.slot === undefined)) return this.sendAlone(a);
     this.batching.hold();
@@ -132,7 +133,7 @@ export class RedisBackend implements KvBackend {
     for (let i = 0; i < commands.length; i++) {
       const a = this.admit(commands[i], caller, i, 'batch');
       if (a instanceof ReplyError) replies[i] = a;
-      else if (a.cmd.bits & GATEWAY) replies[i] = this.runHere(a.cmd, commands[i], caller);
+      else if (a.cmd.bits & GATEWAY) replies[i] = this.gateway.run(a.cmd, commands[i], caller);
       else batch.push(a);
     }
     await this.remote.started;
@@ -202,7 +203,7 @@ export class RedisBackend implements KvBackend {
     if (this.cluster && new Set(batch.flatMap((a) => (a.slot === undefined ? [] : [a.slot]))).size > 1) return CROSSSLOT;
     // Larder's own commands (ACL) run here, in place; they cannot be part of the server's MULTI.
     const local = new Map<number, Reply>();
-    for (const a of batch) if (a.cmd.bits & GATEWAY) local.set(a.at, this.runHere(a.cmd, commands[a.at], caller));
+    for (const a of batch) if (a.cmd.bits & GATEWAY) local.set(a.at, this.gateway.run(a.cmd, commands[a.at], caller));
     const sent = batch.filter((a) => !local.has(a.at));
     if (sent.length === 0) return batch.map((a) => local.get(a.at)!);
     await this.remote.started;
@@ -302,13 +303,6 @@ export class RedisBackend implements KvBackend {
   async close(): Promise<void> {
     await this.scriptUsers.close();
     await this.remote.close();
-  }
-
-  /** One of Larder's own commands (ACL); the Redis users of the users ACL DELUSER removed go too. */
-  private runHere(cmd: Command, argv: Args, caller: Caller): Reply {
-    const reply = this.gateway.run(cmd, argv, caller);
-    if (cmd.name === 'acl|deluser' && typeof reply === 'number' && reply > 0) this.scriptUsers.remove(argv.slice(2));
-    return reply;
   }
 
   /**

@@ -10,7 +10,8 @@
 // is named by a hash of the database's token, the Larder user and the rules, and its password
 // is derived from the token. It is made on first use with ACL SETUSER (on every node of a
 // Cluster; Larder's connection must be allowed ACL), and again after the server lost it (a
-// restart without an ACL file); the same user's Redis users for older rules are removed then.
+// restart without an ACL file); the same user's Redis users for older rules are removed then,
+// and all of them when ACL DELUSER removes the user.
 
 import { createHash, createHmac } from 'node:crypto';
 import type { Cluster, Redis } from 'ioredis';
@@ -84,10 +85,7 @@ export class ScriptUsers {
   remove(userNames: readonly string[]): void {
     const families = userNames.map((u) => this.family(u));
     for (const [name, opened] of this.connections) if (families.includes(opened.family)) this.drop(name);
-    void this.onEveryNode(async (node) => {
-      const gone = ((await node.call('ACL', 'USERS')) as unknown[]).map(String).filter((n) => families.some((f) => n.startsWith(f)));
-      if (gone.length > 0) await node.call('ACL', 'DELUSER', ...gone);
-    }).catch(() => {});
+    void this.onEveryNode((node) => deleteUsers(node, (name) => families.some((f) => name.startsWith(f)))).catch(() => {});
   }
 
   /** Drops a connection that failed as its user (the server lost it): the next script makes it again. */
@@ -172,14 +170,19 @@ export class ScriptUsers {
     try {
       await this.onEveryNode(async (node) => {
         await node.call('ACL', 'SETUSER', user.name, 'reset', 'on', `#${hash}`, ...user.rules);
-        const older = ((await node.call('ACL', 'USERS')) as unknown[]).map(String).filter((n) => n.startsWith(user.family) && n !== user.name);
-        if (older.length > 0) await node.call('ACL', 'DELUSER', ...older);
+        await deleteUsers(node, (name) => name.startsWith(user.family) && name !== user.name);
       });
       return null;
     } catch (e) {
       return e instanceof Error ? e.message : String(e);
     }
   }
+}
+
+/** ACL DELUSER of the node's users that `gone` picks. */
+async function deleteUsers(node: Redis | Cluster, gone: (name: string) => boolean): Promise<void> {
+  const names = ((await node.call('ACL', 'USERS')) as unknown[]).map(String).filter(gone);
+  if (names.length > 0) await node.call('ACL', 'DELUSER', ...names);
 }
 
 /**
