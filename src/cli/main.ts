@@ -8,6 +8,7 @@ import { ConfigError, loadConfig } from '../config/load.js';
 import { addTopicFlags } from '../config/topic-flags.js';
 import { setVectorIndexFlags } from '../config/vector-index-flags.js';
 import { startLarder } from '../larder.js';
+import { endLog } from '../server/log.js';
 import { CorruptDataError } from '../storage/errors.js';
 import { envLines } from './env-lines.js';
 import { parseFlags } from './flags.js';
@@ -71,8 +72,7 @@ async function main(argv: string[]): Promise<void> {
     if (stopping) return;
     stopping = true;
     larder.log.info({ signal }, 'shutting down');
-    // The logger writes asynchronously: exit only once its lines are out, or Bun drops them.
-    const exit = (code: number) => larder.log.flush(() => process.exit(code));
+    const exit = (code: number) => void endLog(larder.log).then(() => process.exit(code));
     larder.close().then(
       () => exit(0),
       (e) => {
