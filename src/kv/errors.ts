@@ -359,5 +359,8 @@ export const backendUnavailable = (where: string, why: string) =>
   new UnavailableError(`ERR the Redis backend at ${where} is unavailable (${why}); retry later`);
 export const scriptUserRefused = (user: string, why: string) =>
   new ReplyError(`ERR the scripts of ACL user '${user}' run on the server as a Redis user of their own, which could not be made ready (${why})`);
+/** RESTORE on a remote server that may read the payload without checking it in full (`why`: what its sanitize-dump-payload is). */
+export const restoreUnchecked = (why: string) =>
+  new ReplyError(`ERR RESTORE is refused unless the Redis server checks payloads in full (sanitize-dump-payload 'yes' or 'clients'): ${why}`);
 export const REMOTE_MONITOR = new ReplyError('ERR MONITOR is not available on a remote Redis backend');
 export const CROSSSLOT = new ReplyError("CROSSSLOT Keys in request don't hash to the same slot");

@@ -81,7 +81,7 @@ export default family('generic', 'keyspace', [
   { name: 'scan', arity: -2, flags: ['readonly', 'wideRead', 'spansNodes'], keys: NO_KEYS, run: scanCommand },
   { name: 'randomkey', arity: 1, flags: ['readonly', 'wideRead'], keys: NO_KEYS, run: randomkeyCommand },
   { name: 'dump', arity: 2, flags: ['readonly'], keys: ONE_KEY, run: dumpCommand },
-  { name: 'restore', arity: -4, flags: ['write', 'dangerous'], keys: ONE_KEY, run: restoreCommand },
+  { name: 'restore', arity: -4, flags: ['write', 'dangerous', 'restoresPayload'], keys: ONE_KEY, run: restoreCommand },
   { name: 'object', arity: -2, flags: ['readonly'], keys: { first: 2, last: 2, step: 1 }, run: objectCommand },
   // One database per name: nothing to move keys to.
   { name: 'move', arity: 3, flags: ['write', 'fast', 'unsupported'], keys: ONE_KEY, run: refused },

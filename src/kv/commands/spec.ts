@@ -30,7 +30,8 @@ export type Flag =
   | 'readLookups' //   a write that looks its keys up as a read does (Redis's lookupKeyRead), so a
   //                   key it misses publishes keymiss (GETDEL, SINTERSTORE's sources): see READ_LOOKUPS
   | 'spansNodes' //    a cursor walk over the whole keyspace (SCAN): in a Cluster it visits each master in turn
-  | 'runsScript'; //   runs a Lua script or function (EVAL, FCALL): a remote server runs it with its connection's rights
+  | 'runsScript' //    runs a Lua script or function (EVAL, FCALL): a remote server runs it with its connection's rights
+  | 'restoresPayload'; // makes a key from a serialized value (RESTORE): see RESTORES_PAYLOAD
 
 /** Where the keys sit in argv (argv[0] is the name). Read by ACL key patterns and cluster routing. */
 export type KeySpec =
@@ -258,6 +259,12 @@ export const SPANS_NODES = 8192;
 export const READ_LOOKUPS = 16384;
 /** Set when the table is built on every 'runsScript' command: a remote backend runs a limited ACL user's as that user's own Redis user. */
 export const RUNS_SCRIPT = 32768;
+/**
+ * Set when the table is built on every 'restoresPayload' command: a remote server reads the
+ * payload as its own, and is sent it only if it checks payloads in full (a crafted one may
+ * crash the server every database on it shares).
+ */
+export const RESTORES_PAYLOAD = 65536;
 
 export interface Command extends Omit<CommandSpec, 'subcommands'> {
   readonly bits: number;

@@ -37,6 +37,7 @@ import {
   READONLY,
   READ_LOOKUPS,
   RUNS_SCRIPT,
+  RESTORES_PAYLOAD,
   UNSUPPORTED,
   WIDE_READ,
   WRITE,
@@ -67,6 +68,7 @@ const BITS: Partial<Record<Flag, number>> = {
   spansNodes: SPANS_NODES,
   readLookups: READ_LOOKUPS,
   runsScript: RUNS_SCRIPT,
+  restoresPayload: RESTORES_PAYLOAD,
 };
 
 

@@ -22,9 +22,9 @@ import { Cluster, Command as RedisCommand, Redis, ReplyError as RedisReplyError,
 import type { AclRegistry } from '../acl/registry.js';
 import type { KvBackend, PubSubClient } from '../backend.js';
 import { admit } from '../commands/admit.js';
-import { ADMIN, BLOCKING, EMBEDDED, GATEWAY, keysOf, RUNS_SCRIPT, SPANS_NODES, WRITE, type Args, type Caller, type Command } from '../commands/spec.js';
+import { ADMIN, BLOCKING, EMBEDDED, GATEWAY, keysOf, RESTORES_PAYLOAD, RUNS_SCRIPT, SPANS_NODES, WRITE, type Args, type Caller, type Command } from '../commands/spec.js';
 import { lookupCommand } from '../commands/table.js';
-import { backendUnavailable, CROSSSLOT, EXECABORT, needsEmbeddedEngine, REMOTE_MONITOR, ReplyError } from '../errors.js';
+import { backendUnavailable, CROSSSLOT, EXECABORT, needsEmbeddedEngine, REMOTE_MONITOR, ReplyError, restoreUnchecked } from '../errors.js';
 import type { Reply } from '../reply.js';
 import { GatewayCtx } from './gateway-ctx.js';
 import { mergeReplies, policyOf, readShardPolicies, type ShardPolicies, type ShardPolicy } from './shard-policy.js';
@@ -98,6 +98,7 @@ export class RedisBackend implements KvBackend {
     const a = this.admit(argv, caller, 0, 'single');
     if (a instanceof ReplyError) return a;
     if (a.cmd.bits & GATEWAY) return this.gateway.run(a.cmd, argv, caller);
+    if (a.cmd.bits & RESTORES_PAYLOAD) return this.payloadRefusal().then((refused) => refused ?? this.sendAlone(a));
     if (limitedScript(a.cmd, caller)) return this.asScriptUser(a, caller).then((r) => this.counted(a.cmd, r), (e: unknown) => this.failure(e, a));
     if (!this.started || a.alone || (this.cluster && a.slot === undefined)) return this.sendAlone(a);
     this.batching.hold();
@@ -138,7 +139,13 @@ export class RedisBackend implements KvBackend {
     }
     await this.remote.started;
     let segment: Admitted[] = [];
+    let restoring: Promise<ReplyError | null> | undefined;
     for (const a of batch) {
+      const refused = a.cmd.bits & RESTORES_PAYLOAD ? await (restoring ??= this.payloadRefusal()) : null;
+      if (refused !== null) {
+        replies[a.at] = refused;
+        continue;
+      }
       // What runs apart from the shared connection: a limited user's script, a keyless command spanning a Cluster.
       const apart = limitedScript(a.cmd, caller) ? () => this.asScriptUser(a, caller) : this.cluster && a.slot === undefined ? await this.spreadFor(a) : undefined;
       if (apart === undefined) {
@@ -202,8 +209,12 @@ export class RedisBackend implements KvBackend {
     }
     if (this.cluster && new Set(batch.flatMap((a) => (a.slot === undefined ? [] : [a.slot]))).size > 1) return CROSSSLOT;
     // Larder's own commands (ACL) run here, in place; they cannot be part of the server's MULTI.
+    // A RESTORE the server may not be sent stands as its error, as one failing there would.
     const local = new Map<number, Reply>();
     for (const a of batch) if (a.cmd.bits & GATEWAY) local.set(a.at, this.gateway.run(a.cmd, commands[a.at], caller));
+    const restores = batch.filter((a) => a.cmd.bits & RESTORES_PAYLOAD);
+    const refused = restores.length === 0 ? null : await this.payloadRefusal();
+    if (refused !== null) for (const a of restores) local.set(a.at, refused);
     const sent = batch.filter((a) => !local.has(a.at));
     if (sent.length === 0) return batch.map((a) => local.get(a.at)!);
     await this.remote.started;
@@ -381,6 +392,26 @@ export class RedisBackend implements KvBackend {
     const block = cmd.bits & BLOCKING ? blockTimeoutAt(sent) : -1;
     if (block !== -1) sent = runAs === 'single' ? boundedBlock(sent, block, this.maxBlockMs) : withoutBlock(sent, block);
     return { at, cmd, sent, slot, key, alone: block !== -1 && runAs === 'single' };
+  }
+
+  /**
+   * Why RESTORE may not be sent, or null: the server reads its payload as its own, and only one
+   * that checks payloads in full (sanitize-dump-payload: on every master of a Cluster) is safe
+   * from a crafted one, which may crash the server every database on it shares. Read for each
+   * request that restores: the setting may change at any time, and RESTORE is rare.
+   */
+  private async payloadRefusal(): Promise<ReplyError | null> {
+    await this.remote.started;
+    const main = this.remote.main;
+    try {
+      const settings = await Promise.all((main instanceof Cluster ? main.nodes('master') : [main]).map((n) => n.call('CONFIG', 'GET', 'sanitize-dump-payload')));
+      const values = settings.map((s) => (s as unknown[])[1]);
+      const unchecked = values.findIndex((v) => v !== 'yes' && v !== 'clients');
+      if (unchecked === -1) return null;
+      return restoreUnchecked(values[unchecked] === undefined ? 'the server has no such setting' : `it is '${String(values[unchecked])}'`);
+    } catch (e) {
+      return e instanceof RedisReplyError ? restoreUnchecked(`CONFIG GET failed: ${(e as Error).message}`) : this.failure(e);
+    }
   }
 
   /** Runs a blocking read on a connection of its own, closed once it is answered. */

@@ -2,9 +2,10 @@
 // A script runs there with its connection's rights, so the scripts of a Larder user limited to
 // some keys, channels or commands go on a connection of their own, authenticated as a Redis
 // user with the same keys and channels and, named one by one, the commands the user may run
-// that Larder runs and the server knows, minus those reaching the server's other databases
-// (COPY, FLUSHALL; Larder runs no SELECT, SWAPDB or MOVE): the server then checks each call as
-// the embedded engine does.
+// that Larder runs and the server knows, minus those reaching past the database (COPY and
+// FLUSHALL reach the server's other databases, and Larder runs no SELECT, SWAPDB or MOVE;
+// RESTORE's payload is not checked in full unless the server is set to: backend.ts): the server
+// then checks each call as the embedded engine does.
 //
 // Every Larder process in front of the server makes the same Redis user for the same rules: it
 // is named by a hash of the database's token, the Larder user and the rules, and its password
@@ -20,8 +21,8 @@ import { lookupCommand } from '../commands/table.js';
 import { ReplyError, scriptUserRefused } from '../errors.js';
 import type { RemoteClient } from './connection.js';
 
-/** Commands Larder runs whose script forms reach the server's other databases (COPY ... DB, FLUSHALL). */
-const REACH_OTHER_DATABASES = new Set(['copy', 'flushall']);
+/** Commands Larder runs whose script forms reach past the database: other databases (COPY ... DB, FLUSHALL), the server (RESTORE). */
+const REACH_PAST_DATABASE = new Set(['copy', 'flushall', 'restore']);
 /** Commands Larder does not send to a remote server as they are. */
 const NOT_SENT = UNSUPPORTED | EMBEDDED | GATEWAY | STREAM;
 const NAME_PREFIX = 'larder-script:';
@@ -188,7 +189,7 @@ async function deleteUsers(node: Redis | Cluster, gone: (name: string) => boolea
 /**
  * Whether a rule goes to the server: key and channel rules, -@all, and a `+command` (or
  * `+command|subcommand`, or `+command|firstarg` of one without subcommands) that Larder sends
- * to a remote server as it is, that reaches no other database, and that the server knows. A
+ * to a remote server as it is, that reaches no further than the database, and that the server knows. A
  * container's own name is left out: its subcommands are named one by one.
  */
 function sentRule(word: string, server: ServerAcl): boolean {
@@ -196,7 +197,7 @@ function sentRule(word: string, server: ServerAcl): boolean {
   const name = word.slice(1);
   const [base, arg] = name.split('|');
   const cmd = larderCommand(base, arg);
-  if (cmd === undefined || cmd.subcommands !== undefined || cmd.bits & NOT_SENT || REACH_OTHER_DATABASES.has(name)) return false;
+  if (cmd === undefined || cmd.subcommands !== undefined || cmd.bits & NOT_SENT || REACH_PAST_DATABASE.has(name)) return false;
   return server.commands.has(name) || (server.commands.has(base) && !server.containers.has(base));
 }
 

@@ -54,6 +54,9 @@ export interface RedisServerOptions {
   args?: readonly string[];
 }
 
+/** As docs/configuration.md asks of a server behind Larder, so that the remote lanes can RESTORE. */
+const SAFE_RESTORE = ['--sanitize-dump-payload', 'yes'];
+
 export async function startRedisServer(bin: string, opts: RedisServerOptions = {}): Promise<RedisServer> {
   const dir = mkdtempSync(join(tmpdir(), 'larder-diff-redis-'));
   // The probed port can be taken before redis binds it; try a few.
@@ -61,7 +64,7 @@ export async function startRedisServer(bin: string, opts: RedisServerOptions = {
     const port = opts.port ?? (await freePort());
     const proc = spawn(
       bin,
-      ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir, '--loglevel', 'warning', ...(opts.args ?? [])],
+      ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir, '--loglevel', 'warning', ...SAFE_RESTORE, ...(opts.args ?? [])],
       { stdio: 'ignore' },
     );
     const client = await connectWhenReady(proc, port);

@@ -61,6 +61,22 @@ describe('remote backend: Redis Cluster', { skip: REDIS === undefined && 'redis-
     assert.equal(await db.ok(['get', 'tx:a']), null);
   });
 
+  it('sends RESTORE only while every master checks payloads in full', async () => {
+    const setting = (node: number, value: string) => cluster.nodes[node].client.call(['CONFIG', 'SET', 'sanitize-dump-payload', value]);
+    // Not the node of the key's slot: any master would read what a MIGRATE brings it.
+    const key = keyInSlot(0);
+    await setting(2, 'no');
+    try {
+      assert.equal(
+        await db.fails(['restore', key, '0', 'junk']),
+        "ERR RESTORE is refused unless the Redis server checks payloads in full (sanitize-dump-payload 'yes' or 'clients'): it is 'no'",
+      );
+    } finally {
+      await setting(2, 'yes');
+    }
+    assert.equal(await db.fails(['restore', key, '0', 'junk']), 'ERR DUMP payload version or checksum are wrong');
+  });
+
   it('follows MOVED after a slot migrates to another node', async () => {
     const key = keyInSlot(0);
     await db.ok(['set', key, 'before']);

@@ -118,6 +118,36 @@ describe('remote backend: standalone Redis', { skip: REDIS === undefined && 'red
     await inDb1(['DEL', 'elsewhere']);
   });
 
+  it('sends RESTORE only to a server that checks its payloads in full (sanitize-dump-payload)', async () => {
+    await db.ok(['set', 'orig', 'value']);
+    const dumped = await db.command(['dump', 'orig'], { headers: { 'upstash-encoding': 'base64' } });
+    // The payload is binary: it travels percent-encoded in the path.
+    const payload = [...Buffer.from(dumped.body.result as string, 'base64')].map((b) => `%${b.toString(16).padStart(2, '0')}`).join('');
+    const restore = async (key: string) => {
+      const res = await db.request(`/restore/${key}/0/${payload}`);
+      return { status: res.status, body: (await res.json()) as { result?: unknown; error?: string } };
+    };
+    const unchecked = "ERR RESTORE is refused unless the Redis server checks payloads in full (sanitize-dump-payload 'yes' or 'clients'): it is 'no'";
+    // Redis's default: a crafted payload would be read unchecked by the server every database shares.
+    await redis.client.call(['CONFIG', 'SET', 'sanitize-dump-payload', 'no']);
+    assert.deepEqual(await restore('copy'), { status: 400, body: { error: unchecked } });
+    assert.equal(await redis.client.call(['EXISTS', 'copy']), ':0\r\n');
+    const batch = '[["set","a","1"],["restore","b","0","junk"],["incr","a"]]';
+    const piped = await db.request('/pipeline', { method: 'POST', body: batch });
+    assert.deepEqual(await piped.json(), [{ result: 'OK' }, { error: unchecked }, { result: 2 }]);
+    const multi = await db.request('/multi-exec', { method: 'POST', body: batch });
+    assert.deepEqual(await multi.json(), [{ result: 'OK' }, { error: unchecked }, { result: 2 }]);
+    // A server that checks them: RESTORE goes, and the server judges the payload.
+    for (const setting of ['clients', 'yes']) {
+      await redis.client.call(['CONFIG', 'SET', 'sanitize-dump-payload', setting]);
+      await db.ok(['del', 'copy']);
+      assert.deepEqual(await restore('copy'), { status: 200, body: { result: 'OK' } });
+      assert.equal(await db.ok(['get', 'copy']), 'value');
+      const checked = await db.request('/pipeline', { method: 'POST', body: batch });
+      assert.deepEqual(await checked.json(), [{ result: 'OK' }, { error: 'ERR DUMP payload version or checksum are wrong' }, { result: 2 }]);
+    }
+  });
+
   it("runs a limited user's scripts as a Redis user of its own, made again when the server lost it", async () => {
     assert.equal(await db.ok(['acl', 'setuser', 'lim', 'on', '>pw', '~l:*', '+@all']), 'OK');
     const token = await db.ok(['acl', 'resttoken', 'lim', 'pw']);
@@ -129,7 +159,7 @@ describe('remote backend: standalone Redis', { skip: REDIS === undefined && 'red
     const made = await redis.client.call(['ACL', 'GETUSER', first]);
     assert.match(made, /~l:\*/);
     // The commands one by one, those Larder runs: none that reaches another database or that Larder refuses.
-    for (const absent of ['+migrate', '+swapdb', '+copy', '+flushall', '+debug', '+json']) assert.ok(!made.includes(absent), absent);
+    for (const absent of ['+migrate', '+swapdb', '+copy', '+flushall', '+restore', '+debug', '+json']) assert.ok(!made.includes(absent), absent);
     for (const script of ["return redis.call('SWAPDB', '0', '1')", "return redis.call('FLUSHALL')", "return redis.call('LASTSAVE')"]) {
       const res = await db.command(['eval', script, '0'], { token });
       assert.equal(res.status, 400, script);
