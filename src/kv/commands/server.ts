@@ -7,7 +7,7 @@ import { formatEventClasses, parseEventClasses } from '../engine/pubsub/keyspace
 import { globMatch } from '../../text/glob.js';
 import { OK, type Reply } from '../reply.js';
 import { commandCommand } from './introspection/command.js';
-import { infoText } from './introspection/info.js';
+import { infoText, remoteInfo } from './introspection/info.js';
 import { memoryUsageCommand } from './introspection/memory.js';
 import { container, family, NO_KEYS, refused, streamClient, type Args, type CommandSpec, type Ctx } from './spec.js';
 
@@ -27,7 +27,14 @@ export default family('server', null, [
     run: flushCommand,
   },
   { name: 'time', arity: 1, flags: ['fast'], keys: NO_KEYS, run: timeCommand },
-  { name: 'info', arity: -1, flags: ['dangerous'], keys: NO_KEYS, run: (ctx, argv) => infoText(ctx, argv.slice(1)) },
+  {
+    name: 'info',
+    arity: -1,
+    flags: ['dangerous'],
+    keys: NO_KEYS,
+    remoteReply: (reply, db) => (typeof reply === 'string' ? remoteInfo(reply, db) : reply),
+    run: (ctx, argv) => infoText(ctx, argv.slice(1)),
+  },
   { name: 'command', arity: -1, flags: [], keys: NO_KEYS, acl: ['connection'], run: commandCommand },
   // Only GET: declared as the one subcommand, so admission refuses the others before a remote
   // backend could send them (CONFIG SET on the Redis behind Larder).

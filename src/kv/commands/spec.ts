@@ -219,6 +219,11 @@ export interface CommandSpec {
    * against Larder's connection, not the caller's user. The embedded engine checks these as it runs.
    */
   remoteArgs?: (argv: Args, caller: Caller) => Args | ReplyError;
+  /**
+   * What the client is answered for a remote server's reply (not an error), where it shows past
+   * this database, the server's index `db` (INFO: the server's paths, its other indexes).
+   */
+  remoteReply?: (reply: Reply, db: number) => Reply;
   /** Set by `container` only: the subcommands argv[1] names. */
   subcommands?: readonly CommandSpec[];
   run: Handler;

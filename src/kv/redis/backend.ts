@@ -441,10 +441,11 @@ export class RedisBackend implements KvBackend {
     return backendUnavailable(this.remote.target.nodes.map((n) => `${n.host}:${n.port}`).join(','), why);
   }
 
-  /** Counts a write the server accepted, for the sync token. */
+  /** The client's reply for the server's: a write it accepted counted for the sync token, the table's remoteReply applied. */
   private counted(cmd: Command, reply: Reply): Reply {
-    if (cmd.bits & WRITE && !(reply instanceof ReplyError)) this.writes++;
-    return reply;
+    if (reply instanceof ReplyError) return reply;
+    if (cmd.bits & WRITE) this.writes++;
+    return cmd.remoteReply === undefined ? reply : cmd.remoteReply(reply, this.remote.target.db ?? 0);
   }
 }
 

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { beforeEach, describe, it } from 'node:test';
+import { REMOTE_INFO_FIELDS } from '../../../src/kv/commands/introspection/info.js';
 import { embeddedOnly, notOnCluster, suiteLarder } from '../../support/larder.js';
 import { sdkClient } from '../../support/sdk.js';
 
@@ -86,6 +87,14 @@ describe('server and connection commands', () => {
     assert.match(all, /\r\nused_memory:\d+\r\n/);
     assert.match(all, /\r\ntotal_commands_processed:\d+\r\n/);
     assert.ok(all.endsWith('# Keyspace\r\n'), 'an empty keyspace lists no database');
+    // A remote server's INFO is cut to these same fields (standalone.test.ts has it on a server).
+    const fields: Record<string, Set<string>> = {};
+    let section = '';
+    for (const line of all.split('\r\n')) {
+      if (line.startsWith('# ')) fields[(section = line.slice(2))] = new Set();
+      else if (line !== '' && !line.startsWith('larder_')) fields[section].add(line.slice(0, line.indexOf(':')));
+    }
+    assert.deepEqual(fields, REMOTE_INFO_FIELDS);
   });
 
   embeddedOnly('Redis answers its own COMMAND/INFO/CONFIG: INFO keyspace avg_ttl')('INFO keyspace counts keys and expiries; sections are chosen in any case', async () => {

@@ -118,6 +118,25 @@ describe('remote backend: standalone Redis', { skip: REDIS === undefined && 'red
     await inDb1(['DEL', 'elsewhere']);
   });
 
+  it("INFO shows the server's values of what the embedded engine shows, this database's keyspace alone", async () => {
+    await redis.client.call(['SELECT', '1']);
+    await redis.client.call(['SET', 'elsewhere', 'v']);
+    await redis.client.call(['SELECT', '0']);
+    await db.ok(['set', 'mine', 'v']);
+    const info: string = await db.ok(['info', 'everything']);
+    assert.match(info, /^# Server\r\nredis_version:7\.\d+\.\d+\r\n/);
+    assert.match(info, /\r\n# Keyspace\r\ndb0:keys=\d+,expires=\d+,avg_ttl=\d+\r\n$/);
+    const sections = info.split('\r\n').filter((l) => l.startsWith('# '));
+    assert.deepEqual(sections, ['# Server', '# Clients', '# Memory', '# Persistence', '# Stats', '# Replication', '# CPU', '# Keyspace']);
+    // The server's paths, its other indexes, its every client's command counts: not this database's.
+    for (const hidden of ['executable:', 'config_file:', 'db1:', 'cmdstat_', 'tcp_port:']) assert.ok(!info.includes(hidden), hidden);
+    assert.equal(await db.ok(['info', 'keyspace']), (await db.ok(['info', 'KEYSPACE', 'commandstats'])) as string);
+    assert.match(await db.ok(['info', 'stats']), /^# Stats\r\ntotal_commands_processed:\d+\r\nexpired_keys:\d+\r\n$/);
+    await redis.client.call(['SELECT', '1']);
+    await redis.client.call(['DEL', 'elsewhere']);
+    await redis.client.call(['SELECT', '0']);
+  });
+
   it('sends RESTORE only to a server that checks its payloads in full (sanitize-dump-payload)', async () => {
     await db.ok(['set', 'orig', 'value']);
     const dumped = await db.command(['dump', 'orig'], { headers: { 'upstash-encoding': 'base64' } });

@@ -113,6 +113,44 @@ export function infoText(ctx: Ctx, names: readonly string[]): string {
   return out;
 }
 
+/**
+ * The fields a remote server's INFO is cut to, by section title: those the embedded engine
+ * shows (its larder_* apart), with the server's values. The rest shows past the database on a
+ * server others share: its paths (executable, config_file), its other indexes' keys, every
+ * client's command counts. Keyspace keeps the database's own index (`remoteInfo`).
+ */
+export const REMOTE_INFO_FIELDS: Readonly<Record<string, ReadonlySet<string>>> = {
+  Server: new Set(['redis_version', 'redis_mode', 'os', 'arch_bits', 'process_id', 'run_id', 'server_time_usec', 'uptime_in_seconds', 'uptime_in_days', 'hz']),
+  Clients: new Set(['connected_clients', 'blocked_clients']),
+  Memory: new Set(['used_memory', 'used_memory_human', 'used_memory_rss', 'used_memory_rss_human', 'total_system_memory', 'total_system_memory_human', 'maxmemory', 'maxmemory_human', 'maxmemory_policy']),
+  Persistence: new Set(['loading', 'aof_enabled']),
+  Stats: new Set(['total_commands_processed', 'expired_keys']),
+  Replication: new Set(['role', 'connected_slaves']),
+  CPU: new Set(['used_cpu_sys', 'used_cpu_user']),
+  Keyspace: new Set(),
+};
+
+/** A remote server's INFO text cut to REMOTE_INFO_FIELDS, and its keyspace to index `db`. */
+export function remoteInfo(text: string, db: number): string {
+  const own = `db${db}`;
+  let out = '';
+  let fields: ReadonlySet<string> | undefined;
+  let keyspace = false;
+  for (const line of text.split('\r\n')) {
+    if (line.startsWith('# ')) {
+      const title = line.slice(2);
+      fields = Object.hasOwn(REMOTE_INFO_FIELDS, title) ? REMOTE_INFO_FIELDS[title] : undefined;
+      keyspace = title === 'Keyspace';
+      if (fields !== undefined) out += `${out === '' ? '' : '\r\n'}${line}\r\n`;
+      continue;
+    }
+    if (fields === undefined || line === '') continue;
+    const name = line.slice(0, line.indexOf(':'));
+    if (fields.has(name) || (keyspace && name === own)) out += `${line}\r\n`;
+  }
+  return out;
+}
+
 /** Redis's bytesToHuman: B below 1K, then two decimals and K, M, G, T, P. */
 function bytesToHuman(n: number): string {
   const units = ['K', 'M', 'G', 'T', 'P'];
