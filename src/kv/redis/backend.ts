@@ -51,6 +51,11 @@ interface Admitted {
   readonly key: Buffer | undefined;
   /** A blocking read, run on a connection of its own (blocking-read.ts). */
   readonly alone: boolean;
+  /**
+   * What the server must not be sent (the table's remoteArgs), as the error it stands as: one
+   * the command meets as it runs, so in a transaction it takes its place and the rest runs.
+   */
+  readonly refused: ReplyError | null;
 }
 
 /** How a command is run: alone, in a pipeline or transaction, or as an event stream. */
@@ -97,6 +102,7 @@ export class RedisBackend implements KvBackend {
   execute(argv: Args, caller: Caller): Reply | Promise<Reply> {
     const a = this.admit(argv, caller, 0, 'single');
     if (a instanceof ReplyError) return a;
+    if (a.refused !== null) return a.refused;
     if (a.cmd.bits & GATEWAY) return this.gateway.run(a.cmd, argv, caller);
     if (a.cmd.bits & RESTORES_PAYLOAD) return this.payloadRefusal().then((refused) => refused ?? this.sendAlone(a));
     if (limitedScript(a.cmd, caller)) return this.asScriptUser(a, caller).then((r) => this.counted(a.cmd, r), (e: unknown) => this.failure(e, a));
@@ -134,6 +140,7 @@ export class RedisBackend implements KvBackend {
     for (let i = 0; i < commands.length; i++) {
       const a = this.admit(commands[i], caller, i, 'batch');
       if (a instanceof ReplyError) replies[i] = a;
+      else if (a.refused !== null) replies[i] = a.refused;
       else if (a.cmd.bits & GATEWAY) replies[i] = this.gateway.run(a.cmd, commands[i], caller);
       else batch.push(a);
     }
@@ -209,9 +216,12 @@ export class RedisBackend implements KvBackend {
     }
     if (this.cluster && new Set(batch.flatMap((a) => (a.slot === undefined ? [] : [a.slot]))).size > 1) return CROSSSLOT;
     // Larder's own commands (ACL) run here, in place; they cannot be part of the server's MULTI.
-    // A RESTORE the server may not be sent stands as its error, as one failing there would.
+    // What the server may not be sent stands as its error, as one failing there would.
     const local = new Map<number, Reply>();
-    for (const a of batch) if (a.cmd.bits & GATEWAY) local.set(a.at, this.gateway.run(a.cmd, commands[a.at], caller));
+    for (const a of batch) {
+      if (a.refused !== null) local.set(a.at, a.refused);
+      else if (a.cmd.bits & GATEWAY) local.set(a.at, this.gateway.run(a.cmd, commands[a.at], caller));
+    }
     const restores = batch.filter((a) => a.cmd.bits & RESTORES_PAYLOAD);
     const refused = restores.length === 0 ? null : await this.payloadRefusal();
     if (refused !== null) for (const a of restores) local.set(a.at, refused);
@@ -256,6 +266,7 @@ export class RedisBackend implements KvBackend {
   async stream(argv: Args, caller: Caller, client: PubSubClient): Promise<(() => void) | ReplyError> {
     const a = this.admit(argv, caller, 0, 'stream');
     if (a instanceof ReplyError) return a;
+    if (a.refused !== null) return a.refused;
     if (a.cmd.bits & ADMIN) return REMOTE_MONITOR;
     await this.remote.started;
     const slot = this.cluster ? keySlot(argv[1]) : 0;
@@ -387,11 +398,11 @@ export class RedisBackend implements KvBackend {
       if (keys.length > 0) key = Buffer.from(keys[0], 'latin1');
     }
     const args = cmd.remoteArgs?.(argv, caller) ?? argv;
-    if (args instanceof ReplyError) return args;
+    if (args instanceof ReplyError) return { at, cmd, sent: argv, slot, key, alone: false, refused: args };
     let sent = remoteForm(cmd, args, caller);
     const block = cmd.bits & BLOCKING ? blockTimeoutAt(sent) : -1;
     if (block !== -1) sent = runAs === 'single' ? boundedBlock(sent, block, this.maxBlockMs) : withoutBlock(sent, block);
-    return { at, cmd, sent, slot, key, alone: block !== -1 && runAs === 'single' };
+    return { at, cmd, sent, slot, key, alone: block !== -1 && runAs === 'single', refused: null };
   }
 
   /**

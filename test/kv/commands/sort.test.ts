@@ -154,6 +154,9 @@ describe('SORT and SORT_RO over HTTP', () => {
     assert.deepEqual(await as(some, ['sort', 'l', 'get', '#']), denied('GET'));
     assert.deepEqual(await as(some, ['sort', 'l', 'get', 'w_*', 'by', 'w_*']), denied('GET'));
     assert.deepEqual(await as(some, ['sort', 'l', 'by', 'nosort']), { status: 200, body: { result: ['3', '1', '2', '10', '-5'] } });
+    // Denied as it runs, as Redis does: in a transaction the error stands at its place, the rest runs.
+    const multi = await t.request('/multi-exec', { method: 'POST', body: '[["incr","lcount"],["sort","l","by","w_*"],["incr","lcount"]]', token: some });
+    assert.deepEqual(await multi.json(), [{ result: 1 }, { error: denied('BY').body.error }, { result: 2 }]);
   });
 
   embeddedOnly('restarts Larder on the same data dir')('keeps a STORE result across a restart (the log replays SORT as sent)', async () => {
