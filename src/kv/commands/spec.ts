@@ -216,7 +216,8 @@ export interface CommandSpec {
    * What a remote server is sent for it, or why it is refused there, where the server would
    * reach past this one database as the command runs: FLUSHALL flushes the server's every
    * database, COPY's DB option names another, and the server checks SORT's BY and GET patterns
-   * against Larder's connection, not the caller's user. The embedded engine checks these as it runs.
+   * against Larder's connection, not the caller's user. The embedded engine checks these as it
+   * runs, so a refusal is an error met as it runs: in a transaction it stands at its place.
    */
   remoteArgs?: (argv: Args, caller: Caller) => Args | ReplyError;
   /**
