@@ -54,7 +54,7 @@ export async function startLarder(config: Config, log: Logger = createLogger(con
   let streams: StreamsService | null = null;
   let vector: VectorService | null = null;
   let queue: QueueService | null = null;
-  const kv = mountKv(config, secrets, log, runtime);
+  const kv = await mountKv(config, secrets, log, runtime);
   services.push(kv);
   try {
     if (!worker) {

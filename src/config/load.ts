@@ -3,8 +3,12 @@
 // message per bad value.
 
 import { readFileSync } from 'node:fs';
-import { parse as parseYaml } from 'yaml';
+import { createRequire } from 'node:module';
 import { configSchema, type Config } from './schema.js';
+
+const require = createRequire(import.meta.url);
+/** A YAML config file's parser, loaded only for one: a start with a JSON file or none goes without it. */
+const parseYaml = (text: string): unknown => (require('yaml') as typeof import('yaml')).parse(text);
 
 /** Flags and env vars that override a top-level or nested setting; value parsers coerce text. */
 const OVERRIDES: readonly { env: string; flag: string; path: readonly string[]; parse: (s: string) => unknown }[] = [

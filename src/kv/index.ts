@@ -18,8 +18,7 @@ import { AclStore } from './acl/store.js';
 import { COMMANDS } from './commands/table.js';
 import { Database } from './database.js';
 import { Persistence } from './engine/persistence.js';
-import { RedisBackend } from './redis/backend.js';
-import { openRemote } from './redis/connection.js';
+import type { RedisBackend } from './redis/backend.js';
 import { Limits } from './rest/limits.js';
 import { kvRoutes, type KvDatabase } from './rest/routes.js';
 
@@ -52,7 +51,9 @@ export function prepareKvTokens(config: Config, secrets: SecretStore): void {
   for (const [name, dbConfig] of Object.entries(config.kv.databases)) tokensOf(name, dbConfig, secrets);
 }
 
-export function mountKv(config: Config, secrets: SecretStore, log: Logger, runtime: string): KvService {
+export async function mountKv(config: Config, secrets: SecretStore, log: Logger, runtime: string): Promise<KvService> {
+  // The remote backend (ioredis) is loaded only where a database uses it: embedded ones start without it.
+  const redis = Object.values(config.kv.databases).some((d) => d.engine === 'redis') ? await loadRemoteBackend() : null;
   const databases = new Map<string, KvDatabase>();
   const embedded: Database[] = [];
   const persisted: Persistence[] = [];
@@ -65,7 +66,7 @@ export function mountKv(config: Config, secrets: SecretStore, log: Logger, runti
     acl.load(dbConfig.users);
     credentials.push({ db: name, token, readOnlyToken });
     if (dbConfig.engine === 'redis') {
-      const backend = new RedisBackend(acl, openRemote({ url: dbConfig.url!, tls: dbConfig.tls, maxReplyBytes: dbConfig.maxReplyBytes }, remoteLog(log, name)), dbConfig.transactionConnections, name, runtime, config.kv.maxBlockMs, token);
+      const backend = new redis!.RedisBackend(acl, redis!.openRemote({ url: dbConfig.url!, tls: dbConfig.tls, maxReplyBytes: dbConfig.maxReplyBytes }, remoteLog(log, name)), dbConfig.transactionConnections, name, runtime, config.kv.maxBlockMs, token);
       remote.push(backend);
       databases.set(name, { backend, limits: new Limits(dbConfig) });
       continue;
@@ -120,6 +121,11 @@ export function mountKv(config: Config, secrets: SecretStore, log: Logger, runti
 }
 
 /** Logs a remote database's connection going away and coming back, once each. */
+async function loadRemoteBackend() {
+  const [{ RedisBackend }, { openRemote }] = await Promise.all([import('./redis/backend.js'), import('./redis/connection.js')]);
+  return { RedisBackend, openRemote };
+}
+
 function remoteLog(log: Logger, db: string): (event: string, err?: Error) => void {
   let last = '';
   return (event, err) => {

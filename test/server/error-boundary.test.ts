@@ -42,7 +42,7 @@ describe('the error boundary answers a thrown error 500 in the service envelope'
   let url: string;
 
   before(async () => {
-    services = [mountKv(config, secrets, log, 'node'), mountStreams(config, secrets, log), mountVector(config, secrets, log), await mountQueue(config, secrets, log, fetchClient)];
+    services = [await mountKv(config, secrets, log, 'node'), mountStreams(config, secrets, log), mountVector(config, secrets, log), await mountQueue(config, secrets, log, fetchClient)];
     const [kv, streams, vector, queue] = services;
     const brokenQueue = throwing(queue, 'async');
     // rootAlias: the queue again at /v2, as the SDK's dev mode calls it.
