@@ -33,9 +33,8 @@ import { KeyRing, type Secrets } from './signing/keys.js';
 import { EventFile } from './store/event-file.js';
 import { EventLog } from './store/event-log.js';
 import type { QueueMessage } from './store/message.js';
-import { openQueueDatabase, withoutPassword } from './store/postgres/connect.js';
-import { openSharedQueue, storeSecrets, type SharedQueue } from './store/postgres/shared-queue.js';
-import { SharedLogUnavailable } from './store/postgres/shared-log.js';
+import { SharedLogUnavailable } from './store/postgres/failure.js';
+import type { SharedQueue } from './store/postgres/shared-queue.js';
 import { credentialHeaders } from './store/redaction.js';
 import { QueueStore } from './store/queue-store.js';
 import { UrlGroups } from './url-groups.js';
@@ -73,6 +72,7 @@ export interface QueueService extends Service {
 /** `larder migrate`: applies the PostgreSQL engine's migrations; answers what it did, in one line. */
 export async function migrateQueue(c: QueueConfig): Promise<string> {
   const url = c.url as string; // engine postgres has one
+  const { openQueueDatabase, withoutPassword } = await import('./store/postgres/connect.js');
   const { sql, applied } = await openQueueDatabase({ url, poolSize: 1, schema: c.schema, stalledWriterTimeoutMs: c.stalledWriterTimeoutMs });
   await sql.end();
   const where = `schema ${c.schema} at ${withoutPassword(url)}`;
@@ -86,11 +86,13 @@ export async function mountQueue(config: Config, secrets: SecretStore, log: Logg
   const c = config.queue;
   const now = () => Date.now();
   const store = new QueueStore({ dir: join(config.dataDir, 'queue'), fsync: c.fsync, compactAfterBytes: c.compactAfterBytes, deduplicationWindowMs: c.deduplicationWindowMs }, now, log);
-  const shared = c.engine === 'postgres' ? await openSharedQueue(c, store, log) : null;
+  // The PostgreSQL engine (its driver) is loaded only for engine postgres.
+  const postgres = c.engine === 'postgres' ? await import('./store/postgres/shared-queue.js') : null;
+  const shared = postgres === null ? null : await postgres.openSharedQueue(c, store, log);
   const credentials = credentialHeaders(c.credentialHeaders);
   const events = shared === null ? openEmbedded(store, config.dataDir, c.maxLogEvents, credentials, now, log) : new EventLog(now, c.maxLogEvents, credentials, shared.events, shared.initialEvents);
   if (shared !== null) shared.events.log = events;
-  const kept: Secrets = shared === null ? secrets : storeSecrets(store);
+  const kept: Secrets = postgres === null ? secrets : postgres.storeSecrets(store);
   // One unit: on engine postgres, the first process makes the secrets and every other reads them.
   const secretsMade = store.unit(() => ({
     // Dev mode takes the SDK's dev credentials over configured or stored ones, as the SDK does.

@@ -6,6 +6,7 @@
 
 import postgres, { type Sql } from 'postgres';
 import { ConfigError } from '../../../config/load.js';
+import { reasonOf } from './failure.js';
 import { migrate } from './migrations.js';
 
 export interface PostgresSettings {
@@ -58,12 +59,4 @@ export function* insertRuns<T>(rows: readonly T[], columns: number): Generator<T
 /** The URL as it may be printed: the password replaced. */
 export function withoutPassword(url: string): string {
   return url.replace(/^(postgres(?:ql)?:\/\/[^:@/]*):[^@/]*@/i, '$1:***@');
-}
-
-/** The database's words for a failure, or the socket's ("connect ECONNREFUSED 127.0.0.1:5432"). */
-export function reasonOf(e: unknown): string {
-  const err = e as { message?: string; code?: string; errors?: { message: string }[] };
-  // A host name with several addresses fails with an AggregateError of each attempt.
-  if (err.errors !== undefined && err.errors.length > 0) return err.errors[0].message;
-  return err.message || err.code || String(e);
 }

@@ -9,7 +9,8 @@
 import type { Sql } from 'postgres';
 import type { Logger } from '../../../server/log.js';
 import type { EventLog, EventSink, QueueEvent } from '../event-log.js';
-import { insertRuns, reasonOf } from './connect.js';
+import { insertRuns } from './connect.js';
+import { reasonOf } from './failure.js';
 import { LOCK } from './migrations.js';
 
 export class EventTable implements EventSink {

@@ -22,12 +22,12 @@
 
 import type { Sql, TransactionSql } from 'postgres';
 import type { Logger } from '../../../server/log.js';
-import { LogFailedError } from '../../../storage/errors.js';
 import { frame, readFrames } from '../../../storage/frames.js';
 import { decodeOp, encodeOp, type Op } from '../ops.js';
 import type { QueueStore, SharedLog } from '../queue-store.js';
 import { LOCK } from './migrations.js';
-import { insertRuns, reasonOf } from './connect.js';
+import { insertRuns } from './connect.js';
+import { reasonOf, SharedLogUnavailable } from './failure.js';
 
 /** The pool, or one transaction's connection. */
 type Db = Sql | TransactionSql;
@@ -36,16 +36,6 @@ type Db = Sql | TransactionSql;
 const POLL_MS = 1000;
 /** Most units one transaction commits together. */
 const MAX_UNITS_PER_COMMIT = 256;
-
-/**
- * A write the shared log could not commit: PostgreSQL is stopped or unreachable. A kind of
- * LogFailedError, so the writers that hold off while a disk refuses writes hold off for it too.
- */
-export class SharedLogUnavailable extends LogFailedError {
-  constructor(cause: unknown) {
-    super('PostgreSQL', new Error(reasonOf(cause)));
-  }
-}
 
 interface Unit {
   work: () => unknown;

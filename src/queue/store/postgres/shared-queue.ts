@@ -11,7 +11,8 @@ import type { Logger } from '../../../server/log.js';
 import type { Secrets } from '../../signing/keys.js';
 import type { QueueEvent } from '../event-log.js';
 import type { QueueStore } from '../queue-store.js';
-import { openQueueDatabase, reasonOf, withoutPassword } from './connect.js';
+import { openQueueDatabase, withoutPassword } from './connect.js';
+import { reasonOf } from './failure.js';
 import { EventTable } from './event-table.js';
 import { PostgresLog } from './shared-log.js';
 
