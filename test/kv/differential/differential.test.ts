@@ -30,7 +30,9 @@
 //   cjson/cmsgpack encode as objects (key order), libraries of several functions in FUNCTION
 //   LIST, FUNCTION DUMP payloads and the time limit are not generated (see scripting-steps.ts);
 //   each scripting run starts with SCRIPT FLUSH and FUNCTION FLUSH on both sides, as the
-//   restart that ends a run forgets scripts that EVAL alone cached.
+//   restart that ends a seed forgets scripts that EVAL alone cached.
+// - Each run has a database of its own, an index of its own on the oracle: there FLUSHALL
+//   goes as FLUSHDB and COPY's DB 0 names that index (harness.ts oracleForm).
 // - Not generated at all: OBJECT ENCODING (but in the set family's run, whose strings all
 //   come from SET, so Redis's encodings are known), REFCOUNT and IDLETIME (Redis's internal
 //   representation and clock; MEMORY USAGE is compared, within bounds, in
@@ -50,7 +52,7 @@ import { GENERIC_GENS, SEED_GENS } from './generic-steps.js';
 import { GEO_FINAL_READS, GEO_GENS } from './geo-steps.js';
 import { HASH_GENS } from './hash-steps.js';
 import { HLL_GENS } from './hll-steps.js';
-import { compareState, describeMismatches, FINAL_READS, runSequence, type CommandGen, type FinalRead } from './harness.js';
+import { compareState, describeMismatches, FINAL_READS, runSequence, type CommandGen, type FinalRead, type Sides } from './harness.js';
 import { LIST_GENS } from './list-steps.js';
 import { Rng } from './prng.js';
 import { findRedisServer, startRedisServer, type RedisServer } from './redis-server.js';
@@ -119,7 +121,7 @@ const RUNS: readonly Run[] = [
   { label: 'geo family', gens: GEO_GENS, finalReads: GEO_FINAL_READS, scale: 3 },
   // Without SCAN: from a cursor other than 0 Redis walks buckets in an order seeded per process,
   // which the walk comparison cannot follow; the generic runs keep it.
-  // Scripts EVAL cached are not kept across the restart that ends each run (SCRIPT LOAD's are):
+  // Scripts EVAL cached are not kept across the restart that ends a seed (SCRIPT LOAD's are):
   // each run starts from empty script caches on both sides.
   { label: 'scripting', gens: SCRIPTING_GENS, setup: [['SCRIPT', 'FLUSH'], ['FUNCTION', 'FLUSH']], finalReads: [...FINAL_READS, [['LRANGE'], 'exact', ['0', '-1']], [['HGETALL'], 'exact']] },
   { label: 'hash and generic families', gens: [...HASH_GENS, ...GENERIC_GENS.filter((g) => g.name !== 'scan')] },
@@ -135,12 +137,22 @@ if (redisBin === undefined && process.env.CI !== undefined) {
   });
 }
 
+// Each run keeps its data in a database of its own (an index of the oracle's), so that one
+// restart per seed checks what the log brings back of every run.
+const databaseOf = (run: number) => `run${run}`;
+const LARDER_CONFIG = { kv: { databases: Object.fromEntries([['default', {}], ...RUNS.map((_, i) => [databaseOf(i), {}])]) } };
+
 describe('differential: Larder against redis-server', { skip: redisBin === undefined ? missing : false }, () => {
   let redis: RedisServer;
   let t: TestLarder;
   before(async () => {
-    [redis, t] = await Promise.all([startRedisServer(redisBin!), startTestLarder()]);
+    [redis, t] = await Promise.all([startRedisServer(redisBin!, { args: ['--databases', String(RUNS.length + 1)] }), startTestLarder(LARDER_CONFIG)]);
   });
+  /** Run `i`'s two sides: the oracle's index i + 1 (selected on its one connection) and Larder's database. */
+  const sidesOf = async (i: number): Promise<Sides> => {
+    await redis.client.call(['SELECT', String(i + 1)]);
+    return { redis: redis.client, larder: t.database(databaseOf(i)), index: i + 1 };
+  };
   after(async () => {
     await Promise.all([redis?.stop(), t?.close()]);
     if (t !== undefined) rmSync(t.dataDir, { recursive: true, force: true });
@@ -152,33 +164,46 @@ describe('differential: Larder against redis-server', { skip: redisBin === undef
   });
 
   let compared = 0;
+  const stepsOf = (run: Run) => Math.round(STEPS * (run.scale ?? 1));
   for (const seed of SEEDS) {
-    for (const run of RUNS) {
+    RUNS.forEach((run, i) => {
       it(`${run.label}, seed ${seed}`, async (ctx) => {
-        const steps = Math.round(STEPS * (run.scale ?? 1));
+        const steps = stepsOf(run);
         ctx.diagnostic(`seed ${seed} (LARDER_DIFF_SEED=${seed}), ${steps} steps`);
+        const sides = await sidesOf(i);
         for (const argv of [['FLUSHDB'], ...(run.setup ?? [])]) {
           await redis.client.call(argv);
-          await t.command([...argv]);
+          await sides.larder.command([...argv]);
         }
         const rng = new Rng(seed);
-        const result = await runSequence(
-          { redis: redis.client, larder: t },
-          { steps, gens: run.gens, exclusions: EXCLUSIONS, times: new Times(), rng, errorRate: ERROR_RATE, finalReads: run.finalReads },
-        );
+        const result = await runSequence(sides, {
+          steps,
+          gens: run.gens,
+          exclusions: EXCLUSIONS,
+          times: new Times(),
+          rng,
+          errorRate: ERROR_RATE,
+          finalReads: run.finalReads,
+        });
         for (const n of result.counts.values()) compared += n;
         const ran = [...result.counts].sort(([a], [b]) => a.localeCompare(b)).map(([name, n]) => `${name} ${n}`);
         ctx.diagnostic(`ran ${ran.join(', ')}; ${result.skipped} excluded`);
         assert.equal(result.mismatches.length, 0, describeMismatches(run.label, seed, steps, result));
-        // What the log replays must be what Redis holds: relative times and floats are
-        // logged in a deterministic form.
-        const dataDir = t.dataDir;
-        await t.close(true);
-        t = await startTestLarder({}, dataDir);
-        const restarted = await compareState({ redis: redis.client, larder: t }, steps, 'after a restart', run.finalReads);
-        assert.equal(restarted.length, 0, describeMismatches(run.label, seed, steps, { ...result, mismatches: restarted }));
       });
-    }
+    });
+    // What the log replays must be what Redis holds: relative times and floats are logged in a
+    // deterministic form. Scripts EVAL cached are forgotten (each scripting run flushes them).
+    it(`keeps every run's data across a restart, seed ${seed}`, async () => {
+      const dataDir = t.dataDir;
+      await t.close(true);
+      t = await startTestLarder(LARDER_CONFIG, dataDir);
+      const failures: string[] = [];
+      for (const [i, run] of RUNS.entries()) {
+        const restarted = await compareState(await sidesOf(i), stepsOf(run), 'after a restart', run.finalReads);
+        if (restarted.length > 0) failures.push(describeMismatches(run.label, seed, stepsOf(run), { mismatches: restarted, skipped: 0, counts: new Map() }));
+      }
+      assert.equal(failures.length, 0, failures.join('\n'));
+    });
   }
 
   it(`compares at least ${CI_FLOOR} commands in a default run`, (ctx) => {

@@ -3,7 +3,7 @@
 // form compare by a declared `Check`. After a mismatch both sides are flushed, so the rest of
 // the sequence still compares from equal states, and the run reports every mismatch it saw.
 
-import type { TestLarder } from '../../support/larder.js';
+import type { KvClient } from '../../support/larder.js';
 import { larderCall } from './larder-resp2.js';
 import type { Rng } from './prng.js';
 import { isRespError, parseResp, type RespClient, type RespValue } from './resp-client.js';
@@ -54,7 +54,25 @@ export interface Exclusion {
 
 export interface Sides {
   readonly redis: RespClient;
-  readonly larder: TestLarder;
+  readonly larder: KvClient;
+  /**
+   * The index of the oracle's that stands for Larder's database, selected on its connection,
+   * when other runs keep their data in its other indexes: see `oracleForm`.
+   */
+  readonly index?: number;
+}
+
+/**
+ * A command as the oracle runs it. Where the run has an index of its own, FLUSHALL, which would
+ * empty the other runs' indexes too, goes as FLUSHDB, and COPY's DB 0 names the run's index:
+ * what Larder's FLUSHALL and DB 0 mean, its one database.
+ */
+function oracleForm(argv: readonly string[], index: number | undefined): readonly string[] {
+  if (index === undefined) return argv;
+  const name = argv[0].toUpperCase();
+  if (name === 'FLUSHALL') return ['FLUSHDB', ...argv.slice(1)];
+  if (name !== 'COPY') return argv;
+  return argv.map((a, i) => (i > 3 && a === '0' && argv[i - 1].toUpperCase() === 'DB' ? String(index) : a));
 }
 
 export interface RunOptions {
@@ -174,7 +192,7 @@ async function resync(sides: Sides): Promise<void> {
 }
 
 async function compare(sides: Sides, argv: readonly string[], check: Check, sample?: Sample): Promise<Compared> {
-  const [redis, { status, raw: larder }] = await Promise.all([sides.redis.call(argv), larderCall(sides.larder, argv)]);
+  const [redis, { status, raw: larder }] = await Promise.all([sides.redis.call(oracleForm(argv, sides.index)), larderCall(sides.larder, argv)]);
   const statusWhy = status === (larder.startsWith('-') ? 400 : 200) ? undefined : `HTTP status ${status}`;
   if ((check === 'scan' || check === 'keyscan') && !redis.startsWith('-') && !larder.startsWith('-')) {
     const walked = await compareScans(sides, argv, check === 'scan' ? 1 : 2, redis, larder);

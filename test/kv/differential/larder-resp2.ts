@@ -11,7 +11,7 @@
 // (what the server answers does not depend on the client; the SDK's own tests use fetch).
 
 import { Agent, request } from 'node:http';
-import type { TestLarder } from '../../support/larder.js';
+import type { KvClient } from '../../support/larder.js';
 
 export interface LarderReply {
   readonly status: number;
@@ -44,7 +44,7 @@ function pathForm(argv: readonly string[]): string {
 /** Idle connections do not hold the process open (the agent unrefs them); those a stopped server closed are dropped. */
 const agent = new Agent({ keepAlive: true });
 
-export function larderCall(t: TestLarder, argv: readonly string[]): Promise<LarderReply> {
+export function larderCall(t: KvClient, argv: readonly string[]): Promise<LarderReply> {
   const utf8 = argv.every(isUtf8);
   const body = utf8 ? Buffer.from(JSON.stringify(argv.map((a) => Buffer.from(a, 'latin1').toString('utf8')))) : null;
   const url = new URL(t.kvUrl);
