@@ -120,12 +120,13 @@ export async function mountKv(config: Config, secrets: SecretStore, log: Logger,
   };
 }
 
-/** Logs a remote database's connection going away and coming back, once each. */
+/** The remote backend's modules, which bring ioredis. */
 async function loadRemoteBackend() {
   const [{ RedisBackend }, { openRemote }] = await Promise.all([import('./redis/backend.js'), import('./redis/connection.js')]);
   return { RedisBackend, openRemote };
 }
 
+/** Logs a remote database's connection going away and coming back, once each. */
 function remoteLog(log: Logger, db: string): (event: string, err?: Error) => void {
   let last = '';
   return (event, err) => {
