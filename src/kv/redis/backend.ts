@@ -104,7 +104,7 @@ export class RedisBackend implements KvBackend {
     if (a instanceof ReplyError) return a;
     if (a.refused !== null) return a.refused;
     if (a.cmd.bits & GATEWAY) return this.gateway.run(a.cmd, argv, caller);
-    if (a.cmd.bits & RESTORES_PAYLOAD) return this.payloadRefusal().then((refused) => refused ?? this.sendAlone(a));
+    if (a.cmd.bits & RESTORES_PAYLOAD) return this.payloadRefusal([a]).then((refused) => refused ?? this.sendAlone(a));
     if (limitedScript(a.cmd, caller)) return this.asScriptUser(a, caller).then((r) => this.counted(a.cmd, r), (e: unknown) => this.failure(e, a));
     if (!this.started || a.alone || (this.cluster && a.slot === undefined)) return this.sendAlone(a);
     this.batching.hold();
@@ -146,10 +146,9 @@ export class RedisBackend implements KvBackend {
     }
     await this.remote.started;
     let segment: Admitted[] = [];
-    let restoring: Promise<ReplyError | null> | undefined;
+    const refused = await this.payloadRefusal(batch);
     for (const a of batch) {
-      const refused = a.cmd.bits & RESTORES_PAYLOAD ? await (restoring ??= this.payloadRefusal()) : null;
-      if (refused !== null) {
+      if (refused !== null && a.cmd.bits & RESTORES_PAYLOAD) {
         replies[a.at] = refused;
         continue;
       }
@@ -218,13 +217,12 @@ export class RedisBackend implements KvBackend {
     // Larder's own commands (ACL) run here, in place; they cannot be part of the server's MULTI.
     // What the server may not be sent stands as its error, as one failing there would.
     const local = new Map<number, Reply>();
+    const refused = await this.payloadRefusal(batch);
     for (const a of batch) {
       if (a.refused !== null) local.set(a.at, a.refused);
+      else if (refused !== null && a.cmd.bits & RESTORES_PAYLOAD) local.set(a.at, refused);
       else if (a.cmd.bits & GATEWAY) local.set(a.at, this.gateway.run(a.cmd, commands[a.at], caller));
     }
-    const restores = batch.filter((a) => a.cmd.bits & RESTORES_PAYLOAD);
-    const refused = restores.length === 0 ? null : await this.payloadRefusal();
-    if (refused !== null) for (const a of restores) local.set(a.at, refused);
     const sent = batch.filter((a) => !local.has(a.at));
     if (sent.length === 0) return batch.map((a) => local.get(a.at)!);
     await this.remote.started;
@@ -406,12 +404,14 @@ export class RedisBackend implements KvBackend {
   }
 
   /**
-   * Why RESTORE may not be sent, or null: the server reads its payload as its own, and only one
-   * that checks payloads in full (sanitize-dump-payload: on every master of a Cluster) is safe
-   * from a crafted one, which may crash the server every database on it shares. Read for each
-   * request that restores: the setting may change at any time, and RESTORE is rare.
+   * Why the RESTOREs among `batch` may not be sent, or null (none there): the server reads
+   * their payload as its own, and only one that checks payloads in full (sanitize-dump-payload:
+   * on every master of a Cluster) is safe from a crafted one, which may crash the server every
+   * database on it shares. Read for each request that restores: the setting may change at any
+   * time, and RESTORE is rare.
    */
-  private async payloadRefusal(): Promise<ReplyError | null> {
+  private async payloadRefusal(batch: readonly Admitted[]): Promise<ReplyError | null> {
+    if (!batch.some((a) => a.cmd.bits & RESTORES_PAYLOAD)) return null;
     await this.remote.started;
     const main = this.remote.main;
     try {
