@@ -234,6 +234,9 @@ export const jsonSyntax = (message: string, prefixed: boolean) => new ReplyError
 /** A JSONPath that does not parse (RedisJSON quotes the position, 1-based). */
 export const jsonBadPath = (message: string) => new ReplyError(message);
 export const JSON_TOO_DEEP = new ReplyError('ERR the document would nest deeper than 1024 levels');
+/** Larder's own bound on a JSON command's work (engine/json/json-work.ts). */
+export const jsonTooCostly = (limit: number, base: number, perValue: number) =>
+  new ReplyError(`ERR the JSON command would touch more than ${limit} values (${base} plus ${perValue} for each value of the documents it reads); narrow its paths`);
 
 // Scripting (Redis eval.c, script.c, script_lua.c, functions.c).
 export const NOSCRIPT = new ReplyError('NOSCRIPT No matching script. Please use EVAL.');

@@ -16,22 +16,39 @@ import {
 } from './json/read.js';
 import { jsonNumincrbyCommand, jsonNummultbyCommand, jsonStrappendCommand, jsonToggleCommand } from './json/update.js';
 import { jsonClearCommand, jsonDelCommand, jsonMergeCommand, jsonMsetCommand, jsonSetCommand } from './json/write.js';
-import { forgetPrinted } from './json/doc.js';
-import { family, keysOf, ONE_KEY, type CommandSpec, type Flag } from './spec.js';
+import { forgetPrinted, readDoc } from './json/doc.js';
+import { JsonDoc } from '../engine/json/json-doc.js';
+import type { JsonValue } from '../engine/json/json-value.js';
+import { boundedWork } from '../engine/json/json-work.js';
+import { family, keysOf, ONE_KEY, type CommandSpec, type Ctx, type Flag } from './spec.js';
 
 const WRITE: readonly Flag[] = ['write'];
 const READ: readonly Flag[] = ['readonly'];
 
-/** A write changes its documents in place: each forgets the text it printed (json-doc.ts) first. */
-function changingDocuments(spec: CommandSpec): CommandSpec {
-  if (!spec.flags.includes('write')) return spec;
+/**
+ * Every JSON command runs within its bound of work (json-work.ts), counted against the
+ * documents at its keys. A write changes its documents in place: each forgets the text it
+ * printed (json-doc.ts) first.
+ */
+function jsonCommand(spec: CommandSpec): CommandSpec {
+  const writes = spec.flags.includes('write');
   return {
     ...spec,
     run(ctx, argv) {
-      for (const key of keysOf(spec, argv)) forgetPrinted(ctx, key);
-      return spec.run(ctx, argv);
+      const keys = keysOf(spec, argv);
+      if (writes) for (const key of keys) forgetPrinted(ctx, key);
+      return boundedWork(() => documentsAt(ctx, keys), () => spec.run(ctx, argv));
     },
   };
+}
+
+function documentsAt(ctx: Ctx, keys: readonly string[]): JsonValue[] {
+  const roots: JsonValue[] = [];
+  for (const key of keys) {
+    const doc = readDoc(ctx, key);
+    if (doc instanceof JsonDoc) roots.push(doc.root);
+  }
+  return roots;
 }
 
 // RedisJSON's commands carry its own @json ACL category, which Redis 7.0's category list
@@ -60,4 +77,4 @@ export default family('json', null, [
   { name: 'json.arrlen', arity: -2, flags: READ, keys: ONE_KEY, run: jsonArrlenCommand },
   { name: 'json.arrpop', arity: -2, flags: WRITE, keys: ONE_KEY, run: jsonArrpopCommand },
   { name: 'json.arrtrim', arity: 5, flags: WRITE, keys: ONE_KEY, run: jsonArrtrimCommand },
-].map(changingDocuments));
+].map(jsonCommand));

@@ -180,6 +180,34 @@ describe('JSON commands over HTTP', () => {
     await reply(['json.get', 'redos', '$[?(@.t =~ "(?=a)")].t'], '[]');
   });
 
+  it('a path whose matches multiply is stopped at its bound of work, before it changes anything', async () => {
+    // 241 values, 120 levels deep: each `..*` matches every value below each match, so three
+    // of them match millions of values and printing them takes billions; a thread holding a
+    // 1 KB document with $..*..*..* went over 4 GB and answered nothing for minutes.
+    let chain = '0';
+    for (let i = 0; i < 120; i++) chain = `[${chain},1]`;
+    await reply(['json.set', 'deep', '$', chain], 'OK');
+    const tooCostly = `ERR the JSON command would touch more than ${1_000_000 + 16 * 241} values (1000000 plus 16 for each value of the documents it reads); narrow its paths`;
+    const printed = (await t.command(['json.get', 'deep', '$..*'])).body.result;
+    assert.equal(JSON.parse(printed).length, 240);
+    await fails(['json.get', 'deep', '$..*..*..*'], tooCostly);
+    await fails(['json.mget', 'deep', 'deep', '$..*..*..*'], `ERR the JSON command would touch more than ${1_000_000 + 16 * 482} values (1000000 plus 16 for each value of the documents it reads); narrow its paths`);
+    await fails(['json.resp', 'deep', '$..*..*..*'], tooCostly);
+    await fails(['json.numincrby', 'deep', '$..*..*..*', '1'], tooCostly);
+    await fails(['json.set', 'deep', '$..*..*..*..*', '2'], tooCostly);
+    await fails(['json.del', 'deep', '$..*..*..*..*'], tooCostly);
+    await fails(['json.get', 'deep', '$..[?(@..*..*..* == 2)]'], tooCostly); // a filter's own paths count
+    await reply(['json.get', 'deep'], chain); // nothing changed
+    // A document's own size buys work: testing a value counts as touching it, so the array of
+    // 400,001 values named 3 times is tested 1.2 million times, past the 1,000,000 but within
+    // its document's bound; named 20 times, 8 million would be, past it.
+    await reply(['json.set', 'wide', '$', `{"a":[${'0,'.repeat(400_000)}5]}`], 'OK');
+    const named = (n: number) => `$[${Array(n).fill("'a'").join(',')}][?(@==5)]`;
+    await reply(['json.get', 'wide', named(3)], '[5,5,5]');
+    const wideBound = 1_000_000 + 16 * 400_003;
+    await fails(['json.get', 'wide', named(20)], tooCostly.replace(String(1_000_000 + 16 * 241), String(wideBound)));
+  });
+
   it("JSONPath parentheses (filters' too) nest at most 128 deep; chains of && and || may be long", async () => {
     await reply(['json.set', 'nest', '$', '[{"i":1},{"i":2}]'], 'OK');
     // Parsing and evaluating recurse over the nesting: 3,000 parentheses, 1,000 nested filters

@@ -3,8 +3,9 @@
 
 import { utf8Bytes, utf8Text } from '../../bytes.js';
 import type { JsonDoc } from '../../engine/json/json-doc.js';
-import { formatJson, type Layout, type Printable } from '../../engine/json/json-format.js';
+import { formatReply, type Layout, type Printable } from '../../engine/json/json-format.js';
 import type { JsonPath } from '../../engine/json/json-path.js';
+import { touch } from '../../engine/json/json-work.js';
 import { isObject, jsonEquals, jsonTypeName, utf8Length, type JsonValue } from '../../engine/json/json-value.js';
 import {
   isError,
@@ -20,7 +21,7 @@ import { Status, type Reply } from '../../reply.js';
 import { parseInt64 } from '../args.js';
 import { replyDouble } from '../reply-double.js';
 import type { Args, Ctx } from '../spec.js';
-import { jsonArg, jsonReply, matches, pathArg, perMatch, readDoc } from './doc.js';
+import { jsonArg, matches, pathArg, perMatch, readDoc } from './doc.js';
 
 /** JSON.GET's keywords are at most this long, so a longer argument is a path (as RedisJSON decides). */
 const KEYWORD_MAX = 'NOESCAPE'.length;
@@ -60,8 +61,8 @@ export function jsonGetCommand(ctx: Ctx, argv: Args): Reply {
   return text(out, layout);
 }
 
-function text(v: Printable, layout: Layout): string {
-  return utf8Bytes(formatJson(v, layout));
+function text(v: Printable, layout?: Layout): string {
+  return utf8Bytes(formatReply(v, layout));
 }
 
 // JSON.MGET key [key ...] path
@@ -72,8 +73,8 @@ export function jsonMgetCommand(ctx: Ctx, argv: Args): Reply {
     if (doc === undefined || isError(doc) || isError(path)) return null;
     const found = matches(doc, path).map((m) => m.value);
     if (isWhole(doc, found)) return path.legacy ? doc.printed() : `[${doc.printed()}]`;
-    if (!path.legacy) return jsonReply(found);
-    return found.length === 0 ? null : jsonReply(found[0]);
+    if (!path.legacy) return text(found);
+    return found.length === 0 ? null : text(found[0]);
   });
 }
 
@@ -84,6 +85,7 @@ function isWhole(doc: JsonDoc, found: readonly JsonValue[]): boolean {
 
 /** A value as RedisJSON's JSON.RESP answers it: arrays lead with "[", objects with "{". */
 function resp(v: JsonValue): Reply {
+  touch(1);
   if (v === null) return null;
   if (typeof v === 'boolean') return new Status(v ? 'true' : 'false');
   if (typeof v === 'bigint') return v >= Number.MIN_SAFE_INTEGER && v <= Number.MAX_SAFE_INTEGER ? Number(v) : v;

@@ -7,6 +7,7 @@
 // into an integer on the way out and back.
 
 import type { JsonValue } from './json-value.js';
+import { touch } from './json-work.js';
 
 export interface Layout {
   readonly indent?: string;
@@ -22,7 +23,18 @@ export type Printable = JsonValue | readonly Printable[] | ReadonlyMap<string, P
 /** `v` as JSON text (UTF-16; the caller encodes it as UTF-8). */
 export function formatJson(v: Printable, layout: Layout = COMPACT): string {
   const out: string[] = [];
-  write(v as JsonValue, layout, 0, out);
+  write(v as JsonValue, layout, 0, out, false);
+  return out.join('');
+}
+
+/**
+ * A read's reply as JSON text: each value printed counts within the command's work
+ * (json-work.ts). A write prints only after it changed the document, where stopping would
+ * leave the change unrecorded, so it prints with formatJson.
+ */
+export function formatReply(v: Printable, layout: Layout = COMPACT): string {
+  const out: string[] = [];
+  write(v as JsonValue, layout, 0, out, true);
   return out.join('');
 }
 
@@ -31,7 +43,8 @@ function newLine(layout: Layout, depth: number, out: string[]): void {
   if (layout.indent !== undefined) for (let i = 0; i < depth; i++) out.push(layout.indent);
 }
 
-function write(v: JsonValue, layout: Layout, depth: number, out: string[]): void {
+function write(v: JsonValue, layout: Layout, depth: number, out: string[], counted: boolean): void {
+  if (counted) touch(1);
   if (v === null) out.push('null');
   else if (typeof v === 'boolean') out.push(v ? 'true' : 'false');
   else if (typeof v === 'bigint') out.push(v.toString());
@@ -42,7 +55,7 @@ function write(v: JsonValue, layout: Layout, depth: number, out: string[]): void
     for (let i = 0; i < v.length; i++) {
       if (i > 0) out.push(',');
       newLine(layout, depth + 1, out);
-      write(v[i], layout, depth + 1, out);
+      write(v[i], layout, depth + 1, out, counted);
     }
     if (v.length > 0) newLine(layout, depth, out);
     out.push(']');
@@ -55,7 +68,7 @@ function write(v: JsonValue, layout: Layout, depth: number, out: string[]): void
       newLine(layout, depth + 1, out);
       out.push(quote(k), ':');
       if (layout.space !== undefined) out.push(layout.space);
-      write(x, layout, depth + 1, out);
+      write(x, layout, depth + 1, out, counted);
     }
     if (!first) newLine(layout, depth, out);
     out.push('}');

@@ -9,14 +9,34 @@
 import { RE2JS, RE2JSException } from 're2js';
 import type { CmpOp, Expr, Operand, Query, Step } from './json-path.js';
 import { isNumber, jsonEquals, type JsonValue, type PathKey } from './json-value.js';
+import { touch } from './json-work.js';
 
-export interface Match {
-  readonly value: JsonValue;
-  readonly at: readonly PathKey[];
+/** A value a path reached, linked to the match it was reached from. */
+export class Match {
+  private keys: readonly PathKey[] | undefined;
+
+  constructor(
+    readonly value: JsonValue,
+    private readonly from: Match | null,
+    private readonly key: PathKey,
+  ) {}
+
+  /**
+   * Its keys and indexes from the root, built when a write asks: a step costs the same at
+   * any depth, where copying its parent's keys cost one per level.
+   */
+  get at(): readonly PathKey[] {
+    if (this.keys === undefined) {
+      const keys: PathKey[] = [];
+      for (let m: Match | null = this; m.from !== null; m = m.from) keys.push(m.key);
+      this.keys = keys.reverse();
+    }
+    return this.keys;
+  }
 }
 
 export function evaluate(query: Query, root: JsonValue, current: JsonValue = root): Match[] {
-  let matches: Match[] = [{ value: query.from === '$' ? root : current, at: [] }];
+  let matches: Match[] = [new Match(query.from === '$' ? root : current, null, '')];
   for (const step of query.steps) {
     const next: Match[] = [];
     for (const m of matches) apply(step, m, root, next);
@@ -26,8 +46,16 @@ export function evaluate(query: Query, root: JsonValue, current: JsonValue = roo
   return matches;
 }
 
+/** A step reaching a value: one value touched (json-work.ts). */
 function child(m: Match, key: PathKey, value: JsonValue): Match {
-  return { value, at: [...m.at, key] };
+  touch(1);
+  return new Match(value, m, key);
+}
+
+/** A filter testing a value: one value touched, whether it passes or not. */
+function passes(e: Expr, v: JsonValue, root: JsonValue): boolean {
+  touch(1);
+  return test(e, v, root);
 }
 
 function apply(step: Step, m: Match, root: JsonValue, out: Match[]): void {
@@ -65,10 +93,10 @@ function apply(step: Step, m: Match, root: JsonValue, out: Match[]): void {
     }
     case 'filter':
       // A container's elements or members are tested; a scalar is tested itself.
-      if (Array.isArray(v)) v.forEach((x, i) => test(step.expr, x, root) && out.push(child(m, i, x)));
+      if (Array.isArray(v)) v.forEach((x, i) => passes(step.expr, x, root) && out.push(child(m, i, x)));
       else if (v instanceof Map) {
-        for (const [k, x] of v) if (test(step.expr, x, root)) out.push(child(m, k, x));
-      } else if (test(step.expr, v, root)) out.push(m);
+        for (const [k, x] of v) if (passes(step.expr, x, root)) out.push(child(m, k, x));
+      } else if (passes(step.expr, v, root)) out.push(m);
       return;
     case 'descend':
       descend(m, (n) => apply(step.step, n, root, out));
