@@ -5,8 +5,7 @@
 // cluster never outlives a power loss.
 //
 // The binaries come from LARDER_TEST_PG_BIN, else the newest /usr/lib/postgresql/<version>/bin
-// (Debian's `postgresql` package). `findPostgres()` answers undefined when there is none, so a
-// suite can skip and say why.
+// (Debian's `postgresql` package). `findPostgres()` answers undefined when there is none.
 
 import { execFile } from 'node:child_process';
 import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -45,11 +44,6 @@ export function findPostgres(): string | undefined {
   return versions.length === 0 ? undefined : join(root, versions[0], 'bin');
 }
 
-/** Why the PostgreSQL tests skip here, or undefined when they can run. */
-export function postgresMissing(): string | undefined {
-  return findPostgres() === undefined ? 'PostgreSQL is not installed (apt-get install postgresql, or set LARDER_TEST_PG_BIN)' : undefined;
-}
-
 const asRoot = userInfo().uid === 0;
 
 /** Runs a PostgreSQL tool, as the `postgres` user when we are root. */
@@ -60,7 +54,7 @@ async function tool(bin: string, name: string, args: readonly string[]): Promise
 
 export async function startPostgres(): Promise<PostgresCluster> {
   const bin = findPostgres();
-  if (bin === undefined) throw new Error(postgresMissing());
+  if (bin === undefined) throw new Error('PostgreSQL is not installed (apt-get install postgresql, or set LARDER_TEST_PG_BIN)');
   const dir = mkdtempSync(join(tmpdir(), 'larder-pg-'));
   const data = join(dir, 'data');
   const password = `pw-${Math.random().toString(36).slice(2)}`;

@@ -16,6 +16,14 @@ export const TEST_QUEUE_BACKEND: (typeof BACKENDS)[number] =
 
 export const POSTGRES_URL_ENV = 'LARDER_TEST_POSTGRES_URL';
 
+/**
+ * The skip option of the suites of test/queue/postgres/: false under `npm run test:postgres`,
+ * else the reason. They run once, there, rather than also in every lane where PostgreSQL is
+ * installed.
+ */
+export const postgresRunSkip: string | false =
+  TEST_QUEUE_BACKEND === 'postgres' ? false : 'the queue engine postgres suites run under npm run test:postgres';
+
 /** The run's cluster, as a postgres:// URL; a clear error outside `npm run test:postgres`. */
 export function sharedPostgresUrl(): string {
   const url = process.env[POSTGRES_URL_ENV];

@@ -1,8 +1,8 @@
 // Several `larder start` processes serving one queue on PostgreSQL, as production runs them
 // behind a load balancer: each its own data dir, all on one schema of the run's cluster
 // (queue-backend.ts) with the same tokens and signing keys, so a client or a destination may
-// talk to any of them. The processes run on TEST_RUNTIME. Only under `npm run test:postgres`:
-// elsewhere `fleetSkip` says why the suite skips.
+// talk to any of them. The processes run on TEST_RUNTIME. Only under `npm run test:postgres`
+// (`postgresRunSkip`).
 
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -14,11 +14,7 @@ import { startDeliveryLedger, type DeliveryLedger } from './delivery-ledger.js';
 import { spawnLarder, type LarderProcess, type QueueCredentials, type Ready } from './larder-process.js';
 import { standIn, TEST_RUNTIME } from './larder.js';
 import { queueClient } from './queue-receiver.js';
-import { dropTestQueue, schemaOf, TEST_QUEUE_BACKEND } from './queue-backend.js';
-
-/** The skip option of a fleet suite: false under `npm run test:postgres`, else the reason. */
-export const fleetSkip: string | false =
-  TEST_QUEUE_BACKEND === 'postgres' ? false : 'several Larder processes on one queue need PostgreSQL: npm run test:postgres runs these';
+import { dropTestQueue, schemaOf } from './queue-backend.js';
 
 export interface Fleet {
   /** The running processes, in start order; a killed one stays in place. */

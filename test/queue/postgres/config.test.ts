@@ -13,7 +13,8 @@ import { fileURLToPath } from 'node:url';
 import postgres from 'postgres';
 import { freePort } from '../../support/free-port.js';
 import { launchLarder, spawnLarder, type LarderProcess } from '../../support/larder-process.js';
-import { postgresMissing, startPostgres, type PostgresCluster } from '../../support/postgres.js';
+import { postgresRunSkip } from '../../support/queue-backend.js';
+import { startPostgres, type PostgresCluster } from '../../support/postgres.js';
 
 const LAUNCHER = fileURLToPath(new URL('../../../../bin/larder.js', import.meta.url));
 const root = mkdtempSync(join(tmpdir(), 'larder-pg-config-'));
@@ -35,7 +36,7 @@ function migrate(args: string[]): Promise<{ code: number; stdout: string; stderr
   });
 }
 
-describe('engine postgres: configuration', { skip: postgresMissing() }, () => {
+describe('engine postgres: configuration', { skip: postgresRunSkip }, () => {
   let pg: PostgresCluster;
   before(async () => {
     pg = await startPostgres();

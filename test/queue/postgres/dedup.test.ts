@@ -5,11 +5,12 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { eventually } from '../../support/eventually.js';
-import { fleetSkip, suiteFleet } from '../../support/queue-fleet.js';
+import { postgresRunSkip } from '../../support/queue-backend.js';
+import { suiteFleet } from '../../support/queue-fleet.js';
 
 const ROUNDS = 10;
 
-describe('queue on PostgreSQL: deduplication across three processes', { skip: fleetSkip }, () => {
+describe('queue on PostgreSQL: deduplication across three processes', { skip: postgresRunSkip }, () => {
   const { ledger, clients } = suiteFleet(3, 5);
 
   for (const [how, options] of [

@@ -8,12 +8,12 @@ import { after, before, describe, it } from 'node:test';
 import postgres from 'postgres';
 import { eventually } from '../../support/eventually.js';
 import { startTestLarder } from '../../support/larder.js';
-import { postgresMissing, startPostgres, type PostgresCluster } from '../../support/postgres.js';
+import { postgresRunSkip } from '../../support/queue-backend.js';
+import { startPostgres, type PostgresCluster } from '../../support/postgres.js';
 import { queueClient, startQueueReceiver, type QueueReceiver } from '../../support/queue-receiver.js';
 
-const skip = postgresMissing();
 
-describe('queue on PostgreSQL, one process', { skip }, () => {
+describe('queue on PostgreSQL, one process', { skip: postgresRunSkip }, () => {
   let pg: PostgresCluster;
   let rx: QueueReceiver;
 

@@ -6,10 +6,11 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { eventually } from '../../support/eventually.js';
 import { startTestLarder, type TestLarder } from '../../support/larder.js';
-import { postgresMissing, startPostgres, type PostgresCluster } from '../../support/postgres.js';
+import { postgresRunSkip } from '../../support/queue-backend.js';
+import { startPostgres, type PostgresCluster } from '../../support/postgres.js';
 import { queueClient, startQueueReceiver, type QueueReceiver } from '../../support/queue-receiver.js';
 
-describe('engine postgres: PostgreSQL stopped mid-run', { skip: postgresMissing() }, () => {
+describe('engine postgres: PostgreSQL stopped mid-run', { skip: postgresRunSkip }, () => {
   let pg: PostgresCluster;
   let larder: TestLarder;
   let rx: QueueReceiver;

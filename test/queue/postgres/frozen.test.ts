@@ -11,8 +11,8 @@ import type { Client } from '@upstash/qstash';
 import { LOCK } from '../../../src/queue/store/postgres/migrations.js';
 import { tcpPortsOf } from '../../support/delivery-ledger.js';
 import { eventually } from '../../support/eventually.js';
-import { fleetSkip, suiteFleet } from '../../support/queue-fleet.js';
-import { sharedPostgresUrl } from '../../support/queue-backend.js';
+import { suiteFleet } from '../../support/queue-fleet.js';
+import { postgresRunSkip, sharedPostgresUrl } from '../../support/queue-backend.js';
 
 const STALL_MS = 1500;
 /** Far beyond STALL_MS: a bound on the wait, so a failure does not hang the run. */
@@ -47,7 +47,7 @@ function publishLoad(client: Client, url: string) {
   };
 }
 
-describe('queue on PostgreSQL: a process frozen inside a change', { skip: fleetSkip }, () => {
+describe('queue on PostgreSQL: a process frozen inside a change', { skip: postgresRunSkip }, () => {
   const { fleet, ledger, clients } = suiteFleet(2, 5, { queue: { stalledWriterTimeoutMs: STALL_MS } });
   let sql: Sql;
   before(() => {

@@ -7,7 +7,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { processState, tcpPortsOf, type Attempt } from '../../support/delivery-ledger.js';
-import { fleetSkip, suiteFleet } from '../../support/queue-fleet.js';
+import { postgresRunSkip } from '../../support/queue-backend.js';
+import { suiteFleet } from '../../support/queue-fleet.js';
 
 const IN_FLIGHT = 16;
 const HOLD_MS = 50;
@@ -25,7 +26,7 @@ async function until(check: () => boolean, ms: number, what: () => string): Prom
   }
 }
 
-describe('queue on PostgreSQL: kill -9 of one of two processes', { skip: fleetSkip }, () => {
+describe('queue on PostgreSQL: kill -9 of one of two processes', { skip: postgresRunSkip }, () => {
   const { fleet, ledger } = suiteFleet(2, HOLD_MS, { queue: { retryDelayScale: 0.001, maxConcurrentDeliveries: IN_FLIGHT, deliveryTimeoutMs: DELIVERY_TIMEOUT_MS } });
 
   it('loses no acknowledged publish, delivers every message, and repeats only what the killed process had in flight', async (t) => {

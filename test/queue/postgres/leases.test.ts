@@ -12,7 +12,8 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import postgres from 'postgres';
 import { spawnLarder, type LarderProcess, type Ready } from '../../support/larder-process.js';
-import { postgresMissing, startPostgres, type PostgresCluster } from '../../support/postgres.js';
+import { postgresRunSkip } from '../../support/queue-backend.js';
+import { startPostgres, type PostgresCluster } from '../../support/postgres.js';
 import { queueClient, startQueueReceiver, type QueueReceiver } from '../../support/queue-receiver.js';
 
 type Running = LarderProcess & { readonly info: Ready };
@@ -26,7 +27,7 @@ async function within(ms: number, check: () => boolean | Promise<boolean>, what:
   assert.fail(`never happened within ${ms} ms: ${what}`);
 }
 
-describe('engine postgres: two processes lease deliveries', { skip: postgresMissing() }, () => {
+describe('engine postgres: two processes lease deliveries', { skip: postgresRunSkip }, () => {
   const root = mkdtempSync(join(tmpdir(), 'larder-pg-leases-'));
   let pg: PostgresCluster;
   let rx: QueueReceiver;

@@ -7,12 +7,13 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Client } from '@upstash/qstash';
 import { eventually } from '../../support/eventually.js';
-import { fleetSkip, suiteFleet } from '../../support/queue-fleet.js';
+import { postgresRunSkip } from '../../support/queue-backend.js';
+import { suiteFleet } from '../../support/queue-fleet.js';
 
 const MESSAGES = 24;
 const HOLD_MS = 40;
 
-describe('queue on PostgreSQL: parallelism across three processes', { skip: fleetSkip }, () => {
+describe('queue on PostgreSQL: parallelism across three processes', { skip: postgresRunSkip }, () => {
   const { ledger, clients } = suiteFleet(3, HOLD_MS, { queue: { retryDelayScale: 0.001 } });
 
   const answered = (path: string) => ledger.at(path).filter((a) => a.answered).length;

@@ -5,13 +5,14 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { queueClient } from '../../support/queue-receiver.js';
-import { fleetSkip, suiteFleet } from '../../support/queue-fleet.js';
+import { postgresRunSkip } from '../../support/queue-backend.js';
+import { suiteFleet } from '../../support/queue-fleet.js';
 
 const EVERY_SECOND = '* * * * * *';
 const TICKS = 10;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-describe('queue on PostgreSQL: a schedule with three processes', { skip: fleetSkip }, () => {
+describe('queue on PostgreSQL: a schedule with three processes', { skip: postgresRunSkip }, () => {
   const { fleet, ledger } = suiteFleet(3, 10);
 
   it(`fires a schedule every second ${TICKS} times in ${TICKS} s, once per tick`, async () => {

@@ -6,9 +6,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { eventually } from '../../support/eventually.js';
-import { fleetSkip, suiteFleet } from '../../support/queue-fleet.js';
+import { postgresRunSkip } from '../../support/queue-backend.js';
+import { suiteFleet } from '../../support/queue-fleet.js';
 
-describe('queue on PostgreSQL: following another process through its snapshots', { skip: fleetSkip }, () => {
+describe('queue on PostgreSQL: following another process through its snapshots', { skip: postgresRunSkip }, () => {
   const { fleet, ledger, clients } = suiteFleet(2, 5, { queue: { compactAfterBytes: 1 } });
 
   it('shows, pauses and resumes on one process a queue and a key made on the other', async () => {

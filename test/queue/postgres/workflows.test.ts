@@ -6,10 +6,11 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { Client as WorkflowClient } from '@upstash/workflow';
 import { eventually } from '../../support/eventually.js';
-import { fleetSkip, startFleet, type Fleet } from '../../support/queue-fleet.js';
+import { postgresRunSkip } from '../../support/queue-backend.js';
+import { startFleet, type Fleet } from '../../support/queue-fleet.js';
 import { startWorkflowEndpoint, type WorkflowEndpoint } from '../../support/workflow-endpoint.js';
 
-describe('workflows on PostgreSQL across two processes', { skip: fleetSkip }, () => {
+describe('workflows on PostgreSQL across two processes', { skip: postgresRunSkip }, () => {
   let fleet: Fleet;
   let ep: WorkflowEndpoint;
   let other: WorkflowClient;
