@@ -28,6 +28,11 @@ export class QueueEngine {
     private readonly now: () => number,
   ) {}
 
+  /** How many more messages may wait for delivery now (queue.maxPendingMessages). */
+  room(): number {
+    return this.maxPending - this.store.size;
+  }
+
   /** Stores every new draft in one write, then schedules them; duplicates answer the first message's id. */
   publish(drafts: readonly Draft[]): Published[] | QueueError {
     const fresh: Draft[] = [];

@@ -7,7 +7,7 @@
 import type { HttpResponse } from '../../server/http.js';
 import { nestsDeeperThan, tooDeep } from '../../server/json-body.js';
 import { percentDecode, percentDecodeText, queryPairs, utf8Text } from '../../server/url.js';
-import { badRequest, invalidQueueName, isError, refusedDestination, type QueueError } from '../errors.js';
+import { badRequest, invalidQueueName, isError, refusedDestination, TOO_MANY_PENDING, type QueueError } from '../errors.js';
 import { isPathName } from '../store/gate-records.js';
 import type { Draft } from '../store/message.js';
 import { isUrlGroupName } from '../url-groups.js';
@@ -41,15 +41,17 @@ async function publishTo(call: Call, destination: string, queueName?: string): P
 
 // POST /v2/batch with [{destination, headers?, body?, queue?}]
 export async function publishBatch(call: Call, items: unknown): Promise<HttpResponse> {
-  if (!Array.isArray(items) || items.length === 0) return fail(badRequest('batch needs a non-empty JSON array of {destination, headers, body}'));
+  const malformed = batchShapeError(items);
+  if (malformed !== null) return fail(malformed);
+  const entries = items as BatchEntry[];
+  // Each entry makes at least one message: a batch past the room left is refused before any
+  // is built (a 64 MiB body holds about 900,000 entries, seconds of the thread's time each 20,000).
+  if (entries.length > call.ctx.engine.room()) return fail(TOO_MANY_PENDING);
   const drafts: Draft[] = [];
   /** Per entry: how many drafts it made, or null for a URL (answered as one object, not an array). */
   const made: (number | null)[] = [];
-  for (const item of items) {
-    if (typeof item !== 'object' || item === null || typeof item.destination !== 'string') return fail(badRequest('each batch entry needs a destination (string)'));
+  for (const item of entries) {
     const headers = typeof item.headers === 'object' && item.headers !== null ? (item.headers as Record<string, unknown>) : {};
-    if (item.body !== undefined && typeof item.body !== 'string') return fail(badRequest('a batch entry body must be a string'));
-    if (item.queue !== undefined && typeof item.queue !== 'string') return fail(badRequest('a batch entry queue must be a string'));
     const some = draftsOf(call, item.destination, withQuerySettings(objectHeaders(headers), call.req.query), Buffer.from(item.body ?? ''), item.queue);
     if (isError(some)) return fail(some);
     const refused = await refusal(call, some);
@@ -61,6 +63,24 @@ export async function publishBatch(call: Call, items: unknown): Promise<HttpResp
   if (isError(out)) return fail(out);
   let at = 0;
   return ok(made.map((n) => (n === null ? out[at++] : out.slice(at, (at += n)))));
+}
+
+interface BatchEntry {
+  destination: string;
+  headers?: unknown;
+  body?: string;
+  queue?: string;
+}
+
+/** Why a batch body is not a non-empty array of entries, or null when it is. */
+function batchShapeError(items: unknown): QueueError | null {
+  if (!Array.isArray(items) || items.length === 0) return badRequest('batch needs a non-empty JSON array of {destination, headers, body}');
+  for (const item of items) {
+    if (typeof item !== 'object' || item === null || typeof item.destination !== 'string') return badRequest('each batch entry needs a destination (string)');
+    if (item.body !== undefined && typeof item.body !== 'string') return badRequest('a batch entry body must be a string');
+    if (item.queue !== undefined && typeof item.queue !== 'string') return badRequest('a batch entry queue must be a string');
+  }
+  return null;
 }
 
 /** The message a publish to a URL makes, or one per endpoint for a URL group's name. */
