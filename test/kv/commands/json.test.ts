@@ -202,10 +202,13 @@ describe('JSON commands over HTTP', () => {
     // 400,001 values named 3 times is tested 1.2 million times, past the 1,000,000 but within
     // its document's bound; named 20 times, 8 million would be, past it.
     await reply(['json.set', 'wide', '$', `{"a":[${'0,'.repeat(400_000)}5]}`], 'OK');
-    const named = (n: number) => `$[${Array(n).fill("'a'").join(',')}][?(@==5)]`;
-    await reply(['json.get', 'wide', named(3)], '[5,5,5]');
-    const wideBound = 1_000_000 + 16 * 400_003;
-    await fails(['json.get', 'wide', named(20)], tooCostly.replace(String(1_000_000 + 16 * 241), String(wideBound)));
+    const named = (n: number) => `$[${Array(n).fill("'a'").join(',')}]`;
+    await reply(['json.get', 'wide', `${named(3)}[?(@==5)]`], '[5,5,5]');
+    const wideCostly = tooCostly.replace(String(1_000_000 + 16 * 241), String(1_000_000 + 16 * 400_003));
+    await fails(['json.get', 'wide', `${named(20)}[?(@==5)]`], wideCostly);
+    // So does each value ARRINDEX compares.
+    await reply(['json.arrindex', 'wide', named(3), '7'], [-1, -1, -1]);
+    await fails(['json.arrindex', 'wide', named(20), '7'], wideCostly);
   });
 
   it("JSONPath parentheses (filters' too) nest at most 128 deep; chains of && and || may be long", async () => {

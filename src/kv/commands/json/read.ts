@@ -212,12 +212,21 @@ export function jsonArrindexCommand(ctx: Ctx, argv: Args): Reply {
   return Array.isArray(found[0].value) ? search(found[0].value) : jsonExpected('array', jsonTypeName(found[0].value));
 }
 
-/** RedisJSON's search window: start clamps into the array, stop 0 means the end, negatives count from the end. */
+/**
+ * RedisJSON's search window: start clamps into the array, stop 0 means the end, negatives count
+ * from the end. Each element compared counts within the command's work (json-work.ts).
+ */
 function indexIn(arr: JsonValue[], value: JsonValue, start: number, stop: number): number {
   const len = arr.length;
   if (len === 0) return -1;
   const from = start < 0 ? Math.max(0, len + start) : Math.min(start, len - 1);
   const to = stop === 0 ? len : stop < 0 ? Math.max(0, len + stop) : Math.min(stop, len);
-  for (let i = from; i < to; i++) if (jsonEquals(arr[i], value)) return i;
+  for (let i = from; i < to; i++) {
+    if (jsonEquals(arr[i], value)) {
+      touch(i - from + 1);
+      return i;
+    }
+  }
+  touch(Math.max(0, to - from));
   return -1;
 }
