@@ -206,9 +206,14 @@ describe('JSON commands over HTTP', () => {
     await reply(['json.get', 'wide', `${named(3)}[?(@==5)]`], '[5,5,5]');
     const wideCostly = tooCostly.replace(String(1_000_000 + 16 * 241), String(1_000_000 + 16 * 400_003));
     await fails(['json.get', 'wide', `${named(20)}[?(@==5)]`], wideCostly);
-    // So does each value ARRINDEX compares.
+    // So does each value ARRINDEX compares, and each key OBJKEYS answers.
     await reply(['json.arrindex', 'wide', named(3), '7'], [-1, -1, -1]);
     await fails(['json.arrindex', 'wide', named(20), '7'], wideCostly);
+    const members = Object.fromEntries(Array.from({ length: 100_000 }, (_, i) => [`k${i}`, 0]));
+    await reply(['json.set', 'keyed', '$', JSON.stringify({ o: members })], 'OK');
+    const keyedCostly = tooCostly.replace(String(1_000_000 + 16 * 241), String(1_000_000 + 16 * 100_002));
+    assert.equal((await t.command(['json.objkeys', 'keyed', named(3).replaceAll("'a'", "'o'")])).body.result.length, 3);
+    await fails(['json.objkeys', 'keyed', named(30).replaceAll("'a'", "'o'")], keyedCostly);
   });
 
   it("JSONPath parentheses (filters' too) nest at most 128 deep; chains of && and || may be long", async () => {

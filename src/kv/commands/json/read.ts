@@ -183,7 +183,11 @@ export function jsonObjlenCommand(ctx: Ctx, argv: Args): Reply {
 export function jsonObjkeysCommand(ctx: Ctx, argv: Args): Reply {
   const t = target(ctx, argv);
   if (isError(t)) return t;
-  const keys = (v: JsonValue) => [...(v as Map<string, JsonValue>).keys()].map(utf8Bytes);
+  const keys = (v: JsonValue) => {
+    const members = v as Map<string, JsonValue>;
+    touch(members.size); // each key answered counts within the command's work (json-work.ts)
+    return [...members.keys()].map(utf8Bytes);
+  };
   if (t.path.legacy) {
     const p = t.path;
     return firstMeasured(t, isObject, keys, () => jsonPathMissingOr(p.normal, 'not an object'), () => null);

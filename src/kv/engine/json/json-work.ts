@@ -2,9 +2,10 @@
 // so far: $..*..*..* on a 1 KB document 120 levels deep matches millions of values and printing
 // them takes billions, which held the database's thread for minutes and its memory for
 // gigabytes. A command may touch BASE values plus PER_VALUE for each value of the documents
-// it reads: a value reached by a path's step, tested by a filter, compared by JSON.ARRINDEX or
-// printed in a read's reply counts one. Past that the command stops with an error; every write finds its matches before it
-// changes anything, so a stopped command has changed nothing.
+// it reads: a value reached by a path's step, tested by a filter, compared by JSON.ARRINDEX,
+// answered by JSON.OBJKEYS or printed in a read's reply counts one. Past that the command
+// stops with an error; every write finds its matches before it changes anything, so a stopped
+// command has changed nothing.
 
 import { jsonTooCostly, type ReplyError } from '../../errors.js';
 import type { JsonValue } from './json-value.js';
