@@ -214,6 +214,18 @@ describe('JSON commands over HTTP', () => {
     const keyedCostly = tooCostly.replace(String(1_000_000 + 16 * 241), String(1_000_000 + 16 * 100_002));
     assert.equal((await t.command(['json.objkeys', 'keyed', named(3).replaceAll("'a'", "'o'")])).body.result.length, 3);
     await fails(['json.objkeys', 'keyed', named(30).replaceAll("'a'", "'o'")], keyedCostly);
+    // A write copies its value to each match: a value of 100,001 values placed 30 times is
+    // 3 million values added to a document of 2, before any is.
+    const big = JSON.stringify(Array(100_000).fill(0));
+    await reply(['json.set', 'small', '$', '{"a":[]}'], 'OK');
+    const smallCostly = tooCostly.replace(String(1_000_000 + 16 * 241), String(1_000_000 + 16 * 2));
+    await fails(['json.set', 'small', named(30), big], smallCostly);
+    await fails(['json.merge', 'small', named(30), big], smallCostly);
+    await fails(['json.mset', 'small', named(30), big], smallCostly);
+    await fails(['json.arrappend', 'small', named(30), big], smallCostly);
+    await fails(['json.arrinsert', 'small', named(30), '0', big], smallCostly);
+    await reply(['json.get', 'small'], '{"a":[]}');
+    await reply(['json.arrappend', 'small', named(3), big], [1, 2, 3]);
   });
 
   it("JSONPath parentheses (filters' too) nest at most 128 deep; chains of && and || may be long", async () => {

@@ -7,6 +7,7 @@
 import { formatJson } from '../../engine/json/json-format.js';
 import { utf8Bytes } from '../../bytes.js';
 import { cloneJson, depthOf, MAX_DOCUMENT_DEPTH, type JsonValue } from '../../engine/json/json-value.js';
+import { touchPlacing } from '../../engine/json/json-work.js';
 import { isError, JSON_INDEX_OUT_OF_BOUNDS, JSON_NO_KEY, JSON_TOO_DEEP, NOT_INTEGER, type ReplyError } from '../../errors.js';
 import type { Reply } from '../../reply.js';
 import { parseInt64 } from '../args.js';
@@ -61,13 +62,18 @@ function onArrays(ctx: Ctx, key: string, pathText: string, w: ArrayWrite, op: (a
   return changed || isError(reply) ? reply : unchanged(ctx, reply);
 }
 
-/** Whether adding `add` to an array `path` matches would nest the document too deep. */
-function tooDeep(ctx: Ctx, key: string, pathText: string, add: readonly JsonValue[]): boolean {
+/**
+ * Whether adding `add` to an array `path` matches would nest the document too deep. Asked
+ * before anything changes, it also counts the copies within the command's work (json-work.ts).
+ */
+function tooDeep(ctx: Ctx, key: string, pathText: string, add: JsonValue[]): boolean {
   const doc = readDoc(ctx, key);
   const path = pathArg(pathText);
   if (doc === undefined || isError(doc) || isError(path)) return false;
+  const arrays = matches(doc, path).filter((m) => Array.isArray(m.value));
+  touchPlacing(arrays.length, add);
   const depth = add.reduce<number>((deepest, v) => Math.max(deepest, depthOf(v)), 0);
-  return matches(doc, path).some((m) => Array.isArray(m.value) && m.at.length + 1 + depth > MAX_DOCUMENT_DEPTH);
+  return arrays.some((m) => m.at.length + 1 + depth > MAX_DOCUMENT_DEPTH);
 }
 
 // JSON.ARRAPPEND key path value [value ...]

@@ -9,6 +9,7 @@ import { JsonDoc } from '../../engine/json/json-doc.js';
 import { mergePatch, removalOrder, removeAt, valueAt } from '../../engine/json/json-edit.js';
 import { evaluate } from '../../engine/json/json-path-eval.js';
 import type { JsonPath } from '../../engine/json/json-path.js';
+import { touchPlacing } from '../../engine/json/json-work.js';
 import { cloneJson, depthOf, MAX_DOCUMENT_DEPTH, type JsonValue, type PathKey } from '../../engine/json/json-value.js';
 import {
   isError,
@@ -44,8 +45,12 @@ function placements(doc: JsonDoc, path: JsonPath, mode: Mode): Placement[] | Rep
   return matches(doc, path).length === 0 ? JSON_INDEX_OUT_OF_RANGE : [];
 }
 
-/** Whether putting `value` at any of `where` would nest the document too deep. */
+/**
+ * Whether putting `value` at any of `where` would nest the document too deep. Asked before
+ * anything changes, it also counts the copies within the command's work (json-work.ts).
+ */
 function tooDeep(where: readonly Placement[], value: JsonValue): boolean {
+  touchPlacing(where.length, value);
   const depth = depthOf(value);
   return where.some((p) => ('at' in p ? p.at.length : p.parent.length + 1) + depth > MAX_DOCUMENT_DEPTH);
 }

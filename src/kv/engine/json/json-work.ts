@@ -3,9 +3,10 @@
 // them takes billions, which held the database's thread for minutes and its memory for
 // gigabytes. A command may touch BASE values plus PER_VALUE for each value of the documents
 // it reads: a value reached by a path's step, tested by a filter, compared by JSON.ARRINDEX,
-// answered by JSON.OBJKEYS or printed in a read's reply counts one. Past that the command
-// stops with an error; every write finds its matches before it changes anything, so a stopped
-// command has changed nothing.
+// answered by JSON.OBJKEYS, printed in a read's reply or added by a write (a value placed at
+// each of a path's matches is copied for each) counts one. Past that the command stops with
+// an error; every write finds its matches and counts its copies before it changes anything,
+// so a stopped command has changed nothing.
 
 import { jsonTooCostly, type ReplyError } from '../../errors.js';
 import type { JsonValue } from './json-value.js';
@@ -43,6 +44,11 @@ export function boundedWork<T>(documentsRead: () => readonly JsonValue[], run: (
 export function touch(n: number): void {
   left -= n;
   if (left < 0) grow();
+}
+
+/** Counts the values a write is about to add: `value` placed at `places` places, each a copy. */
+export function touchPlacing(places: number, value: JsonValue): void {
+  if (places > 0) touch(places * valuesIn(value));
 }
 
 /** The first time BASE runs out, the documents' size is added to it; the second time, the command stops. */
