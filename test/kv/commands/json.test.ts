@@ -226,6 +226,13 @@ describe('JSON commands over HTTP', () => {
     await fails(['json.arrinsert', 'small', named(30), '0', big], smallCostly);
     await reply(['json.get', 'small'], '{"a":[]}');
     await reply(['json.arrappend', 'small', named(3), big], [1, 2, 3]);
+    // STRAPPEND grows a string once per match, a place matched again growing it again: 600
+    // times 1 MB is refused before anything changes, as Redis refuses a string past 512 MB.
+    await reply(['json.set', 'text', '$', '{"a":""}'], 'OK');
+    const mb = JSON.stringify('x'.repeat(1_000_000));
+    await fails(['json.strappend', 'text', named(600), mb], 'ERR string exceeds maximum allowed size (proto-max-bulk-len)');
+    await reply(['json.strappend', 'text', named(3), '"é"'], [2, 4, 6]);
+    await reply(['json.get', 'text', '$.a'], '["ééé"]');
   });
 
   it("JSONPath parentheses (filters' too) nest at most 128 deep; chains of && and || may be long", async () => {

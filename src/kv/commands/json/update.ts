@@ -16,10 +16,12 @@ import {
   JSON_NOT_A_NUMBER,
   jsonExpected,
   jsonPathMissingOr,
+  STRING_TOO_LONG,
   type ReplyError,
 } from '../../errors.js';
 import type { Reply } from '../../reply.js';
 import { INT64_MAX, INT64_MIN } from '../args.js';
+import { MAX_STRING_BYTES } from '../string/range.js';
 import { unchanged, type Args, type Ctx } from '../spec.js';
 import { jsonArg, jsonReply, matches, notifyJson, pathArg, perMatch, putAt, readDoc } from './doc.js';
 
@@ -140,16 +142,31 @@ export function jsonStrappendCommand(ctx: Ctx, argv: Args): Reply {
     if (typeof v !== 'string') return jsonExpected('string', valueText);
     suffix = v;
   }
+  // A place matched again grows again: its final length is checked before anything changes,
+  // and each reply's length is the last one's plus the suffix's (counting a string grown 600
+  // times by 1 MB anew each time held the thread for minutes).
+  const grown = new Map<string, number>();
+  for (const m of strings) {
+    const place = JSON.stringify(m.at);
+    const length = (grown.get(place) ?? (m.value as string).length) + suffix.length;
+    if (length > MAX_STRING_BYTES) return STRING_TOO_LONG;
+    grown.set(place, length);
+  }
+  const suffixBytes = utf8Length(suffix);
+  const bytes = new Map<string, number>();
   let changed = false;
   const reply = perMatch(
     t.doc,
     t.path,
     (v) => typeof v === 'string',
     (m) => {
-      const next = (current(t.doc, m) as string) + suffix;
-      putAt(t.doc, m.at, next);
+      const before = current(t.doc, m) as string;
+      putAt(t.doc, m.at, before + suffix);
       changed = true;
-      return utf8Length(next);
+      const place = JSON.stringify(m.at);
+      const length = (bytes.get(place) ?? utf8Length(before)) + suffixBytes;
+      bytes.set(place, length);
+      return length;
     },
     'not a string',
   );
