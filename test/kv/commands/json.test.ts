@@ -209,6 +209,12 @@ describe('JSON commands over HTTP', () => {
     // So does each value ARRINDEX compares, and each key OBJKEYS answers.
     await reply(['json.arrindex', 'wide', named(3), '7'], [-1, -1, -1]);
     await fails(['json.arrindex', 'wide', named(20), '7'], wideCostly);
+    // And each element an insertion, a pop or a trim moves, counted before any moves.
+    await fails(['json.arrinsert', 'wide', named(20), '0', '1'], wideCostly);
+    await fails(['json.arrpop', 'wide', named(20), '0'], wideCostly);
+    await fails(['json.arrtrim', 'wide', named(20), '1', '-1'], wideCostly);
+    await reply(['json.arrlen', 'wide', '$.a'], [400_001]);
+    await reply(['json.arrpop', 'wide', named(2), '0'], ['0', '0']);
     const members = Object.fromEntries(Array.from({ length: 100_000 }, (_, i) => [`k${i}`, 0]));
     await reply(['json.set', 'keyed', '$', JSON.stringify({ o: members })], 'OK');
     const keyedCostly = tooCostly.replace(String(1_000_000 + 16 * 241), String(1_000_000 + 16 * 100_002));

@@ -7,7 +7,7 @@
 import { formatJson } from '../../engine/json/json-format.js';
 import { utf8Bytes } from '../../bytes.js';
 import { cloneJson, depthOf, MAX_DOCUMENT_DEPTH, type JsonValue } from '../../engine/json/json-value.js';
-import { touchPlacing } from '../../engine/json/json-work.js';
+import { touch, touchPlacing } from '../../engine/json/json-work.js';
 import { isError, JSON_INDEX_OUT_OF_BOUNDS, JSON_NO_KEY, JSON_TOO_DEEP, NOT_INTEGER, type ReplyError } from '../../errors.js';
 import type { Reply } from '../../reply.js';
 import { parseInt64 } from '../args.js';
@@ -33,6 +33,11 @@ interface ArrayWrite {
   changes?: (arr: JsonValue[]) => boolean;
   /** A legacy path's error quotes the path as given, not normalized (ARRAPPEND's). */
   quoteOriginal?: boolean;
+  /**
+   * Whether the command moves the elements of each array it changes (ARRINSERT, ARRPOP,
+   * ARRTRIM splice): they are counted within its work before it changes any (json-work.ts).
+   */
+  moves?: boolean;
 }
 
 /** Runs `op` on every array `path` matches in the document at `key` (see perMatch). */
@@ -42,6 +47,7 @@ function onArrays(ctx: Ctx, key: string, pathText: string, w: ArrayWrite, op: (a
   const path = pathArg(pathText);
   if (isError(path)) return path;
   if (doc === undefined) return JSON_NO_KEY;
+  if (w.moves) for (const m of matches(doc, path)) if (Array.isArray(m.value)) touch(m.value.length);
   let matched = false;
   let changed = false;
   const reply = perMatch(
@@ -105,7 +111,7 @@ export function jsonArrinsertCommand(ctx: Ctx, argv: Args): Reply {
       if (i < 0 || i > m.value.length) return JSON_INDEX_OUT_OF_BOUNDS;
     }
   }
-  return onArrays(ctx, argv[1], argv[2], { event: 'json.arrinsert' }, (arr) => {
+  return onArrays(ctx, argv[1], argv[2], { event: 'json.arrinsert', moves: true }, (arr) => {
     // Not splice(i, 0, ...add): a command may add more values than a call takes arguments.
     const tail = arr.splice(at < 0 ? arr.length + at : at);
     for (const v of add) arr.push(cloneJson(v));
@@ -118,7 +124,7 @@ export function jsonArrinsertCommand(ctx: Ctx, argv: Args): Reply {
 export function jsonArrpopCommand(ctx: Ctx, argv: Args): Reply {
   // As in RedisJSON: without a path the last element goes; an index that is no integer means -1.
   const index = argv.length < 3 ? Infinity : Number(parseInt64(argv[3] ?? '') ?? -1n);
-  const popping: ArrayWrite = { event: 'json.arrpop', changes: (arr) => arr.length > 0 };
+  const popping: ArrayWrite = { event: 'json.arrpop', changes: (arr) => arr.length > 0, moves: true };
   return onArrays(ctx, argv[1], argv[2] ?? '.', popping, (arr) => {
     if (arr.length === 0) return null;
     const i = index < 0 ? Math.max(0, arr.length + index) : Math.min(index, arr.length - 1);
@@ -131,7 +137,7 @@ export function jsonArrtrimCommand(ctx: Ctx, argv: Args): Reply {
   const start = parseInt64(argv[3]);
   const stop = parseInt64(argv[4]);
   if (start === undefined || stop === undefined) return NOT_INTEGER;
-  return onArrays(ctx, argv[1], argv[2], { event: 'json.arrtrim' }, (arr) => {
+  return onArrays(ctx, argv[1], argv[2], { event: 'json.arrtrim', moves: true }, (arr) => {
     const len = arr.length;
     const clamp = (i: number) => (i < 0 ? len - Math.min(len, -i) : Math.max(0, Math.min(len - 1, i)));
     const s = Number(start);

@@ -3,8 +3,9 @@
 // them takes billions, which held the database's thread for minutes and its memory for
 // gigabytes. A command may touch BASE values plus PER_VALUE for each value of the documents
 // it reads: a value reached by a path's step, tested by a filter, compared by JSON.ARRINDEX,
-// answered by JSON.OBJKEYS, printed in a read's reply or added by a write (a value placed at
-// each of a path's matches is copied for each) counts one. Past that the command stops with
+// answered by JSON.OBJKEYS, printed in a read's reply, added by a write (a value placed at
+// each of a path's matches is copied for each) or moved by one (an array's elements, when an
+// insertion, pop or trim splices it) counts one. Past that the command stops with
 // an error; every write finds its matches and counts its copies before it changes anything,
 // so a stopped command has changed nothing.
 
