@@ -22,9 +22,7 @@ export type Printable = JsonValue | readonly Printable[] | ReadonlyMap<string, P
 
 /** `v` as JSON text (UTF-16; the caller encodes it as UTF-8). */
 export function formatJson(v: Printable, layout: Layout = COMPACT): string {
-  const out: string[] = [];
-  write(v as JsonValue, layout, 0, out, false);
-  return out.join('');
+  return print(v, layout, false);
 }
 
 /**
@@ -33,8 +31,12 @@ export function formatJson(v: Printable, layout: Layout = COMPACT): string {
  * leave the change unrecorded, so it prints with formatJson.
  */
 export function formatReply(v: Printable, layout: Layout = COMPACT): string {
+  return print(v, layout, true);
+}
+
+function print(v: Printable, layout: Layout, counted: boolean): string {
   const out: string[] = [];
-  write(v as JsonValue, layout, 0, out, true);
+  write(v as JsonValue, layout, 0, out, counted);
   return out.join('');
 }
 
