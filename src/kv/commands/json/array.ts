@@ -9,6 +9,7 @@ import { utf8Bytes } from '../../bytes.js';
 import { cloneJson, depthOf, MAX_DOCUMENT_DEPTH, type JsonValue } from '../../engine/json/json-value.js';
 import { touch, touchPlacing } from '../../engine/json/json-work.js';
 import { isError, JSON_INDEX_OUT_OF_BOUNDS, JSON_NO_KEY, JSON_TOO_DEEP, NOT_INTEGER, type ReplyError } from '../../errors.js';
+import type { Match } from '../../engine/json/json-path-eval.js';
 import type { Reply } from '../../reply.js';
 import { parseInt64 } from '../args.js';
 import { unchanged, type Args, type Ctx } from '../spec.js';
@@ -38,6 +39,8 @@ interface ArrayWrite {
    * ARRTRIM splice): they are counted within its work before it changes any (json-work.ts).
    */
   moves?: boolean;
+  /** The error refusing the write, asked of the matched arrays before any changes. */
+  refuses?: (arrays: readonly Match[]) => ReplyError | undefined;
 }
 
 /** Runs `op` on every array `path` matches in the document at `key` (see perMatch). */
@@ -47,11 +50,15 @@ function onArrays(ctx: Ctx, key: string, pathText: string, w: ArrayWrite, op: (a
   const path = pathArg(pathText);
   if (isError(path)) return path;
   if (doc === undefined) return JSON_NO_KEY;
-  if (w.moves) for (const m of matches(doc, path)) if (Array.isArray(m.value)) touch(m.value.length);
+  const found = matches(doc, path);
+  const arrays = found.filter((m) => isArray(m.value));
+  const refused = w.refuses?.(arrays);
+  if (refused !== undefined) return refused;
+  if (w.moves) for (const m of arrays) touch((m.value as JsonValue[]).length);
   let matched = false;
   let changed = false;
   const reply = perMatch(
-    doc,
+    found,
     path,
     isArray,
     (m) => {
@@ -69,25 +76,23 @@ function onArrays(ctx: Ctx, key: string, pathText: string, w: ArrayWrite, op: (a
 }
 
 /**
- * Whether adding `add` to an array `path` matches would nest the document too deep. Asked
- * before anything changes, it also counts the copies within the command's work (json-work.ts).
+ * Refuses adding `add` to arrays when it would nest the document too deep. It also counts the
+ * copies within the command's work (json-work.ts).
  */
-function tooDeep(ctx: Ctx, key: string, pathText: string, add: JsonValue[]): boolean {
-  const doc = readDoc(ctx, key);
-  const path = pathArg(pathText);
-  if (doc === undefined || isError(doc) || isError(path)) return false;
-  const arrays = matches(doc, path).filter((m) => Array.isArray(m.value));
-  touchPlacing(arrays.length, add);
-  const depth = add.reduce<number>((deepest, v) => Math.max(deepest, depthOf(v)), 0);
-  return arrays.some((m) => m.at.length + 1 + depth > MAX_DOCUMENT_DEPTH);
-}
+const tooDeep =
+  (add: JsonValue[]) =>
+  (arrays: readonly Match[]): ReplyError | undefined => {
+    touchPlacing(arrays.length, add);
+    const depth = add.reduce<number>((deepest, v) => Math.max(deepest, depthOf(v)), 0);
+    return arrays.some((m) => m.at.length + 1 + depth > MAX_DOCUMENT_DEPTH) ? JSON_TOO_DEEP : undefined;
+  };
 
 // JSON.ARRAPPEND key path value [value ...]
 export function jsonArrappendCommand(ctx: Ctx, argv: Args): Reply {
   const add = values(argv, 3);
   if (isError(add)) return add;
-  if (tooDeep(ctx, argv[1], argv[2], add)) return JSON_TOO_DEEP;
-  return onArrays(ctx, argv[1], argv[2], { event: 'json.arrappend', quoteOriginal: true }, (arr) => {
+  const appending: ArrayWrite = { event: 'json.arrappend', quoteOriginal: true, refuses: tooDeep(add) };
+  return onArrays(ctx, argv[1], argv[2], appending, (arr) => {
     for (const v of add) arr.push(cloneJson(v));
     return arr.length;
   });
@@ -99,21 +104,20 @@ export function jsonArrinsertCommand(ctx: Ctx, argv: Args): Reply {
   if (index === undefined) return NOT_INTEGER;
   const add = values(argv, 4);
   if (isError(add)) return add;
-  if (tooDeep(ctx, argv[1], argv[2], add)) return JSON_TOO_DEEP;
   const at = Number(index);
-  // Checked on every array before any changes, so a refused index leaves the document as it was.
-  const doc = readDoc(ctx, argv[1]);
-  const path = pathArg(argv[2]);
-  if (doc !== undefined && !isError(doc) && !isError(path)) {
-    for (const m of matches(doc, path)) {
-      if (!Array.isArray(m.value)) continue;
-      const i = at < 0 ? m.value.length + at : at;
-      if (i < 0 || i > m.value.length) return JSON_INDEX_OUT_OF_BOUNDS;
+  const position = (arr: JsonValue[]) => (at < 0 ? arr.length + at : at);
+  // Every array's index is checked before any changes, so a refused one leaves the document as it was.
+  const outOfBounds = (arrays: readonly Match[]) => {
+    for (const m of arrays) {
+      const i = position(m.value as JsonValue[]);
+      if (i < 0 || i > (m.value as JsonValue[]).length) return JSON_INDEX_OUT_OF_BOUNDS;
     }
-  }
-  return onArrays(ctx, argv[1], argv[2], { event: 'json.arrinsert', moves: true }, (arr) => {
+    return undefined;
+  };
+  const inserting: ArrayWrite = { event: 'json.arrinsert', moves: true, refuses: (arrays) => tooDeep(add)(arrays) ?? outOfBounds(arrays) };
+  return onArrays(ctx, argv[1], argv[2], inserting, (arr) => {
     // Not splice(i, 0, ...add): a command may add more values than a call takes arguments.
-    const tail = arr.splice(at < 0 ? arr.length + at : at);
+    const tail = arr.splice(position(arr));
     for (const v of add) arr.push(cloneJson(v));
     for (const v of tail) arr.push(v);
     return arr.length;

@@ -75,19 +75,18 @@ export function putAt(doc: JsonDoc, at: readonly PathKey[], value: JsonValue): v
 }
 
 /**
- * Runs `op` on the matches `accepts` takes. A $-path answers an array with `op`'s reply per
- * match and null for the others; a legacy path answers the last `op` reply, or
- * "Path '...' does not exist or <notWhat>" when no match qualifies (quoting `quoted`).
+ * Runs `op` on the matches of `path` (`found`) that `accepts` takes. A $-path answers an array
+ * with `op`'s reply per match and null for the others; a legacy path answers the last `op`
+ * reply, or "Path '...' does not exist or <notWhat>" when no match qualifies (quoting `quoted`).
  */
 export function perMatch(
-  doc: JsonDoc,
+  found: readonly Match[],
   path: JsonPath,
   accepts: (v: JsonValue) => boolean,
   op: (m: Match) => Reply,
   notWhat: string,
   quoted = path.normal,
 ): Reply {
-  const found = matches(doc, path);
   if (!path.legacy) return found.map((m) => (accepts(m.value) ? op(m) : null));
   let last: Reply | undefined;
   for (const m of found) if (accepts(m.value)) last = op(m);

@@ -154,7 +154,7 @@ export function jsonStrlenCommand(ctx: Ctx, argv: Args): Reply {
     return firstMeasured(t, isString, stringLength, (v) => jsonExpected('string', jsonTypeName(v)), () => jsonPathMissing(p.normal));
   }
   if (t.doc === undefined) return JSON_NO_KEY;
-  return perMatch(t.doc, t.path, isString, (m) => stringLength(m.value), 'not a string');
+  return perMatch(matches(t.doc, t.path), t.path, isString, (m) => stringLength(m.value), 'not a string');
 }
 
 // JSON.ARRLEN key [path]
@@ -167,7 +167,7 @@ export function jsonArrlenCommand(ctx: Ctx, argv: Args): Reply {
     return firstMeasured(t, Array.isArray, arrayLength, notArray, () => jsonPathMissing(p.original));
   }
   if (t.doc === undefined) return JSON_NO_KEY;
-  return perMatch(t.doc, t.path, Array.isArray, (m) => arrayLength(m.value), 'not an array');
+  return perMatch(matches(t.doc, t.path), t.path, Array.isArray, (m) => arrayLength(m.value), 'not an array');
 }
 
 // JSON.OBJLEN key [path]
@@ -176,7 +176,7 @@ export function jsonObjlenCommand(ctx: Ctx, argv: Args): Reply {
   if (isError(t)) return t;
   if (t.path.legacy) return firstMeasured(t, isObject, objectSize, (v) => jsonExpected('object', jsonTypeName(v)), () => null);
   if (t.doc === undefined) return jsonPathMissingOr(t.path.normal, 'not an object');
-  return perMatch(t.doc, t.path, isObject, (m) => objectSize(m.value), 'not an object');
+  return perMatch(matches(t.doc, t.path), t.path, isObject, (m) => objectSize(m.value), 'not an object');
 }
 
 // JSON.OBJKEYS key [path]
@@ -193,7 +193,7 @@ export function jsonObjkeysCommand(ctx: Ctx, argv: Args): Reply {
     return firstMeasured(t, isObject, keys, () => jsonPathMissingOr(p.normal, 'not an object'), () => null);
   }
   if (t.doc === undefined) return JSON_NO_KEY;
-  return perMatch(t.doc, t.path, isObject, (m) => keys(m.value), 'not an object');
+  return perMatch(matches(t.doc, t.path), t.path, isObject, (m) => keys(m.value), 'not an object');
 }
 
 // JSON.ARRINDEX key path value [start [stop]]

@@ -52,7 +52,7 @@ export function jsonToggleCommand(ctx: Ctx, argv: Args): Reply {
   if (isError(t)) return t;
   let changed = false;
   const reply = perMatch(
-    t.doc,
+    matches(t.doc, t.path),
     t.path,
     (v) => typeof v === 'boolean',
     (m) => {
@@ -134,7 +134,8 @@ export function jsonStrappendCommand(ctx: Ctx, argv: Args): Reply {
   const [pathText, valueText] = argv.length > 3 ? [argv[2], argv[3]] : ['.', argv[2]];
   const t = existing(ctx, argv[1], pathText);
   if (isError(t)) return t;
-  const strings = matches(t.doc, t.path).filter((m) => typeof m.value === 'string');
+  const found = matches(t.doc, t.path);
+  const strings = found.filter((m) => typeof m.value === 'string');
   let suffix = '';
   if (strings.length > 0) {
     const v = jsonArg(valueText, true);
@@ -156,7 +157,7 @@ export function jsonStrappendCommand(ctx: Ctx, argv: Args): Reply {
   const bytes = new Map<string, number>();
   let changed = false;
   const reply = perMatch(
-    t.doc,
+    found,
     t.path,
     (v) => typeof v === 'string',
     (m) => {
