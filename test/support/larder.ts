@@ -19,8 +19,6 @@ import { after, before, it } from 'node:test';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { validate } from '../../src/config/load.js';
-import { startLarder } from '../../src/larder.js';
 import { findRedisServer, startRedisServer } from '../kv/differential/redis-server.js';
 import { startRedisCluster } from '../kv/redis/redis-cluster.js';
 import { sharedCluster } from '../kv/redis/shared-clusters.js';
@@ -188,6 +186,8 @@ async function serve(config: Record<string, unknown>, dir: string, removeData: (
     };
   }
   // A Bun server starts through launchLarder, which puts its queue on the test backend likewise.
+  // Larder is imported here only: a Bun lane's test file would spend a second of CPU loading it.
+  const [{ validate }, { startLarder }] = await Promise.all([import('../../src/config/load.js'), import('../../src/larder.js')]);
   const larder = await startLarder(validate({ host: '127.0.0.1', port: 0, logLevel: 'silent', ...withTestQueue(config, dir), dataDir: dir }));
   const creds = larder.kv.find((c) => c.db === 'default') ?? larder.kv[0];
   return {
