@@ -4,21 +4,17 @@
 // the next start has every record before the damage, and none after it (they are in quarantine).
 
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { Kafka } from '@upstash/kafka';
 import { Redis } from '@upstash/redis';
 import { Index } from '@upstash/vector';
 import { FRAME_HEADER, readFrames } from '../../src/storage/frames.js';
-import { launchLarder, spawnLarder, type LaunchOptions } from '../support/larder-process.js';
-import { TEST_RUNTIME } from '../support/larder.js';
+import { launchLarder, runLarderCli, spawnLarder, type LaunchOptions } from '../support/larder-process.js';
 import { queueClient } from '../support/queue-receiver.js';
 
-const LAUNCHER = fileURLToPath(new URL('../../../bin/larder.js', import.meta.url));
 const RECORDS = 20;
 const DAMAGED = 10;
 const name = (prefix: string, i: number) => `${prefix}-${String(i).padStart(2, '0')}`;
@@ -77,22 +73,22 @@ async function refusedStart(opts: LaunchOptions, fault: Fault, why: string): Pro
   assert.deepEqual(readFileSync(fault.file), fault.damaged, 'the file is left as it was');
 }
 
-function repair(dataDir: string): string[] {
-  const run = spawnSync(process.execPath, [LAUNCHER, 'repair', '--data-dir', dataDir], { encoding: 'utf8' });
-  assert.equal(run.status, 0, run.stderr);
+async function repair(dataDir: string): Promise<string[]> {
+  const run = await runLarderCli(['repair', '--data-dir', dataDir]);
+  assert.equal(run.code, 0, run.stderr);
   return run.stdout.trimEnd().split('\n');
 }
 
 /** `larder repair` sets aside the damaged frame and everything after it, keeping the frames before. */
-function repairs(dataDir: string, fault: Fault, kept = fault.before): void {
+async function repairs(dataDir: string, fault: Fault, kept = fault.before): Promise<void> {
   const quarantine = `${fault.file}.quarantine-${fault.offset}`;
   const setAside = fault.damaged.length - fault.offset;
-  assert.deepEqual(repair(dataDir), [
+  assert.deepEqual(await repair(dataDir), [
     `${fault.file}: kept ${kept} record(s) before byte ${fault.offset}; set aside ${setAside} byte(s) (damage) in ${quarantine}`,
     `repaired 1 file(s) in ${dataDir}; nothing was deleted`,
   ]);
   assert.deepEqual(readFileSync(quarantine), fault.damaged.subarray(fault.offset), 'the quarantine holds the bytes set aside');
-  assert.deepEqual(repair(dataDir), [`nothing to repair in ${dataDir}`]);
+  assert.deepEqual(await repair(dataDir), [`nothing to repair in ${dataDir}`]);
 }
 
 describe('larder repair', () => {
@@ -102,18 +98,18 @@ describe('larder repair', () => {
       const db = p.info.databases.get('default')!;
       return new Redis({ url: db.url, token: db.token, enableTelemetry: false, retry: false });
     };
-    const first = await spawnLarder({ runtime: TEST_RUNTIME, dataDir });
+    const first = await spawnLarder({ dataDir });
     for (let i = 0; i < RECORDS; i++) await redis(first).set(name('key', i), `value ${i}`);
     assert.equal((await first.stop()).code, 0);
     const log = join(dataDir, 'kv', 'default', 'log-00000000000000000000.aof');
     const fault = damage(log, name('key', DAMAGED));
     assert.equal(fault.before, DAMAGED);
 
-    await refusedStart({ runtime: TEST_RUNTIME, dataDir }, fault, ', with valid records after it');
-    repairs(dataDir, fault);
+    await refusedStart({ dataDir }, fault, ', with valid records after it');
+    await repairs(dataDir, fault);
     assert.deepEqual(readFileSync(log), fault.damaged.subarray(0, fault.offset));
 
-    const again = await spawnLarder({ runtime: TEST_RUNTIME, dataDir });
+    const again = await spawnLarder({ dataDir });
     try {
       for (let i = 0; i < RECORDS; i++) assert.equal(await redis(again).get(name('key', i)), i < DAMAGED ? `value ${i}` : null, name('key', i));
       await redis(again).set('after', 'repair');
@@ -125,7 +121,7 @@ describe('larder repair', () => {
   it('key-value snapshot: keeps the entries before the damage and the log after the snapshot', async () => {
     const dataDir = newDataDir();
     const config = { kv: { compactAfterBytes: 400 } };
-    const first = await spawnLarder({ runtime: TEST_RUNTIME, dataDir, config });
+    const first = await spawnLarder({ dataDir, config });
     const db = first.info.databases.get('default')!;
     const written = new Redis({ url: db.url, token: db.token, enableTelemetry: false, retry: false });
     for (let i = 0; i < RECORDS; i++) await written.set(name('key', i), `value ${i}`);
@@ -138,10 +134,10 @@ describe('larder repair', () => {
     const hit = Math.floor(keys.length / 2);
     const fault = damage(snapshot, keys[hit]);
 
-    await refusedStart({ runtime: TEST_RUNTIME, dataDir, config }, fault, '; a snapshot is written whole, so it is never torn');
-    repairs(dataDir, fault, hit);
+    await refusedStart({ dataDir, config }, fault, '; a snapshot is written whole, so it is never torn');
+    await repairs(dataDir, fault, hit);
 
-    const again = await spawnLarder({ runtime: TEST_RUNTIME, dataDir, config });
+    const again = await spawnLarder({ dataDir, config });
     try {
       const c = again.info.databases.get('default')!;
       const redis = new Redis({ url: c.url, token: c.token, enableTelemetry: false, retry: false });
@@ -157,7 +153,7 @@ describe('larder repair', () => {
 
   it('stream partition log: keeps the messages before the damage, and offsets go on from there', async () => {
     const dataDir = newDataDir();
-    const opts = { runtime: TEST_RUNTIME, dataDir, flags: ['--topic', 'events:1'] };
+    const opts = { dataDir, flags: ['--topic', 'events:1'] };
     const first = await spawnLarder(opts);
     const producer = new Kafka(first.info.clusters.get('default')!).producer();
     for (let i = 0; i < RECORDS; i++) await producer.produce('events', name('message', i));
@@ -166,7 +162,7 @@ describe('larder repair', () => {
     assert.equal(fault.before, DAMAGED);
 
     await refusedStart(opts, fault, ', with valid records after it');
-    repairs(dataDir, fault);
+    await repairs(dataDir, fault);
 
     const again = await spawnLarder(opts);
     try {
@@ -181,7 +177,7 @@ describe('larder repair', () => {
 
   it('consumer-offsets log: keeps the commits before the damage; a torn tail is cut and reported', async () => {
     const dataDir = newDataDir();
-    const opts = { runtime: TEST_RUNTIME, dataDir, flags: ['--topic', 'events:1'] };
+    const opts = { dataDir, flags: ['--topic', 'events:1'] };
     const committed = async (kafka: Kafka, group: string) =>
       (await kafka.consumer().committed({ consumerGroupId: group, instanceId: 'i', topicPartitions: [{ topic: 'events', partition: 0 }] }))[0].offset;
     const first = await spawnLarder(opts);
@@ -207,7 +203,7 @@ describe('larder repair', () => {
     const fault = damage(log, name('group', DAMAGED));
     assert.equal(fault.before, DAMAGED);
     await refusedStart(opts, fault, ', with valid records after it');
-    repairs(dataDir, fault);
+    await repairs(dataDir, fault);
 
     const again = await spawnLarder(opts);
     try {
@@ -220,7 +216,7 @@ describe('larder repair', () => {
 
   it('vector log: keeps the upserts before the damage', async () => {
     const dataDir = newDataDir();
-    const opts = { runtime: TEST_RUNTIME, dataDir, config: { vector: { indexes: { default: { dimension: 3 } } } } };
+    const opts = { dataDir, config: { vector: { indexes: { default: { dimension: 3 } } } } };
     const index = (p: { info: { indexes: ReadonlyMap<string, { url: string; token: string }> } }) => {
       const c = p.info.indexes.get('default')!;
       return new Index({ url: c.url, token: c.token, retry: false, enableTelemetry: false });
@@ -231,7 +227,7 @@ describe('larder repair', () => {
     const fault = damage(join(dataDir, 'vector', 'default', 'log-00000000000000000000.aof'), name('vector', DAMAGED));
 
     await refusedStart(opts, fault, ', with valid records after it');
-    repairs(dataDir, fault);
+    await repairs(dataDir, fault);
 
     const again = await spawnLarder(opts);
     try {
@@ -248,7 +244,7 @@ describe('larder repair', () => {
 
   it('queue log: keeps the messages published before the damage', async () => {
     const dataDir = newDataDir();
-    const opts = { runtime: TEST_RUNTIME, dataDir };
+    const opts = { dataDir };
     const first = await spawnLarder(opts);
     const ids: string[] = [];
     for (let i = 0; i < RECORDS; i++) {
@@ -259,7 +255,7 @@ describe('larder repair', () => {
     const fault = damage(join(dataDir, 'queue', 'log-00000000000000000000.aof'), name('destination', DAMAGED));
 
     await refusedStart(opts, fault, ', with valid records after it');
-    repairs(dataDir, fault);
+    await repairs(dataDir, fault);
 
     const again = await spawnLarder(opts);
     try {

@@ -10,7 +10,7 @@ import { dirname, join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Redis } from '@upstash/redis';
-import { launchLarder, spawnLarder } from '../support/larder-process.js';
+import { launchLarder, spawnLarder, TEST_RUNTIME } from '../support/larder-process.js';
 
 const root = mkdtempSync(join(tmpdir(), 'larder-cli-'));
 after(() => rmSync(root, { recursive: true, force: true }));
@@ -39,7 +39,7 @@ describe('larder start', () => {
   it('prints the real port for --port 0 and env lines that Redis.fromEnv reads as they are', async () => {
     const p = await spawnLarder({ dataDir: join(root, 'from-env'), flags: ['--port', '0'] });
     const [listening] = p.stdout();
-    const port = Number(/^Larder listening on http:\/\/127\.0\.0\.1:(\d+) \(node\)$/.exec(listening)?.[1]);
+    const port = Number(new RegExp(`^Larder listening on http://127\\.0\\.0\\.1:(\\d+) \\(${TEST_RUNTIME}\\)$`).exec(listening)?.[1]);
     assert.ok(port > 0, listening);
     const env = envOf(p.stdout());
     assert.equal(env.UPSTASH_REDIS_REST_URL, `http://127.0.0.1:${port}/redis/default`);

@@ -2,26 +2,19 @@
 // prints, used as they are by the official client.
 
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { Kafka } from '@upstash/kafka';
-import { spawnLarder } from '../support/larder-process.js';
+import { runLarderCli, spawnLarder, type CliRun } from '../support/larder-process.js';
 
 const root = mkdtempSync(join(tmpdir(), 'larder-cli-topic-'));
 after(() => rmSync(root, { recursive: true, force: true }));
-const LAUNCHER = fileURLToPath(new URL('../../../bin/larder.js', import.meta.url));
 
 /** Runs the launcher in `cwd` (by default an empty folder, not the one Larder was started in). */
-function larder(args: string[], cwd = mkdtempSync(join(root, 'elsewhere-'))): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, [LAUNCHER, ...args], { cwd }, (err, stdout, stderr) => {
-      resolve({ code: err === null ? 0 : Number((err as NodeJS.ErrnoException & { code?: number }).code ?? 1), stdout, stderr });
-    });
-  });
+function larder(args: string[], cwd = mkdtempSync(join(root, 'elsewhere-'))): Promise<CliRun> {
+  return runLarderCli(args, cwd);
 }
 
 describe('larder topic create', () => {

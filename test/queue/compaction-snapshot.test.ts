@@ -19,7 +19,7 @@ import { Client as WorkflowClient } from '@upstash/workflow';
 import { decodeOp, type Op } from '../../src/queue/store/ops.js';
 import { readFrames } from '../../src/storage/frames.js';
 import { spawnLarder, type Ready } from '../support/larder-process.js';
-import { embeddedQueueOnly, TEST_RUNTIME } from '../support/larder.js';
+import { embeddedQueueOnly } from '../support/larder.js';
 import { queueClient, startQueueReceiver, type QueueReceiver } from '../support/queue-receiver.js';
 import { startWorkflowEndpoint, type WorkflowEndpoint } from '../support/workflow-endpoint.js';
 
@@ -229,7 +229,7 @@ describe('queue compactions while messages move', () => {
   });
 
   embeddedQueueOnly('reads the snapshots and logs of <dataDir>/queue')('takes each snapshot as the state it began at, and restarts show every acknowledged change', async () => {
-    const first = await spawnLarder({ runtime: TEST_RUNTIME, dataDir, config });
+    const first = await spawnLarder({ dataDir, config });
     const q = first.info.queue;
     const rx = await startQueueReceiver({ current: q.currentSigningKey, next: q.nextSigningKey });
     const ep = await startWorkflowEndpoint(q);
@@ -282,13 +282,13 @@ describe('queue compactions while messages move', () => {
       assert.ok(checked >= SNAPSHOTS - 1, `${checked} snapshots checked`);
 
       const latePending = async (info: Ready) => (await eachOf(late, (id) => queueClient(info.queue).messages.get(id))).map((m) => m.body);
-      second = await spawnLarder({ runtime: TEST_RUNTIME, dataDir, config });
+      second = await spawnLarder({ dataDir, config });
       assert.deepEqual(await shown(second.info, ack), before, 'after kill -9');
       assert.deepEqual(await latePending(second.info), late.map((_, i) => `k${i}`));
       assert.equal((await second.stop()).code, 0);
       second = null;
 
-      const third = await spawnLarder({ runtime: TEST_RUNTIME, dataDir, config });
+      const third = await spawnLarder({ dataDir, config });
       try {
         assert.deepEqual(await shown(third.info, ack), before, 'after a clean stop');
         assert.deepEqual(await latePending(third.info), late.map((_, i) => `k${i}`));

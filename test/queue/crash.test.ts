@@ -9,7 +9,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { spawnLarder } from '../support/larder-process.js';
-import { TEST_RUNTIME } from '../support/larder.js';
 import { queueClient, startQueueReceiver } from '../support/queue-receiver.js';
 
 const MESSAGES = 1000;
@@ -32,7 +31,7 @@ describe('queue crash', () => {
     // On engine postgres the killed process's leases last the attempt timeout plus 5 s, and the
     // restarted process (another owner) delivers their messages once they run out.
     const config = { queue: { retryDelayScale: 0.001, maxConcurrentDeliveries: IN_FLIGHT, deliveryTimeoutMs: 2000 } };
-    const first = await spawnLarder({ runtime: TEST_RUNTIME, dataDir, config });
+    const first = await spawnLarder({ dataDir, config });
     const q = first.info.queue;
     const rx = await startQueueReceiver({ current: q.currentSigningKey, next: q.nextSigningKey });
     try {
@@ -47,7 +46,7 @@ describe('queue crash', () => {
       const beforeCrash = rx.at('/crash').length;
       assert.ok(beforeCrash < MESSAGES, `all ${beforeCrash} were delivered before the kill`);
 
-      const second = await spawnLarder({ runtime: TEST_RUNTIME, dataDir, config });
+      const second = await spawnLarder({ dataDir, config });
       try {
         const seen = () => new Set(rx.at('/crash').map((d) => d.body)).size;
         // The receiver records an attempt cut by the kill too, so every message may be seen

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe } from 'node:test';
 import { spawnLarder } from '../support/larder-process.js';
-import { embeddedQueueOnly, TEST_RUNTIME } from '../support/larder.js';
+import { embeddedQueueOnly } from '../support/larder.js';
 import { queueClient } from '../support/queue-receiver.js';
 import { assertCompactedWhole } from '../support/restarts.js';
 
@@ -59,12 +59,12 @@ describe('queue kill -9 during a compaction', () => {
   after(() => rmSync(dataDir, { recursive: true, force: true }));
 
   embeddedQueueOnly('watches the snapshot files of <dataDir>/queue')('keeps every message acknowledged before and during the compaction', async () => {
-    const first = await spawnLarder({ runtime: TEST_RUNTIME, dataDir, config });
+    const first = await spawnLarder({ dataDir, config });
     const ids = await publishIntoACompaction(queueClient(first.info.queue), join(dataDir, 'queue'));
     first.kill('SIGKILL'); // the temp file was there after the last answer
     assert.equal((await first.exited).signal, 'SIGKILL');
 
-    const second = await spawnLarder({ runtime: TEST_RUNTIME, dataDir, config });
+    const second = await spawnLarder({ dataDir, config });
     try {
       await assertPending(second.info.queue, ids);
     } finally {
@@ -78,13 +78,13 @@ describe('queue clean stop during a compaction', () => {
   after(() => rmSync(dataDir, { recursive: true, force: true }));
 
   embeddedQueueOnly('watches the snapshot files of <dataDir>/queue')('finishes it: the next start finds every message in a snapshot', async () => {
-    const first = await spawnLarder({ runtime: TEST_RUNTIME, dataDir, config });
+    const first = await spawnLarder({ dataDir, config });
     const queueDir = join(dataDir, 'queue');
     const ids = await publishIntoACompaction(queueClient(first.info.queue), queueDir);
     assert.equal((await first.stop()).code, 0); // the temp file was there after the last answer
     assertCompactedWhole(queueDir);
 
-    const second = await spawnLarder({ runtime: TEST_RUNTIME, dataDir, config });
+    const second = await spawnLarder({ dataDir, config });
     try {
       await assertPending(second.info.queue, ids);
     } finally {

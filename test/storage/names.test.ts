@@ -7,11 +7,9 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { execFile } from 'node:child_process';
 import { after, before, describe, it } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { Kafka } from '@upstash/kafka';
-import { launchLarder } from '../support/larder-process.js';
+import { launchLarder, runLarderCli } from '../support/larder-process.js';
 import { startTestLarder, type TestLarder } from '../support/larder.js';
 
 const TOPIC_RULE = "topic names are 1 to 249 letters, digits, ., _ and -, not '.' or '..', and not starting with 'topics.json' or 'consumer-offsets.log'";
@@ -151,13 +149,8 @@ describe('configured names', () => {
   });
 
   it('refuses `larder topic create ..` before it asks any server', async () => {
-    const launcher = fileURLToPath(new URL('../../../bin/larder.js', import.meta.url));
     // No server listens on port 1: an answer at all would mean the name went out.
-    const out = await new Promise<{ code: number | null; stderr: string }>((resolve) =>
-      execFile(process.execPath, [launcher, 'topic', 'create', '..', '--url', 'http://127.0.0.1:1', '--data-dir', root], (err, _stdout, stderr) =>
-        resolve({ code: err === null ? 0 : Number(err.code), stderr }),
-      ),
-    );
-    assert.deepEqual(out, { code: 2, stderr: `larder: invalid topic name '..': ${TOPIC_RULE}\n` });
+    const out = await runLarderCli(['topic', 'create', '..', '--url', 'http://127.0.0.1:1', '--data-dir', root]);
+    assert.deepEqual({ code: out.code, stderr: out.stderr }, { code: 2, stderr: `larder: invalid topic name '..': ${TOPIC_RULE}\n` });
   });
 });

@@ -7,7 +7,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { spawnLarder, type ClusterCredentials } from '../support/larder-process.js';
-import { TEST_RUNTIME } from '../support/larder.js';
 
 const PARTITIONS = 4;
 
@@ -24,7 +23,7 @@ describe('stream topics after kill -9', () => {
   after(() => rmSync(dataDir, { recursive: true, force: true }));
 
   it('keeps every acknowledged message and commit', async () => {
-    const first = await spawnLarder({ runtime: TEST_RUNTIME, dataDir, flags: ['--topic', `load:${PARTITIONS}`] });
+    const first = await spawnLarder({ dataDir, flags: ['--topic', `load:${PARTITIONS}`] });
     const call = client(first.info.clusters.get('default')!);
     assert.equal((await call('/consume/crashers/c1', { topic: 'load', timeout: 0 })).status, 200);
 
@@ -62,7 +61,7 @@ describe('stream topics after kill -9', () => {
     assert.equal(exit.signal, 'SIGKILL');
     assert.ok(lastCommit !== undefined);
 
-    const second = await spawnLarder({ runtime: TEST_RUNTIME, dataDir });
+    const second = await spawnLarder({ dataDir });
     try {
       assert.deepEqual(second.info.clusters.get('default'), { ...first.info.clusters.get('default'), url: `${second.info.url}/kafka/default` }, 'generated credentials are kept');
       const again = client(second.info.clusters.get('default')!);

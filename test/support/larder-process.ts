@@ -1,10 +1,11 @@
-// Runs `larder start` as a child process on Node or Bun, for tests that need a real process:
-// SIGKILL and restart, signals, what the server prints, and the SDK suite served by Bun. The
+// Runs `larder start` as a child process on Node or Bun (the lane's TEST_RUNTIME unless a test
+// names one), for tests that need a real process: SIGKILL and restart, signals, what the server
+// prints, and the SDK suite served by Bun; and the other `larder` commands to their end. The
 // config is written as a JSON file and passed with --config; the port is 0 and the real one
 // is read from the "Larder listening on" line, the credentials from the env lines after it.
 // Its queue runs on the test queue backend (queue-backend.ts).
 
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import type { Socket } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -14,6 +15,9 @@ import { fileURLToPath } from 'node:url';
 import { withTestQueue } from './queue-backend.js';
 
 export type Runtime = 'node' | 'bun';
+
+/** The runtime a test's Larder processes run on: LARDER_TEST_RUNTIME, node when unset. */
+export const TEST_RUNTIME: Runtime = process.env.LARDER_TEST_RUNTIME === 'bun' ? 'bun' : 'node';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const LAUNCHER = join(ROOT, 'bin', 'larder.js');
@@ -80,6 +84,7 @@ export interface LarderProcess {
 }
 
 export interface LaunchOptions {
+  /** TEST_RUNTIME when not given. */
   runtime?: Runtime;
   /** Settings as in a config file; host, port 0 and dataDir are filled in. */
   config?: Record<string, unknown>;
@@ -95,9 +100,24 @@ process.on('exit', () => {
   for (const child of live) child.kill('SIGKILL');
 });
 
+export interface CliRun {
+  readonly code: number;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** Runs the `larder` command line with `args` to its end on TEST_RUNTIME, in `cwd` (the repo by default). */
+export function runLarderCli(args: string[], cwd = ROOT): Promise<CliRun> {
+  return new Promise((resolve) => {
+    execFile(EXECUTABLE[TEST_RUNTIME], [LAUNCHER, ...args], { cwd }, (err, stdout, stderr) =>
+      resolve({ code: err === null ? 0 : Number((err as { code?: number }).code ?? 1), stdout, stderr }),
+    );
+  });
+}
+
 /** Starts the process without waiting; see `ready` and `exited`. */
 export function launchLarder(opts: LaunchOptions): LarderProcess {
-  const runtime = opts.runtime ?? 'node';
+  const runtime = opts.runtime ?? TEST_RUNTIME;
   const config = { host: '127.0.0.1', port: 0, logLevel: 'warn', ...withTestQueue(opts.config ?? {}, opts.dataDir), dataDir: opts.dataDir };
   const configDir = mkdtempSync(join(tmpdir(), 'larder-config-'));
   const configFile = join(configDir, 'larder.json');

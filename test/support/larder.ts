@@ -23,7 +23,7 @@ import { findRedisServer, startRedisServer } from '../kv/differential/redis-serv
 import { startRedisCluster } from '../kv/redis/redis-cluster.js';
 import { sharedCluster } from '../kv/redis/shared-clusters.js';
 import { dropTestQueue, TEST_QUEUE_BACKEND, withTestQueue } from './queue-backend.js';
-import { spawnLarder, type ClusterCredentials, type QueueCredentials, type Runtime } from './larder-process.js';
+import { spawnLarder, TEST_RUNTIME, type ClusterCredentials, type QueueCredentials, type Runtime } from './larder-process.js';
 
 export interface KvClient {
   /** Base URL of the database. */
@@ -71,7 +71,7 @@ export interface VectorCredentials {
   readonly readOnlyToken: string;
 }
 
-export const TEST_RUNTIME: Runtime = process.env.LARDER_TEST_RUNTIME === 'bun' ? 'bun' : 'node';
+export { TEST_RUNTIME };
 
 const BACKENDS = ['embedded', 'redis', 'redis-cluster'] as const;
 export const TEST_KV_BACKEND: (typeof BACKENDS)[number] =

@@ -12,7 +12,7 @@ import { after, before } from 'node:test';
 import type { Client } from '@upstash/qstash';
 import { startDeliveryLedger, type DeliveryLedger } from './delivery-ledger.js';
 import { spawnLarder, type LarderProcess, type QueueCredentials, type Ready } from './larder-process.js';
-import { standIn, TEST_RUNTIME } from './larder.js';
+import { standIn } from './larder.js';
 import { queueClient } from './queue-receiver.js';
 import { dropTestQueue, schemaOf } from './queue-backend.js';
 
@@ -48,7 +48,7 @@ export async function startFleet(count: number, config: Record<string, unknown> 
   };
   // All at once, as a deployment starts them: one applies the migrations while the others wait.
   const started = await Promise.allSettled(
-    Array.from({ length: count }, (_, i) => spawnLarder({ runtime: TEST_RUNTIME, config: { ...config, queue }, dataDir: mkdtempSync(join(root, `member-${i}-`)) })),
+    Array.from({ length: count }, (_, i) => spawnLarder({ config: { ...config, queue }, dataDir: mkdtempSync(join(root, `member-${i}-`)) })),
   );
   for (const s of started) if (s.status === 'fulfilled') members.push(s.value);
   const failed = started.find((s) => s.status === 'rejected');

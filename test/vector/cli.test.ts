@@ -2,31 +2,15 @@
 // lines configure @upstash/vector as they are.
 
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { Index } from '@upstash/vector';
-import { launchLarder, spawnLarder } from '../support/larder-process.js';
+import { launchLarder, runLarderCli, spawnLarder } from '../support/larder-process.js';
 
 const root = mkdtempSync(join(tmpdir(), 'larder-vector-cli-'));
 after(() => rmSync(root, { recursive: true, force: true }));
-
-const LAUNCHER = fileURLToPath(new URL('../../../bin/larder.js', import.meta.url));
-
-/** Runs the `larder` CLI to its end; returns its exit code and output. */
-async function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await promisify(execFile)(process.execPath, [LAUNCHER, ...args]);
-    return { code: 0, stdout, stderr };
-  } catch (e) {
-    const err = e as { code: number; stdout: string; stderr: string };
-    return { code: err.code, stdout: err.stdout, stderr: err.stderr };
-  }
-}
 
 function envOf(lines: readonly string[]): Record<string, string> {
   const env: Record<string, string> = {};
@@ -87,7 +71,7 @@ describe('larder start: vector indexes', () => {
   it('creates an index on the running server with `larder vector-index create`, kept across restarts', async () => {
     const dataDir = join(root, 'created');
     const first = await spawnLarder({ dataDir });
-    const created = await cli(['vector-index', 'create', 'my-docs:DENSE:3:DOT_PRODUCT', '--data-dir', dataDir, '--url', first.info.url]);
+    const created = await runLarderCli(['vector-index', 'create', 'my-docs:DENSE:3:DOT_PRODUCT', '--data-dir', dataDir, '--url', first.info.url]);
     assert.equal(created.code, 0, created.stderr);
     const env = envOf(created.stdout.split('\n'));
     assert.equal(env.MY_DOCS_UPSTASH_VECTOR_REST_URL, `${first.info.url}/vector/my-docs`);
@@ -95,7 +79,7 @@ describe('larder start: vector indexes', () => {
     await docs.upsert({ id: 'a', vector: [0.5, 0, 0] });
     assert.deepEqual(await docs.query({ vector: [1, 0, 0], topK: 1 }), [{ id: 'a', score: 0.75 }]);
 
-    const again = await cli(['vector-index', 'create', 'my-docs:DENSE', '--data-dir', dataDir, '--url', first.info.url]);
+    const again = await runLarderCli(['vector-index', 'create', 'my-docs:DENSE', '--data-dir', dataDir, '--url', first.info.url]);
     assert.equal(again.code, 2);
     assert.match(again.stderr, /vector index not created: Index 'my-docs' already exists/);
     const adminToken = (JSON.parse(readFileSync(join(dataDir, 'secrets.json'), 'utf8')) as Record<string, string>)['vector.adminToken'];
@@ -117,7 +101,7 @@ describe('larder start: vector indexes', () => {
 
   it('names the data directory it looked in when that holds no admin token, and creates nothing there', async () => {
     const dataDir = join(root, 'no-server');
-    const missing = await cli(['vector-index', 'create', 'docs:DENSE:3', '--data-dir', dataDir, '--url', 'http://127.0.0.1:9']);
+    const missing = await runLarderCli(['vector-index', 'create', 'docs:DENSE:3', '--data-dir', dataDir, '--url', 'http://127.0.0.1:9']);
     assert.equal(missing.code, 2, missing.stderr);
     assert.match(missing.stderr, new RegExp(`no vector admin token in ${join(dataDir, 'secrets.json').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
     assert.match(missing.stderr, /--data-dir DIR or --config FILE/);

@@ -10,7 +10,6 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { Index } from '@upstash/vector';
 import { spawnLarder } from '../support/larder-process.js';
-import { TEST_RUNTIME } from '../support/larder.js';
 import { assertCompactedWhole } from '../support/restarts.js';
 
 const DIMENSION = 32;
@@ -62,12 +61,12 @@ describe('vector kill -9 during a compaction', () => {
   after(() => rmSync(dataDir, { recursive: true, force: true }));
 
   it('keeps every vector acknowledged before and during the compaction', async () => {
-    const first = await spawnLarder({ runtime: TEST_RUNTIME, dataDir, config });
+    const first = await spawnLarder({ dataDir, config });
     const acked = await upsertIntoACompaction(indexOf(first), join(dataDir, 'vector', 'default'));
     first.kill('SIGKILL'); // the temp file was there after the last answer
     assert.equal((await first.exited).signal, 'SIGKILL');
 
-    const second = await spawnLarder({ runtime: TEST_RUNTIME, dataDir, config });
+    const second = await spawnLarder({ dataDir, config });
     try {
       await assertAllThere(indexOf(second), acked);
     } finally {
@@ -81,13 +80,13 @@ describe('vector clean stop during a compaction', () => {
   after(() => rmSync(dataDir, { recursive: true, force: true }));
 
   it('finishes it: the next start finds every vector in a snapshot', async () => {
-    const first = await spawnLarder({ runtime: TEST_RUNTIME, dataDir, config });
+    const first = await spawnLarder({ dataDir, config });
     const indexDir = join(dataDir, 'vector', 'default');
     const acked = await upsertIntoACompaction(indexOf(first), indexDir);
     assert.equal((await first.stop()).code, 0); // the temp file was there after the last answer
     assertCompactedWhole(indexDir);
 
-    const second = await spawnLarder({ runtime: TEST_RUNTIME, dataDir, config });
+    const second = await spawnLarder({ dataDir, config });
     try {
       await assertAllThere(indexOf(second), acked);
     } finally {

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { Index } from '@upstash/vector';
 import { Rng } from '../kv/differential/prng.js';
-import { startTestLarder, TEST_RUNTIME, type TestLarder } from '../support/larder.js';
+import { startTestLarder, type TestLarder } from '../support/larder.js';
 import { spawnLarder } from '../support/larder-process.js';
 import { vectorClient } from '../support/vector-sdk.js';
 
@@ -110,7 +110,7 @@ describe('vector restart', () => {
           await ix.namespace('ns').query({ vector: [0, 1, 0, 0, 0, 0, 1, 0], topK: 10, filter: 'i > 100' }),
           await ix.range({ cursor: 0, limit: 1000 }),
         ];
-        const first = await spawnLarder({ runtime: TEST_RUNTIME, config, dataDir });
+        const first = await spawnLarder({ config, dataDir });
         const ix = client(first);
         // Random over all 8 dimensions: sin(i * 8 + j) lay on one circle of a plane, where the
         // graph's half-precision scores tie among dozens of neighbours and any ten of them do.
@@ -129,7 +129,7 @@ describe('vector restart', () => {
         assert.equal(saved.filter((f) => /^graph-\d{20}-\d+\.hnsw$/.test(f)).length, 2, saved.join(' '));
         assert.ok(saved.includes('graphs.json'));
 
-        const second = await spawnLarder({ runtime: TEST_RUNTIME, config, dataDir });
+        const second = await spawnLarder({ config, dataDir });
         assert.deepEqual(await answers(client(second)), before, 'the saved graph answers as before');
         assert.deepEqual(readdirSync(dir).filter((f) => f.startsWith('graph')), [], 'the cache is consumed at start');
         assert.equal((await second.stop()).code, 0);
@@ -140,7 +140,7 @@ describe('vector restart', () => {
         // threads' timing), so its approximate answers may differ in a neighbour or two.
         const graph = readdirSync(dir).find((f) => f.endsWith('.hnsw'))!;
         writeFileSync(join(dir, graph), 'not a graph');
-        const third = await spawnLarder({ runtime: TEST_RUNTIME, config, dataDir });
+        const third = await spawnLarder({ config, dataDir });
         const rebuilt = async (p: typeof third) => {
           const [plain, filtered, range] = await answers(client(p));
           assert.deepEqual(range, before[2]);
@@ -159,7 +159,7 @@ describe('vector restart', () => {
         const marker = join(dir, 'graphs.json');
         writeFileSync(marker, JSON.stringify({ ...JSON.parse(readFileSync(marker, 'utf8')), format: 2 }));
         writeFileSync(join(dir, readdirSync(dir).find((f) => f.endsWith('.hnsw'))!), 'not a graph');
-        const fourth = await spawnLarder({ runtime: TEST_RUNTIME, config, dataDir });
+        const fourth = await spawnLarder({ config, dataDir });
         await rebuilt(fourth);
         assert.equal((await fourth.stop()).code, 0);
         assert.doesNotMatch(fourth.stderr(), /graph unreadable/);
@@ -173,7 +173,7 @@ describe('vector restart', () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'larder-vector-kill-'));
     try {
       const config = { vector: { indexes: { default: { dimension: 4 } } } };
-      const p = await spawnLarder({ runtime: TEST_RUNTIME, config, dataDir });
+      const p = await spawnLarder({ config, dataDir });
       const c = p.info.indexes.get('default')!;
       const ix = new Index({ url: c.url, token: c.token, retry: false, enableTelemetry: false });
       const acked: string[] = [];
@@ -195,7 +195,7 @@ describe('vector restart', () => {
       await Promise.all(writers);
       await p.exited;
 
-      const q = await spawnLarder({ runtime: TEST_RUNTIME, config, dataDir });
+      const q = await spawnLarder({ config, dataDir });
       try {
         const d = q.info.indexes.get('default')!;
         const again = new Index({ url: d.url, token: d.token, retry: false, enableTelemetry: false });

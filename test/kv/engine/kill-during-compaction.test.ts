@@ -11,7 +11,6 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { Redis } from '@upstash/redis';
 import { spawnLarder } from '../../support/larder-process.js';
-import { TEST_RUNTIME } from '../../support/larder.js';
 import { assertCompactedWhole } from '../../support/restarts.js';
 
 const SEED_KEYS = 60_000;
@@ -22,7 +21,7 @@ const WRITES_DURING = 5;
 
 async function start(dataDir: string) {
   const config = { logLevel: 'silent', kv: { fsync: 'always', compactAfterBytes: 4 * 1024 * 1024 } };
-  const p = await spawnLarder({ runtime: TEST_RUNTIME, config, dataDir });
+  const p = await spawnLarder({ config, dataDir });
   const db = p.info.databases.get('default')!;
   return { p, redis: new Redis({ url: db.url, token: db.token, enableTelemetry: false, retry: false, automaticDeserialization: false }) };
 }

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { spawnLarder } from '../../support/larder-process.js';
-import { kvClient, TEST_RUNTIME, type KvClient } from '../../support/larder.js';
+import { kvClient, type KvClient } from '../../support/larder.js';
 
 const LATER_MS = Date.parse('2099-01-01T00:00:00Z');
 const BATCH = 200;
@@ -106,7 +106,7 @@ async function readAll(client: KvClient): Promise<Map<string, unknown>> {
 
 async function connect(dataDir: string) {
   const config = { logLevel: 'silent', kv: { fsync: 'always', compactAfterBytes: 8192 } };
-  const p = await spawnLarder({ runtime: TEST_RUNTIME, config, dataDir });
+  const p = await spawnLarder({ config, dataDir });
   const db = p.info.databases.get('default')!;
   return { p, client: kvClient(db.url, db.token, db.readOnlyToken) };
 }

@@ -13,7 +13,6 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { findRedisServer, startRedisServer, type RedisServer } from '../differential/redis-server.js';
 import { launchLarder, type DatabaseCredentials, type LarderProcess } from '../../support/larder-process.js';
-import { TEST_RUNTIME } from '../../support/larder.js';
 
 const REDIS = findRedisServer();
 const CONNECTIONS = 100;
@@ -28,7 +27,7 @@ describe('remote backend: auto-pipelining', { skip: REDIS === undefined && 'redi
   before(async () => {
     redis = await startRedisServer(REDIS!);
     dir = mkdtempSync(join(tmpdir(), 'larder-autopipe-'));
-    larder = launchLarder({ runtime: TEST_RUNTIME, dataDir: dir, flags: ['--kv-backend', `redis://127.0.0.1:${redis.port}`] });
+    larder = launchLarder({ dataDir: dir, flags: ['--kv-backend', `redis://127.0.0.1:${redis.port}`] });
     db = (await larder.ready).databases.get('default')!;
   });
   after(async () => {

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe } from 'node:test';
 import { spawnLarder } from '../../support/larder-process.js';
-import { embeddedOnly, kvClient, TEST_RUNTIME, type KvClient } from '../../support/larder.js';
+import { embeddedOnly, kvClient, type KvClient } from '../../support/larder.js';
 
 type Argv = (string | number)[];
 
@@ -44,7 +44,7 @@ async function state(client: KvClient): Promise<unknown> {
 
 async function connect(dataDir: string) {
   const config = { logLevel: 'info', kv: { fsync: 'always', compactAfterBytes: 8192 } };
-  const p = await spawnLarder({ runtime: TEST_RUNTIME, config, dataDir });
+  const p = await spawnLarder({ config, dataDir });
   const db = p.info.databases.get('default')!;
   return { p, client: kvClient(db.url, db.token, db.readOnlyToken) };
 }

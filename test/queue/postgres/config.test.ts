@@ -4,19 +4,16 @@
 // migration once.
 
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import postgres from 'postgres';
 import { freePort } from '../../support/free-port.js';
-import { launchLarder, spawnLarder, type LarderProcess } from '../../support/larder-process.js';
+import { launchLarder, runLarderCli, spawnLarder, type CliRun, type LarderProcess } from '../../support/larder-process.js';
 import { postgresRunSkip } from '../../support/queue-backend.js';
 import { startPostgres, type PostgresCluster } from '../../support/postgres.js';
 
-const LAUNCHER = fileURLToPath(new URL('../../../../bin/larder.js', import.meta.url));
 const root = mkdtempSync(join(tmpdir(), 'larder-pg-config-'));
 after(() => rmSync(root, { recursive: true, force: true }));
 
@@ -30,10 +27,9 @@ async function refused(p: LarderProcess): Promise<string> {
   return text;
 }
 
-function migrate(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, [LAUNCHER, 'migrate', ...args], (err, stdout, stderr) => resolve({ code: err === null ? 0 : ((err as { code?: number }).code ?? 1), stdout: stdout.trim(), stderr: stderr.trim() }));
-  });
+async function migrate(args: string[]): Promise<CliRun> {
+  const run = await runLarderCli(['migrate', ...args]);
+  return { code: run.code, stdout: run.stdout.trim(), stderr: run.stderr.trim() };
 }
 
 describe('engine postgres: configuration', { skip: postgresRunSkip }, () => {

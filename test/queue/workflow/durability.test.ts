@@ -11,7 +11,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { eventually } from '../../support/eventually.js';
-import { TEST_RUNTIME } from '../../support/larder.js';
 import { spawnLarder } from '../../support/larder-process.js';
 import { startWorkflowEndpoint } from '../../support/workflow-endpoint.js';
 
@@ -27,7 +26,7 @@ describe('workflow durability', () => {
       // On engine postgres the killed process's leases last the attempt timeout plus 5 s, and the
       // restarted process (another owner) delivers the step in flight once its lease runs out.
       const config = { port: await freePort(), queue: { retryDelayScale: 0.001, deliveryTimeoutMs: 2000, ...way.queue } };
-      let larder = await spawnLarder({ runtime: TEST_RUNTIME, config, dataDir });
+      let larder = await spawnLarder({ config, dataDir });
       const ep = await startWorkflowEndpoint(larder.info.queue);
       try {
         const ran = new Map<string, number>();
@@ -46,7 +45,7 @@ describe('workflow durability', () => {
         await eventually(async () => ran.has('s7'), 'step s7');
         larder.kill('SIGKILL');
         await larder.exited;
-        larder = await spawnLarder({ runtime: TEST_RUNTIME, config, dataDir });
+        larder = await spawnLarder({ config, dataDir });
         const run = await ep.runIs(workflowRunId, 'RUN_SUCCESS');
         assert.equal(run.workflowRunResponse, String(STEPS));
         for (let i = 1; i <= STEPS; i++) assert.ok((ran.get(`s${i}`) ?? 0) >= 1, `s${i} ran`);
@@ -65,7 +64,7 @@ describe('workflow durability', () => {
     it(`keeps a waiting run and a kept notification across a restart, ${way.how}`, async () => {
       const dataDir = mkdtempSync(join(tmpdir(), 'larder-workflow-wait-'));
       const config = { port: await freePort(), queue: { retryDelayScale: 0.001, ...way.queue } };
-      let larder = await spawnLarder({ runtime: TEST_RUNTIME, config, dataDir });
+      let larder = await spawnLarder({ config, dataDir });
       const ep = await startWorkflowEndpoint(larder.info.queue);
       try {
         const url = ep.route('/waits', async (ctx) => {
@@ -79,7 +78,7 @@ describe('workflow durability', () => {
         // Kept for the second wait, which the run reaches only after the restart.
         await ep.client.notify({ eventId: 'ev-restart-b', eventData: 'kept', workflowRunId });
         await larder.stop('SIGTERM');
-        larder = await spawnLarder({ runtime: TEST_RUNTIME, config, dataDir });
+        larder = await spawnLarder({ config, dataDir });
         assert.equal((await ep.client.getWaiters({ eventId: 'ev-restart-a' })).length, 1);
         assert.equal((await ep.client.notify({ eventId: 'ev-restart-a', eventData: 'now' })).length, 1);
         const run = await ep.runIs(workflowRunId, 'RUN_SUCCESS');
