@@ -19,8 +19,11 @@ import { startLarder } from './targets.js';
 
 const READY_MS = 120_000; // a restart replays the loaded messages' log
 const LOAD_BATCH = 100;
-/** Log bytes left between the loaded messages and the compaction: more than the quiet run's publishes add. */
-const HEADROOM_BYTES = 16 << 20;
+/**
+ * Log bytes left between the loaded messages and the compaction, per second of the quiet run:
+ * more than its publishes add (16 MiB at the default 2 s; the bench smoke's 0.2 s pads 1.6 MiB).
+ */
+const HEADROOM_BYTES_PER_SECOND = 8 << 20;
 /** Where each part's messages go (none is delivered: they wait a day, and all but the loaded are cancelled). */
 const NOWHERE = 'http://127.0.0.1:9';
 const BODY = 'q'.repeat(100);
@@ -54,14 +57,14 @@ export async function publishDuringCompaction(summary: Summary, root: string, sy
     } finally {
       await server.stop();
     }
-    const logged = logBytes(queueDir);
-    server = await startServer(root, dir, runtime, path, logged + HEADROOM_BYTES);
+    const headroom = Math.round(opts.seconds * HEADROOM_BYTES_PER_SECOND);
+    server = await startServer(root, dir, runtime, path, logBytes(queueDir) + headroom);
     try {
       await closedLoop(opts.publishers, opts.seconds, () => publish(server, `${NOWHERE}/quiet`, 1)); // warm-up
       const quiet = latencies(await closedLoop(opts.publishers, opts.seconds, () => publish(server, `${NOWHERE}/quiet`, 1)));
       await cancel(server, `${NOWHERE}/quiet`);
       for (let pads = 0; !compacting(queueDir); pads += LOAD_BATCH) {
-        if (pads * BODY.length > 2 * HEADROOM_BYTES) throw new Error('no compaction started');
+        if (pads * BODY.length > 2 * headroom) throw new Error('no compaction started');
         await publish(server, `${NOWHERE}/pad`, LOAD_BATCH);
         await cancel(server, `${NOWHERE}/pad`);
       }
