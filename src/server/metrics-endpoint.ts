@@ -16,7 +16,8 @@ export function metricsService(metrics: RequestMetrics, adminToken: string): Ser
       if (restAt !== req.path.length) return errorResponse(404, `no service at ${req.path}`);
       if (!authorized(req)) return jsonResponse(401, UNAUTHORIZED, { 'www-authenticate': 'Bearer' });
       if (routeMethod(req.method) !== 'GET') return useGet();
-      return { status: 200, headers: { 'content-type': metrics.contentType, 'cache-control': 'no-store' }, body: await metrics.exposition() };
+      const { contentType, text } = await metrics.exposition();
+      return { status: 200, headers: { 'content-type': contentType, 'cache-control': 'no-store' }, body: text };
     },
     async close() {},
   };
