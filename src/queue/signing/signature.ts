@@ -3,12 +3,15 @@
 // valid from now for five minutes, with a unique jti.
 
 import { createHash, randomUUID, webcrypto } from 'node:crypto';
-import { SignJWT } from 'jose';
 
 const VALID_FOR_S = 300;
 
+/** jose, loaded at the first signature: a start that delivers nothing needs none of its 46 modules. */
+let jose: Promise<typeof import('jose')> | undefined;
+
 export async function sign(key: string, url: string, body: Uint8Array, nowMs: number): Promise<string> {
   const now = Math.floor(nowMs / 1000);
+  const { SignJWT } = await (jose ??= import('jose'));
   return new SignJWT({ body: createHash('sha256').update(body).digest('base64url') })
     .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
     .setIssuer('Upstash')
