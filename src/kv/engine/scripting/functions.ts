@@ -46,7 +46,8 @@ export class FunctionRegistry {
   private readonly functions = new Map<string, LuaFunction>();
 
   constructor(
-    private readonly vm: LuaVm,
+    /** The database's VM, made at its first use (scripting.ts). */
+    private readonly vm: () => LuaVm,
     private readonly timeLimitMs: number,
   ) {}
 
@@ -150,7 +151,7 @@ export class FunctionRegistry {
   /** Compiles a library and runs its code to collect its functions. */
   private build(name: string, code: string): Library | ReplyError {
     // The metadata line is commented out rather than cut, so line numbers stay.
-    const ref = this.vm.compile(`--${code.slice(2)}`, 'user_function');
+    const ref = this.vm().compile(`--${code.slice(2)}`, 'user_function');
     // Sent as it is, line ends included, as Redis 7.0 sends it (EVAL's puts spaces in their place).
     if (typeof ref === 'string') return new ReplyError(`ERR Error compiling function: ${ref}`);
     const functions: LuaFunction[] = [];
@@ -162,8 +163,8 @@ export class FunctionRegistry {
         return null;
       },
     };
-    const ran = this.vm.runLibrary(ref, registrar, this.timeLimitMs);
-    this.vm.release(ref);
+    const ran = this.vm().runLibrary(ref, registrar, this.timeLimitMs);
+    this.vm().release(ref);
     const lib = { name, code, functions };
     if (!ran.ok || functions.length === 0) {
       this.release(lib);
@@ -187,6 +188,6 @@ export class FunctionRegistry {
   }
 
   private release(lib: Library): void {
-    for (const f of lib.functions) this.vm.release(f.ref);
+    for (const f of lib.functions) this.vm().release(f.ref);
   }
 }

@@ -9,6 +9,7 @@
 import type { LuaState } from 'fengari';
 import { ReplyError } from '../../errors.js';
 import { Status, type Reply } from '../../reply.js';
+import { errorLine, LINE_ENDS } from './error-line.js';
 import { formatG } from './format-g.js';
 import { pushBytes, toBytes } from './lua-bytes.js';
 import fengari from './lua.js';
@@ -86,12 +87,6 @@ function tableToReply(L: LuaState, t: number, depth: number): Reply {
   return out;
 }
 
-const LINE_ENDS = /[\r\n]/g;
-
-/** An error as Redis formats one it sends (addReplyErrorFormat): line ends trimmed off its end, spaces inside. */
-export function errorLine(text: string): string {
-  return text.replace(/[\r\n]+$/, '').replace(LINE_ENDS, ' ');
-}
 
 /** t[name] when it is a string, else null. */
 export function stringField(L: LuaState, t: number, name: string): string | null {
