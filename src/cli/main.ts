@@ -49,7 +49,18 @@ const LIST_FLAGS = new Set(['topic', 'vector-index']);
 /** Flags without a value. */
 const SWITCHES = new Set(['qstash-dev']);
 
+/**
+ * Why this runtime cannot run Larder, if it cannot: a database loads its Lua VM at its first
+ * script with require() of ES modules (scripting.ts), which Node has from 20.19 (and Bun).
+ */
+function unsupportedRuntime(): string | undefined {
+  if ((process.features as { require_module?: boolean }).require_module === true) return undefined;
+  return `Node ${process.versions.node} cannot require() ES modules, which Larder needs (its Lua VM loads so at a database's first script): run it on Node 20.19 or later, or on Bun`;
+}
+
 async function main(argv: string[]): Promise<void> {
+  const unsupported = unsupportedRuntime();
+  if (unsupported !== undefined) throw new ConfigError(unsupported);
   const [command, ...rest] = argv;
   if (command === undefined || command === 'help' || command === '--help' || command === '-h') {
     console.log(USAGE);

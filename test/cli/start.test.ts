@@ -3,14 +3,14 @@
 
 import assert from 'node:assert/strict';
 import { execFile, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Redis } from '@upstash/redis';
-import { launchLarder, spawnLarder, TEST_RUNTIME } from '../support/larder-process.js';
+import { LAUNCHER, launchLarder, spawnLarder, TEST_RUNTIME } from '../support/larder-process.js';
 
 const root = mkdtempSync(join(tmpdir(), 'larder-cli-'));
 after(() => rmSync(root, { recursive: true, force: true }));
@@ -118,6 +118,22 @@ describe('larder start', () => {
     } finally {
       child.kill('SIGTERM');
     }
+  });
+
+  it('refuses a Node without require() of ES modules (before 20.19) with one clear line and exit code 2', async () => {
+    const dataDir = join(root, 'old-node');
+    // Node 20.20 without the feature is Node before 20.19 as far as Larder can tell.
+    const out = await new Promise<{ code: number | null; stderr: string }>((resolve) =>
+      // A Larder that starts anyway is stopped after 30 s, failing the test rather than hanging it.
+      execFile(process.execPath, ['--no-experimental-require-module', LAUNCHER, 'start', '--port', '0', '--data-dir', dataDir], { timeout: 30_000 }, (err, _stdout, stderr) =>
+        resolve({ code: err === null ? 0 : Number(err.code), stderr }),
+      ),
+    );
+    assert.deepEqual(out, {
+      code: 2,
+      stderr: `larder: Node ${process.versions.node} cannot require() ES modules, which Larder needs (its Lua VM loads so at a database's first script): run it on Node 20.19 or later, or on Bun\n`,
+    });
+    assert.equal(existsSync(dataDir), false, 'nothing was written');
   });
 
   it('refuses a bad setting with one clear line and exit code 2', async () => {

@@ -20,7 +20,8 @@ export type Runtime = 'node' | 'bun';
 export const TEST_RUNTIME: Runtime = process.env.LARDER_TEST_RUNTIME === 'bun' ? 'bun' : 'node';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
-const LAUNCHER = join(ROOT, 'bin', 'larder.js');
+/** bin/larder.js, the `larder` command line. */
+export const LAUNCHER = join(ROOT, 'bin', 'larder.js');
 const EXECUTABLE: Record<Runtime, string> = { node: process.execPath, bun: join(ROOT, 'node_modules', '.bin', 'bun') };
 const READY_TIMEOUT_MS = 90_000;
 const STOP_TIMEOUT_MS = 15_000;
