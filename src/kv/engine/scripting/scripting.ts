@@ -20,7 +20,7 @@ import type { LuaFailure, LuaVm } from './vm.js';
 const require = createRequire(import.meta.url);
 /**
  * The Lua VM's modules (fengari and the libraries over it), loaded at the first script a
- * database compiles: they were about 70 ms of a 350 ms start on Bun, and most databases never
+ * database compiles: they were about 65 ms of a 420 ms start on Bun, and most databases never
  * run one. require() loads ES modules synchronously (Node 20.19 and later, Bun), as commands run.
  */
 let vmModule: typeof import('./vm.js') | undefined;
