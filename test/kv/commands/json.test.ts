@@ -237,6 +237,8 @@ describe('JSON commands over HTTP', () => {
     await reply(['json.set', 'text', '$', '{"a":""}'], 'OK');
     const mb = JSON.stringify('x'.repeat(1_000_000));
     await fails(['json.strappend', 'text', named(600), mb], 'ERR string exceeds maximum allowed size (proto-max-bulk-len)');
+    // In bytes, as Redis counts: 300 times 1 MB of 'é' is 300 million characters but 600 MB.
+    await fails(['json.strappend', 'text', named(300), JSON.stringify('é'.repeat(1_000_000))], 'ERR string exceeds maximum allowed size (proto-max-bulk-len)');
     await reply(['json.strappend', 'text', named(3), '"é"'], [2, 4, 6]);
     await reply(['json.get', 'text', '$.a'], '["ééé"]');
   });

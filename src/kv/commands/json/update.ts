@@ -143,33 +143,31 @@ export function jsonStrappendCommand(ctx: Ctx, argv: Args): Reply {
     if (typeof v !== 'string') return jsonExpected('string', valueText);
     suffix = v;
   }
-  // A place matched again grows again: its final length is checked before anything changes,
-  // and each reply's length is the last one's plus the suffix's (counting a string grown 600
-  // times by 1 MB anew each time held the thread for minutes).
-  const grown = new Map<string, number>();
+  // A place matched again grows again. Each reply (the string's UTF-8 length after that append:
+  // the last one's plus the suffix's) and each final length are found before anything changes,
+  // and past 512 MB, counted in bytes as Redis does, nothing is appended (measuring a string
+  // grown 600 times by 1 MB anew after each append held the thread for minutes).
+  const suffixBytes = utf8Length(suffix);
+  const lengths = new Map<string, number>();
+  const replies: number[] = [];
   for (const m of strings) {
     const place = JSON.stringify(m.at);
-    const length = (grown.get(place) ?? (m.value as string).length) + suffix.length;
+    const length = (lengths.get(place) ?? utf8Length(m.value as string)) + suffixBytes;
     if (length > MAX_STRING_BYTES) return STRING_TOO_LONG;
-    grown.set(place, length);
+    lengths.set(place, length);
+    replies.push(length);
   }
-  const suffixBytes = utf8Length(suffix);
-  const bytes = new Map<string, number>();
-  let changed = false;
+  let appended = 0;
   const reply = perMatch(
     found,
     t.path,
     (v) => typeof v === 'string',
+    // perMatch runs this on `strings`, in their order.
     (m) => {
-      const before = current(t.doc, m) as string;
-      putAt(t.doc, m.at, before + suffix);
-      changed = true;
-      const place = JSON.stringify(m.at);
-      const length = (bytes.get(place) ?? utf8Length(before)) + suffixBytes;
-      bytes.set(place, length);
-      return length;
+      putAt(t.doc, m.at, (current(t.doc, m) as string) + suffix);
+      return replies[appended++];
     },
     'not a string',
   );
-  return settle(ctx, 'json.strappend', argv[1], changed, reply);
+  return settle(ctx, 'json.strappend', argv[1], appended > 0, reply);
 }
