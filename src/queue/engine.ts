@@ -45,7 +45,7 @@ export class QueueEngine {
         out.push({ messageId: d.message.id, url: d.message.url });
       }
     }
-    if (this.store.size + fresh.length > this.maxPending) return TOO_MANY_PENDING;
+    if (fresh.length > this.room()) return TOO_MANY_PENDING;
     this.store.add(fresh);
     for (const { message } of fresh) {
       this.events.add('CREATED', message);
